@@ -1,0 +1,279 @@
+"""Rules-reference data: editions, their tables and rows, weapons and special rules.
+
+Every row carries the edition it belongs to (through its table), the source it was taken from
+(a seed file name or a public source tag from rules-notes.md) and, where sources disagree or
+the fact is an inference, a status and a note saying which value was chosen and why.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+
+def _is_french() -> bool:
+    return (get_language() or "en").startswith("fr")
+
+
+class Status(models.TextChoices):
+    CONFIRMED = "confirmed", _("Confirmed")
+    SINGLE = "single", _("Single source")
+    UNVERIFIED = "unverified", _("Unverified")
+    DISPUTED = "disputed", _("Sources disagree")
+
+
+class EditionManager(models.Manager["Edition"]):
+    def get_by_natural_key(self, slug: str) -> Edition:
+        return self.get(slug=slug)
+
+
+class Edition(models.Model):
+    slug = models.SlugField(max_length=8, unique=True)
+    number = models.PositiveSmallIntegerField(unique=True)
+    name = models.CharField(max_length=60)
+    name_fr = models.CharField(max_length=60, blank=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    source = models.TextField(blank=True, help_text="Which documents this edition's data comes from.")
+
+    objects = EditionManager()
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def natural_key(self) -> tuple[str]:
+        return (self.slug,)
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+
+class RulesTableQuerySet(models.QuerySet["RulesTable"]):
+    def for_edition(self, edition: Edition) -> RulesTableQuerySet:
+        return self.filter(edition=edition)
+
+    def with_rows(self) -> RulesTableQuerySet:
+        return self.select_related("edition").prefetch_related("rows")
+
+
+class RulesTableManager(models.Manager["RulesTable"]):
+    def get_queryset(self) -> RulesTableQuerySet:
+        return RulesTableQuerySet(self.model, using=self._db)
+
+    def get_by_natural_key(self, edition_slug: str, slug: str) -> RulesTable:
+        return self.get(edition__slug=edition_slug, slug=slug)
+
+
+class RulesTable(models.Model):
+    """One table of the quick-reference sheets for one edition (orders, terrain, HE, ...).
+
+    ``columns`` is a list of ``{"key": ..., "en": ..., "fr": ...}``; each row's ``cells`` maps
+    those keys to values (numbers stay numbers so the API and the compare view can use them).
+    """
+
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="tables")
+    slug = models.SlugField(max_length=60)
+    topic = models.SlugField(max_length=40, help_text="The reference page this table is shown on.")
+    position = models.PositiveSmallIntegerField(default=0)
+    title = models.CharField(max_length=120)
+    title_fr = models.CharField(max_length=120, blank=True)
+    intro = models.TextField(blank=True)
+    intro_fr = models.TextField(blank=True)
+    columns = models.JSONField(default=list)
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
+    note = models.TextField(blank=True)
+
+    objects = RulesTableManager()
+
+    class Meta:
+        ordering = ["edition__number", "topic", "position", "slug"]
+        constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_table_per_edition")]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.slug)
+
+    natural_key.dependencies = ["reference.edition"]  # type: ignore[attr-defined]
+
+    @property
+    def display_title(self) -> str:
+        return self.title_fr if _is_french() and self.title_fr else self.title
+
+    @property
+    def display_intro(self) -> str:
+        return self.intro_fr if _is_french() and self.intro_fr else self.intro
+
+    def column_labels(self) -> list[tuple[str, str]]:
+        french = _is_french()
+        return [(c["key"], (c.get("fr") if french else None) or c["en"]) for c in self.columns]
+
+
+class RulesRowManager(models.Manager["RulesRow"]):
+    def get_by_natural_key(self, edition_slug: str, table_slug: str, position: int) -> RulesRow:
+        return self.get(table__edition__slug=edition_slug, table__slug=table_slug, position=position)
+
+
+class RulesRow(models.Model):
+    table = models.ForeignKey(RulesTable, on_delete=models.CASCADE, related_name="rows")
+    position = models.PositiveSmallIntegerField()
+    cells = models.JSONField(default=dict)
+    cells_fr = models.JSONField(default=dict, blank=True, help_text="French text for the cells that differ.")
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
+    note = models.TextField(blank=True)
+
+    objects = RulesRowManager()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [models.UniqueConstraint(fields=["table", "position"], name="unique_row_position")]
+
+    def __str__(self) -> str:
+        return f"{self.table.slug} #{self.position}"
+
+    def natural_key(self) -> tuple[str, str, int]:
+        return (*self.table.natural_key(), self.position)
+
+    natural_key.dependencies = ["reference.rulestable"]  # type: ignore[attr-defined]
+
+    def display_cells(self) -> list:
+        """The row's values in column order, in the active language."""
+        french = _is_french()
+        values = []
+        for column in self.table.columns:
+            key = column["key"]
+            value = self.cells_fr.get(key) if french and key in self.cells_fr else self.cells.get(key, "")
+            values.append(value)
+        return values
+
+
+class SpecialRuleManager(models.Manager["SpecialRule"]):
+    def get_by_natural_key(self, edition_slug: str, slug: str) -> SpecialRule:
+        return self.get(edition__slug=edition_slug, slug=slug)
+
+
+class SpecialRule(models.Model):
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="special_rules")
+    slug = models.SlugField(max_length=60)
+    name = models.CharField(max_length=80)
+    name_fr = models.CharField(max_length=80, blank=True)
+    summary = models.TextField(blank=True, help_text="A paraphrase, never rulebook prose.")
+    summary_fr = models.TextField(blank=True)
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
+    note = models.TextField(blank=True)
+
+    objects = SpecialRuleManager()
+
+    class Meta:
+        ordering = ["edition__number", "name"]
+        constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_rule_per_edition")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.slug)
+
+    natural_key.dependencies = ["reference.edition"]  # type: ignore[attr-defined]
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+    @property
+    def display_summary(self) -> str:
+        return self.summary_fr if _is_french() and self.summary_fr else self.summary
+
+
+class WeaponCategory(models.TextChoices):
+    SMALL_ARMS = "small-arms", _("Small arms")
+    HEAVY = "heavy", _("Heavy weapons")
+
+
+class WeaponQuerySet(models.QuerySet["Weapon"]):
+    def for_chart(self) -> WeaponQuerySet:
+        return self.select_related("edition").prefetch_related("special_rules")
+
+
+class WeaponManager(models.Manager["Weapon"]):
+    def get_queryset(self) -> WeaponQuerySet:
+        return WeaponQuerySet(self.model, using=self._db)
+
+    def get_by_natural_key(self, edition_slug: str, slug: str) -> Weapon:
+        return self.get(edition__slug=edition_slug, slug=slug)
+
+
+class Weapon(models.Model):
+    """One line of an edition's weapons chart.
+
+    ``pen`` is the penetration bonus added to damage rolls (0 for none); ``he_size`` is the HE
+    template in inches for weapons that fire HE. A gun that fires both (an AT gun) has both.
+    Howitzers and mortars have a minimum range; howitzers also have an indirect band.
+    """
+
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="weapons")
+    slug = models.SlugField(max_length=60)
+    name = models.CharField(max_length=80)
+    name_fr = models.CharField(max_length=80, blank=True)
+    category = models.CharField(max_length=12, choices=WeaponCategory.choices)
+    position = models.PositiveSmallIntegerField(default=0)
+    range_max = models.PositiveSmallIntegerField(help_text="Maximum range in inches.")
+    range_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    indirect_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    indirect_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    shots = models.CharField(max_length=12, help_text='"1", "4", "D6", "D6+1"')
+    pen = models.PositiveSmallIntegerField(default=0)
+    he_size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="HE template, inches.")
+    special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="weapons")
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
+    note = models.TextField(blank=True)
+
+    objects = WeaponManager()
+
+    class Meta:
+        ordering = ["edition__number", "category", "position", "name"]
+        constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_weapon_per_edition")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.slug)
+
+    natural_key.dependencies = ["reference.edition", "reference.specialrule"]  # type: ignore[attr-defined]
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+    @property
+    def range_display(self) -> str:
+        if self.indirect_min is not None and self.indirect_max is not None:
+            return f'{self.range_max}" ({self.indirect_min}–{self.indirect_max}")'
+        if self.range_min:
+            return f'{self.range_min}–{self.range_max}"'
+        return f'{self.range_max}"'
+
+    @property
+    def pen_display(self) -> str:
+        parts = []
+        if self.pen:
+            parts.append(f"+{self.pen}")
+        if self.he_size:
+            parts.append(f'HE ({self.he_size}")')
+        return " / ".join(parts) or "–"
+
+    def pen_for_api(self) -> int | str:
+        """The API's ``pen``: the integer bonus, or "HE" for a weapon that only fires HE."""
+        if self.pen == 0 and self.he_size:
+            return "HE"
+        return self.pen

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from armybuilder import views
+
+# API routes come before the reference API's catch-all `<edition>/<table>/` pattern.
+api_patterns = [
+    path("", include("armybuilder.catalogue.api_urls")),
+    path("", include("armybuilder.lists.api_urls")),
+    path("", include("armybuilder.resolver.api_urls")),
+    path("", include("armybuilder.reference.api_urls")),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz/", views.healthz, name="healthz"),
+    path("ping/", views.ping, name="ping"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    path("reference/", include("armybuilder.reference.urls")),
+    path("", include("armybuilder.lists.urls")),
+    path("", include("armybuilder.catalogue.urls")),
+    path("calc/", include("armybuilder.resolver.urls")),
+    path("", include("armybuilder.playsheets.urls")),
+]

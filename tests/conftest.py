@@ -1,0 +1,79 @@
+"""Shared test fixtures: fast password hashing, a logged-in client, and a real browser.
+
+Browser tests drive the Chromium of Debian's `chromium` package through Playwright, launched
+by executable path (no browser download), against pytest-django's live server.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        # A missing browser is a broken environment, not a reason to skip: fail loudly.
+        raise RuntimeError("Debian's chromium is required for browser tests: apt-get install -y chromium")
+    return path
+
+
+@pytest.fixture(scope="session")
+def _playwright_browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_context(_playwright_browser, live_server):
+    # Playwright's sync API runs an event loop in this thread; Django must allow ORM use here.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    context = _playwright_browser.new_context(base_url=live_server.url, viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(15_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(browser_context):
+    page = browser_context.new_page()
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def new_browser_context(_playwright_browser, live_server):
+    """A factory for extra, independent contexts (a second user, a logged-out visitor)."""
+    contexts = []
+
+    def make(**kwargs):
+        context = _playwright_browser.new_context(base_url=live_server.url, **kwargs)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
