@@ -1,0 +1,282 @@
+"""The catalogue: armies, their units, the units' options.
+
+Built-in generic armies come from fixtures; national lists come from the importers. Either
+way each row keeps its source, and imported rows keep the id they had in the source data
+(``source_id``) so a re-import updates them in place.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from rules.army import model as army_rules
+
+
+def _is_french() -> bool:
+    return (get_language() or "en").startswith("fr")
+
+
+class Quality(models.TextChoices):
+    INEXPERIENCED = "inexperienced", _("Inexperienced")
+    REGULAR = "regular", _("Regular")
+    VETERAN = "veteran", _("Veteran")
+
+
+class UnitType(models.TextChoices):
+    HEADQUARTERS = "headquarters", _("Headquarters")
+    INFANTRY = "infantry", _("Infantry")
+    TEAM = "team", _("Team")
+    ARTILLERY = "artillery", _("Artillery")
+    VEHICLE_SOFT = "vehicle_soft", _("Soft-skin vehicle")
+    VEHICLE_ARMOURED = "vehicle_armoured", _("Armoured vehicle")
+    TRANSPORT = "transport", _("Transport")
+
+
+class Slot(models.TextChoices):
+    OFFICER = "officer", _("Officer")
+    COMPANY_COMMANDER = "company_commander", _("Company commander")
+    INFANTRY = "infantry", _("Infantry squad")
+    MEDIC = "medic", _("Medic")
+    FORWARD_OBSERVER = "forward_observer", _("Forward observer")
+    SNIPER = "sniper", _("Sniper")
+    MACHINE_GUN = "machine_gun", _("Machine gun")
+    LIGHT_MORTAR = "light_mortar", _("Light mortar")
+    MORTAR = "mortar", _("Mortar")
+    FLAMETHROWER = "flamethrower", _("Flamethrower")
+    ANTI_TANK = "anti_tank", _("Anti-tank team")
+    ANTI_TANK_GUN = "anti_tank_gun", _("Anti-tank gun")
+    ARTILLERY = "artillery", _("Artillery")
+    ARMOURED_CAR = "armoured_car", _("Armoured car")
+    TANK = "tank", _("Tank")
+    TRANSPORT = "transport", _("Transport")
+    OTHER = "other", _("Other")
+
+
+class OfficerRank(models.TextChoices):
+    SECOND_LIEUTENANT = "second_lieutenant", _("Second Lieutenant")
+    FIRST_LIEUTENANT = "first_lieutenant", _("First Lieutenant")
+    CAPTAIN = "captain", _("Captain")
+    MAJOR = "major", _("Major")
+    PLATOON_COMMANDER = "platoon_commander", _("Platoon Commander")
+    COMPANY_COMMANDER = "company_commander", _("Company Commander")
+
+
+class Origin(models.TextChoices):
+    BUILTIN = "builtin", _("Built in")
+    BATTLESCRIBE = "battlescribe", _("BattleScribe import")
+    BARRACKS = "barracks", _("Barracks import")
+
+
+class ArmyQuerySet(models.QuerySet["Army"]):
+    def for_edition(self, edition: Edition) -> ArmyQuerySet:
+        return self.filter(edition=edition)
+
+    def visible(self) -> ArmyQuerySet:
+        return self.filter(hidden=False)
+
+
+class ArmyManager(models.Manager["Army"]):
+    def get_queryset(self) -> ArmyQuerySet:
+        return ArmyQuerySet(self.model, using=self._db)
+
+    def get_by_natural_key(self, edition_slug: str, slug: str) -> Army:
+        return self.get(edition__slug=edition_slug, slug=slug)
+
+
+class Army(models.Model):
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="armies")
+    slug = models.SlugField(max_length=80)
+    name = models.CharField(max_length=120)
+    name_fr = models.CharField(max_length=120, blank=True)
+    description = models.TextField(blank=True)
+    national_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="armies")
+    theatre_selectors = models.JSONField(default=list, blank=True, help_text="Names of theatre selectors.")
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.BUILTIN)
+    source = models.CharField(max_length=300)
+    source_id = models.CharField(max_length=120, blank=True)
+    hidden = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ArmyManager()
+
+    class Meta:
+        ordering = ["edition__number", "name"]
+        constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_army_per_edition")]
+        verbose_name_plural = "armies"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.slug)
+
+    natural_key.dependencies = ["reference.edition", "reference.specialrule"]  # type: ignore[attr-defined]
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+
+class UnitQuerySet(models.QuerySet["Unit"]):
+    def for_army(self, army: Army) -> UnitQuerySet:
+        return self.filter(army=army)
+
+    def available(self) -> UnitQuerySet:
+        return self.filter(hidden=False, removed=False)
+
+    def for_catalogue(self) -> UnitQuerySet:
+        return self.prefetch_related("options", "weapons", "special_rules")
+
+
+class UnitManager(models.Manager["Unit"]):
+    def get_queryset(self) -> UnitQuerySet:
+        return UnitQuerySet(self.model, using=self._db)
+
+    def get_by_natural_key(self, edition_slug: str, army_slug: str, slug: str) -> Unit:
+        return self.get(army__edition__slug=edition_slug, army__slug=army_slug, slug=slug)
+
+
+class Unit(models.Model):
+    """A unit a list can take: its costs per quality, model counts, weapons and options.
+
+    ``cost_<quality>`` is the price at ``base_models``; ``per_model_<quality>`` the price of each
+    model added beyond it. A null cost means the quality is not offered.
+    """
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="units")
+    slug = models.SlugField(max_length=120)
+    name = models.CharField(max_length=120)
+    name_fr = models.CharField(max_length=120, blank=True)
+    unit_type = models.CharField(max_length=20, choices=UnitType.choices)
+    slot = models.CharField(max_length=20, choices=Slot.choices)
+    position = models.PositiveIntegerField(default=0)
+    cost_inexperienced = models.PositiveIntegerField(null=True, blank=True)
+    cost_regular = models.PositiveIntegerField(null=True, blank=True)
+    cost_veteran = models.PositiveIntegerField(null=True, blank=True)
+    per_model_inexperienced = models.PositiveIntegerField(null=True, blank=True)
+    per_model_regular = models.PositiveIntegerField(null=True, blank=True)
+    per_model_veteran = models.PositiveIntegerField(null=True, blank=True)
+    base_models = models.PositiveSmallIntegerField(default=1)
+    max_models = models.PositiveSmallIntegerField(default=1)
+    officer_rank = models.CharField(max_length=20, choices=OfficerRank.choices, blank=True)
+    damage_value = models.PositiveSmallIntegerField(null=True, blank=True)
+    transport_capacity = models.PositiveSmallIntegerField(null=True, blank=True)
+    composition = models.CharField(max_length=300, blank=True, help_text="Who is in the unit, briefly.")
+    weapons_text = models.CharField(max_length=300, blank=True, help_text="Default armament, as printed.")
+    weapons = models.ManyToManyField(Weapon, blank=True, related_name="units")
+    special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="units")
+    theatres = models.JSONField(default=list, blank=True, help_text="Theatre selectors it belongs to; empty = all.")
+    source = models.CharField(max_length=300)
+    source_id = models.CharField(max_length=120, blank=True)
+    hidden = models.BooleanField(default=False)
+    removed = models.BooleanField(default=False, help_text="Gone from the latest import; kept for saved lists.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = UnitManager()
+
+    class Meta:
+        ordering = ["army", "position", "name"]
+        constraints = [models.UniqueConstraint(fields=["army", "slug"], name="unique_unit_per_army")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def natural_key(self) -> tuple[str, str, str]:
+        return (*self.army.natural_key(), self.slug)
+
+    natural_key.dependencies = ["catalogue.army", "reference.weapon"]  # type: ignore[attr-defined]
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+    def base_cost(self) -> dict[str, int]:
+        costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
+        return {q: c for q, c in costs.items() if c is not None}
+
+    def per_model_cost(self) -> dict[str, int]:
+        costs = {q: getattr(self, f"per_model_{q}") for q in army_rules.QUALITIES}
+        return {q: c for q, c in costs.items() if c is not None}
+
+    def qualities(self) -> list[str]:
+        return list(self.base_cost())
+
+    def to_rules(self) -> army_rules.UnitSpec:
+        """Plain data for rules/; uses ``options.all()``, so prefetch options for lists of units."""
+        return army_rules.UnitSpec(
+            key=str(self.pk),
+            name=self.name,
+            unit_type=self.unit_type,
+            slot=self.slot,
+            base_cost=self.base_cost(),
+            per_model_cost=self.per_model_cost(),
+            base_models=self.base_models,
+            max_models=self.max_models,
+            officer_rank=self.officer_rank or None,
+            options=tuple(option.to_rules() for option in self.options.all()),
+            transport_capacity=self.transport_capacity,
+            damage_value=self.damage_value,
+        )
+
+
+class OptionManager(models.Manager["Option"]):
+    def get_by_natural_key(self, edition_slug: str, army_slug: str, unit_slug: str, slug: str) -> Option:
+        return self.get(
+            unit__army__edition__slug=edition_slug, unit__army__slug=army_slug, unit__slug=unit_slug, slug=slug
+        )
+
+
+class Option(models.Model):
+    """An upgrade a unit may take: per model or per unit, priced by quality.
+
+    A flat-cost option has the same value in all three cost fields.
+    """
+
+    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="options")
+    slug = models.SlugField(max_length=120)
+    name = models.CharField(max_length=160)
+    name_fr = models.CharField(max_length=160, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+    per_model = models.BooleanField(default=False)
+    cost_inexperienced = models.PositiveIntegerField(default=0)
+    cost_regular = models.PositiveIntegerField(default=0)
+    cost_veteran = models.PositiveIntegerField(default=0)
+    max_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    group = models.CharField(max_length=60, blank=True, help_text="Options in one group exclude each other.")
+    grants_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    replaces_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source_id = models.CharField(max_length=120, blank=True)
+
+    objects = OptionManager()
+
+    class Meta:
+        ordering = ["unit", "position", "name"]
+        constraints = [models.UniqueConstraint(fields=["unit", "slug"], name="unique_option_per_unit")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def natural_key(self) -> tuple[str, str, str, str]:
+        return (*self.unit.natural_key(), self.slug)
+
+    natural_key.dependencies = ["catalogue.unit"]  # type: ignore[attr-defined]
+
+    @property
+    def display_name(self) -> str:
+        return self.name_fr if _is_french() and self.name_fr else self.name
+
+    def cost(self) -> dict[str, int]:
+        return {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
+
+    def to_rules(self) -> army_rules.OptionSpec:
+        return army_rules.OptionSpec(
+            key=self.slug,
+            name=self.name,
+            per_model=self.per_model,
+            cost=self.cost(),
+            max_count=self.max_count,
+            group=self.group,
+        )

@@ -1,0 +1,167 @@
+"""Saved army lists: a list, its platoons and its entries (units taken, with their choices)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.catalogue.models import Army, Quality, Unit
+from armybuilder.reference.models import Edition
+from rules.army import model as army_rules
+
+POINTS_LIMIT_MAX = 10_000
+
+
+def new_share_token() -> str:
+    # 128 bits of randomness: unguessable, and URL-safe for the share link.
+    return secrets.token_urlsafe(16)
+
+
+class ForceOrg(models.TextChoices):
+    PLATOONS = "platoons", _("Platoons (the edition's force organisation)")
+    NONE = "none", _("No restrictions")
+
+
+class PlatoonKind(models.TextChoices):
+    REINFORCED_PLATOON = "reinforced_platoon", _("Reinforced Platoon")
+    RIFLE_PLATOON = "rifle_platoon", _("Rifle Platoon")
+    HEAVY_WEAPONS_PLATOON = "heavy_weapons_platoon", _("Heavy Weapons Platoon")
+    ARTILLERY_PLATOON = "artillery_platoon", _("Artillery Platoon")
+    ARMOURED_PLATOON = "armoured_platoon", _("Armoured Platoon")
+    RECCE_PLATOON = "recce_platoon", _("Recce Infantry Platoon")
+    ENGINEER_PLATOON = "engineer_platoon", _("Engineer Platoon")
+
+
+class ArmyListQuerySet(models.QuerySet["ArmyList"]):
+    def active(self) -> ArmyListQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+    def in_trash(self) -> ArmyListQuerySet:
+        return self.filter(deleted_at__isnull=False)
+
+    def owned_by(self, user, anonymous_ids: list[int] | None = None) -> ArmyListQuerySet:
+        """Lists the visitor may see and change: their own, or (logged out) the ones in their session."""
+        if user is not None and user.is_authenticated:
+            return self.filter(owner=user)
+        return self.filter(owner__isnull=True, pk__in=anonymous_ids or [])
+
+    def for_builder(self) -> ArmyListQuerySet:
+        """Everything the builder, summary and exports read, in a constant number of queries."""
+        return self.select_related("edition", "army", "army__edition", "owner").prefetch_related(
+            "platoons",
+            models.Prefetch(
+                "entries",
+                queryset=Entry.objects.select_related("unit", "platoon").prefetch_related(
+                    "unit__options", "unit__weapons", "unit__special_rules"
+                ),
+            ),
+        )
+
+
+class ArmyList(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="army_lists"
+    )
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="+")
+    army = models.ForeignKey(Army, on_delete=models.PROTECT, related_name="lists")
+    name = models.CharField(max_length=100)
+    points_limit = models.PositiveIntegerField(
+        default=1000, validators=[MinValueValidator(1), MaxValueValidator(POINTS_LIMIT_MAX)]
+    )
+    force_org = models.CharField(max_length=12, choices=ForceOrg.choices, default=ForceOrg.PLATOONS)
+    max_order_dice = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(200)]
+    )
+    max_platoons = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    share_token = models.CharField(max_length=32, unique=True, default=new_share_token, editable=False)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ArmyListQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(points_limit__gte=1) & Q(points_limit__lte=POINTS_LIMIT_MAX), name="points_limit_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_rules(self) -> army_rules.ListSpec:
+        """Plain data for rules/; expects the ``for_builder()`` prefetches."""
+        platoons = list(self.platoons.all())
+        return army_rules.ListSpec(
+            edition=self.edition.slug,
+            force_org=self.force_org,
+            points_limit=self.points_limit,
+            max_order_dice=self.max_order_dice,
+            max_platoons=self.max_platoons,
+            platoons=tuple(p.to_rules() for p in platoons),
+            entries=tuple(e.to_rules() for e in self.entries.all()),
+        )
+
+
+class Platoon(models.Model):
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="platoons")
+    kind = models.CharField(max_length=24, choices=PlatoonKind.choices)
+    name = models.CharField(max_length=100, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return self.name or self.get_kind_display()
+
+    @property
+    def display_name(self) -> str:
+        return self.name or str(self.get_kind_display())
+
+    def to_rules(self) -> army_rules.PlatoonSpec:
+        return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=self.display_name)
+
+
+class Entry(models.Model):
+    """A unit taken in a list. ``options`` maps an option's slug to how many were taken."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
+    platoon = models.ForeignKey(Platoon, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="entries")
+    name = models.CharField(max_length=100, blank=True)
+    quality = models.CharField(max_length=16, choices=Quality.choices, default=Quality.REGULAR)
+    models_count = models.PositiveSmallIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.unit.display_name
+
+    def to_rules(self) -> army_rules.EntrySpec:
+        return army_rules.EntrySpec(
+            key=str(self.pk),
+            name=self.display_name,
+            unit=self.unit.to_rules(),
+            quality=self.quality,
+            models=self.models_count,
+            options=dict(self.options),
+            platoon=str(self.platoon_id) if self.platoon_id else None,
+        )

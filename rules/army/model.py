@@ -1,0 +1,145 @@
+"""Plain data the army-list rules work on.
+
+The Django side builds these from its models (``ArmyList.to_rules()``); the rules never see a
+model instance. Qualities, unit types, slots and officer ranks are plain strings so fixtures,
+importers and the JSON format can use them directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+QUALITIES = ("inexperienced", "regular", "veteran")
+
+UNIT_TYPES = ("headquarters", "infantry", "team", "artillery", "vehicle_soft", "vehicle_armoured", "transport")
+
+# Force-organisation slots: what a unit counts as in a platoon.
+SLOTS = (
+    "officer",
+    "company_commander",
+    "infantry",
+    "medic",
+    "forward_observer",
+    "sniper",
+    "machine_gun",
+    "light_mortar",
+    "mortar",
+    "flamethrower",
+    "anti_tank",
+    "anti_tank_gun",
+    "artillery",
+    "armoured_car",
+    "tank",
+    "transport",
+    "other",
+)
+
+OFFICER_RANKS = (
+    "second_lieutenant",
+    "first_lieutenant",
+    "captain",
+    "major",
+    "platoon_commander",
+    "company_commander",
+)
+
+FORCE_ORGS = ("platoons", "none")
+
+# 2nd edition: "reinforced_platoon". 3rd edition: "rifle_platoon" plus the support platoons.
+PLATOON_KINDS = (
+    "reinforced_platoon",
+    "rifle_platoon",
+    "heavy_weapons_platoon",
+    "artillery_platoon",
+    "armoured_platoon",
+    "recce_platoon",
+    "engineer_platoon",
+)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    key: str
+    name: str
+    per_model: bool
+    cost: Mapping[str, int]  # quality -> points (each, for per-model options)
+    max_count: int | None = None  # None: one per model for per-model options, 1 otherwise
+    group: str = ""  # options sharing a group are mutually exclusive (e.g. an LMG or an SMG)
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    key: str
+    name: str
+    unit_type: str
+    slot: str
+    base_cost: Mapping[str, int]  # offered qualities -> cost of the unit at base_models
+    per_model_cost: Mapping[str, int]  # quality -> cost of each model beyond base_models
+    base_models: int
+    max_models: int
+    officer_rank: str | None = None
+    options: tuple[OptionSpec, ...] = ()
+    transport_capacity: int | None = None
+    damage_value: int | None = None
+
+
+@dataclass(frozen=True)
+class EntrySpec:
+    key: str
+    name: str
+    unit: UnitSpec
+    quality: str
+    models: int
+    options: Mapping[str, int] = field(default_factory=dict)  # option key -> count taken
+    platoon: str | None = None  # PlatoonSpec.key
+
+
+@dataclass(frozen=True)
+class PlatoonSpec:
+    key: str
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    edition: str  # "v1", "v2", "v3"
+    force_org: str  # "platoons" or "none"
+    points_limit: int
+    entries: tuple[EntrySpec, ...]
+    platoons: tuple[PlatoonSpec, ...] = ()
+    max_order_dice: int | None = None
+    max_platoons: int | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    message: str  # a full sentence naming the unit and the rule
+    rule: str  # machine-readable rule id, e.g. "reinforced-platoon-infantry"
+    entry_key: str | None = None
+    platoon_key: str | None = None
+
+
+@dataclass(frozen=True)
+class OfficerEffect:
+    entry_key: str
+    name: str
+    rank: str
+    rank_label: str
+    morale_bonus: int
+    extra_orders: int
+    command_range: int  # inches
+    platoon_key: str | None = None
+    platoon_name: str | None = None
+    unverified: bool = False  # 3rd edition's bonus is flagged in rules-notes (+2 vs +1)
+
+
+@dataclass(frozen=True)
+class ListSummary:
+    points: int
+    points_limit: int
+    entry_points: Mapping[str, int]
+    order_dice: int
+    officers: tuple[OfficerEffect, ...]
+    problems: tuple[Problem, ...]
