@@ -11,6 +11,10 @@ import shutil
 
 import pytest
 
+# Playwright's sync API runs an event loop in the test thread; the ORM calls that tests make
+# there (factories, assertions) are still synchronous and safe, so Django is told to allow them.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -37,7 +41,9 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def _playwright_browser():
+def _playwright_browser(django_db_setup, django_db_blocker):
+    # The test database must exist before Playwright starts its event loop in this thread:
+    # Django refuses synchronous database set-up inside a running loop.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -48,8 +54,6 @@ def _playwright_browser():
 
 @pytest.fixture
 def browser_context(_playwright_browser, live_server):
-    # Playwright's sync API runs an event loop in this thread; Django must allow ORM use here.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     context = _playwright_browser.new_context(base_url=live_server.url, viewport={"width": 1200, "height": 900})
     context.set_default_timeout(15_000)
     yield context

@@ -1,3 +1,12 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from armybuilder.resolver import api
+
+urlpatterns = [
+    path("resolve/shooting/", api.resolve_shooting, name="api-resolve-shooting"),
+    path("resolve/anti-tank/", api.resolve_anti_tank, name="api-resolve-anti-tank"),
+    path("resolve/order-test/", api.resolve_order_test, name="api-resolve-order-test"),
+    path("resolve/close-quarters/", api.resolve_close_quarters, name="api-resolve-close-quarters"),
+]

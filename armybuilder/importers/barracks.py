@@ -1,0 +1,435 @@
+"""Barracks data (2nd edition, JSON) to the neutral import model.
+
+Barracks ships ``armies.json`` (army names and national rules), ``core.json`` (weapons and
+the shared special rules) and ``units/<army>.json`` (units grouped by section and category).
+A Barracks unit may list several profiles, each a variant with its own price (an officer's
+ranks, the kinds of forward observer); each profile becomes one imported unit. The "additional
+soldier" or "attendant" option is how Barracks prices extra models, so it becomes the unit's
+per-model cost rather than an option.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .model import (
+    QUALITIES,
+    ImportedArmy,
+    ImportedCatalogue,
+    ImportedOption,
+    ImportedRule,
+    ImportedUnit,
+    ImportedWeapon,
+    ImportReport,
+)
+from .safety import CatalogueImportError, parse_json
+
+SYSTEM_NAME = "Bolt Action 2nd Edition (Barracks)"
+
+_EXTRA_MODEL_RE = re.compile(
+    r"^\s*(additional|extra)\b.*\b(soldiers?|men|man|crew(men|man)?|models?)\b|^\s*attendants?\b", re.IGNORECASE
+)
+_SQUAD_RE = re.compile(r"\b(squad|section|platoon)\b", re.IGNORECASE)
+_REPLACES_RE = re.compile(
+    r"replac(?:es|e|ing)\s+(?:the\s+|its\s+|their\s+|a\s+)?([\w\s.-]+?)(?:\)|,|$|\s+with\b)", re.I
+)
+_UPGRADE_RE = re.compile(r"\bupgrade\s+(?:the\s+)?(.+?)\s+to\s+(.+)$", re.IGNORECASE)
+_TEAM_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), slot)
+    for pattern, slot in (
+        (r"sniper", "sniper"),
+        (r"flame|roks", "flamethrower"),
+        (r"mortar", "mortar"),
+        (r"machine gun|\bmmg\b|\bhmg\b", "machine_gun"),
+        (r"anti-?\s?tank|bazooka|\bpiat\b|panzerschreck|\bboys\b", "anti_tank"),
+    )
+)
+_HQ_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), slot)
+    for pattern, slot in (
+        (r"observer", "forward_observer"),
+        (r"\bmedic", "medic"),
+        (r"officer|lieutenant|captain|\bmajor\b|colonel", "officer"),
+    )
+)
+_RANKS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), rank)
+    for pattern, rank in (
+        (r"lieutenant[\s-]+colonel", "lieutenant_colonel"),
+        (r"second lieutenant|2nd\s+lieutenant", "second_lieutenant"),
+        (r"first lieutenant|1st\s+lieutenant", "first_lieutenant"),
+        (r"\bcaptain\b", "captain"),
+        (r"\bmajor\b", "major"),
+        (r"\bcolonel\b", "colonel"),
+    )
+)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "item"
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def _inches(text: str) -> str:
+    """Barracks writes ranges as bare numbers ("24", "12-60"); the rulebook writes inches."""
+    if '"' in text:
+        return text
+    return re.sub(r"(\d+(?:\s*-\s*\d+)?)", r'\1"', text)
+
+
+def _first_int(text: str | None, pattern: str = r"(\d+)") -> int | None:
+    match = re.search(pattern, text or "")
+    return int(match.group(1)) if match else None
+
+
+def _expect(value: Any, kind: type, where: str) -> Any:
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a list" if kind is list else kind.__name__
+        raise CatalogueImportError(f"{where}: expected {expected}")
+    return value
+
+
+def _costs(raw: Any, where: str, report: ImportReport, allow_negative: bool) -> dict[str, int]:
+    _expect(raw, dict, where)
+    costs: dict[str, int] = {}
+    for quality, value in raw.items():
+        if quality not in QUALITIES:
+            report.warn(f"{where}: unknown quality {quality!r}; ignored")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+            raise CatalogueImportError(f"{where}: the {quality} cost {value!r} is not a whole number")
+        if value < 0 and not allow_negative:
+            raise CatalogueImportError(f"{where}: the {quality} cost {value!r} is negative")
+        costs[quality] = int(value)
+    return costs
+
+
+def _model_count(composition: Any) -> int | None:
+    if not isinstance(composition, dict):
+        return None
+    text = composition.get("description")
+    if isinstance(text, str) and text.strip():
+        # "1 Officer and up to 2 further soldiers": only what comes before "up to" is fixed.
+        fixed = re.split(r"\bup to\b", re.sub(r"\(.*?\)", "", text), maxsplit=1, flags=re.IGNORECASE)[0]
+        numbers = [int(n) for n in re.findall(r"\d+", fixed)]
+        if numbers:
+            return sum(numbers)
+    size = composition.get("baseSize")
+    return size if isinstance(size, int) and size > 0 else None
+
+
+def _rule_name(text: str) -> str:
+    head, sep, _ = text.partition(":")
+    return head.strip() if sep and len(head) <= 80 else text.strip()
+
+
+class _WeaponIndex:
+    def __init__(self, weapons: dict[str, ImportedWeapon]):
+        self.by_key = weapons
+        self.by_norm: dict[str, str] = {}
+        for key, weapon in weapons.items():
+            for norm in (_norm(key), _norm(weapon.name)):
+                self.by_norm.setdefault(norm, weapon.name)
+                # Option names use plurals ("upgrade the MMGs to HMGs").
+                self.by_norm.setdefault(f"{norm}s", weapon.name)
+
+    def find(self, text: str) -> str | None:
+        """The weapon an option names: an exact name, else the longest weapon named within it."""
+        base = _norm(re.sub(r"\(.*?\)", "", text))
+        if base in self.by_norm:
+            return self.by_norm[base]
+        padded = f" {base} "
+        hits = [norm for norm in self.by_norm if f" {norm} " in padded]
+        return self.by_norm[max(hits, key=len)] if hits else None
+
+
+def _weapon_change(name: str, weapons: _WeaponIndex) -> tuple[str | None, str | None]:
+    """What weapon an option adds and which one it takes away, read from its wording."""
+    upgrade = _UPGRADE_RE.search(name)
+    if upgrade:
+        return weapons.find(upgrade.group(2)), weapons.find(upgrade.group(1))
+    replaced = _REPLACES_RE.search(name)
+    if replaced:
+        return weapons.find(name[: replaced.start()]), weapons.find(replaced.group(1))
+    return weapons.find(name), None
+
+
+def _unit_kind(section: str, category: str, name: str, damage: str | None) -> tuple[str, str]:
+    lowered = category.lower()
+    if damage is not None and section != "artillery":
+        value = _first_int(damage, r"(\d+)\s*\+")
+        soft = "soft" in damage.lower() or (value is not None and value <= 6)
+        vehicle = "vehicle_soft" if soft else "vehicle_armoured"
+        if "transport" in lowered or "tow" in lowered:
+            return "transport", "transport"
+        if "armoured car" in lowered:
+            return vehicle, "armoured_car"
+        if section == "vehicles":
+            return vehicle, "tank"
+        return vehicle, "other"
+    if section == "artillery":
+        return "artillery", "artillery"
+    if "headquarters" in lowered:
+        slot = next((s for pattern, s in _HQ_SLOTS if pattern.search(name)), "other")
+        return "headquarters", slot
+    if _SQUAD_RE.search(name):
+        return "infantry", "infantry"
+    slot = next((s for pattern, s in _TEAM_SLOTS if pattern.search(name)), None)
+    if slot is not None:
+        return "team", slot
+    return "infantry", "infantry"
+
+
+class _BarracksParser:
+    def __init__(self, report: ImportReport):
+        self.report = report
+        self.rules: dict[str, ImportedRule] = {}
+
+    def add_rule(self, source_id: str, name: str, description: str) -> None:
+        name = " ".join(name.split())
+        if not name:
+            return
+        known = self.rules.get(name)
+        if known is None:
+            self.rules[name] = ImportedRule(source_id=source_id, name=name, description=description)
+        elif description and known.description and known.description != description:
+            self.report.warn(f"rule {name!r} has different texts in different places; kept the first")
+
+    def weapons(self, core: dict[str, Any]) -> dict[str, ImportedWeapon]:
+        raw = _expect(core.get("weapons", {}), dict, "core.json: weapons")
+        weapons: dict[str, ImportedWeapon] = {}
+        for key, item in raw.items():
+            where = f"core.json: weapon {key!r}"
+            if not isinstance(item, dict) or not isinstance(item.get("type"), str):
+                self.report.skip(key, f"{where} has no name")
+                continue
+            rules = item.get("rules", [])
+            weapons[key] = ImportedWeapon(
+                source_id=key,
+                name=item["type"].strip(),
+                range=_inches(str(item.get("range", "")).strip()),
+                shots=str(item.get("shots", "")).strip(),
+                pen=str(item.get("pen", "")).strip(),
+                special_rules=[str(r).strip() for r in rules if str(r).strip()] if isinstance(rules, list) else [],
+            )
+        return weapons
+
+    def core_rules(self, core: dict[str, Any]) -> None:
+        groups = _expect(core.get("rules", {}), dict, "core.json: rules")
+        for group, items in groups.items():
+            for item in _expect(items, list, f"core.json: rules.{group}"):
+                if isinstance(item, dict) and isinstance(item.get("name"), str):
+                    self.add_rule(f"{group}/{_slug(item['name'])}", item["name"], str(item.get("description", "")))
+
+    def army_unit(
+        self,
+        army: str,
+        section: str,
+        category: str,
+        raw: dict[str, Any],
+        profile: dict[str, Any],
+        source_id: str,
+        weapons: _WeaponIndex,
+    ) -> ImportedUnit:
+        where = f"units/{army}.json: {raw.get('name')!r}"
+        name = " ".join(str(profile.get("name") or raw.get("name") or "").split())
+        if not name:
+            raise CatalogueImportError(f"{where}: a profile has no name")
+        base_cost = _costs(profile.get("cost"), f"{where} ({name})", self.report, allow_negative=False)
+        if not base_cost:
+            raise CatalogueImportError(f"{where} ({name}): no cost at any quality")
+        damage = raw.get("damage") if isinstance(raw.get("damage"), str) else None
+        unit_type, slot = _unit_kind(section, category, f"{raw.get('name', '')} {name}", damage)
+        base_models = _model_count(raw.get("composition")) or 1
+
+        weapon_names: list[str] = []
+        weapon_block = raw.get("weapons") if isinstance(raw.get("weapons"), dict) else {}
+        for key in weapon_block.get("keys", []) or []:
+            weapon = weapons.by_key.get(key)
+            if weapon is None:
+                self.report.warn(f"{where}: weapon {key!r} is not in core.json; left out")
+            elif weapon.name not in weapon_names:
+                weapon_names.append(weapon.name)
+
+        per_model: dict[str, int] = {}
+        max_models: int | None = base_models
+        options: list[ImportedOption] = []
+        raw_options = raw.get("options", []) if isinstance(raw.get("options"), list) else []
+        extra = next(
+            (o for o in raw_options if isinstance(o, dict) and _EXTRA_MODEL_RE.search(str(o.get("name", "")))),
+            None,
+        )
+        if extra is not None:
+            per_model = _costs(extra.get("cost"), f"{where}: {extra.get('name')!r}", self.report, False)
+            limit = extra.get("max")
+            max_models = base_models + limit if isinstance(limit, int) else None
+        for index, option in enumerate(raw_options):
+            if option is extra:
+                continue
+            if not isinstance(option, dict) or not isinstance(option.get("name"), str):
+                self.report.skip(f"{where}: option {index + 1}", "option without a name")
+                continue
+            option_name = " ".join(option["name"].split())
+            cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
+            limit = option.get("max") if isinstance(option.get("max"), int) else None
+            grants, replaces = _weapon_change(option_name, weapons)
+            # An upgrade every model must take (grenades, Fanatics) is listed with a maximum
+            # equal to the unit's size; a weapon swap stays a per-selection price.
+            per_model_option = (
+                grants is None and limit is not None and max_models is not None and limit >= max_models > 1
+            )
+            options.append(
+                ImportedOption(
+                    source_id=f"{source_id}/{_slug(option_name)}",
+                    name=option_name,
+                    per_model=per_model_option,
+                    cost=cost,
+                    max_count=limit,
+                    grants_weapon=grants,
+                    replaces_weapon=replaces if replaces != grants else None,
+                )
+            )
+
+        rules: list[str] = []
+        for text in raw.get("rules", []) if isinstance(raw.get("rules"), list) else []:
+            if not isinstance(text, str) or not text.strip():
+                continue
+            rule = _rule_name(text)
+            if rule not in rules:
+                rules.append(rule)
+            description = text.partition(":")[2].strip() if rule != text.strip() else ""
+            self.add_rule(f"{army}/{_slug(rule)}", rule, description)
+
+        officer_rank = None
+        if slot == "officer":
+            officer_rank = next((rank for pattern, rank in _RANKS if pattern.search(name)), None)
+        transport = raw.get("transport") if isinstance(raw.get("transport"), str) else None
+        return ImportedUnit(
+            source_id=source_id,
+            name=name,
+            unit_type=unit_type,
+            slot=slot,
+            base_cost=base_cost,
+            per_model_cost=per_model,
+            base_models=base_models,
+            min_models=base_models,
+            max_models=max_models,
+            weapons=weapon_names,
+            options=options,
+            special_rules=rules,
+            damage_value=_first_int(damage, r"(\d+)\s*\+") if damage else None,
+            transport_capacity=_first_int(transport) if transport else None,
+            officer_rank=officer_rank,
+            hidden=False,
+        )
+
+    def army_units(self, army: str, data: dict[str, Any], weapons: _WeaponIndex) -> list[ImportedUnit]:
+        units: list[ImportedUnit] = []
+        used: set[str] = set()
+        for section, categories in data.items():
+            if section == "lastUpdated":
+                continue
+            if not isinstance(categories, dict):
+                self.report.skip(f"units/{army}.json: {section}", "not a set of categories")
+                continue
+            for category, entries in categories.items():
+                if not isinstance(entries, list):
+                    self.report.skip(f"units/{army}.json: {section}/{category}", "not a list of units")
+                    continue
+                for raw in entries:
+                    self.report.entries_read += 1
+                    label = f"units/{army}.json: {raw.get('name') if isinstance(raw, dict) else raw!r}"
+                    if not isinstance(raw, dict) or not isinstance(raw.get("profiles"), list) or not raw["profiles"]:
+                        self.report.skip(label, "unit without profiles")
+                        continue
+                    several = len(raw["profiles"]) > 1
+                    for profile in raw["profiles"]:
+                        if not isinstance(profile, dict):
+                            self.report.skip(label, "profile is not an object")
+                            continue
+                        parts = [army, _slug(str(raw.get("name", "")))]
+                        if several:
+                            parts.append(_slug(str(profile.get("name", ""))))
+                        source_id = "/".join(parts)
+                        suffix = 2
+                        while source_id in used:
+                            source_id = f"{'/'.join(parts)}-{suffix}"
+                            suffix += 1
+                        used.add(source_id)
+                        try:
+                            units.append(self.army_unit(army, section, category, raw, profile, source_id, weapons))
+                        except CatalogueImportError as exc:
+                            self.report.skip(label, exc.message)
+        return units
+
+
+def _find(files: dict[str, bytes], basename: str) -> tuple[str, bytes] | None:
+    matches = [(name, data) for name, data in files.items() if name.replace("\\", "/").split("/")[-1] == basename]
+    if len(matches) > 1:
+        raise CatalogueImportError(f"several files are named {basename}: {', '.join(n for n, _ in matches)}")
+    return matches[0] if matches else None
+
+
+def parse_barracks(files: dict[str, bytes]) -> ImportedCatalogue:
+    """Parse Barracks ``armies.json``, ``core.json`` and ``units/<army>.json`` given as name -> bytes."""
+    report = ImportReport()
+    parser = _BarracksParser(report)
+    armies_file = _find(files, "armies.json")
+    core_file = _find(files, "core.json")
+    if armies_file is None:
+        raise CatalogueImportError("armies.json was not given")
+    if core_file is None:
+        raise CatalogueImportError("core.json was not given")
+    armies_data = _expect(parse_json(*armies_file), dict, armies_file[0])
+    core = _expect(parse_json(*core_file), dict, core_file[0])
+    weapon_map = parser.weapons(core)
+    weapons = _WeaponIndex(weapon_map)
+    parser.core_rules(core)
+
+    unit_files: dict[str, tuple[str, bytes]] = {}
+    for name, data in files.items():
+        parts = name.replace("\\", "/").split("/")
+        if len(parts) >= 2 and parts[-2] == "units" and parts[-1].endswith(".json"):
+            unit_files[parts[-1][: -len(".json")]] = (name, data)
+        elif name not in (armies_file[0], core_file[0]):
+            report.skip(name, "not a Barracks file (armies.json, core.json or units/<army>.json)")
+
+    armies: list[ImportedArmy] = []
+    keys = [k for k in armies_data if k != "lastUpdated"] + sorted(k for k in unit_files if k not in armies_data)
+    for key in keys:
+        info = armies_data.get(key, {})
+        if not isinstance(info, dict):
+            report.skip(f"armies.json: {key}", "not an army object")
+            continue
+        name = " ".join(str(info.get("name") or key.replace("-", " ").title()).split())
+        if key not in armies_data:
+            report.warn(f"units/{key}.json has no entry in armies.json; named {name!r}")
+        national: list[str] = []
+        for rule in info.get("rules", []) if isinstance(info.get("rules"), list) else []:
+            if isinstance(rule, dict) and isinstance(rule.get("name"), str) and rule["name"].strip():
+                national.append(" ".join(rule["name"].split()))
+                parser.add_rule(f"{key}/{_slug(rule['name'])}", rule["name"], str(rule.get("description", "")))
+        units: list[ImportedUnit] = []
+        if key in unit_files:
+            data = _expect(parse_json(*unit_files[key]), dict, unit_files[key][0])
+            units = parser.army_units(key, data, weapons)
+        else:
+            report.warn(f"{name}: no units/{key}.json was given; the army has no units")
+        armies.append(ImportedArmy(source_id=key, name=name, national_rules=national, units=units))
+
+    rules = list(parser.rules.values())
+    report.units = sum(len(a.units) for a in armies)
+    report.weapons = len(weapon_map)
+    report.rules = len(rules)
+    return ImportedCatalogue(
+        system_name=SYSTEM_NAME,
+        edition="v2",
+        armies=armies,
+        weapons=list(weapon_map.values()),
+        rules=rules,
+        report=report,
+    )

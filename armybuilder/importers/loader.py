@@ -1,0 +1,80 @@
+"""Gather import files from disk and hand them to the parser that fits them."""
+
+from __future__ import annotations
+
+import os
+
+from .barracks import parse_barracks
+from .battlescribe import parse_battlescribe
+from .model import ImportedCatalogue
+from .safety import CatalogueImportError, expand_archives, read_file
+
+KNOWN_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
+MAX_FILES = 500
+MAX_TOTAL_BYTES = 200 * 1024 * 1024
+_BATTLESCRIBE_SUFFIXES = (".gst", ".cat")
+_BARRACKS_NAMES = ("armies.json", "core.json")
+
+
+def load_paths(paths: list[str]) -> dict[str, bytes]:
+    """Read files and folders into ``{name: bytes}``, unpacking archives.
+
+    A folder contributes its files under their path relative to it (so Barracks'
+    ``units/germany.json`` keeps its folder); a single file contributes its base name.
+    Inside folders only the suffixes importers understand are read, and symbolic links are
+    not followed, so pointing at a folder cannot pull in files from elsewhere.
+    """
+    files: dict[str, bytes] = {}
+    total = 0
+
+    def add(name: str, path: str) -> None:
+        nonlocal total
+        if name in files:
+            raise CatalogueImportError(f"two files are named {name}")
+        if len(files) >= MAX_FILES:
+            raise CatalogueImportError(f"more than {MAX_FILES} files given; refused")
+        data = read_file(path)
+        total += len(data)
+        if total > MAX_TOTAL_BYTES:
+            raise CatalogueImportError(f"the files add up to more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
+        files[name] = data
+
+    for path in paths:
+        if os.path.isdir(path):
+            for folder, subfolders, names in os.walk(path, followlinks=False):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+                for filename in sorted(names):
+                    full = os.path.join(folder, filename)
+                    if filename.startswith(".") or os.path.islink(full):
+                        continue
+                    if filename.lower().endswith(KNOWN_SUFFIXES):
+                        add(os.path.relpath(full, path).replace(os.sep, "/"), full)
+        elif os.path.isfile(path):
+            add(os.path.basename(path), path)
+        else:
+            raise CatalogueImportError(f"{path} does not exist")
+    return expand_archives(files)
+
+
+def detect_format(files: dict[str, bytes]) -> str:
+    names = [name.replace("\\", "/").lower() for name in files]
+    battlescribe = any(name.endswith(_BATTLESCRIBE_SUFFIXES) for name in names)
+    barracks = any(name.split("/")[-1] in _BARRACKS_NAMES for name in names)
+    if battlescribe and barracks:
+        raise CatalogueImportError("BattleScribe and Barracks files were given together; import them separately")
+    if battlescribe:
+        return "battlescribe"
+    if barracks:
+        return "barracks"
+    raise CatalogueImportError(
+        "no catalogue files recognised: expected BattleScribe .gst and .cat files (or .gstz, .catz, .zip) "
+        "or Barracks armies.json, core.json and units/*.json"
+    )
+
+
+def parse_any(files: dict[str, bytes]) -> ImportedCatalogue:
+    """Unpack any archives among ``files``, then parse them with the matching importer."""
+    expanded = expand_archives(files)
+    if detect_format(expanded) == "battlescribe":
+        return parse_battlescribe(expanded)
+    return parse_barracks(expanded)

@@ -1,0 +1,153 @@
+"""The neutral result of an import: plain dataclasses, independent of the source format.
+
+Costs are keyed by quality (``"inexperienced"``, ``"regular"``, ``"veteran"``) and hold only
+the qualities the source offers, so a missing key means "not available at that quality".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+QUALITIES: tuple[str, ...] = ("inexperienced", "regular", "veteran")
+
+UNIT_TYPES: tuple[str, ...] = (
+    "headquarters",
+    "infantry",
+    "team",
+    "artillery",
+    "vehicle_soft",
+    "vehicle_armoured",
+    "transport",
+)
+
+SLOTS: tuple[str, ...] = (
+    "officer",
+    "infantry",
+    "medic",
+    "forward_observer",
+    "sniper",
+    "machine_gun",
+    "mortar",
+    "flamethrower",
+    "anti_tank",
+    "artillery",
+    "armoured_car",
+    "tank",
+    "transport",
+    "other",
+)
+
+OFFICER_RANKS: tuple[str, ...] = (
+    "second_lieutenant",
+    "first_lieutenant",
+    "captain",
+    "major",
+    "lieutenant_colonel",
+    "colonel",
+)
+
+
+@dataclass(frozen=True)
+class ImportedWeapon:
+    source_id: str
+    name: str
+    range: str
+    shots: str
+    pen: str
+    special_rules: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ImportedRule:
+    source_id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ImportedOption:
+    """One upgrade a unit may buy.
+
+    ``per_model`` options cost ``cost[q]`` for every model in the unit. ``group`` names a set
+    of mutually exclusive choices (for instance the alternatives to a default weapon); it is
+    empty for free-standing options.
+    """
+
+    source_id: str
+    name: str
+    per_model: bool
+    cost: dict[str, int]
+    max_count: int | None = None
+    grants_weapon: str | None = None
+    replaces_weapon: str | None = None
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class ImportedUnit:
+    """A unit as the source prices it.
+
+    ``base_cost[q]`` buys ``base_models`` models; each further model up to ``max_models``
+    costs ``per_model_cost[q]``. ``max_models`` is None when the source sets no upper bound.
+    """
+
+    source_id: str
+    name: str
+    unit_type: str
+    slot: str
+    base_cost: dict[str, int]
+    per_model_cost: dict[str, int]
+    base_models: int
+    min_models: int
+    max_models: int | None
+    weapons: list[str] = field(default_factory=list)
+    options: list[ImportedOption] = field(default_factory=list)
+    special_rules: list[str] = field(default_factory=list)
+    damage_value: int | None = None
+    transport_capacity: int | None = None
+    officer_rank: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ImportedArmy:
+    source_id: str
+    name: str
+    national_rules: list[str] = field(default_factory=list)
+    units: list[ImportedUnit] = field(default_factory=list)
+    theatre_selectors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImportReport:
+    """What the parser read, and everything it could not carry over.
+
+    ``skipped`` holds ``(entry, reason)`` pairs for source entries that produced nothing;
+    ``warnings`` holds remarks on entries that were imported with something left out.
+    """
+
+    entries_read: int = 0
+    units: int = 0
+    weapons: int = 0
+    rules: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def skip(self, entry: str, reason: str) -> None:
+        item = (entry, reason)
+        if item not in self.skipped:
+            self.skipped.append(item)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+@dataclass(frozen=True)
+class ImportedCatalogue:
+    system_name: str
+    edition: str
+    armies: list[ImportedArmy]
+    weapons: list[ImportedWeapon]
+    rules: list[ImportedRule]
+    report: ImportReport

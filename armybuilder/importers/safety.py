@@ -1,0 +1,198 @@
+"""Defensive reading of untrusted uploads: size limits, zip archives, XML and JSON.
+
+Everything here treats input as hostile. Archives are expanded in memory only, and their
+limits are checked against the bytes actually decompressed, because a zip's headers can lie
+about sizes. XML goes through defusedxml with DOCTYPEs refused outright: BattleScribe files
+never need one, and refusing it stops entity expansion ("billion laughs") and external
+entities before they start.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import zipfile
+from xml.etree.ElementTree import Element, ParseError
+
+from defusedxml import ElementTree as SafeElementTree
+from defusedxml.common import DefusedXmlException
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_ARCHIVE_MEMBERS = 500
+MAX_ARCHIVE_TOTAL_BYTES = 100 * 1024 * 1024
+MAX_COMPRESSION_RATIO = 100
+# Small members compress unevenly (a run of blank lines squeezes very well), so the ratio
+# test only starts once a member has produced this much output.
+RATIO_CHECK_FLOOR = 1024 * 1024
+# A .zip may hold .catz files, which are zips themselves; anything deeper is refused.
+MAX_ARCHIVE_DEPTH = 2
+ARCHIVE_SUFFIXES = (".zip", ".gstz", ".catz")
+
+_CHUNK = 64 * 1024
+
+
+class CatalogueImportError(Exception):
+    """A file cannot be imported; the message is written for the person who uploaded it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.0f} MB"
+
+
+def check_size(name: str, data: bytes) -> None:
+    if len(data) > MAX_FILE_BYTES:
+        raise CatalogueImportError(f"{name} is larger than {_megabytes(MAX_FILE_BYTES)}, the limit per file")
+
+
+def read_file(path: str) -> bytes:
+    """Read a file from disk, refusing it as soon as it exceeds the per-file limit."""
+    name = os.path.basename(path)
+    try:
+        with open(path, "rb") as handle:
+            # Read one byte past the limit rather than trusting stat(): the file may grow.
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise CatalogueImportError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    check_size(name, data)
+    return data
+
+
+def is_archive(name: str) -> bool:
+    return name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def _safe_member_name(archive: str, raw: str) -> str:
+    name = raw.replace("\\", "/")
+    if "\x00" in name:
+        raise CatalogueImportError(f"{archive} contains a file name with a NUL character")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise CatalogueImportError(f"{archive} contains an absolute path ({raw!r}); refused")
+    parts = [part for part in name.split("/") if part not in ("", ".")]
+    if ".." in parts:
+        raise CatalogueImportError(f"{archive} contains a path that climbs out of the archive ({raw!r}); refused")
+    return "/".join(parts)
+
+
+def _read_member(archive: str, zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: list[int]) -> bytes:
+    if info.file_size > MAX_FILE_BYTES:
+        raise CatalogueImportError(
+            f"{archive}: {info.filename} would unpack to more than {_megabytes(MAX_FILE_BYTES)}, the limit per file"
+        )
+    out = io.BytesIO()
+    size = 0
+    compressed = max(info.compress_size, 1)
+    try:
+        with zf.open(info) as member:
+            while chunk := member.read(_CHUNK):
+                size += len(chunk)
+                budget[0] += len(chunk)
+                if size > MAX_FILE_BYTES:
+                    raise CatalogueImportError(
+                        f"{archive}: {info.filename} unpacks to more than {_megabytes(MAX_FILE_BYTES)}, "
+                        "the limit per file"
+                    )
+                if budget[0] > MAX_ARCHIVE_TOTAL_BYTES:
+                    raise CatalogueImportError(
+                        f"{archive} unpacks to more than {_megabytes(MAX_ARCHIVE_TOTAL_BYTES)} in total; "
+                        "refused as a possible zip bomb"
+                    )
+                if size > RATIO_CHECK_FLOOR and size > compressed * MAX_COMPRESSION_RATIO:
+                    raise CatalogueImportError(
+                        f"{archive}: {info.filename} is compressed more than {MAX_COMPRESSION_RATIO} to 1; "
+                        "refused as a possible zip bomb"
+                    )
+                out.write(chunk)
+    except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+        raise CatalogueImportError(f"{archive}: cannot unpack {info.filename}: {exc}") from exc
+    return out.getvalue()
+
+
+def expand_archive(name: str, data: bytes, depth: int = 0, budget: list[int] | None = None) -> dict[str, bytes]:
+    """Unpack a .zip, .gstz or .catz held in memory; nested archives are unpacked in turn."""
+    check_size(name, data)
+    budget = budget if budget is not None else [0]
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise CatalogueImportError(f"{name} is not a valid zip archive") from exc
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_ARCHIVE_MEMBERS:
+            raise CatalogueImportError(f"{name} holds more than {MAX_ARCHIVE_MEMBERS} files; refused")
+        files: dict[str, bytes] = {}
+        for info in infos:
+            member = _safe_member_name(name, info.filename)
+            if info.is_dir() or not member:
+                continue
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise CatalogueImportError(f"{name} contains a symbolic link ({info.filename}); refused")
+            if info.flag_bits & 0x1:
+                raise CatalogueImportError(f"{name}: {info.filename} is encrypted; refused")
+            content = _read_member(name, zf, info, budget)
+            if is_archive(member):
+                if depth + 1 >= MAX_ARCHIVE_DEPTH:
+                    raise CatalogueImportError(f"{name}: archives nested too deep ({member}); refused")
+                inner = expand_archive(f"{name}/{member}", content, depth + 1, budget)
+                _merge(files, inner, name)
+            else:
+                _merge(files, {member: content}, name)
+        return files
+
+
+def _merge(into: dict[str, bytes], new: dict[str, bytes], source: str) -> None:
+    for key, value in new.items():
+        if key in into:
+            raise CatalogueImportError(f"{source}: two files are named {key}")
+        into[key] = value
+
+
+def expand_archives(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Replace every archive in ``files`` by its members; plain files pass through."""
+    out: dict[str, bytes] = {}
+    budget = [0]
+    for name, data in files.items():
+        check_size(name, data)
+        if is_archive(name):
+            _merge(out, expand_archive(name, data, budget=budget), name)
+        else:
+            _merge(out, {name: data}, name)
+    return out
+
+
+def parse_xml(name: str, data: bytes) -> Element:
+    check_size(name, data)
+    try:
+        return SafeElementTree.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise CatalogueImportError(
+            f"{name}: XML entity declarations are not allowed (the file declares a DOCTYPE, "
+            "entities or external references)"
+        ) from exc
+    except ParseError as exc:
+        line, column = getattr(exc, "position", (0, 0))
+        reason = str(exc).split(":")[0]
+        raise CatalogueImportError(
+            f"{name} is not well-formed XML: {reason} (line {line}, column {column + 1})"
+        ) from exc
+
+
+def parse_json(name: str, data: bytes) -> object:
+    check_size(name, data)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CatalogueImportError(f"{name} is not UTF-8 text (byte {exc.start})") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogueImportError(
+            f"{name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from exc
+    except RecursionError as exc:
+        raise CatalogueImportError(f"{name} nests JSON too deeply") from exc

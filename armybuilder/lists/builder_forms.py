@@ -1,0 +1,303 @@
+"""Forms for the builder page: each one validates a single action on a list, an entry or a platoon.
+
+Every form is bounded by what the catalogue offers (qualities, model counts, option maxima and
+groups) so an invalid POST is refused with a reason and changes nothing. Option maxima come
+from ``rules.army.points.option_limit``, the same rule the points maths applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
+from armybuilder.lists.models import ArmyList, Entry, PlatoonKind
+from rules.army.force_org import edition_rules
+from rules.army.points import option_limit
+from rules.errors import ForceOrgError
+
+NAME_MAX_LENGTH = 100
+
+
+def platoon_kinds(edition_slug: str) -> list[tuple[str, str]]:
+    """(value, label) of the platoon kinds the edition's force organisation uses (from rules/).
+
+    1st and 2nd edition build on the Reinforced Platoon; 3rd edition on a Rifle Platoon plus
+    specialist support platoons. An edition rules/ does not know gets the 2nd edition's.
+    """
+    try:
+        kinds = edition_rules(edition_slug).platoons
+    except ForceOrgError:
+        kinds = edition_rules("v2").platoons
+    labels = dict(PlatoonKind.choices)
+    return [(kind, labels[kind]) for kind in kinds]
+
+
+def platoon_choices(army_list: ArmyList) -> list[tuple[str, str]]:
+    """The list's platoons (prefetched) plus "no platoon"."""
+    return [("", str(_("No platoon")))] + [(str(p.pk), p.display_name) for p in army_list.platoons.all()]
+
+
+class CatalogueFilterForm(forms.Form):
+    q = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH, required=False)
+    type = forms.ChoiceField(label=_("Unit type"), choices=[("", _("All types")), *UnitType.choices], required=False)
+
+    def filters(self) -> tuple[str, str]:
+        """The valid filters (name, unit type); an invalid value filters nothing."""
+        if not self.is_valid():
+            return "", ""
+        return self.cleaned_data["q"], self.cleaned_data["type"]
+
+
+class AddEntryForm(forms.Form):
+    unit = forms.ModelChoiceField(
+        queryset=Unit.objects.none(),
+        error_messages={
+            "required": _("Choose a unit to add."),
+            "invalid_choice": _("That unit is not in this army's catalogue."),
+        },
+    )
+    platoon = forms.ChoiceField(label=_("Add to"), required=False)
+
+    def __init__(self, *args, army_list: ArmyList, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.army_list = army_list
+        self.fields["unit"].queryset = Unit.objects.all().for_army(army_list.army).available()
+        self.fields["platoon"].choices = platoon_choices(army_list)
+        self.fields["platoon"].error_messages["invalid_choice"] = _("That platoon is not in this list.")
+
+
+class QualityForm(forms.Form):
+    quality = forms.ChoiceField(label=_("Quality"))
+
+    def __init__(self, *args, entry: Entry, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        labels = dict(Quality.choices)
+        self.fields["quality"].choices = [(q, labels[q]) for q in entry.unit.qualities()]
+        self.fields["quality"].error_messages["invalid_choice"] = _("That quality is not offered for this unit.")
+
+
+class ModelsForm(forms.Form):
+    """Either an absolute count (the number input) or a step of one (the − and + buttons).
+
+    A step is applied in the database relative to the stored count, so two quick clicks from
+    two tabs both count.
+    """
+
+    models = forms.IntegerField(label=_("Models"), required=False)
+    step = forms.TypedChoiceField(choices=[("-1", "-1"), ("1", "1")], coerce=int, required=False, empty_value=None)
+
+    def __init__(self, *args, entry: Entry, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.entry = entry
+        self.low = entry.unit.base_models
+        self.high = entry.unit.max_models
+
+    def clean(self) -> dict:
+        data = super().clean()
+        step, models = data.get("step"), data.get("models")
+        if self.errors:
+            return data
+        if step is not None:
+            target = self.entry.models_count + step
+            if target < self.low:
+                raise ValidationError(_("Already at the fewest models (%(n)s).") % {"n": self.low})
+            if target > self.high:
+                raise ValidationError(_("Already at the most models (%(n)s).") % {"n": self.high})
+        elif models is None:
+            raise ValidationError(_("Enter a number of models."))
+        elif not self.low <= models <= self.high:
+            raise ValidationError(
+                _("This unit has %(low)s to %(high)s models.") % {"low": self.low, "high": self.high}
+                if self.low != self.high
+                else _("This unit has exactly %(n)s models.") % {"n": self.low}
+            )
+        return data
+
+
+class NameForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=NAME_MAX_LENGTH,
+        required=False,
+        error_messages={"max_length": _("Keep the name to %(limit_value)s characters or fewer.")},
+    )
+
+
+class EntryPlatoonForm(forms.Form):
+    platoon = forms.ChoiceField(label=_("Platoon"), required=False)
+
+    def __init__(self, *args, army_list: ArmyList, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["platoon"].choices = platoon_choices(army_list)
+        self.fields["platoon"].error_messages["invalid_choice"] = _("That platoon is not in this list.")
+
+
+class MoveForm(forms.Form):
+    direction = forms.ChoiceField(choices=[("up", _("Up")), ("down", _("Down"))])
+
+
+class PlatoonForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Platoon kind"))
+    name = forms.CharField(
+        label=_("Name (optional)"),
+        max_length=NAME_MAX_LENGTH,
+        required=False,
+        error_messages={"max_length": _("Keep the name to %(limit_value)s characters or fewer.")},
+    )
+
+    def __init__(self, *args, edition_slug: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = platoon_kinds(edition_slug)
+        self.fields["kind"].error_messages["invalid_choice"] = _("That kind of platoon is not used in this edition.")
+
+
+@dataclass
+class OptionChoice:
+    """One option as the entry card shows it; the text fields are ready-made for the template."""
+
+    option: Option
+    field_name: str
+    count: int
+    limit: int
+    cost: int
+    widget: str  # "checkbox", "number" or "radio"
+    slug: str = ""
+    label: str = ""
+    field_id: str = ""
+    cost_text: str = ""
+    count_text: str = ""
+    limit_text: str = ""
+
+    def __post_init__(self) -> None:
+        self.slug = self.option.slug
+        self.label = self.option.display_name
+        self.field_id = f"{self.field_name}-{self.slug}" if self.widget == "radio" else self.field_name
+        if self.widget == "number":
+            self.cost_text = gettext("+%(cost)s pts each, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
+        else:
+            self.cost_text = gettext("+%(cost)s pts") % {"cost": self.cost}
+        self.count_text = str(self.count)
+        self.limit_text = str(self.limit)
+
+
+@dataclass
+class OptionBlock:
+    """Options shown together: a radio group for exclusive once-per-unit options, else a run of fields."""
+
+    legend: str
+    radio_name: str = ""
+    choices: list[OptionChoice] = field(default_factory=list)
+
+    @property
+    def none_checked(self) -> bool:
+        return not any(choice.count for choice in self.choices)
+
+
+def option_blocks(entry: Entry) -> list[OptionBlock]:
+    """The entry's options as the card shows them, in the unit's order (no form needed).
+
+    Options taken at most once per unit that exclude each other become one radio group
+    (``grp-<n>``); any other option is its own field (``opt-<slug>``): a checkbox if it can be
+    taken once, else a number bounded by ``option_limit``.
+    """
+    current = entry.options or {}
+    options = list(entry.unit.options.all())
+    limits = {option.pk: option_limit(option.to_rules(), entry.models_count) for option in options}
+    grouped: dict[str, list[Option]] = {}
+    for option in options:
+        if option.group:
+            grouped.setdefault(option.group, []).append(option)
+    radio_groups = {
+        group
+        for group, members in grouped.items()
+        if len(members) > 1 and all(not o.per_model and limits[o.pk] <= 1 for o in members)
+    }
+    blocks: list[OptionBlock] = []
+    by_group: dict[str, OptionBlock] = {}
+    for option in options:
+        limit = limits[option.pk]
+        count = _as_count(current.get(option.slug))
+        cost = getattr(option, f"cost_{entry.quality}", 0)
+        if option.group in radio_groups:
+            widget, name = "radio", ""
+        elif limit <= 1 and not option.per_model:
+            widget, name = "checkbox", f"opt-{option.slug}"
+        else:
+            widget, name = "number", f"opt-{option.slug}"
+        if not option.group:
+            blocks.append(OptionBlock(legend="", choices=[OptionChoice(option, name, count, limit, cost, widget)]))
+            continue
+        block = by_group.get(option.group)
+        if block is None:
+            radio_name = f"grp-{len(by_group) + 1}" if widget == "radio" else ""
+            block = by_group[option.group] = OptionBlock(legend=option.group, radio_name=radio_name)
+            blocks.append(block)
+        block.choices.append(OptionChoice(option, block.radio_name or name, count, limit, cost, widget))
+    return blocks
+
+
+class OptionsForm(forms.Form):
+    """Every option of the entry's unit (see ``option_blocks``), bounded by its maximum and group.
+
+    ``cleaned_options()`` is the new ``Entry.options`` dict (counts above zero only).
+    """
+
+    def __init__(self, *args, entry: Entry, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.entry = entry
+        self.blocks = option_blocks(entry)
+        for block in self.blocks:
+            if block.radio_name:
+                choices = [("", _("None")), *((c.option.slug, c.option.display_name) for c in block.choices)]
+                self.fields[block.radio_name] = forms.ChoiceField(required=False, choices=choices)
+                continue
+            for choice in block.choices:
+                if choice.widget == "checkbox":
+                    self.fields[choice.field_name] = forms.BooleanField(required=False)
+                    continue
+                message = ngettext(
+                    "%(option)s can be taken at most once.",
+                    "%(option)s can be taken at most %(limit)s times.",
+                    choice.limit,
+                ) % {"option": choice.option.display_name, "limit": choice.limit}
+                self.fields[choice.field_name] = forms.IntegerField(
+                    required=False,
+                    min_value=0,
+                    max_value=choice.limit,
+                    error_messages={"max_value": message, "min_value": _("Enter zero or more.")},
+                )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        for block in self.blocks:
+            if block.radio_name or not block.legend:
+                continue
+            taken = [c.option.display_name for c in block.choices if _as_count(data.get(c.field_name))]
+            if len(taken) > 1:
+                raise ValidationError(_("%(names)s exclude each other; choose one.") % {"names": " / ".join(taken)})
+        return data
+
+    def cleaned_options(self) -> dict[str, int]:
+        chosen: dict[str, int] = {}
+        for block in self.blocks:
+            for choice in block.choices:
+                value = self.cleaned_data.get(choice.field_name)
+                count = int(value == choice.option.slug) if choice.widget == "radio" else _as_count(value)
+                if count:
+                    chosen[choice.option.slug] = count
+        return chosen
+
+
+def _as_count(value: object) -> int:
+    if value is True:
+        return 1
+    if isinstance(value, int) and value > 0:
+        return value
+    return 0

@@ -1,0 +1,504 @@
+"""Lists in and out of Muster: the versioned JSON format ``muster-list/1`` and a plain-text export.
+
+The JSON format is documented in ``docs/list-format.md``. Units, options, armies and editions
+are named by their slugs (natural keys), never by database ids, so a file moves between
+Muster installations. Import checks the whole file against the catalogue before writing
+anything, and reports every problem with its place in the file
+(``entries[3] (Rifle squad): ...``); a file with any error saves nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.html import strip_tags
+
+from armybuilder.catalogue.models import Army, Quality, Unit
+from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
+from armybuilder.reference.models import Edition
+from rules.army.model import QUALITIES, ListSummary
+from rules.army.points import option_limit
+
+FORMAT = "muster-list/1"
+NAME_MAX = 100
+ENTRIES_MAX = 500
+PLATOONS_MAX = 50
+MAX_ORDER_DICE = 200
+
+
+class ListImportError(Exception):
+    """The file cannot be imported; ``errors`` are sentences naming the place in the file."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors))
+        self.errors = errors
+
+
+# -- Reading a list for display and export --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    entry: Entry
+    name: str
+    unit_name: str
+    unit_slug: str
+    quality: str
+    quality_label: str
+    models: int
+    options: tuple[tuple[str, str, int], ...]  # (slug, name, count) in the unit's option order
+    points: int | None
+
+
+@dataclass
+class PlatoonGroup:
+    name: str
+    rows: list[EntryRow] = field(default_factory=list)
+
+
+def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
+    """One row per entry with its points; expects the ``for_builder()`` prefetches (no query)."""
+    rows = []
+    for entry in army_list.entries.all():
+        unit = entry.unit
+        names = {option.slug: option.display_name for option in unit.options.all()}
+        order = {option.slug: i for i, option in enumerate(unit.options.all())}
+        taken = sorted(
+            ((slug, names.get(slug, slug), count) for slug, count in entry.options.items() if count),
+            key=lambda item: (order.get(item[0], len(order)), item[0]),
+        )
+        rows.append(
+            EntryRow(
+                entry=entry,
+                name=entry.display_name,
+                unit_name=unit.display_name,
+                unit_slug=unit.slug,
+                quality=entry.quality,
+                quality_label=str(Quality(entry.quality).label) if entry.quality in QUALITIES else entry.quality,
+                models=entry.models_count,
+                options=tuple(taken),
+                points=summary.entry_points.get(str(entry.pk)),
+            )
+        )
+    return rows
+
+
+def platoon_groups(army_list: ArmyList, summary: ListSummary) -> list[PlatoonGroup]:
+    """Entries grouped by platoon in the list's order, then those in no platoon."""
+    groups = {platoon.pk: PlatoonGroup(name=platoon.display_name) for platoon in army_list.platoons.all()}
+    loose = PlatoonGroup(name="")
+    for row in entry_rows(army_list, summary):
+        groups.get(row.entry.platoon_id, loose).rows.append(row)
+    result = list(groups.values())
+    if loose.rows:
+        result.append(loose)
+    return result
+
+
+# -- Plain text ------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _plain(text: str) -> str:
+    """User text made safe to paste anywhere: one line, no markup, no angle brackets."""
+    text = strip_tags(str(text))
+    text = text.replace("<", "").replace(">", "")
+    return _CONTROL.sub(" ", text).strip()
+
+
+def _option_text(options: tuple[tuple[str, str, int], ...]) -> str:
+    return ", ".join(_plain(name) if count == 1 else f"{_plain(name)} x{count}" for _, name, count in options)
+
+
+def export_text(army_list: ArmyList, summary: ListSummary) -> str:
+    """The list as plain text for a forum post or a message; no HTML, no entities."""
+    lines = [
+        _plain(army_list.name),
+        f"{_plain(army_list.edition.display_name)} - {_plain(army_list.army.display_name)}",
+        f"Points: {summary.points} / {summary.points_limit}   Order dice: {summary.order_dice}",
+    ]
+    limits = []
+    if army_list.max_order_dice:
+        limits.append(f"at most {army_list.max_order_dice} order dice")
+    if army_list.max_platoons:
+        limits.append(f"at most {army_list.max_platoons} platoons")
+    if limits:
+        lines.append("Tournament: " + ", ".join(limits))
+    if army_list.force_org == ForceOrg.NONE:
+        lines.append("Force organisation: no restrictions")
+    for group in platoon_groups(army_list, summary):
+        lines.append("")
+        title = _plain(group.name) or "Not in a platoon"
+        lines.append(title)
+        lines.append("-" * len(title))
+        for row in group.rows:
+            points = "?" if row.points is None else str(row.points)
+            text = (
+                f"* {_plain(row.name)} ({row.quality_label}, {row.models} {'model' if row.models == 1 else 'models'})"
+            )
+            if row.options:
+                text += f": {_option_text(row.options)}"
+            lines.append(f"{text} - {points} pts")
+    if summary.officers:
+        lines += ["", "Officers"]
+        for officer in summary.officers:
+            lines.append(
+                f"* {_plain(officer.name)}: {officer.rank_label}, morale +{officer.morale_bonus}, "
+                f'{officer.extra_orders} extra orders, command range {officer.command_range}"'
+            )
+    if summary.problems:
+        lines += ["", "Problems"]
+        lines += [f"* {_plain(problem.message)}" for problem in summary.problems]
+    lines += ["", "Built with Muster"]
+    return "\n".join(lines) + "\n"
+
+
+# -- JSON export -----------------------------------------------------------------------------
+
+
+def export_data(army_list: ArmyList) -> dict[str, Any]:
+    """The list as ``muster-list/1`` data; expects the ``for_builder()`` prefetches."""
+    platoons = list(army_list.platoons.all())
+    index = {platoon.pk: i for i, platoon in enumerate(platoons)}
+    return {
+        "format": FORMAT,
+        "name": army_list.name,
+        "edition": army_list.edition.slug,
+        "army": list(army_list.army.natural_key()),
+        "points_limit": army_list.points_limit,
+        "force_org": army_list.force_org,
+        "tournament": {"max_order_dice": army_list.max_order_dice, "max_platoons": army_list.max_platoons},
+        "platoons": [{"kind": platoon.kind, "name": platoon.name} for platoon in platoons],
+        "entries": [
+            {
+                "unit": entry.unit.slug,
+                "name": entry.name,
+                "quality": entry.quality,
+                "models": entry.models_count,
+                "options": dict(sorted(entry.options.items())),
+                "platoon": index.get(entry.platoon_id),
+            }
+            for entry in army_list.entries.all()
+        ],
+    }
+
+
+def export_json(army_list: ArmyList) -> str:
+    return json.dumps(export_data(army_list), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- JSON import -----------------------------------------------------------------------------
+
+
+def _words(values: list[str] | tuple[str, ...]) -> str:
+    values = list(values)
+    if len(values) <= 1:
+        return "".join(values)
+    return f"{', '.join(values[:-1])} or {values[-1]}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass
+class _ParsedEntry:
+    unit: Unit
+    name: str
+    quality: str
+    models: int
+    options: dict[str, int]
+    platoon: int | None
+
+
+@dataclass
+class ParsedList:
+    """A checked file, ready to save: every catalogue row is resolved."""
+
+    name: str
+    edition: Edition
+    army: Army
+    points_limit: int
+    force_org: str
+    max_order_dice: int | None
+    max_platoons: int | None
+    platoons: list[tuple[str, str]]
+    entries: list[_ParsedEntry]
+
+
+def _load(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ListImportError([f"This is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}."]) from None
+    if not isinstance(data, dict):
+        raise ListImportError(["The file must hold one JSON object, starting with {."])
+    found = data.get("format")
+    if found is None:
+        raise ListImportError([f'format: missing; a Muster list file has "format": "{FORMAT}".'])
+    if found != FORMAT:
+        raise ListImportError(
+            [f"format: {json.dumps(found)} is not supported; this Muster reads {json.dumps(FORMAT)} files."]
+        )
+    return data
+
+
+def _optional_limit(value: object, place: str, top: int, errors: list[str]) -> int | None:
+    if value is None:
+        return None
+    if not _is_int(value) or not 1 <= value <= top:
+        errors.append(f"{place}: must be empty (null) or a whole number from 1 to {top}, not {json.dumps(value)}.")
+        return None
+    return value
+
+
+def _check_name(value: object, place: str, errors: list[str], *, required: bool) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        errors.append(f"{place}: must be {'a non-empty' if required else 'a'} text.")
+        return ""
+    if len(value.strip()) > NAME_MAX:
+        errors.append(f"{place}: must be at most {NAME_MAX} characters (it has {len(value.strip())}).")
+    return value.strip()
+
+
+def parse_list(text: str) -> ParsedList:
+    """Check a ``muster-list/1`` file against the catalogue; raises ``ListImportError`` listing every error."""
+    data = _load(text)
+    errors: list[str] = []
+
+    name = _check_name(data.get("name"), "name", errors, required=True)
+
+    edition = None
+    edition_slug = data.get("edition")
+    if not isinstance(edition_slug, str):
+        errors.append('edition: missing; use an edition slug such as "v3".')
+    else:
+        edition = Edition.objects.filter(slug=edition_slug).first()
+        if edition is None:
+            known = list(Edition.objects.values_list("slug", flat=True))
+            errors.append(f"edition: {json.dumps(edition_slug)} is unknown; choose {_words(known)}.")
+
+    army = None
+    army_key = data.get("army")
+    if isinstance(army_key, str):
+        army_key = [edition_slug, army_key]
+    if not (isinstance(army_key, list) and len(army_key) == 2 and all(isinstance(p, str) for p in army_key)):
+        errors.append('army: must be the army\'s natural key, such as ["v3", "germany"].')
+    elif edition is not None:
+        if army_key[0] != edition.slug:
+            errors.append(f"army: {json.dumps(army_key)} belongs to edition {army_key[0]!r}, not {edition.slug!r}.")
+        else:
+            army = Army.objects.filter(edition=edition, slug=army_key[1]).first()
+            if army is None:
+                errors.append(f"army: no army {army_key[1]!r} in {edition.display_name}.")
+
+    points_limit = data.get("points_limit")
+    if not _is_int(points_limit) or not 1 <= points_limit <= POINTS_LIMIT_MAX:
+        errors.append(
+            f"points_limit: must be a whole number from 1 to {POINTS_LIMIT_MAX}, not {json.dumps(points_limit)}."
+        )
+        points_limit = 1
+
+    force_org = data.get("force_org", ForceOrg.PLATOONS.value)
+    if force_org not in ForceOrg.values:
+        errors.append(f"force_org: {json.dumps(force_org)} is unknown; choose {_words(ForceOrg.values)}.")
+
+    tournament = data.get("tournament") or {}
+    if not isinstance(tournament, dict):
+        errors.append("tournament: must be an object with max_order_dice and max_platoons.")
+        tournament = {}
+    max_order_dice = _optional_limit(
+        tournament.get("max_order_dice"), "tournament.max_order_dice", MAX_ORDER_DICE, errors
+    )
+    max_platoons = _optional_limit(tournament.get("max_platoons"), "tournament.max_platoons", PLATOONS_MAX, errors)
+
+    platoons: list[tuple[str, str]] = []
+    raw_platoons = data.get("platoons", [])
+    if not isinstance(raw_platoons, list):
+        errors.append("platoons: must be a list.")
+        raw_platoons = []
+    if len(raw_platoons) > PLATOONS_MAX:
+        errors.append(f"platoons: at most {PLATOONS_MAX} platoons, not {len(raw_platoons)}.")
+        raw_platoons = []
+    for i, raw in enumerate(raw_platoons):
+        place = f"platoons[{i}]"
+        if not isinstance(raw, dict):
+            errors.append(f"{place}: must be an object with kind and name.")
+            continue
+        kind = raw.get("kind")
+        if kind not in PlatoonKind.values:
+            errors.append(f"{place}: kind {json.dumps(kind)} is unknown; choose {_words(PlatoonKind.values)}.")
+        platoons.append((str(kind), _check_name(raw.get("name"), f"{place}.name", errors, required=False)))
+
+    raw_entries = data.get("entries", [])
+    if not isinstance(raw_entries, list):
+        errors.append("entries: must be a list.")
+        raw_entries = []
+    if len(raw_entries) > ENTRIES_MAX:
+        errors.append(f"entries: at most {ENTRIES_MAX} units, not {len(raw_entries)}.")
+        raw_entries = []
+    units: dict[str, Unit] = {}
+    if army is not None:
+        units = {unit.slug: unit for unit in Unit.objects.filter(army=army).prefetch_related("options")}
+    entries = []
+    for i, raw in enumerate(raw_entries):
+        parsed = _parse_entry(i, raw, units, army, len(raw_platoons), errors)
+        if parsed is not None:
+            entries.append(parsed)
+
+    if errors:
+        raise ListImportError(errors)
+    assert edition is not None and army is not None
+    return ParsedList(
+        name=name,
+        edition=edition,
+        army=army,
+        points_limit=points_limit,
+        force_org=force_org,
+        max_order_dice=max_order_dice,
+        max_platoons=max_platoons,
+        platoons=platoons,
+        entries=entries,
+    )
+
+
+def _parse_entry(
+    i: int, raw: object, units: dict[str, Unit], army: Army | None, platoon_count: int, errors: list[str]
+) -> _ParsedEntry | None:
+    place = f"entries[{i}]"
+    if not isinstance(raw, dict):
+        errors.append(f"{place}: must be an object with unit, quality, models and options.")
+        return None
+    slug = raw.get("unit")
+    entry_name = raw.get("name") if isinstance(raw.get("name"), str) else ""
+    label = f"{place} ({entry_name.strip() or slug})" if isinstance(slug, str) else place
+    if not isinstance(slug, str):
+        errors.append(f"{place}: unit is missing; give the unit's slug.")
+        return None
+    if army is None:
+        return None  # the army's own error is already reported; units cannot be checked without it
+    unit = units.get(slug)
+    if unit is None:
+        errors.append(f"{label}: unit {slug!r} is not in {army.display_name}.")
+        return None
+    label = f"{place} ({entry_name.strip() or unit.name})"
+    before = len(errors)
+    name = _check_name(raw.get("name"), f"{label}: name", errors, required=False)
+
+    quality = raw.get("quality")
+    offered = unit.qualities()
+    if quality not in offered:
+        errors.append(f"{label}: quality {json.dumps(quality)} is not offered; choose {_words(offered)}.")
+
+    models = raw.get("models")
+    if not _is_int(models) or not unit.base_models <= models <= unit.max_models:
+        allowed = (
+            f"exactly {unit.base_models}"
+            if unit.base_models == unit.max_models
+            else f"from {unit.base_models} to {unit.max_models}"
+        )
+        errors.append(f"{label}: models must be {allowed}, not {json.dumps(models)}.")
+        models = unit.base_models
+
+    options: dict[str, int] = {}
+    raw_options = raw.get("options", {})
+    if not isinstance(raw_options, dict):
+        errors.append(f"{label}: options must be an object mapping option slugs to counts.")
+        raw_options = {}
+    by_slug = {option.slug: option for option in unit.options.all()}
+    for slug_taken, count in raw_options.items():
+        option = by_slug.get(slug_taken)
+        if option is None:
+            choices = _words([repr(s) for s in by_slug]) if by_slug else "none (this unit has no options)"
+            errors.append(f"{label}: option {slug_taken!r} is not offered; choose {choices}.")
+            continue
+        limit = option_limit(option.to_rules(), models)
+        if not _is_int(count) or not 0 <= count <= limit:
+            errors.append(f"{label}: option {slug_taken!r} count must be from 0 to {limit}, not {json.dumps(count)}.")
+            continue
+        options[slug_taken] = count
+
+    platoon = raw.get("platoon")
+    if platoon is not None and (not _is_int(platoon) or not 0 <= platoon < platoon_count):
+        errors.append(
+            f"{label}: platoon must be null or the index of one of the {platoon_count} platoons, "
+            f"not {json.dumps(platoon)}."
+        )
+    if len(errors) > before:
+        return None
+    return _ParsedEntry(unit=unit, name=name, quality=str(quality), models=models, options=options, platoon=platoon)
+
+
+def import_list(text: str, *, owner: Any = None) -> ArmyList:
+    """Check then save a ``muster-list/1`` file as a new list, all or nothing."""
+    parsed = parse_list(text)
+    with transaction.atomic():
+        army_list = ArmyList.objects.create(
+            owner=owner,
+            edition=parsed.edition,
+            army=parsed.army,
+            name=parsed.name,
+            points_limit=parsed.points_limit,
+            force_org=parsed.force_org,
+            max_order_dice=parsed.max_order_dice,
+            max_platoons=parsed.max_platoons,
+        )
+        platoons = [
+            Platoon.objects.create(army_list=army_list, kind=kind, name=name, position=position)
+            for position, (kind, name) in enumerate(parsed.platoons)
+        ]
+        Entry.objects.bulk_create(
+            Entry(
+                army_list=army_list,
+                unit=entry.unit,
+                name=entry.name,
+                quality=entry.quality,
+                models_count=entry.models,
+                options=entry.options,
+                platoon=platoons[entry.platoon] if entry.platoon is not None else None,
+                position=position,
+            )
+            for position, entry in enumerate(parsed.entries)
+        )
+    return army_list
+
+
+def duplicate_list(*, army_list: ArmyList, name: str) -> ArmyList:
+    """Copy a list with its platoons and entries under a new name (and a new share link)."""
+    with transaction.atomic():
+        copy = ArmyList.objects.create(
+            owner=army_list.owner,
+            edition_id=army_list.edition_id,
+            army_id=army_list.army_id,
+            name=name,
+            points_limit=army_list.points_limit,
+            force_org=army_list.force_org,
+            max_order_dice=army_list.max_order_dice,
+            max_platoons=army_list.max_platoons,
+        )
+        new_platoons = {}
+        for platoon in Platoon.objects.filter(army_list=army_list):
+            new_platoons[platoon.pk] = Platoon.objects.create(
+                army_list=copy, kind=platoon.kind, name=platoon.name, position=platoon.position
+            )
+        Entry.objects.bulk_create(
+            Entry(
+                army_list=copy,
+                platoon=new_platoons.get(entry.platoon_id),
+                unit_id=entry.unit_id,
+                name=entry.name,
+                quality=entry.quality,
+                models_count=entry.models_count,
+                options=dict(entry.options),
+                position=entry.position,
+            )
+            for entry in Entry.objects.filter(army_list=army_list)
+        )
+    return copy

@@ -1,0 +1,154 @@
+"""Writes the builder makes to a list: each touches only the rows and fields it changes.
+
+Two tabs open on the same list must not undo each other's work, so nothing here saves a whole
+list or a whole entry loaded earlier: single fields go through ``QuerySet.update()``, a model
+step is applied relative to the stored count, and every write bumps the list's ``updated_at``
+(the lists index sorts on it) with its own one-field update.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from armybuilder.catalogue.models import Quality, Unit
+from armybuilder.lists.models import ArmyList, Entry, Platoon
+
+ENTRY_FIELDS = frozenset({"quality", "models_count", "options", "name", "platoon"})
+PLATOON_FIELDS = frozenset({"name"})
+
+
+def _touch(army_list: ArmyList) -> None:
+    ArmyList.objects.filter(pk=army_list.pk).update(updated_at=timezone.now())
+
+
+def default_quality(unit: Unit) -> str:
+    """Regular if the unit offers it, else its first offered quality."""
+    offered = unit.qualities()
+    if Quality.REGULAR in offered or not offered:
+        return Quality.REGULAR
+    return offered[0]
+
+
+@transaction.atomic
+def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None) -> Entry:
+    """Add ``unit`` at its default quality and base models, last in the list."""
+    last = Entry.objects.filter(army_list=army_list).aggregate(last=Max("position"))["last"]
+    entry = Entry.objects.create(
+        army_list=army_list,
+        unit=unit,
+        platoon=platoon,
+        quality=default_quality(unit),
+        models_count=unit.base_models,
+        options={},
+        position=0 if last is None else last + 1,
+    )
+    _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def entry_update(*, entry: Entry, **fields: Any) -> bool:
+    """Write only ``fields`` of one entry; False if the entry is gone (removed in another tab)."""
+    unknown = set(fields) - ENTRY_FIELDS
+    if unknown:
+        raise ValueError(f"entry_update cannot change {sorted(unknown)}")
+    updated = Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).update(**fields)
+    if updated:
+        for name, value in fields.items():
+            setattr(entry, name, value)
+        ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+    return bool(updated)
+
+
+@transaction.atomic
+def entry_step_models(*, entry: Entry, step: int) -> bool:
+    """Add ``step`` models to the stored count, within the unit's range; False if it would leave it."""
+    unit = entry.unit
+    bounded = Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id)
+    bounded = bounded.filter(models_count__lte=unit.max_models - step) if step > 0 else bounded
+    bounded = bounded.filter(models_count__gte=unit.base_models - step) if step < 0 else bounded
+    if not bounded.update(models_count=F("models_count") + step):
+        return False
+    entry.models_count = Entry.objects.values_list("models_count", flat=True).get(pk=entry.pk)
+    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+    return True
+
+
+@transaction.atomic
+def entry_duplicate(*, entry: Entry) -> Entry:
+    """A copy of ``entry`` (same choices, same platoon) placed just after it."""
+    Entry.objects.filter(army_list_id=entry.army_list_id, position__gt=entry.position).update(
+        position=F("position") + 1
+    )
+    copy = Entry.objects.create(
+        army_list_id=entry.army_list_id,
+        unit=entry.unit,
+        platoon_id=entry.platoon_id,
+        name=entry.name,
+        quality=entry.quality,
+        models_count=entry.models_count,
+        options=dict(entry.options or {}),
+        position=entry.position + 1,
+    )
+    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+    return copy
+
+
+@transaction.atomic
+def entry_move(*, army_list: ArmyList, entry: Entry, direction: str) -> bool:
+    """Swap ``entry`` with its neighbour in the same platoon; False if it is already at that end.
+
+    The list is renumbered 0..n-1 in its current order, and only the rows whose position
+    changes are written (usually just the two swapped), in one query.
+    """
+    entries = sorted(army_list.entries.all(), key=lambda e: (e.position, e.pk))
+    group = [e for e in entries if e.platoon_id == entry.platoon_id]
+    index = next(i for i, e in enumerate(group) if e.pk == entry.pk)
+    other_index = index - 1 if direction == "up" else index + 1
+    if not 0 <= other_index < len(group):
+        return False
+    other = group[other_index]
+    i, j = entries.index(entry), entries.index(other)
+    entries[i], entries[j] = entries[j], entries[i]
+    changed = []
+    for position, item in enumerate(entries):
+        if item.position != position:
+            item.position = position
+            changed.append(item)
+    Entry.objects.bulk_update(changed, ["position"])
+    _touch(army_list)
+    return True
+
+
+@transaction.atomic
+def entry_remove(*, entry: Entry) -> None:
+    Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).delete()
+    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+
+
+@transaction.atomic
+def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
+    last = Platoon.objects.filter(army_list=army_list).aggregate(last=Max("position"))["last"]
+    platoon = Platoon.objects.create(
+        army_list=army_list, kind=kind, name=name, position=0 if last is None else last + 1
+    )
+    _touch(army_list)
+    return platoon
+
+
+@transaction.atomic
+def platoon_rename(*, platoon: Platoon, name: str) -> None:
+    Platoon.objects.filter(pk=platoon.pk).update(name=name)
+    platoon.name = name
+    ArmyList.objects.filter(pk=platoon.army_list_id).update(updated_at=timezone.now())
+
+
+@transaction.atomic
+def platoon_remove(*, platoon: Platoon) -> None:
+    """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``)."""
+    Platoon.objects.filter(pk=platoon.pk).delete()
+    ArmyList.objects.filter(pk=platoon.army_list_id).update(updated_at=timezone.now())

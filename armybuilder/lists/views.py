@@ -1,0 +1,294 @@
+"""Managing lists: my lists, new, rename, duplicate, trash, share links, export and import.
+
+Every lookup of a list goes through ``armybuilder.lists.access`` so another visitor's list is a
+404 on every endpoint. Visitors without an account keep their lists in the session. Plain
+POSTs redirect (PRG); htmx POSTs re-render the part of the page they changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from armybuilder.lists import exchange
+from armybuilder.lists.access import get_list_for_user, get_shared_list, lists_for_user, remember_in_session
+from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
+from armybuilder.lists.models import ArmyList, new_share_token
+from armybuilder.lists.summary import list_summary
+from rules.army.model import ListSummary
+
+SEARCH_MAX = 100
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@dataclass(frozen=True)
+class ListRow:
+    army_list: ArmyList
+    summary: ListSummary
+
+
+def _builder_url(army_list: ArmyList) -> str:
+    return reverse("ab-list-builder", args=[army_list.pk])
+
+
+def _owner_for(request: HttpRequest):
+    return request.user if request.user.is_authenticated else None
+
+
+def _copy_name(name: str) -> str:
+    return _("Copy of %(name)s") % {"name": name}
+
+
+# -- My lists --------------------------------------------------------------------------------
+
+
+def _index_context(request: HttpRequest, query: str = "", **extra: object) -> dict[str, object]:
+    """The rows of "My lists", summarised from one ``for_builder()`` query set (no query per list)."""
+    lists = lists_for_user(request).active().for_builder()
+    if query:
+        lists = lists.filter(name__icontains=query)
+    rows = [ListRow(army_list=army_list, summary=list_summary(army_list)) for army_list in lists]
+    has_lists = bool(rows) or (bool(query) and lists_for_user(request).active().exists())
+    return {
+        "rows": rows,
+        "query": query,
+        "has_lists": has_lists,
+        "trash_count": lists_for_user(request).in_trash().count(),
+        **extra,
+    }
+
+
+def _render_index(request: HtmxHttpRequest, **extra: object) -> HttpResponse:
+    # An htmx action posts the search box along (hx-include) so the filtered view survives it.
+    query = (request.GET.get("q") or request.POST.get("q") or "").strip()[:SEARCH_MAX]
+    template = "lists/index.html"
+    if request.htmx:
+        template += "#list-table"
+    return render(request, template, _index_context(request, query, **extra))
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    return _render_index(request)
+
+
+def _done(request: HtmxHttpRequest, notice: str, **extra: object) -> HttpResponse:
+    """After an action on "My lists": redirect a plain POST, re-render the table for htmx."""
+    if request.htmx:
+        return _render_index(request, notice=notice, **extra)
+    messages.success(request, notice)
+    return redirect("ab-list-index")
+
+
+# -- Create ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def new(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = ArmyListForm(request.POST)
+        if form.is_valid():
+            army_list = form.save(commit=False)
+            army_list.owner = _owner_for(request)
+            army_list.save()
+            if army_list.owner is None:
+                remember_in_session(request, army_list)
+            if request.htmx:
+                return HttpResponseClientRedirect(_builder_url(army_list))
+            return redirect(_builder_url(army_list))
+    else:
+        # A GET may preselect fields: the htmx edition select sends ?edition=v3 for the army choices.
+        initial = {key: value for key, value in request.GET.items() if key in ArmyListForm.Meta.fields}
+        initial.setdefault("points_limit", 1000)
+        form = ArmyListForm(initial=initial)
+        if request.htmx:
+            return render(request, "lists/new.html#army-field", {"form": form})
+    return render(request, "lists/new.html", {"form": form})
+
+
+# -- Actions on one list ----------------------------------------------------------------------
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    form = RenameForm(request.POST)
+    if not form.is_valid():
+        template = "lists/index.html#list-table" if request.htmx else "lists/index.html"
+        return render(request, template, _index_context(request, rename_form=form, rename_pk=army_list.pk))
+    # Only the name (and its timestamp) is written, so a change made meanwhile in another tab survives.
+    ArmyList.objects.filter(pk=army_list.pk).update(name=form.cleaned_data["name"], updated_at=timezone.now())
+    return _done(request, _("Renamed to “%(name)s”.") % {"name": form.cleaned_data["name"]})
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    name = _copy_name(army_list.name)[: ArmyList._meta.get_field("name").max_length]
+    copy = exchange.duplicate_list(army_list=army_list, name=name)
+    if copy.owner_id is None:
+        remember_in_session(request, copy)
+    return _done(request, _("Made “%(name)s”.") % {"name": copy.name})
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    ArmyList.objects.filter(pk=army_list.pk).update(deleted_at=timezone.now())
+    return _done(request, _("Moved “%(name)s” to the trash.") % {"name": army_list.name}, restorable=army_list)
+
+
+def _trash_response(request: HtmxHttpRequest, notice: str) -> HttpResponse:
+    if request.htmx:
+        context = _trash_context(request)
+        context["notice"] = notice
+        return render(request, "lists/trash.html#trash-table", context)
+    messages.success(request, notice)
+    return redirect("ab-list-trash")
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def restore(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk, trashed=True)
+    ArmyList.objects.filter(pk=army_list.pk).update(deleted_at=None)
+    notice = _("Restored “%(name)s”.") % {"name": army_list.name}
+    target = _safe_next(request)
+    if target and not request.htmx:
+        messages.success(request, notice)
+        return redirect(target)
+    if request.POST.get("from") == "index":
+        return _done(request, notice)
+    return _trash_response(request, notice)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def purge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk, trashed=True)
+    army_list.delete()
+    return _trash_response(request, _("Deleted “%(name)s” for good.") % {"name": army_list.name})
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def regenerate_share(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk)
+    ArmyList.objects.filter(pk=army_list.pk).update(share_token=new_share_token())
+    notice = _("“%(name)s” has a new share link; the old link no longer works.") % {"name": army_list.name}
+    target = _safe_next(request)
+    if target and not request.htmx:
+        messages.success(request, notice)
+        return redirect(target)
+    return _done(request, notice)
+
+
+# -- Trash -----------------------------------------------------------------------------------
+
+
+def _trash_context(request: HttpRequest) -> dict[str, object]:
+    lists = lists_for_user(request).in_trash().select_related("edition", "army").order_by("-deleted_at", "-pk")
+    return {"lists": list(lists)}
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def trash(request: HtmxHttpRequest) -> HttpResponse:
+    template = "lists/trash.html"
+    if request.htmx:
+        template += "#trash-table"
+    return render(request, template, _trash_context(request))
+
+
+# -- Sharing and export ----------------------------------------------------------------------
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    army_list = get_shared_list(token)
+    summary = list_summary(army_list)
+    context = {
+        "army_list": army_list,
+        "summary": summary,
+        "groups": exchange.platoon_groups(army_list, summary),
+        "over_limit": summary.points > summary.points_limit,
+    }
+    response = render(request, "lists/shared.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _text_response(army_list: ArmyList) -> HttpResponse:
+    text = exchange.export_text(army_list, list_summary(army_list))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{slugify(army_list.name) or "list"}.txt"'
+    return response
+
+
+@require_GET
+def export_text(request: HttpRequest, pk: int) -> HttpResponse:
+    return _text_response(get_list_for_user(request, pk, for_builder=True))
+
+
+@require_GET
+def shared_export_text(request: HttpRequest, token: str) -> HttpResponse:
+    response = _text_response(get_shared_list(token))
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+def export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk, for_builder=True)
+    response = HttpResponse(exchange.export_json(army_list), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(army_list.name) or "list"}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_list(request: HttpRequest) -> HttpResponse:
+    errors: list[str] = []
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                army_list = exchange.import_list(form.cleaned_data["json"], owner=_owner_for(request))
+            except exchange.ListImportError as exc:
+                errors = exc.errors
+            else:
+                if army_list.owner_id is None:
+                    remember_in_session(request, army_list)
+                messages.success(request, _("Imported “%(name)s”.") % {"name": army_list.name})
+                return redirect(_builder_url(army_list))
+    else:
+        form = ImportForm()
+    return render(request, "lists/import.html", {"form": form, "errors": errors})

@@ -1,0 +1,237 @@
+"""Between the database and the combat engine: weapon profiles, and saved list entries as firers/targets.
+
+The engine (``rules.combat``) never sees a model instance. This module turns a reference ``Weapon`` row
+into the engine's frozen ``Weapon`` and a list ``Entry`` into the plain values the calculator forms use.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from armybuilder.reference.models import Weapon as WeaponRow
+from rules.combat.api import ShotGroupInput
+from rules.combat.weapons import Weapon
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from armybuilder.lists.models import Entry
+
+# Special rules (by slugified name) that change how the engine treats a weapon.
+_FLAGS = {
+    "assault": "assault",
+    "team": "team",
+    "team-weapon": "team",
+    "shaped-charge": "shaped_charge",
+    "flamethrower": "flamethrower",
+    "indirect-fire": "indirect",
+    "indirect": "indirect",
+    "fixed": "fixed",
+    "fixed-weapon": "fixed",
+    "anti-tank-gun": "anti_tank_gun",
+}
+
+# How many models a group of weapons in a unit can hold at most (the API and forms allow 50 a side).
+MAX_MODELS = 50
+
+
+def _slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def weapon_flags(row: WeaponRow) -> set[str]:
+    """The engine flags a weapon row's special rules switch on; reads ``special_rules.all()`` (prefetch it)."""
+    flags: set[str] = set()
+    for rule in row.special_rules.all():
+        for key in (_slugify(rule.slug), _slugify(rule.name)):
+            if key in _FLAGS:
+                flags.add(_FLAGS[key])
+    if "flame" in row.slug:
+        flags.add("flamethrower")
+    return flags
+
+
+def is_anti_tank_gun(row: WeaponRow) -> bool:
+    """AT guns get the 3rd-edition +1 to hit vehicles on a Fire order [JK3]."""
+    return "anti_tank_gun" in weapon_flags(row) or row.slug.endswith("at-gun")
+
+
+def to_rules_weapon(row: WeaponRow) -> Weapon:
+    """The engine's profile for one weapons-chart row (the numbers are already that edition's)."""
+    flags = weapon_flags(row)
+    return Weapon(
+        name=row.name,
+        slug=row.slug,
+        range_max=row.range_max,
+        range_min=row.range_min,
+        shots=row.shots or "1",
+        pen=row.pen,
+        he_size=row.he_size,
+        assault="assault" in flags,
+        team="team" in flags,
+        shaped_charge="shaped_charge" in flags,
+        flamethrower="flamethrower" in flags,
+        indirect="indirect" in flags,
+        fixed="fixed" in flags,
+    )
+
+
+def weapons_for_edition(edition_slug: str) -> list[WeaponRow]:
+    """The edition's weapons chart in chart order, with what ``to_rules_weapon`` reads."""
+    return list(WeaponRow.objects.all().for_chart().filter(edition__slug=edition_slug))
+
+
+@dataclass(frozen=True)
+class FirerGroup:
+    weapon: str
+    models: int
+    band: str = "normal"
+
+
+@dataclass(frozen=True)
+class FirerPrefill:
+    """What a list entry puts in the shooting form's firer half."""
+
+    edition: str
+    name: str
+    quality: str
+    groups: tuple[FirerGroup, ...]
+
+
+@dataclass(frozen=True)
+class TargetPrefill:
+    """What a list entry puts in the shooting form's target half."""
+
+    name: str
+    kind: str
+    quality: str
+    models: int
+    damage_value: int | None
+
+
+def _is_heavy(row: WeaponRow) -> bool:
+    return row.category == "heavy" or "team" in weapon_flags(row) or bool(row.he_size) or row.pen > 0
+
+
+def firer_from_entry(entry: Entry) -> FirerPrefill:
+    """Split a unit's models between its weapons.
+
+    ``Unit.weapons`` has no counts, so this follows how Bolt Action units are built: crewed units (teams,
+    artillery, vehicles) fire each weapon once; in an infantry squad each heavy or team weapon (an LMG, a
+    Panzerfaust) is one model, a team weapon's loader does not fire, extra small arms (the NCO's SMG) are
+    one model each and the first small arm (the rifles) takes everyone else. Options that grant or replace
+    weapons (``entry.options``) move models between groups. Expects ``unit__weapons`` and ``unit__options``.
+    """
+    unit = entry.unit
+    rows = sorted(unit.weapons.all(), key=lambda w: (w.position, w.pk))
+    total = min(max(entry.models_count, 1), MAX_MODELS)
+    counts: dict[int, int] = {}
+    by_pk = {row.pk: row for row in rows}
+
+    def add(row: WeaponRow, n: int) -> None:
+        by_pk[row.pk] = row
+        counts[row.pk] = counts.get(row.pk, 0) + n
+
+    if unit.unit_type in ("team", "artillery", "vehicle_soft", "vehicle_armoured", "transport"):
+        for row in rows:
+            add(row, 1)
+    else:
+        small = [row for row in rows if not _is_heavy(row)]
+        primary = small[0] if small else None
+        used = 0
+        for row in rows:
+            if row is primary:
+                continue
+            add(row, 1)
+            used += 2 if "team" in weapon_flags(row) else 1
+        for option in unit.options.all():
+            taken = int((entry.options or {}).get(option.slug, 0) or 0)
+            if taken <= 0 or option.grants_weapon is None:
+                continue
+            add(option.grants_weapon, taken)
+            used += taken * (2 if "team" in weapon_flags(option.grants_weapon) else 1)
+            replaced = option.replaces_weapon
+            if replaced is not None and replaced.pk != getattr(primary, "pk", None) and replaced.pk in counts:
+                counts[replaced.pk] = max(counts[replaced.pk] - taken, 0)
+                used -= taken
+        if primary is not None:
+            add(primary, max(total - used, 0))
+    groups = tuple(FirerGroup(by_pk[pk].slug, min(n, MAX_MODELS)) for pk, n in counts.items() if n > 0)
+    return FirerPrefill(
+        edition=entry.army_list.edition.slug,
+        name=entry.display_name,
+        quality=entry.quality,
+        groups=groups,
+    )
+
+
+_KINDS = {
+    "headquarters": "infantry",
+    "infantry": "infantry",
+    "team": "infantry",
+    "artillery": "artillery",
+    "vehicle_soft": "soft_skin",
+    "vehicle_armoured": "armoured",
+    "transport": "soft_skin",
+}
+
+
+def target_from_entry(entry: Entry) -> TargetPrefill:
+    """The target half of the form for a unit: kind, quality, models and (vehicles) damage value."""
+    unit = entry.unit
+    kind = _KINDS.get(unit.unit_type, "infantry")
+    dv = unit.damage_value
+    if kind == "soft_skin" and dv is not None and dv >= 7:
+        kind = "armoured"  # an armoured transport (half-track, carrier)
+    if kind == "armoured" and dv is None:
+        dv = 7
+    return TargetPrefill(
+        name=entry.display_name,
+        kind=kind,
+        quality=entry.quality,
+        models=min(max(entry.models_count, 1), MAX_MODELS),
+        damage_value=dv if kind in ("soft_skin", "armoured") else None,
+    )
+
+
+def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Grouped select choices: one optgroup per list, one option per unit."""
+    grouped: dict[int, tuple[str, list[tuple[str, str]]]] = {}
+    for entry in entries:
+        army_list = entry.army_list
+        label = f"{army_list.name} ({army_list.edition.slug})"
+        grouped.setdefault(army_list.pk, (label, []))[1].append(
+            (str(entry.pk), f"{entry.display_name} – {entry.models_count} × {entry.get_quality_display()}")
+        )
+    return list(grouped.values())
+
+
+# Exact vehicle damage follows every state a vehicle can be in after each die that can hurt it; past
+# a dozen such dice (3rd edition especially) that takes seconds, so larger attacks are refused.
+MAX_VEHICLE_DICE = 12
+
+
+def vehicle_dice(groups: Iterable[ShotGroupInput], dv: int) -> int:
+    """The most dice in an attack that could damage a vehicle of damage value ``dv``.
+
+    Generous on purpose (best facing, point blank): it only guards the cost of the exact calculation.
+    """
+    total = 0
+    for group in groups:
+        weapon = group.weapon
+        pen = weapon.pen or (weapon.he_size or 0)
+        if weapon.flamethrower or 6 + pen + 3 >= dv:
+            total += group.models * (1 if weapon.flamethrower else max(weapon.shots_pmf))
+    return total
+
+
+def vehicle_dice_limit_error(groups: Iterable[ShotGroupInput], dv: int) -> str | None:
+    dice = vehicle_dice(groups, dv)
+    if dice > MAX_VEHICLE_DICE:
+        return (
+            f"{dice} shots could damage this vehicle; the exact calculation handles at most "
+            f"{MAX_VEHICLE_DICE}. Work out fewer firers at a time."
+        )
+    return None

@@ -1,0 +1,292 @@
+"""The calculator's JSON API: POST a scenario as JSON, get exact odds back as JSON.
+
+Probabilities are reduced fractions as strings ("7/12", "0", "1"); distributions map a count (a string)
+to a fraction string. Bad input is a 400 ``{"error": ..., "field": "groups[0].weapon"}`` naming the
+field; only POST is allowed (405 otherwise).
+
+These endpoints are exempt from CSRF on purpose: they are stateless calculators that read no session,
+no user and nothing private, and change nothing, so a forged cross-site request gains nothing. Any
+endpoint that reads the session or writes data must not copy this.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from armybuilder.reference.models import Edition
+from armybuilder.reference.models import Weapon as WeaponRow
+from armybuilder.resolver import adapters
+from rules.combat import api as engine
+from rules.combat.config import config_for
+from rules.errors import RulesError
+
+QUALITIES = ("inexperienced", "regular", "veteran")
+ORDERS = ("fire", "advance")
+BANDS = ("point_blank", "normal", "long")
+KINDS = ("infantry", "artillery", "soft_skin", "armoured")
+COVERS = ("none", "soft", "hard")
+FACINGS = ("front", "side", "rear", "top")
+MAX_MODELS = 50
+MAX_GROUPS = 8
+MAX_PINS = 30
+_MISSING = object()
+
+
+class BadInput(Exception):
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def _bad(field: str | None, message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": message, "field": field}, status=status)
+
+
+def json_endpoint(view: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[HttpRequest], HttpResponse]:
+    """POST-only JSON in, JSON out; ``BadInput`` and engine ``RulesError`` become 400s naming the field."""
+
+    @csrf_exempt  # stateless and reads nothing private: see the module docstring
+    @wraps(view)
+    def wrapper(request: HttpRequest) -> HttpResponse:
+        if request.method != "POST":
+            response = _bad(None, "Only POST is allowed; send the scenario as a JSON body.", status=405)
+            response["Allow"] = "POST"
+            return response
+        try:
+            body = json.loads(request.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return _bad("body", "The body is not valid JSON.")
+        try:
+            data = _object(body, "body")
+            return JsonResponse(engine.serialise(view(data)))
+        except BadInput as exc:
+            return _bad(exc.field, exc.message)
+        except RulesError as exc:
+            field, message = _split_engine_error(exc)
+            return _bad(field, message)
+
+    return wrapper
+
+
+# Engine field names that the API spells differently.
+_ENGINE_FIELDS = {"firer_quality": "firer.quality", "firer_pins": "firer.pins", "band": "range"}
+
+
+def _split_engine_error(exc: RulesError) -> tuple[str | None, str]:
+    text = str(exc)
+    head, sep, rest = text.partition(": ")
+    if not sep or " " in head:
+        return None, text
+    parts = head.split(".")
+    parts[-1] = _ENGINE_FIELDS.get(parts[-1], parts[-1])
+    path = ".".join(parts)
+    return _ENGINE_FIELDS.get(path, path), rest
+
+
+# --- strict readers -----------------------------------------------------------------------------
+
+
+def _object(value: object, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadInput(path, "Expected a JSON object.")
+    return value
+
+
+def _only(data: Mapping[str, Any], allowed: Sequence[str], path: str) -> None:
+    for key in data:
+        if key not in allowed:
+            where = f"{path}.{key}" if path != "body" else key
+            raise BadInput(where, f"Unknown field {key!r}; expected {', '.join(allowed)}.")
+
+
+def _get(data: Mapping[str, Any], key: str, path: str, default: object = _MISSING) -> Any:
+    if key in data:
+        return data[key]
+    if default is _MISSING:
+        raise BadInput(path, "This field is required.")
+    return default
+
+
+def _int(value: object, path: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(path, f"Expected a whole number from {lo} to {hi}.")
+    if not lo <= value <= hi:
+        raise BadInput(path, f"Must be from {lo} to {hi}, not {value}.")
+    return value
+
+
+def _bool(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadInput(path, "Expected true or false.")
+    return value
+
+
+def _choice(value: object, path: str, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise BadInput(path, f"Expected one of {', '.join(choices)}.")
+    return value
+
+
+def _edition(data: Mapping[str, Any]) -> str:
+    value = _get(data, "edition", "edition")
+    if not isinstance(value, str) or not Edition.objects.filter(slug=value).exists():
+        slugs = ", ".join(Edition.objects.values_list("slug", flat=True))
+        raise BadInput("edition", f"Unknown edition; expected one of {slugs}.")
+    try:
+        config_for(value)
+    except RulesError:
+        raise BadInput("edition", "This edition has no combat rules.") from None
+    return value
+
+
+def _firer(data: Mapping[str, Any]) -> tuple[str, int]:
+    firer = _object(data.get("firer", {}), "firer")
+    _only(firer, ("quality", "pins"), "firer")
+    quality = _choice(firer.get("quality", "regular"), "firer.quality", QUALITIES)
+    pins = _int(firer.get("pins", 0), "firer.pins", 0, MAX_PINS)
+    return quality, pins
+
+
+def _weapons(edition: str, slugs: Sequence[str]) -> dict[str, WeaponRow]:
+    return {w.slug: w for w in WeaponRow.objects.all().for_chart().filter(edition__slug=edition, slug__in=set(slugs))}
+
+
+# --- endpoints ----------------------------------------------------------------------------------
+
+
+@json_endpoint
+def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("edition", "order", "firer", "groups", "target"), "body")
+    edition = _edition(data)
+    order = _choice(data.get("order", "fire"), "order", ORDERS)
+    firer_quality, firer_pins = _firer(data)
+
+    raw_groups = _get(data, "groups", "groups")
+    if not isinstance(raw_groups, list) or not raw_groups:
+        raise BadInput("groups", "Expected a list of at least one weapon group.")
+    if len(raw_groups) > MAX_GROUPS:
+        raise BadInput("groups", f"At most {MAX_GROUPS} weapon groups.")
+    parsed = []
+    for i, raw in enumerate(raw_groups):
+        path = f"groups[{i}]"
+        group = _object(raw, path)
+        _only(group, ("weapon", "models", "range"), path)
+        slug = _get(group, "weapon", f"{path}.weapon")
+        if not isinstance(slug, str):
+            raise BadInput(f"{path}.weapon", "Expected a weapon slug (a string).")
+        models = _int(_get(group, "models", f"{path}.models"), f"{path}.models", 1, MAX_MODELS)
+        band = _choice(group.get("range", "normal"), f"{path}.range", BANDS)
+        parsed.append((slug, models, band))
+    if sum(models for _, models, _ in parsed) > MAX_MODELS:
+        raise BadInput("groups", f"At most {MAX_MODELS} models can fire together.")
+    rows = _weapons(edition, [slug for slug, _, _ in parsed])
+    for i, (slug, _, _) in enumerate(parsed):
+        if slug not in rows:
+            raise BadInput(f"groups[{i}].weapon", f"Unknown weapon {slug!r} for edition {edition}.")
+
+    target_data = _object(_get(data, "target", "target"), "target")
+    _only(
+        target_data,
+        ("kind", "quality", "models", "cover", "down", "damage_value", "facing", "gun_shield"),
+        "target",
+    )
+    kind = _choice(_get(target_data, "kind", "target.kind"), "target.kind", KINDS)
+    vehicle = kind in ("soft_skin", "armoured")
+    models = target_data.get("models", 1) if vehicle else _get(target_data, "models", "target.models")
+    dv = target_data.get("damage_value")
+    if dv is not None:
+        dv = _int(dv, "target.damage_value", 2, 12)
+    if kind == "armoured" and dv is None:
+        raise BadInput("target.damage_value", "Required for an armoured target (7 to 11).")
+    if kind in ("infantry", "artillery"):
+        dv = None  # men use their quality's damage value
+    target = engine.TargetInput(
+        kind=kind,
+        quality=_choice(target_data.get("quality", "regular"), "target.quality", QUALITIES),
+        models=_int(models, "target.models", 1, MAX_MODELS),
+        cover=_choice(target_data.get("cover", "none"), "target.cover", COVERS),
+        down=_bool(target_data.get("down", False), "target.down"),
+        damage_value=dv,
+        facing=_choice(target_data.get("facing", "front"), "target.facing", FACINGS),
+        gun_shield=_bool(target_data.get("gun_shield", False), "target.gun_shield"),
+    )
+    groups = [engine.ShotGroupInput(adapters.to_rules_weapon(rows[slug]), n, band) for slug, n, band in parsed]
+    if kind == "armoured":
+        limit = adapters.vehicle_dice_limit_error(groups, target.dv)
+        if limit:
+            raise BadInput("groups", limit)
+    return engine.shooting(
+        edition, order=order, firer_quality=firer_quality, firer_pins=firer_pins, groups=groups, target=target
+    )
+
+
+@json_endpoint
+def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("edition", "weapon", "shots", "range", "order", "firer", "target"), "body")
+    edition = _edition(data)
+    slug = _get(data, "weapon", "weapon")
+    if not isinstance(slug, str):
+        raise BadInput("weapon", "Expected a weapon slug (a string).")
+    rows = _weapons(edition, [slug])
+    if slug not in rows:
+        raise BadInput("weapon", f"Unknown weapon {slug!r} for edition {edition}.")
+    firer_quality, firer_pins = _firer(data)
+    target = _object(_get(data, "target", "target"), "target")
+    _only(target, ("damage_value", "facing", "quality", "pins"), "target")
+    return engine.anti_tank(
+        edition,
+        weapon=adapters.to_rules_weapon(rows[slug]),
+        damage_value=_int(_get(target, "damage_value", "target.damage_value"), "target.damage_value", 6, 12),
+        shots=_int(data.get("shots", 1), "shots", 1, adapters.MAX_VEHICLE_DICE),
+        facing=_choice(target.get("facing", "front"), "target.facing", FACINGS),
+        band=_choice(data.get("range", "normal"), "range", BANDS),
+        order=_choice(data.get("order", "fire"), "order", ORDERS),
+        firer_quality=firer_quality,
+        firer_pins=firer_pins,
+        anti_tank_gun=adapters.is_anti_tank_gun(rows[slug]),
+        vehicle_quality=_choice(target.get("quality", "regular"), "target.quality", QUALITIES),
+        pins=_int(target.get("pins", 0), "target.pins", 0, MAX_PINS),
+    )
+
+
+@json_endpoint
+def resolve_order_test(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("edition", "quality", "pins", "officer_bonus", "modifier"), "body")
+    edition = _edition(data)
+    return engine.order_test(
+        edition,
+        quality=_choice(_get(data, "quality", "quality"), "quality", QUALITIES),
+        pins=_int(data.get("pins", 0), "pins", 0, MAX_PINS),
+        officer_bonus=_int(data.get("officer_bonus", 0), "officer_bonus", 0, 4),
+        modifier=_int(data.get("modifier", 0), "modifier", -10, 10),
+    )
+
+
+def _cq_side(data: Mapping[str, Any], name: str, *, defender: bool) -> dict[str, Any]:
+    side = _object(_get(data, name, name), name)
+    allowed = ("models", "quality", "tough_fighters") + (("defensive_position",) if defender else ())
+    _only(side, allowed, name)
+    out: dict[str, Any] = {
+        "models": _int(_get(side, "models", f"{name}.models"), f"{name}.models", 1, MAX_MODELS),
+        "quality": _choice(side.get("quality", "regular"), f"{name}.quality", QUALITIES),
+        "tough_fighters": _bool(side.get("tough_fighters", False), f"{name}.tough_fighters"),
+    }
+    if defender:
+        out["defensive_position"] = _bool(side.get("defensive_position", False), f"{name}.defensive_position")
+    return out
+
+
+@json_endpoint
+def resolve_close_quarters(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("edition", "attacker", "defender"), "body")
+    edition = _edition(data)
+    attacker = _cq_side(data, "attacker", defender=False)
+    defender = _cq_side(data, "defender", defender=True)
+    return engine.close_quarters(edition, attacker=attacker, defender=defender)

@@ -1,0 +1,286 @@
+"""The calculator forms. They are GET forms: the query string is the whole state, so a result can be shared.
+
+Every form is bound even on a first visit: ``bind`` lays the query string over a default scenario, so
+the page always shows a result and a missing parameter never turns into an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.reference.models import Edition, Weapon
+from armybuilder.resolver.adapters import MAX_VEHICLE_DICE
+
+QUALITY_CHOICES = [("inexperienced", _("Inexperienced")), ("regular", _("Regular")), ("veteran", _("Veteran"))]
+ORDER_CHOICES = [("fire", _("Fire")), ("advance", _("Advance"))]
+BAND_CHOICES = [("point_blank", _("Point blank")), ("normal", _("Normal")), ("long", _("Long"))]
+KIND_CHOICES = [
+    ("infantry", _("Infantry")),
+    ("artillery", _("Artillery")),
+    ("soft_skin", _("Soft-skin vehicle")),
+    ("armoured", _("Armoured vehicle")),
+]
+COVER_CHOICES = [("none", _("In the open")), ("soft", _("Soft cover")), ("hard", _("Hard cover"))]
+FACING_CHOICES = [("front", _("Front")), ("side", _("Side")), ("rear", _("Rear")), ("top", _("Top"))]
+DV_CHOICES = [
+    ("", _("From quality (infantry, artillery)")),
+    ("6", _("6+ soft-skin")),
+    ("7", _("7+ armoured car / carrier")),
+    ("8", _("8+ light tank")),
+    ("9", _("9+ medium tank")),
+    ("10", _("10+ heavy tank")),
+    ("11", _("11+ super-heavy tank")),
+]
+ARMOUR_CHOICES = DV_CHOICES[2:]
+OFFICER_CHOICES = [
+    ("0", _("None in range")),
+    ("1", "+1"),
+    ("2", "+2"),
+    ("3", "+3"),
+    ("4", "+4"),
+]
+
+# Bolt Action units top out well below this; the engine and the API cap a side at 50 models.
+MAX_MODELS = 50
+MIN_GROUP_ROWS = 3
+MAX_GROUP_ROWS = 8
+_GROUP_KEY = re.compile(r"^g(\d+)-")
+
+
+def count_field(label: Any, lo: int, hi: int, *, required: bool = True) -> forms.IntegerField:
+    """A whole-number field with short errors that fit under a narrow input."""
+    return forms.IntegerField(
+        label=label,
+        min_value=lo,
+        max_value=hi,
+        required=required,
+        error_messages={
+            "min_value": _("At least %(limit_value)s."),
+            "max_value": _("At most %(limit_value)s."),
+            "invalid": _("A whole number."),
+            "required": _("Required."),
+        },
+    )
+
+
+def edition_choices() -> list[tuple[str, str]]:
+    return [(e.slug, e.display_name) for e in Edition.objects.all()]
+
+
+def default_edition() -> str:
+    latest = Edition.objects.order_by("-number").first()
+    return latest.slug if latest else "v3"
+
+
+def bind(defaults: Mapping[str, object], query: Mapping[str, str]) -> dict[str, Any]:
+    """The default scenario overlaid with the query string (checkboxes default to off, so absence is off)."""
+    data: dict[str, Any] = dict(defaults)
+    data.update(query)
+    return data
+
+
+class EditionForm(forms.Form):
+    edition = forms.ChoiceField(label=_("Edition"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["edition"].choices = edition_choices()
+
+
+# --- shooting ---------------------------------------------------------------------------------
+
+
+class GroupForm(forms.Form):
+    """One row of firers: a weapon, how many models carry it, and their range band."""
+
+    weapon = forms.ChoiceField(label=_("Weapon"), required=False)
+    models = count_field(_("Models"), 1, MAX_MODELS, required=False)
+    range = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES, initial="normal")
+
+    def __init__(self, *args: Any, weapons: list[Weapon], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["weapon"].choices = [("", _("— none —"))] + [(w.slug, w.display_name) for w in weapons]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("weapon") and not data.get("models") and "models" not in self.errors:
+            self.add_error("models", _("How many models fire this weapon?"))
+        return data
+
+    @property
+    def is_used(self) -> bool:
+        return bool(self.is_bound and self.is_valid() and self.cleaned_data.get("weapon"))
+
+
+class ShootingForm(EditionForm):
+    order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
+    firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
+    firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    target_entry = forms.CharField(required=False, label=_("Target"))
+    target_loaded = forms.CharField(required=False, widget=forms.HiddenInput)
+    target_kind = forms.ChoiceField(label=_("Target type"), choices=KIND_CHOICES)
+    target_quality = forms.ChoiceField(label=_("Target quality"), choices=QUALITY_CHOICES)
+    target_models = count_field(_("Models in the target"), 1, MAX_MODELS)
+    cover = forms.ChoiceField(label=_("Cover"), choices=COVER_CHOICES)
+    down = forms.BooleanField(label=_("Target is Down"), required=False)
+    damage_value = forms.TypedChoiceField(
+        label=_("Damage value"), choices=DV_CHOICES, required=False, coerce=int, empty_value=None
+    )
+    facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
+    gun_shield = forms.BooleanField(label=_("Gun shield (crew, from the front)"), required=False)
+
+    def __init__(
+        self, *args: Any, weapons: list[Weapon], rows: int, target_choices: list[Any] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        data = self.data if self.is_bound else None
+        self.groups = [GroupForm(data, prefix=f"g{i}", weapons=weapons) for i in range(rows)]
+        self.target_choices = target_choices or []
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("target_kind") == "armoured" and data.get("damage_value") is None:
+            self.add_error("damage_value", _("Choose the armoured vehicle's damage value (7+ to 11+)."))
+        if data.get("target_kind") in ("infantry", "artillery") and data.get("damage_value"):
+            data["damage_value"] = None  # men use their quality's damage value
+        return data
+
+    def used_groups(self) -> list[dict[str, Any]]:
+        return [g.cleaned_data for g in self.groups if g.is_used]
+
+    def groups_error(self) -> str | None:
+        """An error about the rows taken together (none used, too many models)."""
+        if any(not g.is_valid() for g in self.groups):
+            return None
+        used = self.used_groups()
+        if not used:
+            return str(_("Choose a weapon for at least one group."))
+        total = sum(g["models"] for g in used)
+        if total > MAX_MODELS:
+            return str(_("At most %(max)s models can fire together (these rows have %(total)s).")) % {
+                "max": MAX_MODELS,
+                "total": total,
+            }
+        return None
+
+    def all_valid(self) -> bool:
+        return self.is_valid() and all(g.is_valid() for g in self.groups) and self.groups_error() is None
+
+
+def group_rows(query: Mapping[str, str], add: bool) -> int:
+    """How many weapon rows to show: the rows the query string uses (at least 3), plus one on "add"."""
+    indexes = [int(m.group(1)) for key in query if (m := _GROUP_KEY.match(key))]
+    rows = max(MIN_GROUP_ROWS, max(indexes, default=-1) + 1)
+    return min(rows + (1 if add else 0), MAX_GROUP_ROWS)
+
+
+def shooting_defaults(edition: str) -> dict[str, object]:
+    """Ten Regular riflemen firing at ten Regular infantry in soft cover."""
+    return {
+        "edition": edition,
+        "order": "fire",
+        "firer_quality": "regular",
+        "firer_pins": "0",
+        "g0-weapon": "rifle",
+        "g0-models": "10",
+        "g0-range": "normal",
+        "g1-range": "normal",
+        "g2-range": "normal",
+        "target_kind": "infantry",
+        "target_quality": "regular",
+        "target_models": "10",
+        "cover": "soft",
+        "damage_value": "",
+        "facing": "front",
+    }
+
+
+# --- anti-tank --------------------------------------------------------------------------------
+
+
+class AntiTankForm(EditionForm):
+    weapon = forms.ChoiceField(label=_("Weapon"))
+    shots = count_field(_("Shots"), 1, MAX_VEHICLE_DICE)
+    range = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES)
+    order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
+    firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
+    firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    damage_value = forms.TypedChoiceField(label=_("Target armour"), choices=ARMOUR_CHOICES, coerce=int)
+    facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
+    target_quality = forms.ChoiceField(label=_("Crew quality"), choices=QUALITY_CHOICES)
+    target_pins = count_field(_("Pins on the vehicle"), 0, 12)
+
+    def __init__(self, *args: Any, weapons: list[Weapon], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["weapon"].choices = [(w.slug, w.display_name) for w in weapons if w.pen or w.he_size]
+
+
+def anti_tank_defaults(edition: str) -> dict[str, object]:
+    """A Panzerfaust at normal range against a Regular medium tank from the front."""
+    return {
+        "edition": edition,
+        "weapon": "panzerfaust",
+        "shots": "1",
+        "range": "normal",
+        "order": "fire",
+        "firer_quality": "regular",
+        "firer_pins": "0",
+        "damage_value": "9",
+        "facing": "front",
+        "target_quality": "regular",
+        "target_pins": "0",
+    }
+
+
+# --- order test -------------------------------------------------------------------------------
+
+
+class OrderTestForm(EditionForm):
+    quality = forms.ChoiceField(label=_("Quality"), choices=QUALITY_CHOICES)
+    pins = count_field(_("Pins"), 0, 12)
+    officer_bonus = forms.TypedChoiceField(label=_("Officer in range"), choices=OFFICER_CHOICES, coerce=int)
+    modifier = count_field(_("Other modifiers"), -6, 6)
+
+    def __init__(self, *args: Any, officer_ranks: Mapping[int, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if officer_ranks:
+            # Name the ranks of the chosen edition: "+1 (Second Lieutenant)".
+            self.fields["officer_bonus"].choices = [
+                (value, f"{label} ({officer_ranks[int(value)]})" if int(value) in officer_ranks else label)
+                for value, label in OFFICER_CHOICES
+            ]
+
+
+def order_test_defaults(edition: str) -> dict[str, object]:
+    return {"edition": edition, "quality": "regular", "pins": "1", "officer_bonus": "0", "modifier": "0"}
+
+
+# --- close quarters ---------------------------------------------------------------------------
+
+
+
+class CloseQuartersForm(EditionForm):
+    attacker_models = count_field(_("Attacking models"), 1, MAX_MODELS)
+    attacker_quality = forms.ChoiceField(label=_("Attacker quality"), choices=QUALITY_CHOICES)
+    attacker_tough = forms.BooleanField(label=_("Tough Fighters (or assault weapons)"), required=False)
+    defender_models = count_field(_("Defending models"), 1, MAX_MODELS)
+    defender_quality = forms.ChoiceField(label=_("Defender quality"), choices=QUALITY_CHOICES)
+    defender_tough = forms.BooleanField(label=_("Tough Fighters (or assault weapons)"), required=False)
+    defensive_position = forms.BooleanField(label=_("Defender in a defensive position"), required=False)
+
+
+def close_quarters_defaults(edition: str) -> dict[str, object]:
+    return {
+        "edition": edition,
+        "attacker_models": "10",
+        "attacker_quality": "regular",
+        "defender_models": "6",
+        "defender_quality": "regular",
+    }

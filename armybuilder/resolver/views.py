@@ -1,0 +1,695 @@
+"""The combat calculator pages: shooting, anti-tank fire, order tests and close quarters.
+
+Each page is a GET form whose query string is the whole state. The full page renders the result from
+the query string (so it works without JavaScript and a result URL can be shared); htmx requests get
+the ``#result`` fragment, or ``#calc`` (form and result) when the form itself must change: another
+edition's weapons, an extra weapon row, a target taken from a list. Field errors travel with the
+``#result`` fragment as out-of-band swaps, so the inputs being typed in are never replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from armybuilder.lists.access import get_list_for_user, lists_for_user
+from armybuilder.lists.models import Entry
+from armybuilder.reference.models import Weapon as WeaponRow
+from armybuilder.resolver import adapters, forms
+from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
+from rules.combat import api as engine
+from rules.combat.config import config_for
+from rules.errors import RulesError
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+FRAGMENTS = ("result", "calc")
+
+CALCULATORS = (
+    ("shooting", "/calc/shooting/"),
+    ("anti-tank", "/calc/anti-tank/"),
+    ("order-test", "/calc/order-test/"),
+    ("close-quarters", "/calc/close-quarters/"),
+)
+
+SWITCH_LABELS = {
+    "seven_plus": "Needing 7+ to hit (a 6, then a 6)",
+    "nat1_always_fails": "A natural 1 always fails",
+    "exceptional_damage": "Exceptional damage",
+    "morale_check_trigger": "When a morale check is forced (half strength)",
+    "morale_cap": "Highest morale after modifiers",
+    "officer_bonuses": "Officer morale bonus",
+    "building_extra_protection": "Building extra protection",
+    "gun_shield_dv": "Gun shield",
+    "side_pen": "Side armour bonus",
+    "rear_pen": "Rear armour bonus",
+    "top_pen": "Top armour bonus",
+    "he_pins": "HE pins",
+    "he_down_rounding": "HE hits on a Down unit (rounding)",
+    "he_hits_mode": "HE hits rolled by class",
+    "he_multi_hit_pins": "Pins from several HE hits",
+    "mixed_fire_pins": "Pins when weapon types are mixed",
+    "flamer_hits": "Flamethrower hits",
+    "flamer_pins": "Flamethrower pins",
+    "flamer_ignores_to_hit_mods": "Flamethrowers ignore to-hit modifiers",
+    "flamer_forced_morale": "Flamethrower forced morale check",
+    "flamer_vs_vehicle": "Flamethrowers against vehicles",
+    "vehicle_tables": "Vehicle damage tables",
+    "superficial_mode": "Superficial damage",
+    "superficial_above_six": "Superficial results above 6",
+    "pin_on_no_effect": "A hit with no effect still pins",
+    "soft_skin_destroyed_when_damaged": "Soft-skins destroyed when damaged",
+    "fixed_fires_on_advance": "Fixed weapons firing on Advance",
+    "cq_first_round_defensive": "First round against a defensive position",
+    "cq_later_rounds": "Later close-quarters rounds",
+    "tough_fighters": "Tough Fighters",
+}
+
+
+# --- presentation -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One headline figure: a probability shown as a percentage, or a mean shown as a decimal."""
+
+    label: str
+    value: Fraction
+    is_probability: bool = True
+    note: str = ""
+
+    @property
+    def display(self) -> str:
+        return percent(self.value) if self.is_probability else decimal(self.value)
+
+    @property
+    def exact(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll's required score and what produced it, e.g. base 3+, long range −1, soft cover −1 → 5+."""
+
+    label: str
+    start: str
+    modifiers: tuple[tuple[str, str], ...]
+    need: str
+    chance: Fraction | None
+
+    @property
+    def chance_display(self) -> str:
+        return "" if self.chance is None else percent(self.chance)
+
+
+@dataclass
+class Result:
+    stats: list[Stat] = field(default_factory=list)
+    charts: list[Chart] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    unverified: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{abs(value)}"
+
+
+def _need_text(need: int, *, to_hit: bool = False) -> str:
+    if need <= 1:
+        return _("2+ (a 1 always fails)")
+    if need > 6:
+        return _("%(need)s+ (a 6, then another 6)") % {"need": need} if to_hit else _("%(need)s+: cannot harm") % {
+            "need": need
+        }
+    return f"{need}+"
+
+
+def _roll(label: str, block: Mapping[str, Any], start: int, start_label: str, *, to_hit: bool = False) -> Roll:
+    """Modifiers are signed contributions to the roll (Pen +1 lowers the score needed by one)."""
+    return Roll(
+        label=label,
+        start=f"{start_label} {start}+",
+        modifiers=tuple((name, _signed(value) if value else "") for name, value in block["modifiers"]),
+        need=_need_text(block["need"], to_hit=to_hit),
+        chance=to_fraction(block["p"]),
+    )
+
+
+def _unverified(switches: Iterable[str]) -> list[tuple[str, str]]:
+    return [(s, SWITCH_LABELS.get(s, s.replace("_", " ").capitalize())) for s in switches]
+
+
+def _hits(n: int) -> str:
+    return ngettext("%(n)s hit", "%(n)s hits", n) % {"n": n}
+
+
+def _pins(n: int) -> str:
+    return ngettext("%(n)s pin", "%(n)s pins", n) % {"n": n}
+
+
+def _casualties(n: int) -> str:
+    return ngettext("%(n)s casualty", "%(n)s casualties", n) % {"n": n}
+
+
+def _prob_bars(pairs: Sequence[tuple[str, object]]) -> list[Bar]:
+    return [Bar(label, to_fraction(p)) for label, p in pairs]
+
+
+# --- request plumbing ---------------------------------------------------------------------------
+
+
+def _render(request: HtmxHttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """The full page, or the fragment the htmx request targets (``#calc`` or, by default, ``#result``)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        target = request.htmx.target if request.htmx.target in FRAGMENTS else "result"
+        context["oob"] = target == "result"
+        template = f"{template}#{target}"
+    return render(request, template, context)
+
+
+def _entry_for_user(request: HttpRequest, raw: str) -> Entry:
+    """A list entry the visitor may see (their own list, or one in their session), else 404."""
+    try:
+        pk = int(raw)
+    except (TypeError, ValueError):
+        raise Http404("No such unit") from None
+    entry = get_object_or_404(
+        Entry.objects.select_related("unit", "army_list__edition").prefetch_related(
+            "unit__weapons__special_rules",
+            "unit__options__grants_weapon__special_rules",
+            "unit__options__replaces_weapon",
+        ),
+        pk=pk,
+    )
+    get_list_for_user(request, entry.army_list_id)
+    return entry
+
+
+def _target_entries(request: HttpRequest) -> list[Entry]:
+    """Every unit of the visitor's active lists, for the target chooser."""
+    lists = lists_for_user(request).active()
+    return list(
+        Entry.objects.filter(army_list__in=lists)
+        .select_related("unit", "army_list__edition")
+        .order_by("army_list__name", "army_list_id", "position", "pk")[:300]
+    )
+
+
+def _edition(data: Mapping[str, Any]) -> str:
+    """The requested edition if it exists, else the newest one (the form reports the bad value)."""
+    choices = {slug for slug, _ in forms.edition_choices()}
+    value = data.get("edition")
+    return value if value in choices else forms.default_edition()
+
+
+def _error_fields(form: Any, groups: Sequence[Any] = ()) -> list[Any]:
+    """Every bound field, so the result fragment can refresh each field's error slot out of band."""
+    fields = [form[name] for name in form.fields if not form.fields[name].widget.is_hidden]
+    for group in groups:
+        fields.extend(group[name] for name in group.fields)
+    return fields
+
+
+def _common(page: str, title: str) -> dict[str, Any]:
+    return {"page": page, "page_title": title, "calculators": CALCULATORS}
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+
+@require_GET
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "resolver/index.html", _common("index", _("Combat odds")))
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def shooting(request: HtmxHttpRequest) -> HttpResponse:
+    query = request.GET
+    firer = None
+    if query.get("from_entry"):
+        firer = adapters.firer_from_entry(_entry_for_user(request, query["from_entry"]))
+    edition = firer.edition if firer else None
+    defaults = forms.shooting_defaults(edition or _edition(query))
+    if firer:
+        defaults = {k: v for k, v in defaults.items() if not k.startswith("g")}
+        defaults["firer_quality"] = firer.quality
+        for i, group in enumerate(firer.groups[: forms.MAX_GROUP_ROWS]):
+            defaults.update({f"g{i}-weapon": group.weapon, f"g{i}-models": str(group.models), f"g{i}-range": "normal"})
+    data = forms.bind(defaults, {k: v for k, v in query.items() if k not in ("from_entry", "add_group")})
+    rows = forms.group_rows(data, add="add_group" in query)
+    for i in range(rows):
+        data.setdefault(f"g{i}-range", "normal")
+
+    target = None
+    if data.get("target_entry"):
+        entry = _entry_for_user(request, data["target_entry"])
+        target = adapters.target_from_entry(entry)
+        if data.get("target_loaded") != data["target_entry"]:
+            # Newly chosen: the unit fills the target fields; later edits (casualties taken) stand.
+            data.update(
+                target_kind=target.kind,
+                target_quality=target.quality,
+                target_models=str(target.models),
+                damage_value="" if target.damage_value is None else str(target.damage_value),
+                target_loaded=data["target_entry"],
+            )
+
+    edition = _edition(data)
+    weapons = adapters.weapons_for_edition(edition)
+    form = forms.ShootingForm(data, weapons=weapons, rows=rows)
+    result = None
+    groups_error = None
+    if form.is_valid() and all(g.is_valid() for g in form.groups):
+        groups_error = form.groups_error()
+    if form.all_valid():
+        try:
+            result = _shooting_result(form, {w.slug: w for w in weapons})
+        except RulesError as exc:
+            groups_error = _engine_message(exc)
+
+    context = _common("shooting", _("Shooting"))
+    context.update(
+        form=form,
+        result=result,
+        groups_error=groups_error,
+        firer=firer,
+        target=target,
+        target_choices=adapters.entry_choices(_target_entries(request)),
+        error_fields=_error_fields(form, form.groups),
+        next_row=rows,
+        can_add_row=rows < forms.MAX_GROUP_ROWS,
+    )
+    return _render(request, "resolver/shooting.html", context)
+
+
+def _engine_message(exc: RulesError) -> str:
+    text = str(exc)
+    return text.split(": ", 1)[1] if ": " in text else text
+
+
+def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
+    cd = form.cleaned_data
+    groups = [
+        engine.ShotGroupInput(adapters.to_rules_weapon(weapons[g["weapon"]]), g["models"], g["range"])
+        for g in form.used_groups()
+    ]
+    target = engine.TargetInput(
+        kind=cd["target_kind"],
+        quality=cd["target_quality"],
+        models=cd["target_models"],
+        cover=cd["cover"],
+        down=cd["down"],
+        damage_value=cd["damage_value"],
+        facing=cd["facing"],
+        gun_shield=cd["gun_shield"],
+    )
+    if cd["target_kind"] == "armoured":
+        limit = adapters.vehicle_dice_limit_error(groups, target.dv)
+        if limit:
+            raise RulesError(f"groups: {limit}")
+    raw = engine.shooting(
+        cd["edition"],
+        order=cd["order"],
+        firer_quality=cd["firer_quality"],
+        firer_pins=cd["firer_pins"],
+        groups=groups,
+        target=target,
+    )
+    return present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
+
+
+def present_shooting(
+    raw: Mapping[str, Any], cd: Mapping[str, Any], rows: Sequence[WeaponRow], groups: Sequence[Mapping[str, Any]]
+) -> Result:
+    cfg = config_for(cd["edition"])
+    band_labels = dict(forms.BAND_CHOICES)
+    kind = raw["target_kind"]
+    result = Result(unverified=_unverified(raw["unverified"]))
+    target_dv = engine.TargetInput(
+        kind=kind,
+        quality=cd["target_quality"],
+        models=1 if kind in ("soft_skin", "armoured") else cd["target_models"],
+        damage_value=cd["damage_value"],
+    ).dv
+    for i, (row, group) in enumerate(zip(rows, groups, strict=True)):
+        hit = raw["need_to_hit"][i]
+        dmg = raw["need_to_damage"][i]
+        save = raw["save"][i] if raw.get("save") else None
+        dice = raw["groups"][i]["dice"]
+        pmf = {int(k): to_fraction(v) for k, v in dice["pmf"].items() if to_fraction(v)}
+        dice_text = (
+            str(next(iter(pmf))) if len(pmf) == 1 else _("%(mean)s on average") % {"mean": decimal(dice["mean"])}
+        )
+        hit_roll = _roll(_("To hit"), hit, cfg.base_to_hit, _("base"), to_hit=True)
+        dmg_roll = _roll(_("To damage"), dmg, target_dv, _("target"))
+        save_roll = None if save is None else Roll(_("Cover save"), "", (), _need_text(save["need"]), to_fraction(save["p"]))
+        result.rows.append(
+            {
+                "title": f"{group['models']} × {row.display_name}",
+                "subtitle": _("%(band)s · %(dice)s dice") % {"band": band_labels[group["range"]], "dice": dice_text},
+                "rolls": [r for r in (hit_roll, dmg_roll, save_roll) if r is not None],
+            }
+        )
+    if kind == "armoured":
+        vehicle = raw["vehicle"]
+        result.stats = [
+            Stat(_("Knocked out"), to_fraction(vehicle["p_knocked_out"])),
+            Stat(_("Immobilised (not knocked out)"), to_fraction(vehicle["p_immobilised"])),
+            Stat(_("Pinned"), to_fraction(raw["p_pin"])),
+            Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+        ]
+        names = {
+            "none": _("No effect"),
+            "superficial": _("Superficial"),
+            "full": _("Full damage"),
+            "massive": _("Massive damage"),
+        }
+        result.charts = [
+            bar_chart(
+                _("Best damage result"),
+                _prob_bars([(names[c], p) for c, p in vehicle["categories"].items()]),
+                trim=False,
+            ),
+            bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)),
+            bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits)),
+        ]
+        return result
+    if kind == "soft_skin":
+        result.stats = [
+            Stat(_("Destroyed"), to_fraction(raw["p_destroyed"])),
+            Stat(_("Pinned"), to_fraction(raw["p_pin"])),
+            Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+        ]
+        result.charts = [bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits))]
+        return result
+    casualties = raw["casualties"]
+    cas_pmf = {int(k): to_fraction(v) for k, v in casualties["pmf"].items()}
+    morale = raw["morale"] or {}
+    result.stats = [
+        Stat(_("Pinned"), to_fraction(raw["p_pin"])),
+        Stat(_("At least one casualty"), 1 - cas_pmf.get(0, Fraction(0))),
+        Stat(_("Casualties (average)"), to_fraction(casualties["mean"]), is_probability=False),
+        Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+    ]
+    if morale:
+        result.stats.append(
+            Stat(
+                _("Unit destroyed"),
+                to_fraction(morale["p_destroyed"]),
+                note=_("wiped out, or broken by the morale check that follows"),
+            )
+        )
+        result.stats.append(Stat(_("Morale check forced"), to_fraction(morale["p_check"])))
+    if raw.get("p_exceptional") is not None:
+        result.stats.append(Stat(_("Exceptional damage"), to_fraction(raw["p_exceptional"])))
+    result.charts = [
+        bar_chart(_("Casualties"), bars_from_pmf(casualties["pmf"], _casualties)),
+        bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits)),
+    ]
+    if any(int(k) > 1 for k, v in raw["pins"]["pmf"].items() if to_fraction(v)):
+        result.charts.append(bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)))
+    if raw.get("firer_pins_added"):
+        result.notes.append(
+            _("The firers take %(n)s pin(s) for firing a flamethrower.") % {"n": raw["firer_pins_added"]}
+        )
+    return result
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
+    data = forms.bind(forms.anti_tank_defaults(_edition(request.GET)), request.GET.dict())
+    edition = _edition(data)
+    weapons = adapters.weapons_for_edition(edition)
+    form = forms.AntiTankForm(data, weapons=weapons)
+    result = None
+    error = None
+    if form.is_valid():
+        cd = form.cleaned_data
+        row = next(w for w in weapons if w.slug == cd["weapon"])
+        try:
+            raw = engine.anti_tank(
+                cd["edition"],
+                weapon=adapters.to_rules_weapon(row),
+                damage_value=cd["damage_value"],
+                shots=cd["shots"],
+                facing=cd["facing"],
+                band=cd["range"],
+                order=cd["order"],
+                firer_quality=cd["firer_quality"],
+                firer_pins=cd["firer_pins"],
+                anti_tank_gun=adapters.is_anti_tank_gun(row),
+                vehicle_quality=cd["target_quality"],
+                pins=cd["target_pins"],
+            )
+            result = present_anti_tank(raw, cd)
+        except RulesError as exc:
+            error = _engine_message(exc)
+    context = _common("anti-tank", _("Anti-tank fire"))
+    context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
+    return _render(request, "resolver/anti_tank.html", context)
+
+
+def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+    cfg = config_for(cd["edition"])
+    names = {
+        "none": _("No effect"),
+        "superficial": _("Superficial"),
+        "full": _("Full damage"),
+        "massive": _("Massive damage"),
+    }
+    result = Result(unverified=_unverified(raw["unverified"]))
+    result.stats = [
+        Stat(_("Knocked out"), to_fraction(raw["p_knocked_out"])),
+        Stat(_("Immobilised (not knocked out)"), to_fraction(raw["p_immobilised"])),
+        Stat(_("Hit (each shot)"), to_fraction(raw["p_hit"])),
+        Stat(_("Pins added (average)"), to_fraction(raw["pins"]["mean"]), is_probability=False),
+    ]
+    if to_fraction(raw["p_pin_rout"]):
+        result.stats.append(Stat(_("Crew flees (pins reach morale)"), to_fraction(raw["p_pin_rout"])))
+    result.rows = [
+        {
+            "title": _("Each shot"),
+            "subtitle": "",
+            "rolls": [
+                _roll(_("To hit"), raw["need_to_hit"], cfg.base_to_hit, _("base"), to_hit=True),
+                _roll(_("To penetrate"), raw["need_to_damage"], cd["damage_value"], _("armour")),
+            ],
+        }
+    ]
+    result.charts = [
+        bar_chart(
+            _("Damage result of a hit"),
+            _prob_bars([(names[c], p) for c, p in raw["categories"].items()]),
+            trim=False,
+        ),
+        bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)),
+    ]
+    if len(raw["by_shot"]) > 1:
+        result.charts.insert(
+            1,
+            bar_chart(
+                _("Knocked out after each shot"),
+                _prob_bars([(_("shot %(n)s") % {"n": s["shot"]}, s["p_knocked_out"]) for s in raw["by_shot"]]),
+                trim=False,
+            ),
+        )
+    return result
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def order_test(request: HtmxHttpRequest) -> HttpResponse:
+    data = forms.bind(forms.order_test_defaults(_edition(request.GET)), request.GET.dict())
+    ranks = _officer_ranks(_edition(data))
+    form = forms.OrderTestForm(data, officer_ranks=ranks)
+    result = None
+    error = None
+    if form.is_valid():
+        cd = form.cleaned_data
+        try:
+            raw = engine.order_test(
+                cd["edition"],
+                quality=cd["quality"],
+                pins=cd["pins"],
+                officer_bonus=cd["officer_bonus"],
+                modifier=cd["modifier"],
+            )
+            result = present_order_test(raw, cd)
+        except RulesError as exc:
+            error = _engine_message(exc)
+    context = _common("order-test", _("Order test"))
+    context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
+    return _render(request, "resolver/order_test.html", context)
+
+
+RANK_NAMES = {
+    "second_lieutenant": "2nd Lieutenant",
+    "first_lieutenant": "1st Lieutenant",
+    "captain": "Captain",
+    "major": "Major",
+    "platoon_commander": "Platoon Commander",
+    "company_commander": "Company Commander",
+}
+
+
+def _officer_ranks(edition: str) -> dict[int, str]:
+    """Bonus -> rank names for the edition's officers (3rd edition has two ranks, +2 and +4)."""
+    try:
+        bonuses = config_for(edition).officer_bonuses
+    except RulesError:
+        return {}
+    ranks: dict[int, list[str]] = {}
+    for rank, bonus in bonuses:
+        ranks.setdefault(bonus, []).append(_(RANK_NAMES.get(rank, rank)))
+    return {bonus: ", ".join(names) for bonus, names in ranks.items()}
+
+
+def present_order_test(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+    cfg = config_for(cd["edition"])
+    base = {"inexperienced": 8, "regular": 9, "veteran": 10}[cd["quality"]]
+    result = Result(unverified=_unverified(raw["unverified"]))
+    result.stats = [
+        Stat(_("Order given"), to_fraction(raw["p_pass"])),
+        Stat(_("Fails (FUBAR included)"), to_fraction(raw["p_fail"])),
+        Stat(_("FUBAR"), to_fraction(raw["p_fubar"]), note=_("a double six")),
+    ]
+    if raw.get("p_double_one") is not None:
+        result.stats.append(
+            Stat(_("Incredible Courage"), to_fraction(raw["p_double_one"]), note=_("a double one (2nd edition)"))
+        )
+    mods = [(_("Pins"), _signed(-cd["pins"]))] if cd["pins"] else []
+    if cd["officer_bonus"]:
+        mods.append((_("Officer"), _signed(cd["officer_bonus"])))
+    if cd["modifier"]:
+        mods.append((_("Other"), _signed(cd["modifier"])))
+    mods.append((_("kept between %(lo)s and %(hi)s") % {"lo": cfg.morale_min, "hi": cfg.morale_cap}, ""))
+    result.rows = [
+        {
+            "title": _("The test"),
+            "subtitle": "" if raw["test_needed"] else _("With no pins no test is needed: the order is simply given."),
+            "rolls": [Roll(
+                _("Morale"),
+                _("base %(m)s") % {"m": base},
+                tuple(mods),
+                _("%(m)s or less on 2D6") % {"m": raw["morale"]},
+                to_fraction(raw["p_pass"]),
+            )],
+        }
+    ]
+    result.charts = [
+        bar_chart(
+            _("Outcome"),
+            _prob_bars(
+                [
+                    (_("Order given"), raw["p_pass"]),
+                    (_("Fails, no FUBAR"), raw["p_fail_not_fubar"]),
+                    (_("FUBAR: friendly fire"), raw["p_fubar_friendly_fire"]),
+                    (_("FUBAR: panic"), raw["p_fubar_panic"]),
+                ]
+            ),
+            trim=False,
+        )
+    ]
+    return result
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
+    data = forms.bind(forms.close_quarters_defaults(_edition(request.GET)), request.GET.dict())
+    form = forms.CloseQuartersForm(data)
+    result = None
+    error = None
+    if form.is_valid():
+        cd = form.cleaned_data
+        try:
+            raw = engine.close_quarters(
+                cd["edition"],
+                attacker={
+                    "models": cd["attacker_models"],
+                    "quality": cd["attacker_quality"],
+                    "tough_fighters": cd["attacker_tough"],
+                },
+                defender={
+                    "models": cd["defender_models"],
+                    "quality": cd["defender_quality"],
+                    "tough_fighters": cd["defender_tough"],
+                    "defensive_position": cd["defensive_position"],
+                },
+            )
+            result = present_close_quarters(raw, cd)
+        except RulesError as exc:
+            error = _engine_message(exc)
+    context = _common("close-quarters", _("Close quarters"))
+    context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
+    return _render(request, "resolver/close_quarters.html", context)
+
+
+FIRST_ROUND = {
+    "attacker_first": "The attacker strikes first, then the survivors strike back.",
+    "simultaneous": "Both sides strike at the same time.",
+    "defender_first": "The defender strikes first from the defensive position.",
+}
+
+
+TOUGH_FIGHTERS = {
+    "extra_attack": "Tough Fighters: an extra attack each",
+    "bonus_roll_on_success": "Tough Fighters: another roll for each casualty",
+    "reroll_failed": "Tough Fighters: failed rolls are re-rolled",
+}
+
+
+def present_close_quarters(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+    cfg = config_for(cd["edition"])
+    result = Result(unverified=_unverified(raw["unverified"]))
+    for side, enemy in (("attacker", "defender"), ("defender", "attacker")):
+        dice = raw[f"{side}_dice"]
+        dv = {"inexperienced": 3, "regular": 4, "veteran": 5}[cd[f"{enemy}_quality"]]
+        mods: tuple[tuple[str, str], ...] = ()
+        if cd[f"{side}_tough"]:
+            mods = ((_(TOUGH_FIGHTERS[cfg.tough_fighters]), ""),)
+        title = _("Attacker") if side == "attacker" else _("Defender")
+        result.rows.append(
+            {
+                "title": title,
+                "subtitle": ngettext("%(n)s attack", "%(n)s attacks", sum(dice.values())) % {"n": sum(dice.values())},
+                "rolls": [Roll(_("To damage"), _("target %(dv)s+") % {"dv": dv}, mods, f"{dv}+", Fraction(7 - dv, 6))],
+            }
+        )
+    result.stats = [
+        Stat(_("Attacker wins"), to_fraction(raw["p_attacker_wins"])),
+        Stat(_("Defender wins"), to_fraction(raw["p_defender_wins"])),
+        Stat(_("Both wiped out"), to_fraction(raw["p_both_destroyed"])),
+        Stat(_("Rounds (average)"), to_fraction(raw["expected_rounds"]), is_probability=False),
+    ]
+    result.notes = [_(FIRST_ROUND.get(raw["first_round"], raw["first_round"]))]
+    result.charts = [
+        bar_chart(
+            _("Outcome"),
+            _prob_bars(
+                [
+                    (_("Attacker wins"), raw["p_attacker_wins"]),
+                    (_("Defender wins"), raw["p_defender_wins"]),
+                    (_("Both wiped out"), raw["p_both_destroyed"]),
+                ]
+            ),
+            trim=False,
+        )
+    ]
+    return result

@@ -1,0 +1,466 @@
+"""Force organisation: which units a platoon may hold, per edition, and the tournament limits.
+
+A unit's *role* is the slot it fills in a platoon: its officer rank decides for officers
+(Lieutenants and Platoon Commanders fill "officer"; Captains, Majors and Company Commanders fill
+"company_commander"), its ``slot`` for everything else.
+
+The tables are data with their sources: ``REINFORCED_PLATOON`` (2nd ed, also used for 1st ed
+and flagged), ``V3_PLATOONS`` (3rd ed: the Rifle Platoon from v3-generic-costs.md, the support
+platoons from JK3), gathered per edition in ``EDITION_RULES``. A 3rd-ed Company Commander is
+0-1 per list and may sit outside the platoons.
+
+Problems come back in a stable order: units outside any platoon (list order), then each platoon
+in list order (wrong kind, units it has no place for, each requirement and maximum in table
+order, transports), then the list-wide rules (at least one core platoon, support platoons,
+Company Commander), then the tournament limits (points, order dice, platoons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.army.model import PLATOON_KINDS, EntrySpec, ListSpec, PlatoonSpec, Problem
+from rules.army.order_dice import order_dice
+from rules.army.points import entry_points, join_words
+from rules.errors import ForceOrgError, RulesError
+
+# Unit types that can ride in a transport or be towed: one transport may join the platoon for each.
+CARRIED_TYPES = ("headquarters", "infantry", "team", "artillery")
+
+SENIOR_RANKS = ("captain", "major", "company_commander")
+JUNIOR_RANKS = ("second_lieutenant", "first_lieutenant", "platoon_commander")
+
+
+@dataclass(frozen=True)
+class SlotLimit:
+    """Between ``minimum`` and ``maximum`` units whose role is one of ``slots``."""
+
+    key: str
+    slots: tuple[str, ...]
+    singular: str
+    plural: str
+    minimum: int = 0
+    maximum: int | None = None  # None: no fixed maximum
+
+
+@dataclass(frozen=True)
+class PlatoonRules:
+    kind: str
+    label: str
+    limits: tuple[SlotLimit, ...]
+    source: str
+    transports: bool = True  # one transport (or tow) per unit of a CARRIED_TYPES type
+    unverified: bool = False
+
+
+@dataclass(frozen=True)
+class EditionRules:
+    edition: str
+    label: str  # "2nd-edition"
+    platoons: dict[str, PlatoonRules]
+    core_kind: str  # the list needs at least one platoon of this kind
+    support_limited_by_core: bool  # 3rd ed: each support kind at most as many as core platoons
+    company_commanders_per_list: int | None  # 3rd ed: 0-1 for the list, outside the platoon tables
+    source: str
+
+
+REINFORCED_PLATOON_SOURCE = (
+    "2nd-edition rulebook, generic Reinforced Platoon; structure corroborated by BSData/boltaction "
+    '"Bolt Action 2.gst" forceEntry "Reinforced Platoon" (2 compulsory infantry, 0-1 artillery, '
+    "one transport per infantry or headquarters unit, one tow per artillery unit)"
+)
+
+REINFORCED_PLATOON = PlatoonRules(
+    kind="reinforced_platoon",
+    label="Reinforced Platoon",
+    source=REINFORCED_PLATOON_SOURCE,
+    limits=(
+        SlotLimit("officer", ("officer",), "Lieutenant (2nd or 1st)", "Lieutenants (2nd or 1st)", 1, 1),
+        SlotLimit("infantry", ("infantry",), "infantry section", "infantry sections", 2, 6),
+        SlotLimit("senior-officer", ("company_commander",), "Captain or Major", "Captains or Majors", 0, 1),
+        SlotLimit("medic", ("medic",), "medic", "medics", 0, 1),
+        SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
+        SlotLimit("machine-gun", ("machine_gun",), "machine-gun team", "machine-gun teams", 0, 1),
+        SlotLimit("mortar", ("light_mortar", "mortar"), "mortar team", "mortar teams", 0, 1),
+        SlotLimit("sniper", ("sniper",), "sniper", "snipers", 0, 1),
+        SlotLimit("flamethrower", ("flamethrower",), "flamethrower team", "flamethrower teams", 0, 1),
+        SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 1),
+        SlotLimit(
+            "artillery", ("artillery", "anti_tank_gun"), "field or anti-tank gun", "field or anti-tank guns", 0, 1
+        ),
+        SlotLimit(
+            "tank",
+            ("tank",),
+            "tank, tank destroyer, self-propelled gun or anti-aircraft vehicle",
+            "tanks, tank destroyers, self-propelled guns or anti-aircraft vehicles",
+            0,
+            1,
+        ),
+        SlotLimit(
+            "armoured-car", ("armoured_car",), "armoured car or recce vehicle", "armoured cars or recce vehicles", 0, 1
+        ),
+    ),
+)
+
+V3_SOURCE = "v3-generic-costs.md, 3rd-edition force organisation"
+JK3_SOURCE = (
+    'JK3: Jelle-Kuipers/Bolt-Action-Third-Edition-NRData, "Bolt Action: Third Edition.gst" forceEntries '
+    "(3rd-ed book pp.184-189)"
+)
+
+RIFLE_PLATOON = PlatoonRules(
+    kind="rifle_platoon",
+    label="Rifle Platoon",
+    source=f"{V3_SOURCE}; the same in {JK3_SOURCE}",
+    limits=(
+        SlotLimit("officer", ("officer",), "Platoon Commander", "Platoon Commanders", 1, 1),
+        SlotLimit("infantry", ("infantry",), "infantry squad", "infantry squads", 2, 4),
+        SlotLimit("sniper", ("sniper",), "sniper", "snipers", 0, 1),
+        SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
+        SlotLimit("medic", ("medic",), "medic", "medics", 0, 1),
+        SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 1),
+        SlotLimit("light-mortar", ("light_mortar",), "light mortar", "light mortars", 0, 2),
+    ),
+)
+
+_COMMANDER = SlotLimit("officer", ("officer",), "Platoon Commander", "Platoon Commanders", 1, 1)
+
+V3_PLATOONS = {
+    "rifle_platoon": RIFLE_PLATOON,
+    "heavy_weapons_platoon": PlatoonRules(
+        "heavy_weapons_platoon",
+        "Heavy Weapons Platoon",
+        (
+            _COMMANDER,
+            SlotLimit("machine-gun", ("machine_gun",), "machine-gun team", "machine-gun teams", 0, 3),
+            SlotLimit("mortar", ("mortar",), "mortar team", "mortar teams", 0, 3),
+            SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 3),
+        ),
+        f'{JK3_SOURCE}, "Heavy Weapon Platoon" (its author marks the mandatory units "CHECK MAND")',
+        unverified=True,
+    ),
+    "artillery_platoon": PlatoonRules(
+        "artillery_platoon",
+        "Artillery Platoon",
+        (_COMMANDER, SlotLimit("guns", ("artillery", "anti_tank_gun"), "gun", "guns", 1, 3)),
+        f'{JK3_SOURCE}, "Artillery Platoon": 1-3 field, anti-tank or anti-aircraft guns; the file gives 1-3 '
+        "per kind of gun, read here as 1-3 guns in all [R]",
+        unverified=True,
+    ),
+    "armoured_platoon": PlatoonRules(
+        "armoured_platoon",
+        "Armoured Platoon",
+        (SlotLimit("vehicles", ("tank", "armoured_car"), "vehicle", "vehicles", 2, 5),),
+        f'{JK3_SOURCE}, "Armoured Platoon": a platoon command vehicle and 1-4 more vehicles; the command '
+        "vehicle is not marked in the catalogue, so this counts 2-5 vehicles in all [R]",
+        transports=False,
+        unverified=True,
+    ),
+    "recce_platoon": PlatoonRules(
+        "recce_platoon",
+        "Recce Infantry Platoon",
+        (
+            _COMMANDER,
+            SlotLimit("infantry", ("infantry",), "infantry squad", "infantry squads", 1, 4),
+            SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
+            SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 1),
+        ),
+        f'{JK3_SOURCE}, "Recce Infantry Platoon" (its minimum of one transport is marked "CHECK BOOK" and '
+        "is not enforced)",
+        unverified=True,
+    ),
+    "engineer_platoon": PlatoonRules(
+        "engineer_platoon",
+        "Engineer Platoon",
+        (
+            _COMMANDER,
+            SlotLimit("infantry", ("infantry",), "engineer squad", "engineer squads", 2, 4),
+            SlotLimit("flamethrower", ("flamethrower",), "flamethrower team", "flamethrower teams", 0, 3),
+        ),
+        f'{JK3_SOURCE}, "Engineer Platoon"',
+    ),
+}
+
+# 1st ed: the same Reinforced Platoon as 2nd ed; no source in rules-notes covers it [R].
+V1_REINFORCED_PLATOON = PlatoonRules(
+    kind="reinforced_platoon",
+    label="Reinforced Platoon",
+    limits=REINFORCED_PLATOON.limits,
+    source="2nd-edition Reinforced Platoon applied to 1st ed [R]: no 1st-ed force organisation in rules-notes",
+    unverified=True,
+)
+
+EDITION_RULES: dict[str, EditionRules] = {
+    "v1": EditionRules(
+        "v1",
+        "1st-edition",
+        {"reinforced_platoon": V1_REINFORCED_PLATOON},
+        "reinforced_platoon",
+        False,
+        None,
+        V1_REINFORCED_PLATOON.source,
+    ),
+    "v2": EditionRules(
+        "v2",
+        "2nd-edition",
+        {"reinforced_platoon": REINFORCED_PLATOON},
+        "reinforced_platoon",
+        False,
+        None,
+        REINFORCED_PLATOON_SOURCE,
+    ),
+    "v3": EditionRules("v3", "3rd-edition", V3_PLATOONS, "rifle_platoon", True, 1, V3_SOURCE),
+}
+
+KIND_LABELS = {
+    "reinforced_platoon": "Reinforced Platoon",
+    "rifle_platoon": "Rifle Platoon",
+    "heavy_weapons_platoon": "Heavy Weapons Platoon",
+    "artillery_platoon": "Artillery Platoon",
+    "armoured_platoon": "Armoured Platoon",
+    "recce_platoon": "Recce Infantry Platoon",
+    "engineer_platoon": "Engineer Platoon",
+}
+
+
+def edition_rules(edition: str) -> EditionRules:
+    rules = EDITION_RULES.get(edition)
+    if rules is None:
+        raise ForceOrgError(f"Unknown edition “{edition}”.")
+    return rules
+
+
+def entry_role(entry: EntrySpec) -> str:
+    """The slot an entry fills: officers by rank, everything else by its unit's slot."""
+    rank = entry.unit.officer_rank
+    if rank in SENIOR_RANKS:
+        return "company_commander"
+    if rank in JUNIOR_RANKS:
+        return "officer"
+    return entry.unit.slot
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+def _many(n: int, singular: str, plural: str) -> str:
+    return f"{_count(n)} {singular if n == 1 else plural}"
+
+
+def _names(entries: Sequence[EntrySpec]) -> str:
+    return ", ".join(entry.name for entry in entries)
+
+
+def _platoon_names(platoons: Sequence[PlatoonSpec]) -> str:
+    return ", ".join(platoon.name for platoon in platoons)
+
+
+def _kind_id(kind: str) -> str:
+    return kind.replace("_", "-")
+
+
+def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[EntrySpec]) -> list[Problem]:
+    table = rules.platoons.get(platoon.kind)
+    kind_label = KIND_LABELS.get(platoon.kind, platoon.kind)
+    if table is None:
+        allowed = join_words([f"{p.label}s" for p in rules.platoons.values()], "or")
+        return [
+            Problem(
+                f"{platoon.name}: {_article(kind_label)} {kind_label} is not a {rules.label} platoon; "
+                f"{rules.label} lists use {allowed}.",
+                "platoon-kind",
+                platoon_key=platoon.key,
+            )
+        ]
+    problems: list[Problem] = []
+    company_exempt = rules.company_commanders_per_list is not None
+    # Units in the platoon that the rules look at (a 3rd-ed Company Commander sits outside the tables).
+    counted = [e for e in entries if not (company_exempt and entry_role(e) == "company_commander")]
+    allowed_slots = {slot for limit in table.limits for slot in limit.slots}
+    if table.transports:
+        allowed_slots.add("transport")
+    for entry in counted:
+        role = entry_role(entry)
+        if role not in allowed_slots:
+            problems.append(
+                Problem(
+                    f"{platoon.name}: {_article(table.label)} {table.label} has no place for {entry.name} "
+                    f"({_role_label(role)}).",
+                    f"{_kind_id(table.kind)}-slot",
+                    entry_key=entry.key,
+                    platoon_key=platoon.key,
+                )
+            )
+    for limit in table.limits:
+        members = [e for e in counted if entry_role(e) in limit.slots]
+        rule = f"{_kind_id(table.kind)}-{limit.key}"
+        if len(members) < limit.minimum:
+            wanted = limit.singular if limit.minimum == 1 else limit.plural
+            problems.append(
+                Problem(
+                    f"{platoon.name}: {_article(table.label)} {table.label} needs {limit.minimum} {wanted}; "
+                    f"it has {len(members)}.",
+                    f"{rule}-min",
+                    platoon_key=platoon.key,
+                )
+            )
+        if limit.maximum is not None and len(members) > limit.maximum:
+            problems.append(
+                Problem(
+                    f"{platoon.name}: {_article(table.label)} {table.label} allows {limit.minimum}–{limit.maximum} "
+                    f"{limit.plural}; it has {len(members)} ({_names(members)}).",
+                    f"{rule}-max",
+                    platoon_key=platoon.key,
+                )
+            )
+    if table.transports:
+        transports = [e for e in counted if entry_role(e) == "transport"]
+        carried = [e for e in entries if entry_role(e) != "transport" and e.unit.unit_type in CARRIED_TYPES]
+        if len(transports) > len(carried):
+            problems.append(
+                Problem(
+                    f"{platoon.name}: {_article(table.label)} {table.label} allows one transport or tow per "
+                    f"infantry or artillery unit ({len(carried)}); it has {len(transports)} ({_names(transports)}).",
+                    f"{_kind_id(table.kind)}-transport-max",
+                    platoon_key=platoon.key,
+                )
+            )
+    return problems
+
+
+ROLE_LABELS = {
+    "officer": "an officer",
+    "company_commander": "a senior officer",
+    "infantry": "an infantry squad",
+    "medic": "a medic",
+    "forward_observer": "a forward observer",
+    "sniper": "a sniper",
+    "machine_gun": "a machine gun",
+    "light_mortar": "a light mortar",
+    "mortar": "a mortar",
+    "flamethrower": "a flamethrower",
+    "anti_tank": "an anti-tank team",
+    "anti_tank_gun": "an anti-tank gun",
+    "artillery": "artillery",
+    "armoured_car": "an armoured car",
+    "tank": "a tank",
+    "transport": "a transport",
+    "other": "a unit outside the platoon slots",
+}
+
+
+def _role_label(role: str) -> str:
+    return ROLE_LABELS.get(role, role)
+
+
+def platoon_problems(spec: ListSpec) -> list[Problem]:
+    """Force-organisation problems of a list; none when its force_org is "none"."""
+    if spec.force_org == "none":
+        return []
+    if spec.force_org != "platoons":
+        raise ForceOrgError(f"Unknown force organisation “{spec.force_org}”.")
+    rules = edition_rules(spec.edition)
+    platoon_keys = {platoon.key for platoon in spec.platoons}
+    company_exempt = rules.company_commanders_per_list is not None
+    problems: list[Problem] = []
+
+    for entry in spec.entries:
+        if entry.platoon in platoon_keys:
+            continue
+        if company_exempt and entry_role(entry) == "company_commander":
+            continue
+        problems.append(
+            Problem(
+                f"{entry.name} is not in a platoon; with platoon force organisation every unit belongs to one.",
+                "unit-outside-platoon",
+                entry_key=entry.key,
+            )
+        )
+
+    for platoon in spec.platoons:
+        members = [entry for entry in spec.entries if entry.platoon == platoon.key]
+        problems += _platoon_problems(rules, platoon, members)
+
+    core = rules.platoons[rules.core_kind]
+    core_count = sum(1 for platoon in spec.platoons if platoon.kind == rules.core_kind)
+    if core_count == 0:
+        problems.append(
+            Problem(
+                f"A {rules.label} list needs at least one {core.label}; this list has none.",
+                f"{_kind_id(rules.core_kind)}-required",
+            )
+        )
+    if rules.support_limited_by_core:
+        for kind in PLATOON_KINDS:
+            if kind == rules.core_kind or kind not in rules.platoons:
+                continue
+            of_kind = [platoon for platoon in spec.platoons if platoon.kind == kind]
+            if len(of_kind) > core_count:
+                label = rules.platoons[kind].label
+                problems.append(
+                    Problem(
+                        f"The list has {_many(len(of_kind), label, label + 's')} ({_platoon_names(of_kind)}); "
+                        f"it may have no more {label}s than {core.label}s ({core_count}).",
+                        f"{_kind_id(kind)}-max",
+                    )
+                )
+    if rules.company_commanders_per_list is not None:
+        commanders = [entry for entry in spec.entries if entry_role(entry) == "company_commander"]
+        if len(commanders) > rules.company_commanders_per_list:
+            problems.append(
+                Problem(
+                    f"The list has {len(commanders)} Company Commanders ({_names(commanders)}); it allows "
+                    f"0–{rules.company_commanders_per_list}.",
+                    "company-commander-max",
+                )
+            )
+    return problems
+
+
+def list_points(spec: ListSpec) -> int:
+    """Total points of the entries whose points can be worked out (the others are problems elsewhere)."""
+    total = 0
+    for entry in spec.entries:
+        try:
+            total += entry_points(entry)
+        except RulesError:
+            continue
+    return total
+
+
+def tournament_problems(spec: ListSpec, points: int | None = None) -> list[Problem]:
+    """Points limit, order-dice cap and platoon cap; they apply whatever the force organisation."""
+    problems: list[Problem] = []
+    total = list_points(spec) if points is None else points
+    if total > spec.points_limit:
+        problems.append(
+            Problem(f"The list is {_count(total)} points; the limit is {_count(spec.points_limit)}.", "points-limit")
+        )
+    dice = order_dice(spec)
+    if spec.max_order_dice is not None and dice > spec.max_order_dice:
+        problems.append(
+            Problem(
+                f"The list has {_many(dice, 'order die', 'order dice')}; the limit is {spec.max_order_dice}.",
+                "max-order-dice",
+            )
+        )
+    platoons = len(spec.platoons)
+    if spec.max_platoons is not None and platoons > spec.max_platoons:
+        problems.append(
+            Problem(
+                f"The list has {_many(platoons, 'platoon', 'platoons')}; the limit is {spec.max_platoons}.",
+                "max-platoons",
+            )
+        )
+    return problems
+
+
+def validate(spec: ListSpec, points: int | None = None) -> tuple[Problem, ...]:
+    """Every force-organisation and tournament problem of a list, in a stable order."""
+    return tuple(platoon_problems(spec) + tournament_problems(spec, points))

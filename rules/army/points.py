@@ -1,0 +1,108 @@
+"""Points of one entry: the unit at its quality, the models beyond its base, and its options.
+
+``entry_points`` trusts nothing about the entry: a quality the unit does not offer, a model
+count outside the unit's range or an option the unit does not have raise ``RulesError`` with a
+sentence the page can show as it is. ``summary.summarise`` turns those errors into problems.
+"""
+
+from __future__ import annotations
+
+from rules.army.model import QUALITIES, EntrySpec, OptionSpec, UnitSpec
+from rules.errors import RulesError
+
+QUALITY_LABELS = {"inexperienced": "Inexperienced", "regular": "Regular", "veteran": "Veteran"}
+
+
+def quality_label(quality: str) -> str:
+    return QUALITY_LABELS.get(quality, quality)
+
+
+def join_words(words: list[str], last: str = "and") -> str:
+    """Words as prose: A; A and B; A, B and C."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def unit_cost(unit: UnitSpec, quality: str, models: int, name: str | None = None) -> int:
+    """The unit's own cost (no options) at ``quality`` with ``models`` models.
+
+    ``name`` (default: the unit's) is the name error messages use, e.g. the entry's own name.
+    """
+    name = name or unit.name
+    if quality not in unit.base_cost:
+        offered = [quality_label(q) for q in QUALITIES if q in unit.base_cost]
+        if not offered:
+            raise RulesError(f"{name} has no points value at any quality.")
+        raise RulesError(f"{name} cannot be {quality_label(quality)}; it comes as {join_words(offered, 'or')} only.")
+    if not unit.base_models <= models <= unit.max_models:
+        if unit.base_models == unit.max_models:
+            allowed = f"exactly {unit.base_models}"
+        else:
+            allowed = f"{unit.base_models} to {unit.max_models}"
+        raise RulesError(f"{name} has {models} models; it must have {allowed}.")
+    extra = models - unit.base_models
+    if extra and quality not in unit.per_model_cost:
+        raise RulesError(f"{name} has no cost for extra models at {quality_label(quality)}.")
+    return unit.base_cost[quality] + extra * unit.per_model_cost.get(quality, 0)
+
+
+def option_limit(option: OptionSpec, models: int) -> int:
+    """How many times an option can be taken: its max_count, else one per model or once per unit."""
+    if option.max_count is not None:
+        return option.max_count
+    return models if option.per_model else 1
+
+
+def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, int], name: str | None = None) -> int:
+    """Cost of the options taken (option key -> count); counts of 0 are ignored.
+
+    A per-model option costs its price once per model that takes it; a per-unit option costs
+    its flat price, once for each time it is taken (most can be taken once).
+    """
+    name = name or unit.name
+    by_key = {option.key: option for option in unit.options}
+    groups: dict[str, list[OptionSpec]] = {}
+    total = 0
+    for key in sorted(chosen, key=lambda k: _option_position(unit, k)):
+        count = chosen[key]
+        option = by_key.get(key)
+        if option is None:
+            raise RulesError(f"{name} has no option “{key}”.")
+        if not isinstance(count, int):
+            raise RulesError(f"{name}: {option.name} has a count that is not a whole number ({count!r}).")
+        count = int(count)  # a checkbox may store True/False
+        if count == 0:
+            continue
+        if count < 0:
+            raise RulesError(f"{name}: {option.name} cannot be taken {count} times.")
+        limit = option_limit(option, models)
+        if count > limit:
+            if limit == 0:
+                raise RulesError(f"{name}: {option.name} cannot be taken with {models} models.")
+            times = "once" if limit == 1 else f"{limit} times"
+            raise RulesError(f"{name}: {option.name} can be taken at most {times}; it was taken {count} times.")
+        if quality not in option.cost:
+            raise RulesError(f"{name}: {option.name} has no cost at {quality_label(quality)}.")
+        if option.group:
+            groups.setdefault(option.group, []).append(option)
+        total += option.cost[quality] * count
+    for taken in groups.values():
+        if len(taken) > 1:
+            names = join_words([option.name for option in taken])
+            raise RulesError(f"{name}: {names} exclude each other; choose one.")
+    return total
+
+
+def _option_position(unit: UnitSpec, key: str) -> tuple[int, str]:
+    # Report problems in the order the unit lists its options, unknown keys last.
+    for position, option in enumerate(unit.options):
+        if option.key == key:
+            return (position, key)
+    return (len(unit.options), key)
+
+
+def entry_points(entry: EntrySpec) -> int:
+    """Points of one entry: base cost at its quality, extra models, then options."""
+    cost = unit_cost(entry.unit, entry.quality, entry.models, entry.name)
+    return cost + options_cost(entry.unit, entry.quality, entry.models, dict(entry.options), entry.name)

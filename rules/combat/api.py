@@ -1,0 +1,728 @@
+"""JSON-ready entry points for the Django views.
+
+Every probability in the returned dicts is an exact ``Fraction``; ``serialise`` turns a result into
+strings for JSON. Bad input raises ``RulesError`` with a message that starts with the field name.
+Each result carries ``unverified``: the config switches it depended on that are still inferences
+(see ``RulesConfig.unverified``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Literal
+
+from rules.combat import bag, cq, indirect
+from rules.combat.config import RulesConfig, config_for
+from rules.combat.context import (
+    BANDS,
+    BASE_MORALE,
+    COVERS,
+    FACINGS,
+    MAX_MODELS,
+    QUALITIES,
+    ShooterCtx,
+    TargetCtx,
+    check_choice,
+    check_int,
+)
+from rules.combat.damage import ShotKind, damage, p_damage, p_save, save_need
+from rules.combat.dice import (
+    ONE,
+    PMF,
+    ZERO,
+    convolve,
+    convolve_power,
+    dense,
+    dice_pmf,
+    mean,
+    mixture,
+    point,
+    poisson_binomial,
+)
+from rules.combat.flamer import flamer_hits, resolve_flamethrower
+from rules.combat.he import default_models_under_template, resolve_he
+from rules.combat.morale import order_test as _order_test
+from rules.combat.morale import shooting_with_morale
+from rules.combat.to_hit import Need, p_hit, to_hit
+from rules.combat.vehicles import (
+    CATEGORIES,
+    StatePMF,
+    VehicleCtx,
+    can_damage,
+    penetration_categories,
+    resolve_at_shot,
+    start_state,
+    summarise,
+)
+from rules.combat.volley import ShotGroup, VolleyResult, combine_results, mix_results, resolve_volley
+from rules.combat.weapons import Weapon
+from rules.errors import RulesError
+
+TargetInput = TargetCtx  # kind, quality, models, cover, down, damage_value, facing, gun_shield, ...
+
+
+@dataclass(frozen=True)
+class ShotGroupInput:
+    """Models of the firing unit that fire the same weapon from the same range band.
+
+    ``models_under_template`` is the count of models one HE template covers (default: see
+    ``he.DEFAULT_MODELS_UNDER_TEMPLATE``). ``ammo`` picks AP or HE for guns with both ("auto": HE at
+    infantry/artillery, which is compulsory [BS2, JK3], AP at vehicles). ``indirect`` overrides the
+    weapon's flag; ``ranging_attempt``/``zeroed`` give the indirect to-hit step.
+    """
+
+    weapon: Weapon
+    models: int
+    band: str = "normal"
+    models_under_template: int | None = None
+    ammo: Literal["auto", "ap", "he"] = "auto"
+    indirect: bool | None = None
+    ranging_attempt: int = 1
+    zeroed: bool = False
+    short_crew: bool = False
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One group, resolved to needs and dice."""
+
+    label: str
+    kind: ShotKind
+    weapon: Weapon
+    dice: PMF
+    hit: Need
+    dmg: Need
+    save: int | None
+    indirect: bool
+    band: str
+    template: int | None
+
+
+def _pmf_block(pmf: Mapping[int, Fraction], fill: bool = True) -> dict[str, Any]:
+    """{"pmf", "mean"}; ``fill`` writes the zero entries from 0 up for charts."""
+    return {"pmf": dense(pmf) if fill else dict(pmf), "mean": mean(pmf)}
+
+
+def _need_block(need: Need, p: Fraction) -> dict[str, Any]:
+    return {"need": need.need, "modifiers": [list(m) for m in need.modifiers], "p": p}
+
+
+def _check_target(target: object) -> TargetCtx:
+    if not isinstance(target, TargetCtx):
+        raise RulesError("target: expected a TargetInput")
+    return target
+
+
+def _plan_groups(
+    cfg: RulesConfig, shooter: ShooterCtx, groups: Sequence[ShotGroupInput], target: TargetCtx, used: set[str]
+) -> list[_Plan]:
+    if not isinstance(groups, Sequence) or isinstance(groups, str) or not groups:
+        raise RulesError("groups: at least one shot group is required")
+    total = 0
+    plans: list[_Plan] = []
+    for i, g in enumerate(groups):
+        field = f"groups[{i}]"
+        if not isinstance(g, ShotGroupInput):
+            raise RulesError(f"{field}: expected a ShotGroupInput")
+        if not isinstance(g.weapon, Weapon):
+            raise RulesError(f"{field}.weapon: expected a Weapon")
+        check_int(f"{field}.models", g.models, 1, MAX_MODELS)
+        check_choice(f"{field}.band", g.band, BANDS)
+        check_choice(f"{field}.ammo", g.ammo, ("auto", "ap", "he"))
+        check_int(f"{field}.ranging_attempt", g.ranging_attempt, 1, 20)
+        total += g.models
+        if total > MAX_MODELS:
+            raise RulesError(f"groups: more than {MAX_MODELS} firing models")
+        w = g.weapon
+        he = _fires_he(w, g.ammo, target, field)
+        kind: ShotKind = "flamer" if w.flamethrower else ("he" if he else "kinetic")
+        ind = w.indirect if g.indirect is None else g.indirect
+        if ind and w.he_size is None:
+            raise RulesError(f"{field}.indirect: only HE weapons fire indirectly")
+        member = replace(shooter, short_crew=g.short_crew)
+        if w.fixed and shooter.order == "advance":
+            used.add("fixed_fires_on_advance")
+        try:
+            hit = to_hit(
+                cfg, member, target, w, g.band, indirect=ind, ranging_attempt=g.ranging_attempt, zeroed=g.zeroed
+            )
+        except RulesError as exc:
+            raise RulesError(f"{field}.{exc}") from exc
+        dmg = damage(cfg, target, w, target.facing, g.band, he=he, indirect=ind)
+        sv = save_need(cfg, target, w, g.band == "point_blank", he=he, indirect=ind)
+        dice = convolve_power(w.shots_pmf, g.models) if kind != "flamer" else point(g.models)
+        template = None
+        if kind == "he" and target.kind in ("infantry", "artillery"):
+            if g.models_under_template is not None:
+                check_int(f"{field}.models_under_template", g.models_under_template, 0, MAX_MODELS)
+                template = g.models_under_template
+            else:
+                template = default_models_under_template(w.he_size or 1)
+        _note_switches(cfg, target, kind, hit, dmg, sv, ind, used)
+        plans.append(_Plan(w.slug or w.name, kind, w, dice, hit, dmg, sv, ind, g.band, template))
+    return plans
+
+
+def _fires_he(w: Weapon, ammo: str, target: TargetCtx, field: str) -> bool:
+    if w.flamethrower:
+        return False
+    if ammo == "he":
+        if w.he_size is None:
+            raise RulesError(f"{field}.ammo: {w.name} has no HE")
+        return True
+    if ammo == "ap":
+        if w.pen == 0 and w.he_size is not None:
+            raise RulesError(f"{field}.ammo: {w.name} only fires HE")
+        return False
+    if w.he_size is None:
+        return False
+    return w.pen == 0 or target.kind in ("infantry", "artillery")
+
+
+def _note_switches(
+    cfg: RulesConfig,
+    target: TargetCtx,
+    kind: ShotKind,
+    hit: Need,
+    dmg: Need,
+    sv: int | None,
+    ind: bool,
+    used: set[str],
+) -> None:
+    """Record the config switches a group's numbers depend on."""
+    if hit.need > 6:
+        used.add("seven_plus")
+    if dmg.need <= 1 or (sv is not None and sv <= 1):
+        used.add("nat1_always_fails")
+    labels = {label for label, _ in dmg.modifiers}
+    for label, switch in (
+        ("Gun shield", "gun_shield_dv"),
+        ("Building", "building_extra_protection"),
+        ("Side armour", "side_pen"),
+        ("Rear armour", "rear_pen"),
+        ("Top armour", "top_pen"),
+    ):
+        if label in labels:
+            used.add(switch)
+    if target.kind in ("infantry", "artillery"):
+        used.add("exceptional_damage")
+    if kind == "flamer":
+        used.update({"flamer_hits", "flamer_pins", "flamer_ignores_to_hit_mods", "flamer_forced_morale"})
+        if target.is_vehicle:
+            used.add("flamer_vs_vehicle")
+    if kind == "he" and target.kind != "armoured":
+        used.add("he_pins")
+        if target.down and not target.is_vehicle:
+            used.add("he_down_rounding")
+        if cfg.he_hits_mode == "random":
+            used.add("he_hits_mode")
+    if ind and target.kind == "armoured" and target.open_topped:
+        used.add("superficial_above_six")
+
+
+# --- shooting ----------------------------------------------------------------------------------
+
+
+def shooting(
+    edition: str,
+    *,
+    order: str,
+    firer_quality: str,
+    firer_pins: int,
+    groups: Sequence[ShotGroupInput],
+    target: TargetInput,
+    anti_tank_gun: bool = False,
+) -> dict[str, Any]:
+    """Resolve one unit's shooting at one target.
+
+    Returns ``need_to_hit``/``need_to_damage`` (per group: need, modifiers, p), ``save`` (per group in
+    3e, else None), ``p_pin``, ``pins``/``hits``/``casualties`` ({"pmf", "mean"}), ``p_exceptional``
+    (1e/2e against men, else None), ``morale`` (against men), ``vehicle`` (armoured targets),
+    ``p_destroyed`` (vehicles), ``firer_pins_added`` and ``unverified``. A vehicle counts as one model,
+    so its casualties PMF is {0: survives, 1: destroyed}.
+    """
+    cfg = config_for(edition)
+    shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    target = _check_target(target)
+    if target.is_vehicle:
+        target = replace(target, models=1, down=False)
+    used: set[str] = set()
+    plans = _plan_groups(cfg, shooter, groups, target, used)
+
+    result: dict[str, Any] = {
+        "edition": cfg.edition,
+        "target_kind": target.kind,
+        "groups": [
+            {"weapon": p.label, "kind": p.kind, "dice": _pmf_block(p.dice, fill=False), "indirect": p.indirect}
+            for p in plans
+        ],
+        "need_to_hit": [_need_block(p.hit, p_hit(cfg, p.hit.need)) for p in plans],
+        "need_to_damage": [_need_block(p.dmg, p_damage(cfg, p.dmg.need)) for p in plans],
+        "save": (
+            [None if p.save is None else {"need": p.save, "p": p_save(cfg, p.save)} for p in plans]
+            if cfg.cover_mode == "save" and target.kind in ("infantry", "artillery")
+            else None
+        ),
+        "p_exceptional": None,
+        "morale": None,
+        "vehicle": None,
+        "p_destroyed": None,
+    }
+    if target.kind == "armoured" or (target.kind == "soft_skin" and not cfg.soft_skin_destroyed_when_damaged):
+        if target.kind == "soft_skin":
+            used.add("soft_skin_destroyed_when_damaged")
+        result.update(_shoot_armoured(cfg, plans, target, used))
+    else:
+        if target.kind == "soft_skin":
+            used.add("soft_skin_destroyed_when_damaged")
+        volley = _shoot_men(cfg, plans, target, used)
+        fate = shooting_with_morale(cfg, volley, target)
+        if target.kind in ("infantry", "artillery"):
+            used.add("morale_check_trigger")
+        used.update(_morale_cap_used(cfg, target))
+        result.update(
+            {
+                "p_pin": volley.p_pin,
+                "pins": _pmf_block(volley.pins_pmf),
+                "hits": _pmf_block(volley.hits_pmf),
+                "casualties": _pmf_block(volley.casualties_pmf),
+                "p_exceptional": volley.p_exceptional,
+                "firer_pins_added": volley.firer_pins,
+            }
+        )
+        morale = {
+            "p_check": fate.p_check,
+            "p_destroyed_by_check": fate.p_destroyed_by_check,
+            "p_wiped_out": fate.p_wiped_out,
+            "p_pin_rout": fate.p_pin_rout,
+            "p_destroyed": fate.p_destroyed,
+        }
+        if target.kind == "soft_skin":
+            result["p_destroyed"] = fate.p_destroyed
+        result["morale"] = morale
+    result["unverified"] = sorted(used & cfg.unverified)
+    return result
+
+
+def _morale_cap_used(cfg: RulesConfig, target: TargetCtx) -> set[str]:
+    raw = target.base_morale + target.officer_bonus + target.morale_modifier
+    return {"morale_cap"} if raw > cfg.morale_cap else set()
+
+
+def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str]) -> VolleyResult:
+    """Units of men (and soft-skins destroyed when damaged, as one model with no save)."""
+    parts: list[VolleyResult] = []
+    kinetic = [
+        ShotGroup(p.dice if len(p.dice) > 1 else next(iter(p.dice)), p.hit.need, p.dmg.need, p.save)
+        for p in plans
+        if p.kind == "kinetic"
+    ]
+    if kinetic:
+        parts.append(resolve_volley(cfg, kinetic, target))
+    for p in plans:
+        ph = p_hit(cfg, p.hit.need)
+        if p.kind == "he":
+            size = p.weapon.he_size or 1
+            if target.is_vehicle:
+                hits: int | None = 1  # one damage roll per HE hit on a vehicle [S000, JK3]
+            elif cfg.he_hits_mode == "random" or target.in_building:
+                hits = None
+            else:
+                hits = p.template
+            if any(n > 1 for n in p.dice):
+                used.add("he_multi_hit_pins")
+            parts.append(
+                mix_results(
+                    (
+                        w,
+                        resolve_he(
+                            cfg, ph, hits, target, size, p.indirect, shots=n, point_blank=p.band == "point_blank"
+                        ),
+                    )
+                    for n, w in p.dice.items()
+                )
+            )
+        elif p.kind == "flamer":
+            single = target.is_vehicle and cfg.flamer_vs_vehicle == "one_roll"
+            pen = target.dv - p.dmg.need  # the flamer's Pen; no gun shield or building protection [BS2]
+            for _ in range(next(iter(p.dice))):
+                parts.append(
+                    resolve_flamethrower(
+                        cfg, p.hit.need, target, p.weapon.vehicle_mounted, pen=pen, hits=point(1) if single else None
+                    )
+                )
+    if len(parts) > 1:
+        used.add("mixed_fire_pins")
+    return combine_results(cfg, parts, target.models)
+
+
+def _vehicle(target: TargetCtx) -> VehicleCtx:
+    return VehicleCtx(
+        dv=target.dv,
+        morale=target.base_morale,
+        open_topped=target.open_topped,
+        has_turret=target.has_turret,
+        slow=target.slow,
+        carries_flamer=target.carries_flamer,
+    )
+
+
+def _small_arms_pin(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, states: StatePMF) -> StatePMF:
+    """Open-topped vehicles are also pinned by weapons that cannot damage them: one pin per firing unit
+    if any such die hits [BS2, JK3]. Dice that can damage pin with every hit instead."""
+    p_none = ONE
+    for p in plans:
+        if p.kind == "kinetic" and not can_damage(target.dv, target.dv - p.dmg.need):
+            ph = p_hit(cfg, p.hit.need)
+            p_none *= sum((w * (ONE - ph) ** n for n, w in p.dice.items()), ZERO)
+    if p_none == ONE:
+        return states
+    out: StatePMF = {}
+    for s, q in states.items():
+        out[s] = out.get(s, ZERO) + q * p_none
+        s2 = s._replace(pins=s.pins + 1)
+        out[s2] = out.get(s2, ZERO) + q * (ONE - p_none)
+    return out
+
+
+def _push_states(
+    cfg: RulesConfig, plan: _Plan, target: TargetCtx, vehicle: VehicleCtx, states: StatePMF, used: set[str]
+) -> StatePMF:
+    """Push the vehicle state distribution through every die of one group, one die at a time (§2.6)."""
+    ph = p_hit(cfg, plan.hit.need)
+    pen_total = target.dv - plan.dmg.need
+    result_mod = 0
+    if target.carries_flamer:
+        result_mod += 1  # the target carries flamethrowers [BS2, JK3, BTB]
+    if target.open_topped and plan.indirect:
+        result_mod += 1  # open-topped and hit by indirect fire [S002, S000]
+    if result_mod and cfg.superficial_mode == "3e_table":
+        used.add("superficial_above_six")
+    kwargs: dict[str, Any] = {"result_mod": result_mod}
+    if plan.kind == "flamer":
+        # A flamethrower hit pins D3+1 and forces a morale check: failing abandons the vehicle [JK3, BS2].
+        kwargs["hit_pins"] = dice_pmf(cfg.flamer_pins)
+        kwargs["forced_check"] = cfg.flamer_forced_morale
+        if cfg.flamer_vs_vehicle == "per_hit":
+            kwargs["pen_rolls"] = flamer_hits(cfg, plan.weapon.vehicle_mounted)
+    elif plan.kind == "kinetic" and not can_damage(target.dv, pen_total):
+        return states  # cannot hurt or pin an enclosed vehicle; open-topped pins are added separately
+    mixed: list[tuple[Fraction, StatePMF]] = []
+    for n, w in plan.dice.items():
+        s = states
+        for _ in range(n):
+            s = resolve_at_shot(cfg, ph, pen_total, vehicle, s, **kwargs)
+        mixed.append((w, s))
+    return _mix_states(mixed)
+
+
+def _best_categories(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx) -> dict[str, Fraction]:
+    """Distribution of the best damage category scored by any die of the attack (a miss is "none")."""
+    cdf = dict.fromkeys(CATEGORIES, ONE)  # P(best <= c)
+    for p in plans:
+        ph = p_hit(cfg, p.hit.need)
+        cats = penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails)
+        for i, c in enumerate(CATEGORIES):
+            at_most = (ONE - ph) + ph * sum((cats[x] for x in CATEGORIES[: i + 1]), ZERO)
+            cdf[c] *= sum((w * at_most**n for n, w in p.dice.items()), ZERO)
+    out: dict[str, Fraction] = {}
+    previous = ZERO
+    for c in CATEGORIES:
+        out[c] = cdf[c] - previous
+        previous = cdf[c]
+    return out
+
+
+def _shoot_armoured(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str]) -> dict[str, Any]:
+    """Armoured targets: the state distribution after the whole attack, die by die, group by group."""
+    vehicle = _vehicle(target)
+    used.update({"vehicle_tables", "superficial_mode", "pin_on_no_effect"})
+    if target.base_morale > cfg.morale_cap:
+        used.add("morale_cap")
+    states = start_state(vehicle, target.pins)
+    if target.open_topped:
+        states = _small_arms_pin(cfg, plans, target, states)
+    for plan in plans:
+        states = _push_states(cfg, plan, target, vehicle, states, used)
+    summary = summarise(cfg, vehicle, states, target.pins)
+    hits = point(0)
+    for p in plans:
+        ph = p_hit(cfg, p.hit.need)
+        hits = convolve(hits, mixture((w, poisson_binomial([ph] * n)) for n, w in p.dice.items()))
+    pins_pmf = summary.pins_added
+    return {
+        "p_pin": ONE - pins_pmf.get(0, ZERO),
+        "pins": _pmf_block(pins_pmf),
+        "hits": _pmf_block(hits),
+        "casualties": _pmf_block({0: ONE - summary.p_knocked_out, 1: summary.p_knocked_out}),
+        "p_destroyed": summary.p_knocked_out,
+        "firer_pins_added": sum(cfg.flamer_firer_pin * next(iter(p.dice)) for p in plans if p.kind == "flamer"),
+        "vehicle": {
+            "p_knocked_out": summary.p_knocked_out,
+            "p_immobilised": summary.p_immobilised,
+            "p_pin_rout": summary.p_pin_rout,
+            "categories": _best_categories(cfg, plans, target),
+            "categories_per_hit": [
+                penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails) for p in plans
+            ],
+            "pen_total": [target.dv - p.dmg.need for p in plans],
+            "pins": dense(pins_pmf),
+        },
+    }
+
+
+def _mix_states(parts: list[tuple[Fraction, StatePMF]]) -> StatePMF:
+    out: StatePMF = {}
+    for w, states in parts:
+        for s, q in states.items():
+            out[s] = out.get(s, ZERO) + w * q
+    return {s: q for s, q in out.items() if q}
+
+
+# --- anti-tank sequences -------------------------------------------------------------------------
+
+
+def anti_tank(
+    edition: str,
+    *,
+    weapon: Weapon,
+    damage_value: int,
+    shots: int = 1,
+    facing: str = "front",
+    band: str = "normal",
+    need_to_hit: int | None = None,
+    order: str = "fire",
+    firer_quality: str = "regular",
+    firer_pins: int = 0,
+    anti_tank_gun: bool = False,
+    ammo: Literal["auto", "ap", "he"] = "auto",
+    vehicle_quality: str = "regular",
+    pins: int = 0,
+    cover: str = "none",
+    open_topped: bool = False,
+    has_turret: bool = True,
+    slow: bool = False,
+    carries_flamer: bool = False,
+) -> dict[str, Any]:
+    """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
+
+    The need to hit comes from the firer context unless ``need_to_hit`` is given. Returns
+    ``need_to_hit``, ``need_to_damage`` (with ``pen_total``), ``p_hit``, ``categories`` (per hit),
+    ``by_shot`` (cumulative KO and immobilised chances after each shot), ``p_knocked_out``,
+    ``p_immobilised``, ``p_pin_rout``, ``pins`` ({"pmf", "mean"}) and ``unverified``.
+    """
+    cfg = config_for(edition)
+    check_int("shots", shots, 1, MAX_MODELS)
+    if not isinstance(weapon, Weapon):
+        raise RulesError("weapon: expected a Weapon")
+    check_int("damage_value", damage_value, 6, 12)
+    check_choice("facing", facing, FACINGS)
+    check_choice("vehicle_quality", vehicle_quality, QUALITIES)
+    check_choice("cover", cover, COVERS)
+    check_int("pins", pins, 0, 30)
+    target = TargetCtx(
+        kind="armoured",
+        quality=vehicle_quality,
+        models=1,
+        cover=cover,
+        damage_value=damage_value,
+        facing=facing,
+        pins=pins,
+        open_topped=open_topped,
+        has_turret=has_turret,
+        slow=slow,
+        carries_flamer=carries_flamer,
+    )
+    shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    used: set[str] = {"vehicle_tables", "superficial_mode", "pin_on_no_effect"}
+    plan = _plan_groups(cfg, shooter, [ShotGroupInput(weapon, 1, band, ammo=ammo)], target, used)[0]
+    plan = replace(plan, dice=point(1))
+    if need_to_hit is not None:
+        check_int("need_to_hit", need_to_hit, 1, 12)
+        plan = replace(plan, hit=Need(need_to_hit, ()))
+        used.discard("seven_plus")
+        if need_to_hit > 6:
+            used.add("seven_plus")
+    if target.base_morale > cfg.morale_cap:
+        used.add("morale_cap")
+    vehicle = _vehicle(target)
+    states = start_state(vehicle, pins)
+    by_shot = []
+    for i in range(1, shots + 1):
+        states = _push_states(cfg, plan, target, vehicle, states, used)
+        step = summarise(cfg, vehicle, states, pins)
+        by_shot.append({"shot": i, "p_knocked_out": step.p_knocked_out, "p_immobilised": step.p_immobilised})
+    summary = summarise(cfg, vehicle, states, pins)
+    ph = p_hit(cfg, plan.hit.need)
+    pen_total = damage_value - plan.dmg.need
+    return {
+        "edition": cfg.edition,
+        "need_to_hit": _need_block(plan.hit, ph),
+        "need_to_damage": {**_need_block(plan.dmg, p_damage(cfg, plan.dmg.need)), "pen_total": pen_total},
+        "p_hit": ph,
+        "categories": penetration_categories(damage_value, pen_total, cfg.nat1_always_fails),
+        "by_shot": by_shot,
+        "p_knocked_out": summary.p_knocked_out,
+        "p_immobilised": summary.p_immobilised,
+        "p_pin_rout": summary.p_pin_rout,
+        "pins": _pmf_block(summary.pins_added),
+        "unverified": sorted(used & cfg.unverified),
+    }
+
+
+# --- morale ------------------------------------------------------------------------------------------
+
+
+def order_test(
+    edition: str,
+    *,
+    quality: str,
+    pins: int,
+    officer_bonus: int | str = 0,
+    modifier: int = 0,
+    shirkers: bool = False,
+) -> dict[str, Any]:
+    """Odds of an order test.
+
+    ``officer_bonus`` is the bonus itself (0-4) or a rank name from the edition's officer table
+    ("second_lieutenant" ... "major"; 3e "platoon_commander", "company_commander"). Returns
+    ``morale`` (after clamping), ``test_needed``, ``p_pass``, ``p_fail`` (= 1 - p_pass, FUBAR included),
+    ``p_fubar``, ``p_fail_not_fubar``, ``p_fubar_friendly_fire``, ``p_fubar_panic``, ``p_double_one``
+    (2e, else None) and ``unverified``.
+    """
+    cfg = config_for(edition)
+    check_choice("quality", quality, QUALITIES)
+    check_int("pins", pins, 0, 30)
+    check_int("modifier", modifier, -10, 10)
+    used: set[str] = set()
+    if isinstance(officer_bonus, str):
+        ranks = dict(cfg.officer_bonuses)
+        if officer_bonus not in ranks:
+            raise RulesError(
+                f"officer_bonus: unknown rank {officer_bonus!r} for {cfg.edition} (expected {', '.join(ranks)})"
+            )
+        bonus = ranks[officer_bonus]
+        used.add("officer_bonuses")
+    else:
+        bonus = check_int("officer_bonus", officer_bonus, 0, 4)
+    raw = BASE_MORALE[quality] + bonus + modifier - pins * (2 if shirkers else 1)
+    if raw > cfg.morale_cap:
+        used.add("morale_cap")
+    res = _order_test(cfg, BASE_MORALE[quality], bonus, pins, modifier, shirkers=shirkers)
+    return {
+        "edition": cfg.edition,
+        "morale": res.morale,
+        "test_needed": res.test_needed,
+        "p_pass": res.p_pass,
+        "p_fail": res.p_fail,
+        "p_fubar": res.p_fubar,
+        "p_fail_not_fubar": res.p_fail_not_fubar,
+        "p_fubar_friendly_fire": res.p_fubar_friendly_fire,
+        "p_fubar_panic": res.p_fubar_panic,
+        "p_double_one": res.p_double_one,
+        "unverified": sorted(used & cfg.unverified),
+    }
+
+
+# --- close quarters ------------------------------------------------------------------------------
+
+
+_SIDE_FIELDS = {"models", "quality", "tough_fighters", "assault_weapons", "defensive_position"}
+
+
+def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{name}: expected a mapping of models, quality, tough_fighters ...")
+    allowed = _SIDE_FIELDS if defender else _SIDE_FIELDS - {"defensive_position"}
+    for key in data:
+        if key not in allowed:
+            raise RulesError(f"{name}.{key}: unknown field")
+    if "models" not in data:
+        raise RulesError(f"{name}.models: required")
+    models = check_int(f"{name}.models", data["models"], 1, MAX_MODELS)
+    quality = check_choice(f"{name}.quality", data.get("quality", "regular"), QUALITIES)
+    aw = data.get("assault_weapons", 0)
+    if isinstance(aw, bool):
+        aw = models if aw else 0
+    aw = check_int(f"{name}.assault_weapons", aw, 0, models)
+    for flag in ("tough_fighters", "defensive_position"):
+        if not isinstance(data.get(flag, False), bool):
+            raise RulesError(f"{name}.{flag}: expected true or false")
+    return cq.CQSide(
+        models=models,
+        quality=quality,
+        tough_fighters=data.get("tough_fighters", False),
+        assault_weapons=aw,
+        defensive_position=data.get("defensive_position", False),
+    )
+
+
+def close_quarters(
+    edition: str,
+    *,
+    attacker: Mapping[str, Any],
+    defender: Mapping[str, Any],
+    first_round: str | None = None,
+) -> dict[str, Any]:
+    """A close-quarters fight between two units of men.
+
+    ``attacker``: {models, quality, tough_fighters, assault_weapons (count, or true for all)};
+    ``defender``: the same plus ``defensive_position``. ``first_round`` overrides the edition's order
+    of strikes. Returns ``p_attacker_wins``, ``p_defender_wins``, ``p_both_destroyed`` (summing to 1),
+    ``expected_rounds`` (a Fraction), ``first_round``, the dice each side rolls and ``unverified``.
+    """
+    cfg = config_for(edition)
+    att = _cq_side("attacker", attacker, defender=False)
+    dfd = _cq_side("defender", defender, defender=True)
+    if first_round is not None:
+        check_choice("first_round", first_round, ("attacker_first", "simultaneous", "defender_first"))
+    used = {"cq_later_rounds"}
+    if dfd.defensive_position and first_round is None:
+        used.add("cq_first_round_defensive")
+    for side in (att, dfd):
+        if side.tough_fighters or (side.assault_weapons and cfg.assault_weapon_cq == "tough_fighters"):
+            used.add("tough_fighters")
+    res = cq.close_quarters(cfg, att, dfd, first_round)
+    return {
+        "edition": cfg.edition,
+        "p_attacker_wins": res.p_attacker_wins,
+        "p_defender_wins": res.p_defender_wins,
+        "p_both_destroyed": res.p_both_destroyed,
+        "expected_rounds": res.expected_rounds,
+        "first_round": res.first_round,
+        "attacker_dice": cq.attack_dice(cfg, att, dfd.quality),
+        "defender_dice": cq.attack_dice(cfg, dfd, att.quality),
+        "unverified": sorted(used & cfg.unverified),
+    }
+
+
+# --- small helpers -----------------------------------------------------------------------------------
+
+
+def order_dice(*, own: int, enemy: int, draws: int = 1) -> dict[str, Any]:
+    """Order-dice bag odds: ``p_next``, ``p_at_least_one`` in ``draws`` draws and the ``own_dice`` PMF."""
+    return {
+        "p_next": bag.p_next_die(own, enemy),
+        "p_at_least_one": bag.p_at_least_one(own, enemy, draws),
+        "own_dice": bag.own_dice_pmf(own, enemy, draws),
+    }
+
+
+def ranging_in(edition: str, *, turns: int = 5) -> dict[str, Any]:
+    """P(an indirect-fire weapon has scored its first hit by each turn), ranging in on a still target."""
+    cfg = config_for(edition)
+    return {"edition": cfg.edition, "p_first_hit_by_turn": indirect.p_first_hit_by_turn(turns, cfg.nat1_always_fails)}
+
+
+def serialise(obj: Any) -> Any:
+    """Make a result JSON-ready: Fractions become reduced strings ("7/12", "0", "1"), dict keys become
+    strings, tuples become lists; everything else is returned as is."""
+    if isinstance(obj, Fraction):
+        return str(obj)
+    if isinstance(obj, Mapping):
+        return {str(k): serialise(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [serialise(v) for v in obj]
+    return obj

@@ -1,0 +1,394 @@
+"""Armoured vehicles: penetration categories, the damage tables and a state carried across shots (§2.6).
+
+The state records what later results depend on: knocked out, immobilised (a second immobilisation
+knocks out [S002]), pins (On Fire tests morale after that result's pin [S002, S000]) and, for the 3e
+superficial table, steering hits, engine damage and a jammed turret [S000]. Several shots are resolved
+by pushing the whole state distribution through each shot in turn rather than multiplying KO chances.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from rules.combat.config import RulesConfig
+from rules.combat.dice import ONE, PMF, ZERO, point
+
+CATEGORIES = ("none", "superficial", "full", "massive")
+
+StatePMF = dict["VehicleState", Fraction]
+
+
+@dataclass(frozen=True)
+class VehicleCtx:
+    """The target vehicle: damage value, crew morale and the traits that change its damage results."""
+
+    dv: int
+    morale: int = 9
+    open_topped: bool = False
+    has_turret: bool = True
+    slow: bool = False
+    carries_flamer: bool = False
+
+
+class VehicleState(NamedTuple):
+    """What a vehicle carries from one damage result to the next. ``pins`` is its total pin count.
+
+    A NamedTuple rather than a dataclass: states are hashed thousands of times per shot.
+    """
+
+    ko: bool = False
+    immobilised: bool = False
+    pins: int = 0
+    steering: int = 0
+    slow: bool = False
+    engine_crippled: bool = False
+    turret_jammed: bool = False
+
+
+def start_state(vehicle: VehicleCtx, pins: int = 0) -> StatePMF:
+    """A certain starting state: undamaged, with ``pins`` pins."""
+    return {VehicleState(pins=pins, slow=vehicle.slow): ONE}
+
+
+def _ko(state: VehicleState) -> VehicleState:
+    # Knocked-out states only keep their pins, so equal wrecks merge.
+    return VehicleState(ko=True, pins=state.pins)
+
+
+def _bump(out: dict[VehicleState, int], state: VehicleState, w: int) -> None:
+    if w:
+        out[state] = out.get(state, 0) + w
+
+
+def _fractions(weights: Mapping[VehicleState, int], den: int) -> StatePMF:
+    return {s: Fraction(w, den) for s, w in weights.items() if w}
+
+
+def penetration_counts(dv: int, pen_total: int, nat1_always_fails: bool = True) -> tuple[int, int, int, int]:
+    """Pen-die faces (out of 6) giving none, superficial, full and massive damage.
+
+    t = d + Pen total against the DV: t < DV none; t = DV superficial; DV < t <= DV+2 full; t >= DV+3
+    massive [S002, S000]. A natural 1 always fails [PS2, S000].
+    """
+    counts = [0, 0, 0, 0]
+    for d in range(1, 7):
+        t = d + pen_total
+        if (d == 1 and nat1_always_fails) or t < dv:
+            counts[0] += 1
+        elif t == dv:
+            counts[1] += 1
+        elif t <= dv + 2:
+            counts[2] += 1
+        else:
+            counts[3] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def penetration_categories(dv: int, pen_total: int, nat1_always_fails: bool = True) -> dict[str, Fraction]:
+    """Probability of each damage category for one hit (§2.6), as (faces)/6."""
+    counts = penetration_counts(dv, pen_total, nat1_always_fails)
+    return {k: Fraction(v, 6) for k, v in zip(CATEGORIES, counts, strict=True)}
+
+
+def can_damage(dv: int, pen_total: int) -> bool:
+    """True when some pen die can reach the DV; only such weapons pin an enclosed vehicle [BS2]."""
+    return 6 + pen_total >= dv
+
+
+# The state machine runs on integer weights: a table result is over 36 (an On Fire 2D6 test may
+# follow), one table roll is over 6 x 36 = 216, and a whole hit is over 6 (pen die) x 216^massive_rolls.
+# Fractions are only built when a shot's distribution is handed back.
+_TEST = 36
+_ROLL = 6 * _TEST
+
+
+def _passes(cfg: RulesConfig, vehicle: VehicleCtx, pins: int) -> int:
+    """Ways out of 36 to pass a vehicle morale test with ``pins``: 2D6 <= clamp(morale - pins) (§2.7)."""
+    m = min(max(vehicle.morale - pins, cfg.morale_min), cfg.morale_cap)
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= m)
+
+
+def _on_fire(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> dict[VehicleState, int]:
+    # The On Fire pin comes first, then the morale check: fail = knocked out [S002, S000].
+    pinned = state._replace(pins=state.pins + 1)
+    ways = _passes(cfg, vehicle, pinned.pins)
+    out: dict[VehicleState, int] = {}
+    _bump(out, pinned, ways)
+    _bump(out, _ko(pinned), _TEST - ways)
+    return out
+
+
+def _immobilise(state: VehicleState) -> dict[VehicleState, int]:
+    pinned = state._replace(pins=state.pins + 1)
+    if state.immobilised:
+        return {_ko(pinned): _TEST}  # a second Immobilised result knocks out [S002, S000]
+    return {pinned._replace(immobilised=True): _TEST}
+
+
+def _full(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> dict[VehicleState, int]:
+    if r <= 0:
+        return {state: _TEST}
+    if r == 1:
+        return {state._replace(pins=state.pins + 1): _TEST}
+    if r == 2:
+        return _immobilise(state)
+    if r == 3:
+        return _on_fire(cfg, vehicle, state)
+    return {_ko(state): _TEST}
+
+
+def _superficial_3e(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> dict[VehicleState, int]:
+    if r > 6:
+        if cfg.superficial_above_six == "knocked_out":
+            return {_ko(state): _TEST}
+        r = 6
+    pinned = state._replace(pins=state.pins + 1)
+    if r == 3 and vehicle.has_turret:
+        return {pinned._replace(turret_jammed=True): _TEST}
+    if r in (2, 3):
+        if state.steering + 1 >= 3:
+            return {_ko(pinned): _TEST}
+        return {pinned._replace(steering=state.steering + 1): _TEST}
+    if r == 4:
+        if not state.slow:
+            return {pinned._replace(slow=True): _TEST}
+        if not state.engine_crippled:
+            return {pinned._replace(engine_crippled=True): _TEST}
+        return _immobilise(state)
+    if r == 5:
+        return _immobilise(state)
+    if r == 6:
+        return _on_fire(cfg, vehicle, state)
+    return {pinned: _TEST}
+
+
+def full_result(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> StatePMF:
+    """One result on the 2e table, which is also the 3e FULL column [S002, S000].
+
+    <=0 nothing; 1 stunned (+1 pin); 2 immobilised (+1 pin; a second one knocks out); 3 on fire (+1 pin,
+    then a morale test: fail = knocked out); 4+ knocked out.
+    """
+    return _fractions(_full(cfg, vehicle, state, r), _TEST)
+
+
+def superficial_3e_result(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> StatePMF:
+    """One result on the 3e SUPERFICIAL column; every result adds a pin [S000, BTB].
+
+    1 stunned; 2 steering (the third knocks out); 3 turret jam (no turret: steering); 4 engine (Slow; a
+    Slow vehicle is crippled; once crippled, engine damage counts as Immobilised); 5 immobilised;
+    6 on fire. Totals above 6 follow ``superficial_above_six`` [R].
+    """
+    return _fractions(_superficial_3e(cfg, vehicle, state, r), _TEST)
+
+
+def _roll(
+    cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, int], table: str, result_mod: int
+) -> dict[VehicleState, int]:
+    """Push integer state weights through one D6 roll on ``table``; the denominator grows by 216."""
+    out: dict[VehicleState, int] = {}
+    for state, w in states.items():
+        if state.ko:
+            _bump(out, state, w * _ROLL)
+            continue
+        for d in range(1, 7):
+            if table == "full":
+                branch = _full(cfg, vehicle, state, d + result_mod)
+            elif cfg.superficial_mode == "3e_table":
+                branch = _superficial_3e(cfg, vehicle, state, d + result_mod)
+            else:
+                # 2e superficial: the same table at D6-3 [S002].
+                branch = _full(cfg, vehicle, state, d - 3 + result_mod)
+            for nxt, q in branch.items():
+                _bump(out, nxt, w * q)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _category(
+    cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, category: str, result_mod: int
+) -> tuple[tuple[VehicleState, int], ...]:
+    """Weights over 216^massive_rolls of the states after one damage category."""
+    rolls = cfg.massive_rolls
+    if category == "none" or state.ko:
+        return ((state, _ROLL**rolls),)
+    states: dict[VehicleState, int] = {state: 1}
+    if category == "superficial":
+        states = _roll(cfg, vehicle, states, "superficial", result_mod)
+        done = 1
+    else:
+        done = rolls if category == "massive" else 1
+        for _ in range(done):
+            states = _roll(cfg, vehicle, states, "full", result_mod)
+    scale = _ROLL ** (rolls - done)
+    return tuple((s, w * scale) for s, w in states.items())
+
+
+def resolve_vehicle_hit(
+    cfg: RulesConfig, category: str, state: VehicleState, vehicle: VehicleCtx, result_mod: int = 0
+) -> StatePMF:
+    """Apply one damage category to a state: superficial and full are one result, massive is
+    ``massive_rolls`` results on the full table applied one after the other (a KO ends it) [S002, S000].
+    """
+    return _fractions(dict(_category(cfg, vehicle, state, category, result_mod)), _ROLL**cfg.massive_rolls)
+
+
+# While pen rolls are made, a state is paired with the hit pins not yet placed: under
+# ``pin_on_no_effect`` they are placed up front, otherwise only with the first damage result [R].
+Pending = dict[tuple[VehicleState, int], int]
+
+
+def _pen_roll(
+    cfg: RulesConfig,
+    vehicle: VehicleCtx,
+    states: Pending,
+    counts: tuple[int, int, int, int],
+    result_mod: int,
+) -> Pending:
+    """One pen roll and its damage results; the denominator grows by 6 x 216^massive_rolls."""
+    unit = 6 * _ROLL**cfg.massive_rolls
+    out: Pending = {}
+    for (state, pending), w in states.items():
+        if state.ko:
+            out[(state, pending)] = out.get((state, pending), 0) + w * unit
+            continue
+        for category, faces in zip(CATEGORIES, counts, strict=True):
+            if not faces:
+                continue
+            if category == "none":
+                key = (state, pending)
+                out[key] = out.get(key, 0) + w * faces * _ROLL**cfg.massive_rolls
+                continue
+            placed = state._replace(pins=state.pins + pending) if pending else state
+            for nxt, q in _category(cfg, vehicle, placed, category, result_mod):
+                out[(nxt, 0)] = out.get((nxt, 0), 0) + w * faces * q
+    return out
+
+
+def _int_weights(pmf: Mapping[object, Fraction]) -> tuple[dict, int]:
+    den = 1
+    for v in pmf.values():
+        den = math.lcm(den, v.denominator)
+    return {k: v.numerator * (den // v.denominator) for k, v in pmf.items() if v}, den
+
+
+def forced_morale(cfg: RulesConfig, vehicle: VehicleCtx, states: StatePMF) -> StatePMF:
+    """A forced morale check (after a flamethrower hit): failing abandons the vehicle [BS2, MK, JK3]."""
+    weights, den = _int_weights(states)
+    return _fractions(_forced(cfg, vehicle, weights), den * _TEST)
+
+
+def _forced(cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, int]) -> dict[VehicleState, int]:
+    out: dict[VehicleState, int] = {}
+    for state, w in states.items():
+        if state.ko:
+            _bump(out, state, w * _TEST)
+            continue
+        ways = _passes(cfg, vehicle, state.pins)
+        _bump(out, state, w * ways)
+        _bump(out, _ko(state), w * (_TEST - ways))
+    return out
+
+
+def resolve_at_shot(
+    cfg: RulesConfig,
+    p_hit: Fraction,
+    pen_total: int,
+    vehicle: VehicleCtx,
+    state_pmf: Mapping[VehicleState, Fraction],
+    *,
+    result_mod: int = 0,
+    hit_pins: Mapping[int, Fraction] | None = None,
+    pen_rolls: Mapping[int, Fraction] | None = None,
+    forced_check: bool = False,
+) -> StatePMF:
+    """Push a state distribution through one shot (§2.6).
+
+    A miss changes nothing. A hit first adds ``hit_pins`` (default: 1 pin if the weapon can damage the
+    vehicle [BS2]), then makes ``pen_rolls`` pen rolls (default one; flamethrowers under
+    ``flamer_vs_vehicle == "per_hit"`` roll one per hit), then an optional forced morale check.
+    Under ``pin_on_no_effect`` [R] the hit pin stays even if the pen roll does nothing; otherwise it is
+    only kept with a damage result.
+    """
+    counts = penetration_counts(vehicle.dv, pen_total, cfg.nat1_always_fails)
+    if hit_pins is None:
+        hit_pins = point(1) if can_damage(vehicle.dv, pen_total) else point(0)
+    pins_w, pins_den = _int_weights(hit_pins)
+    rolls_w, rolls_den = _int_weights(pen_rolls if pen_rolls is not None else point(1))
+    unit = 6 * _ROLL**cfg.massive_rolls
+    most = max(rolls_w)
+    test = _TEST if forced_check else 1
+    hit_num, hit_den = p_hit.numerator, p_hit.denominator
+    weights, den = _int_weights(state_pmf)
+    per_state = hit_den * pins_den * rolls_den * unit**most * test
+    out: dict[VehicleState, int] = {}
+    for state, w in weights.items():
+        if state.ko or not hit_num:
+            _bump(out, state, w * per_state)
+            continue
+        _bump(out, state, w * (hit_den - hit_num) * pins_den * rolls_den * unit**most * test)
+        for pins, wp in pins_w.items():
+            if cfg.pin_on_no_effect:
+                begin: Pending = {(state._replace(pins=state.pins + pins), 0): 1}
+            else:
+                begin = {(state, pins): 1}
+            for n_rolls, wn in rolls_w.items():
+                pending = begin
+                for _ in range(n_rolls):
+                    pending = _pen_roll(cfg, vehicle, pending, counts, result_mod)
+                states: dict[VehicleState, int] = {}
+                for (nxt, _unplaced), q in pending.items():
+                    _bump(states, nxt, q)
+                if forced_check:
+                    states = _forced(cfg, vehicle, states)
+                scale = w * hit_num * wp * wn * unit ** (most - n_rolls)
+                for nxt, q in states.items():
+                    _bump(out, nxt, scale * q)
+    return _fractions(out, den * per_state)
+
+
+@dataclass(frozen=True)
+class VehicleSummary:
+    """Headline figures of a vehicle state distribution."""
+
+    p_knocked_out: Fraction
+    p_immobilised: Fraction
+    pins_added: PMF
+    p_pin_rout: Fraction
+
+
+def summarise(
+    cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, Fraction], pins0: int
+) -> VehicleSummary:
+    """KO chance, immobilised-and-running chance, pins-added PMF and the chance the surviving vehicle
+    holds pins at or above its morale (a unit with that many pins is destroyed [S004, DOL])."""
+    p_ko = sum((p for s, p in states.items() if s.ko), ZERO)
+    p_imm = sum((p for s, p in states.items() if s.immobilised and not s.ko), ZERO)
+    pins: PMF = {}
+    for s, p in states.items():
+        pins[s.pins - pins0] = pins.get(s.pins - pins0, ZERO) + p
+    rout = ZERO
+    if cfg.pin_rout:
+        rout = sum((p for s, p in states.items() if not s.ko and s.pins >= vehicle.morale), ZERO)
+    return VehicleSummary(p_ko, p_imm, dict(sorted(pins.items())), rout)
+
+
+def p_soft_skin_destroyed(chances: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
+    """P(a soft-skin is destroyed) by independent shots given as (p_hit, p_damage) pairs.
+
+    A damaged soft-skin is destroyed outright, with no damage table [WLV; S000 assault box; 1e/2e R],
+    so a volley destroys it unless every shot fails: 1 - prod(1 - p_hit * p_damage) (§2.6).
+    """
+    survive = ONE
+    for hit, dmg in chances:
+        survive *= ONE - hit * dmg
+    return ONE - survive
+
+
+def clear_caches() -> None:
+    """Drop this module's memo table (used by the benchmark for honest timings)."""
+    _category.cache_clear()

@@ -1,0 +1,211 @@
+"""Small-arms and heavy-weapon volleys: Poisson-binomial hits and casualties (spec §2.3).
+
+Each die is independent, so a shot's casualty chance is hit x damage x (1 - save) and a volley is a
+Poisson-binomial over its dice. A volley also records the joint outcome (casualties, pins added, forced
+morale check) that the morale module needs, because pins and casualties are not independent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rules.combat.config import RulesConfig
+from rules.combat.context import TargetCtx
+from rules.combat.damage import p_damage, p_save
+from rules.combat.dice import (
+    ONE,
+    PMF,
+    ZERO,
+    binomial,
+    cap,
+    convolve,
+    mean,
+    mixture,
+    point,
+    poisson_binomial,
+)
+from rules.combat.to_hit import p_hit
+
+# Joint outcome of one attack: (casualties, pins added to the target, forced morale check) -> P.
+Outcome = dict[tuple[int, int, bool], Fraction]
+
+
+@dataclass(frozen=True)
+class ShotGroup:
+    """Identical dice: ``dice`` is a count or its distribution (for "D6"-shot weapons)."""
+
+    dice: int | Mapping[int, Fraction]
+    need_hit: int
+    need_dmg: int
+    need_save: int | None = None
+    kind: str = "kinetic"
+
+
+@dataclass(frozen=True)
+class VolleyResult:
+    """Distributions for one attack on one unit. ``outcome`` is the joint used by morale checks."""
+
+    hits_pmf: PMF
+    casualties_pmf: PMF
+    pins_pmf: PMF
+    outcome: Outcome = field(repr=False)
+    p_exceptional: Fraction | None = None
+    firer_pins: int = 0
+
+    @property
+    def p_pin(self) -> Fraction:
+        """P(the target takes at least one pin)."""
+        return ONE - self.pins_pmf.get(0, ZERO)
+
+    @property
+    def e_hits(self) -> Fraction:
+        return mean(self.hits_pmf)
+
+    @property
+    def e_casualties(self) -> Fraction:
+        return mean(self.casualties_pmf)
+
+
+def casualty_chance(cfg: RulesConfig, group: ShotGroup) -> tuple[Fraction, Fraction]:
+    """(p_hit, r) for one die of ``group``: r = hit x damage x (1 - save) (§2.2)."""
+    ph = p_hit(cfg, group.need_hit)
+    return ph, ph * p_damage(cfg, group.need_dmg) * (ONE - p_save(cfg, group.need_save))
+
+
+def exceptional_chance(cfg: RulesConfig, group: ShotGroup, target: TargetCtx) -> Fraction:
+    """P(one die causes exceptional damage): a hit, a natural 6 that damages, then another 6 (§5).
+
+    1e/2e only [S004, DOL, BAA]; it lets the firer pick the casualty, so it only matters for units of men.
+    """
+    if not cfg.exceptional_damage or target.kind not in ("infantry", "artillery") or group.need_dmg > 6:
+        return ZERO
+    return p_hit(cfg, group.need_hit) * Fraction(1, 36)
+
+
+def _dice_dist(group: ShotGroup) -> PMF:
+    return point(group.dice) if isinstance(group.dice, int) else dict(group.dice)
+
+
+def _count_pmf(dice: Mapping[int, Fraction], q: Fraction) -> PMF:
+    """Successes among a random number of dice, each succeeding with chance q."""
+    return mixture((w, binomial(n, q)) for n, w in dice.items())
+
+
+def _none_chance(dice: Mapping[int, Fraction], q: Fraction) -> Fraction:
+    """P(no success) = E[(1 - q)^N]."""
+    return sum((w * (ONE - q) ** n for n, w in dice.items()), ZERO)
+
+
+def resolve_volley(cfg: RulesConfig, groups: Sequence[ShotGroup], target: TargetCtx) -> VolleyResult:
+    """Hits, casualties (capped at the target's models) and pins for a non-HE, non-flamer volley.
+
+    A firing unit places exactly one pin if it scores at least one hit, however many [S004, DOL, S000].
+    """
+    fixed_hits: list[Fraction] = []
+    fixed_cas: list[Fraction] = []
+    hits = point(0)
+    cas = point(0)
+    p_no_hit = ONE
+    p_no_exc = ONE
+    for group in groups:
+        ph, r = casualty_chance(cfg, group)
+        exc = exceptional_chance(cfg, group, target)
+        dice = _dice_dist(group)
+        if isinstance(group.dice, int):
+            fixed_hits.extend([ph] * group.dice)
+            fixed_cas.extend([r] * group.dice)
+        else:
+            hits = convolve(hits, _count_pmf(dice, ph))
+            cas = convolve(cas, _count_pmf(dice, r))
+        p_no_hit *= _none_chance(dice, ph)
+        p_no_exc *= _none_chance(dice, exc)
+    hits = convolve(hits, poisson_binomial(fixed_hits))
+    cas = cap(convolve(cas, poisson_binomial(fixed_cas)), target.models)
+    men = target.kind in ("infantry", "artillery")
+    return _from_marginals(hits, cas, p_no_hit, ONE - p_no_exc if cfg.exceptional_damage and men else None)
+
+
+def _from_marginals(hits: PMF, cas: PMF, p_no_hit: Fraction, p_exc: Fraction | None) -> VolleyResult:
+    # No hit implies no casualty, so the joint follows from the casualty PMF and P(no hit).
+    outcome: Outcome = {}
+    for c, v in cas.items():
+        if c:
+            outcome[(c, 1, False)] = v
+    if p_no_hit:
+        outcome[(0, 0, False)] = p_no_hit
+    if cas.get(0, ZERO) - p_no_hit:
+        outcome[(0, 1, False)] = cas.get(0, ZERO) - p_no_hit
+    return VolleyResult(
+        hits_pmf=hits,
+        casualties_pmf=cas,
+        pins_pmf=pins_marginal(outcome),
+        outcome=outcome,
+        p_exceptional=p_exc,
+    )
+
+
+def pins_marginal(outcome: Outcome) -> PMF:
+    """The pins-added PMF of a joint outcome."""
+    out: PMF = {}
+    for (_, pins, _), v in outcome.items():
+        out[pins] = out.get(pins, ZERO) + v
+    return dict(sorted(out.items()))
+
+
+def casualties_marginal(outcome: Outcome) -> PMF:
+    """The casualties PMF of a joint outcome."""
+    out: PMF = {}
+    for (c, _, _), v in outcome.items():
+        out[c] = out.get(c, ZERO) + v
+    return dict(sorted(out.items()))
+
+
+def combine_results(
+    cfg: RulesConfig, parts: Iterable[VolleyResult], models: int, pins_mode: str | None = None
+) -> VolleyResult:
+    """Merge independent attacks on the same unit (e.g. a squad's rifles plus its flamethrower).
+
+    Casualties add and are capped at ``models``. Pins from the parts are combined by
+    ``cfg.mixed_fire_pins`` ("max": one batch per firing unit, the larger; "sum": every part pins) [R].
+    """
+    mode = pins_mode or cfg.mixed_fire_pins
+    parts = list(parts)
+    result = parts[0]
+    for part in parts[1:]:
+        outcome: Outcome = {}
+        for (c1, p1, f1), v1 in result.outcome.items():
+            for (c2, p2, f2), v2 in part.outcome.items():
+                key = (min(c1 + c2, models), max(p1, p2) if mode == "max" else p1 + p2, f1 or f2)
+                outcome[key] = outcome.get(key, ZERO) + v1 * v2
+        exc = [x.p_exceptional for x in (result, part) if x.p_exceptional is not None]
+        p_exc = ONE - (ONE - exc[0]) * (ONE - exc[1]) if len(exc) == 2 else (exc[0] if exc else None)
+        result = VolleyResult(
+            hits_pmf=convolve(result.hits_pmf, part.hits_pmf),
+            casualties_pmf=casualties_marginal(outcome),
+            pins_pmf=pins_marginal(outcome),
+            outcome=outcome,
+            p_exceptional=p_exc,
+            firer_pins=result.firer_pins + part.firer_pins,
+        )
+    return result
+
+
+def mix_results(parts: Iterable[tuple[Fraction, VolleyResult]]) -> VolleyResult:
+    """Weighted mixture of attack results (e.g. over a random number of shots); weights sum to 1."""
+    parts = [(w, r) for w, r in parts if w]
+    outcome: Outcome = {}
+    for w, r in parts:
+        for key, v in r.outcome.items():
+            outcome[key] = outcome.get(key, ZERO) + w * v
+    excs = [r.p_exceptional for _, r in parts]
+    p_exc = None if any(e is None for e in excs) else sum((w * r.p_exceptional for w, r in parts), ZERO)
+    return VolleyResult(
+        hits_pmf=mixture((w, r.hits_pmf) for w, r in parts),
+        casualties_pmf=casualties_marginal(outcome),
+        pins_pmf=pins_marginal(outcome),
+        outcome=outcome,
+        p_exceptional=p_exc,
+        firer_pins=max((r.firer_pins for _, r in parts), default=0),
+    )

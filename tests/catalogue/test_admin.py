@@ -1,0 +1,49 @@
+"""The catalogue admin pages load for staff, with their filters, searches and option inline."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.catalogue.factories import make_army, make_option, make_unit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client):
+    user = get_user_model().objects.create_superuser("alice", "alice@example.com", "correct-horse-battery")
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def unit():
+    unit = make_unit(make_army(name="Generic"), name="Rifle squad")
+    make_option(unit, name="NCO SMG")
+    return unit
+
+
+@pytest.mark.parametrize("model", ["army", "unit", "option"])
+def test_it_lists_each_catalogue_model(staff_client, unit, model):
+    assert staff_client.get(f"/admin/catalogue/{model}/").status_code == 200
+
+
+def test_it_searches_units_by_name(staff_client, unit):
+    response = staff_client.get("/admin/catalogue/unit/", {"q": "Rifle"})
+    assert "Rifle squad" in response.text
+
+
+def test_it_filters_units_by_slot(staff_client, unit):
+    response = staff_client.get("/admin/catalogue/unit/", {"slot": "sniper"})
+    assert "Rifle squad" not in response.text
+
+
+def test_it_edits_a_unit_with_its_options_inline(staff_client, unit):
+    response = staff_client.get(f"/admin/catalogue/unit/{unit.pk}/change/")
+    assert "NCO SMG" in response.text
+
+
+def test_it_filters_armies_by_origin(staff_client, unit):
+    response = staff_client.get("/admin/catalogue/army/", {"origin": "barracks"})
+    assert "Generic" not in response.text

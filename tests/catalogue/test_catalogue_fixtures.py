@@ -1,0 +1,170 @@
+"""The built-in Generic armies: every unit prices cleanly through rules/, cites a source, and
+every kind of unit each army needs is there, in both editions. Loading twice changes nothing.
+
+This is the one test module that loads the whole of fixtures/ (STYLE P14).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from armybuilder.catalogue.models import Army, Option, Unit
+from armybuilder.reference.models import Edition
+from rules.army.model import EntrySpec
+from rules.army.points import entry_points, option_limit
+
+pytestmark = pytest.mark.django_db
+
+EDITIONS = ["v2", "v3"]
+RANKS = {
+    "v2": {"second_lieutenant", "first_lieutenant", "captain", "major"},
+    "v3": {"platoon_commander", "company_commander"},
+}
+
+
+def _weapons(unit):
+    return {weapon.slug for weapon in unit.weapons.all()}
+
+
+def _has(slot, weapon=None, damage_value=None):
+    def check(unit):
+        return (
+            unit.slot == slot
+            and (weapon is None or weapon in _weapons(unit))
+            and (damage_value is None or unit.damage_value == damage_value)
+        )
+
+    return check
+
+
+# Kind of unit -> a test a unit of that kind passes.
+REQUIRED_KINDS = {
+    "medic": _has("medic"),
+    "forward observer": _has("forward_observer"),
+    "sniper team": _has("sniper"),
+    "MMG team": _has("machine_gun", "mmg"),
+    "light mortar": _has("light_mortar", "light-mortar"),
+    "medium mortar": _has("mortar", "medium-mortar"),
+    "heavy mortar": _has("mortar", "heavy-mortar"),
+    "flamethrower team": _has("flamethrower", "flamethrower"),
+    "anti-tank team": _has("anti_tank"),
+    "light AT gun": _has("anti_tank_gun", "light-at-gun"),
+    "medium AT gun": _has("anti_tank_gun", "medium-at-gun"),
+    "heavy AT gun": _has("anti_tank_gun", "heavy-at-gun"),
+    "light howitzer": _has("artillery", "light-howitzer"),
+    "medium howitzer": _has("artillery", "medium-howitzer"),
+    "truck": lambda u: u.slot == "transport" and u.damage_value == 6 and (u.transport_capacity or 0) > 0,
+    "half-track": lambda u: u.slot == "transport" and u.damage_value == 7 and (u.transport_capacity or 0) > 0,
+    "armoured car (DV 7)": _has("armoured_car", damage_value=7),
+    "light tank (DV 8)": _has("tank", damage_value=8),
+    "medium tank (DV 9)": _has("tank", damage_value=9),
+    "heavy tank (DV 10)": _has("tank", damage_value=10),
+}
+
+
+@pytest.fixture(scope="module")
+def loaded(django_db_setup, django_db_blocker):
+    """Load fixtures/ once for the module (about 2 s) and remove it all afterwards.
+
+    Each test still runs in its own transaction on top of the loaded data.
+    """
+    with django_db_blocker.unblock():
+        call_command("load_reference_data")
+        yield
+        Army.objects.all().delete()  # armies protect their edition, so they go first
+        Edition.objects.all().delete()  # cascades to the rules tables, weapons and special rules
+
+
+def generic_units(edition):
+    return list(
+        Unit.objects.filter(army__edition__slug=edition, army__slug="generic").prefetch_related(
+            "options", "weapons", "special_rules"
+        )
+    )
+
+
+def entry(unit, quality, models, options=None):
+    return EntrySpec(
+        key=unit.slug, name=unit.name, unit=unit.to_rules(), quality=quality, models=models, options=options or {}
+    )
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_loads_a_builtin_generic_army_for_each_edition(loaded, edition):
+    army = Army.objects.get_by_natural_key(edition, "generic")
+    assert (army.origin, army.name, bool(army.source)) == ("builtin", "Generic", True)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_prices_every_unit_at_each_offered_quality_and_base_models(loaded, edition):
+    for unit in generic_units(edition):
+        assert unit.qualities(), unit.slug
+        for quality, cost in unit.base_cost().items():
+            assert entry_points(entry(unit, quality, unit.base_models)) == cost, (unit.slug, quality)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_prices_every_unit_at_full_size_with_every_option_it_can_take(loaded, edition):
+    for unit in generic_units(edition):
+        spec = unit.to_rules()
+        groups_used: set[str] = set()
+        options = {}
+        for option in spec.options:
+            if option.group and option.group in groups_used:
+                continue
+            groups_used.add(option.group)
+            options[option.key] = option_limit(option, spec.max_models)
+        for quality in unit.qualities():
+            full = entry(unit, quality, spec.max_models, options)
+            assert entry_points(full) >= entry_points(entry(unit, quality, spec.base_models)), (unit.slug, quality)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_cites_a_source_for_every_unit(loaded, edition):
+    assert [u.slug for u in generic_units(edition) if not u.source.strip()] == []
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_has_an_officer_of_every_rank_of_the_edition(loaded, edition):
+    assert {u.officer_rank for u in generic_units(edition) if u.officer_rank} == RANKS[edition]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_has_infantry_squads_at_every_quality(loaded, edition):
+    squads = [u for u in generic_units(edition) if u.slot == "infantry"]
+    assert {quality for squad in squads for quality in squad.qualities()} == {"inexperienced", "regular", "veteran"}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_gives_every_infantry_squad_lmg_smg_and_rifle_options(loaded, edition):
+    for squad in (u for u in generic_units(edition) if u.slot == "infantry"):
+        granted = {o.grants_weapon.slug for o in squad.options.all() if o.grants_weapon}
+        assert {"lmg", "smg", "rifle"} <= granted, squad.slug
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("kind", REQUIRED_KINDS)
+def test_it_has_every_kind_of_unit_every_army_has(loaded, edition, kind):
+    assert any(REQUIRED_KINDS[kind](unit) for unit in generic_units(edition)), kind
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_gives_every_vehicle_a_damage_value(loaded, edition):
+    vehicles = [u for u in generic_units(edition) if u.unit_type in ("transport", "vehicle_soft", "vehicle_armoured")]
+    assert [u.slug for u in vehicles if u.damage_value is None] == []
+
+
+def _snapshot():
+    rows = {}
+    for model in (Army, Unit, Option):
+        rows[model.__name__] = list(model.objects.order_by("pk").values())
+    rows["unit weapons"] = list(Unit.weapons.through.objects.order_by("pk").values())
+    rows["unit rules"] = list(Unit.special_rules.through.objects.order_by("pk").values())
+    return rows
+
+
+def test_it_changes_nothing_when_loaded_twice(loaded):
+    before = _snapshot()
+    call_command("load_reference_data")
+    assert _snapshot() == before

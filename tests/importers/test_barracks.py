@@ -1,0 +1,114 @@
+"""The Barracks parser, on the small files in ``data/barracks``."""
+
+from __future__ import annotations
+
+import pytest
+
+from armybuilder.importers.barracks import parse_barracks
+from armybuilder.importers.safety import CatalogueImportError
+from tests.importers.helpers import read_barracks
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return parse_barracks(read_barracks())
+
+
+def _unit(catalogue, name):
+    return next(unit for army in catalogue.armies for unit in army.units if unit.name == name)
+
+
+def test_it_reads_armies_with_their_national_rules(catalogue):
+    assert [(a.name, a.national_rules) for a in catalogue.armies] == [
+        ("Armies of Testland", ["Dogged"]),
+        ("Armies of Emptyland", []),
+    ]
+
+
+def test_it_reports_an_army_without_a_units_file(catalogue):
+    assert any("Emptyland" in warning and "no units" in warning for warning in catalogue.report.warnings)
+
+
+def test_it_makes_one_officer_per_rank_profile(catalogue):
+    first = _unit(catalogue, "First Lieutenant")
+    assert (first.source_id, first.officer_rank, first.base_cost) == (
+        "testland/officer/first-lieutenant",
+        "first_lieutenant",
+        {"regular": 75, "veteran": 90},
+    )
+
+
+def test_it_turns_attendants_into_the_per_model_cost(catalogue):
+    officer = _unit(catalogue, "Second Lieutenant")
+    assert (officer.per_model_cost, officer.base_models, officer.max_models) == ({"regular": 10, "veteran": 13}, 1, 3)
+    assert officer.options == []
+
+
+def test_it_counts_the_models_of_a_squad_from_its_composition(catalogue):
+    squad = _unit(catalogue, "Rifle Squad")
+    assert (squad.base_cost, squad.per_model_cost) == (
+        {"inexperienced": 35, "regular": 50},
+        {"inexperienced": 7, "regular": 10},
+    )
+    assert (squad.base_models, squad.max_models) == (5, 10)
+
+
+def test_it_reads_a_weapon_swap_option(catalogue):
+    smg = next(o for o in _unit(catalogue, "Rifle Squad").options if o.name == "SMG (replaces rifle)")
+    assert (smg.per_model, smg.max_count, smg.grants_weapon, smg.replaces_weapon) == (False, 2, "SMG", "Rifle")
+
+
+def test_it_reads_a_whole_unit_upgrade_as_per_model(catalogue):
+    grenades = next(o for o in _unit(catalogue, "Rifle Squad").options if o.name == "Anti-tank grenades")
+    assert (grenades.per_model, grenades.cost) == (True, {"inexperienced": 2, "regular": 2})
+
+
+def test_it_keeps_a_negative_option_cost(catalogue):
+    recce = _unit(catalogue, "Test Tank").options[0]
+    assert recce.cost == {"inexperienced": -25, "regular": -25, "veteran": -25}
+
+
+def test_it_reads_vehicles(catalogue):
+    tank, truck = _unit(catalogue, "Test Tank"), _unit(catalogue, "Truck")
+    assert (tank.unit_type, tank.slot, tank.damage_value) == ("vehicle_armoured", "tank", 8)
+    assert (truck.unit_type, truck.transport_capacity, truck.damage_value) == ("transport", 12, 6)
+
+
+def test_it_names_unit_weapons_and_reports_unknown_ones(catalogue):
+    assert _unit(catalogue, "Medium Mortar Team").weapons == ["Medium mortar"]
+    assert any("plasma-gun" in warning for warning in catalogue.report.warnings)
+
+
+def test_it_writes_ranges_in_inches(catalogue):
+    weapons = {w.name: w for w in catalogue.weapons}
+    assert (weapons["Rifle"].range, weapons["Medium mortar"].range) == ('24"', '12-60"')
+
+
+def test_it_reads_unit_rules_by_name(catalogue):
+    assert _unit(catalogue, "Rifle Squad").special_rules == ["Tough Fighters"]
+    assert "Dogged" in {rule.name for rule in catalogue.rules}
+
+
+def test_it_reports_malformed_json_with_its_line():
+    files = read_barracks()
+    files["core.json"] = b'{\n  "weapons": {,\n}'
+    with pytest.raises(CatalogueImportError, match=r"core.json is not valid JSON: .*line 2"):
+        parse_barracks(files)
+
+
+def test_it_needs_core_json():
+    files = {name: data for name, data in read_barracks().items() if name != "core.json"}
+    with pytest.raises(CatalogueImportError, match="core.json was not given"):
+        parse_barracks(files)
+
+
+def test_it_skips_a_unit_with_a_broken_cost_and_says_why():
+    files = read_barracks()
+    files["units/testland.json"] = files["units/testland.json"].replace(b'"regular": 39', b'"regular": "lots"')
+    report = parse_barracks(files).report
+    assert report.skipped == [
+        (
+            "units/testland.json: 'Truck'",
+            "units/testland.json: 'Truck' (Truck): the regular cost 'lots' is not a whole number",
+        )
+    ]

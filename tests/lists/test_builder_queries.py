@@ -1,0 +1,102 @@
+"""The builder page and every htmx action run the same number of queries for 5 or 50 entries."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.lists.factories import make_builder_list, make_platoon, make_unit, make_user
+
+HX = {"HX-Request": "true"}
+
+
+def _logged_in(client, size: int):
+    alice = make_user()
+    army_list = make_builder_list(alice, entries=size)
+    make_unit(army_list.army, name="Cromwell", unit_type="vehicle_armoured", slot="tank", base_models=1, max_models=1)
+    client.force_login(alice)
+    return army_list
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", [5, 50])
+def test_it_builds_the_page_in_a_constant_number_of_queries(client, django_assert_num_queries, size):
+    army_list = _logged_in(client, size)
+    # 1 session, 2 user, 3 list + edition + army + owner, 4 platoons, 5 entries + unit + platoon,
+    # 6 units' options, 7 units' weapons, 8 units' special rules, 9 catalogue units,
+    # 10 their options, 11 their weapons, 12 their special rules.
+    with django_assert_num_queries(12):
+        response = client.get(f"/lists/{army_list.pk}/")
+    assert response.status_code == 200
+
+
+def _action(army_list, name: str) -> tuple[str, str, dict]:
+    base = f"/lists/{army_list.pk}/"
+    entry = army_list.entries.order_by("position", "pk")[1]
+    url = f"{base}entries/{entry.pk}/"
+    platoon = army_list.platoons.first()
+    return {
+        "page": ("get", base, {}),
+        "catalogue": ("get", f"{base}catalogue/", {"q": "rifle"}),
+        "entry-add": ("post", f"{base}entries/add/", {"unit": entry.unit_id, "platoon": platoon.pk}),
+        "entry-quality": ("post", f"{url}quality/", {"quality": "veteran"}),
+        "entry-models-step": ("post", f"{url}models/", {"step": "1"}),
+        "entry-models-set": ("post", f"{url}models/", {"models": "7"}),
+        "entry-models-refused": ("post", f"{url}models/", {"models": "70"}),
+        "entry-options": ("post", f"{url}options/", {"opt-lmg": "1", "opt-smg": "2"}),
+        "entry-rename": ("post", f"{url}rename/", {"name": "Baker"}),
+        "entry-platoon": ("post", f"{url}platoon/", {"platoon": ""}),
+        "entry-move": ("post", f"{url}move/", {"direction": "up"}),
+        "entry-duplicate": ("post", f"{url}duplicate/", {}),
+        "entry-remove": ("post", f"{url}remove/", {}),
+        "platoon-add": ("post", f"{base}platoons/add/", {"kind": "reinforced_platoon"}),
+        "platoon-rename": ("post", f"{base}platoons/{platoon.pk}/rename/", {"name": "Able"}),
+        "platoon-remove": ("post", f"{base}platoons/{platoon.pk}/remove/", {}),
+    }[name]
+
+
+ACTIONS = [
+    "page",
+    "catalogue",
+    "entry-add",
+    "entry-quality",
+    "entry-models-step",
+    "entry-models-set",
+    "entry-models-refused",
+    "entry-options",
+    "entry-rename",
+    "entry-platoon",
+    "entry-move",
+    "entry-duplicate",
+    "entry-remove",
+    "platoon-add",
+    "platoon-rename",
+    "platoon-remove",
+]
+
+
+def _count(client, size: int, name: str) -> int:
+    army_list = _logged_in(client, size)
+    make_platoon(army_list, kind="reinforced_platoon")
+    # Positions tie in half the list, so a move may have to renumber many rows: still one query.
+    army_list.entries.filter(position__gte=size // 2).update(position=size)
+    method, url, data = _action(army_list, name)
+    with CaptureQueriesContext(connection) as queries:
+        response = getattr(client, method)(url, data, headers=HX)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ACTIONS)
+def test_it_runs_each_htmx_request_in_the_same_number_of_queries_for_5_and_50_entries(
+    client, django_assert_num_queries, name
+):
+    small = _count(client, 5, name)
+    army_list = _logged_in(client, 50)
+    make_platoon(army_list, kind="reinforced_platoon")
+    army_list.entries.filter(position__gte=25).update(position=50)
+    method, url, data = _action(army_list, name)
+    with django_assert_num_queries(small):
+        getattr(client, method)(url, data, headers=HX)

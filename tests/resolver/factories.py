@@ -1,0 +1,97 @@
+"""Small plain factories for the calculator tests: the minimum rows, overrides as keywords."""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.lists.models import ArmyList, Entry
+from armybuilder.reference.models import Edition, SpecialRule, Weapon
+
+_counter = itertools.count(1)
+
+# slug: (name, range, shots, pen, he_size, special rules), as in the 2nd and 3rd edition charts.
+PROFILES = {
+    "rifle": ("Rifle", 24, "1", 0, None, ()),
+    "smg": ("SMG", 12, "2", 0, None, ("assault",)),
+    "lmg": ("LMG", 36, "4", 0, None, ("team",)),
+    "panzerfaust": ("Panzerfaust", 12, "1", 6, None, ("shaped-charge",)),
+    "medium-at-gun": ("Medium AT gun", 60, "1", 5, 1, ("team", "fixed", "anti-tank-gun")),
+    "flamethrower": ("Flamethrower", 6, "1", 2, None, ("team", "flamethrower")),
+    "light-mortar": ("Light mortar", 24, "1", 0, 1, ("team", "indirect-fire")),
+}
+
+
+def make_user(username: str | None = None, **kwargs):
+    username = username or f"user{next(_counter)}"
+    return get_user_model().objects.create_user(username=username, password="correct-horse-battery", **kwargs)
+
+
+def make_edition(slug: str = "v2") -> Edition:
+    edition, _ = Edition.objects.get_or_create(slug=slug, defaults={"number": int(slug[1:]), "name": f"Edition {slug}"})
+    return edition
+
+
+def make_rule(edition: Edition, slug: str) -> SpecialRule:
+    rule, _ = SpecialRule.objects.get_or_create(
+        edition=edition, slug=slug, defaults={"name": slug.replace("-", " ").title(), "source": "test"}
+    )
+    return rule
+
+
+def make_weapon(edition: Edition | None = None, slug: str = "rifle", **kwargs) -> Weapon:
+    edition = edition or make_edition()
+    name, range_max, shots, pen, he_size, rules = PROFILES.get(slug, (slug.title(), 24, "1", 0, None, ()))
+    kwargs.setdefault("name", name)
+    kwargs.setdefault("category", "heavy" if pen or he_size else "small-arms")
+    kwargs.setdefault("position", next(_counter))
+    kwargs.setdefault("range_max", range_max)
+    kwargs.setdefault("shots", shots)
+    kwargs.setdefault("pen", pen)
+    kwargs.setdefault("he_size", he_size)
+    kwargs.setdefault("source", "test")
+    weapon = Weapon.objects.create(edition=edition, slug=slug, **kwargs)
+    weapon.special_rules.set([make_rule(edition, rule) for rule in rules])
+    return weapon
+
+
+def make_chart(slug: str = "v2") -> dict[str, Weapon]:
+    """An edition with the weapons the tests use."""
+    edition = make_edition(slug)
+    return {weapon: make_weapon(edition, weapon) for weapon in PROFILES}
+
+
+def make_unit(edition: Edition | None = None, weapons: tuple[Weapon, ...] = (), **kwargs) -> Unit:
+    edition = edition or make_edition()
+    n = next(_counter)
+    army, _ = Army.objects.get_or_create(
+        edition=edition, slug="test-army", defaults={"name": "Test army", "source": "test"}
+    )
+    kwargs.setdefault("slug", f"unit-{n}")
+    kwargs.setdefault("name", f"Unit {n}")
+    kwargs.setdefault("unit_type", "infantry")
+    kwargs.setdefault("slot", "infantry")
+    kwargs.setdefault("cost_regular", 50)
+    kwargs.setdefault("base_models", 5)
+    kwargs.setdefault("max_models", 10)
+    kwargs.setdefault("source", "test")
+    unit = Unit.objects.create(army=army, **kwargs)
+    unit.weapons.set(weapons)
+    return unit
+
+
+def make_list(owner=None, edition: Edition | None = None, **kwargs) -> ArmyList:
+    edition = edition or make_edition()
+    army, _ = Army.objects.get_or_create(
+        edition=edition, slug="test-army", defaults={"name": "Test army", "source": "test"}
+    )
+    kwargs.setdefault("name", f"List {next(_counter)}")
+    return ArmyList.objects.create(owner=owner, edition=edition, army=army, **kwargs)
+
+
+def make_entry(army_list: ArmyList, unit: Unit, **kwargs) -> Entry:
+    kwargs.setdefault("quality", "regular")
+    kwargs.setdefault("models_count", 10)
+    return Entry.objects.create(army_list=army_list, unit=unit, **kwargs)
