@@ -70,22 +70,44 @@ def _build_list():
         **costs,
     )
     squad = Unit.objects.create(
-        army=army, slug="rifle-section", name="Rifle Section", unit_type="infantry", slot="infantry",
-        base_models=5, max_models=10, **costs,
-    )  # fmt: skip
+        army=army,
+        slug="rifle-section",
+        name="Rifle Section",
+        unit_type="infantry",
+        slot="infantry",
+        base_models=5,
+        max_models=10,
+        **costs,
+    )
     for position, (slug, name, per_model, group) in enumerate(
-        [("lmg", "Light machine gun", False, "support"), ("piat", "PIAT", False, "support"),
-         ("smg", "Submachine gun", True, ""), ("grenades", "Grenades", False, "")]
-    ):  # fmt: skip
+        [
+            ("lmg", "Light machine gun", False, "support"),
+            ("piat", "PIAT", False, "support"),
+            ("smg", "Submachine gun", True, ""),
+            ("grenades", "Grenades", False, ""),
+        ]
+    ):
         Option.objects.create(
-            unit=squad, slug=slug, name=name, per_model=per_model, group=group, position=position,
-            cost_inexperienced=5, cost_regular=5, cost_veteran=5,
-        )  # fmt: skip
+            unit=squad,
+            slug=slug,
+            name=name,
+            per_model=per_model,
+            group=group,
+            position=position,
+            cost_inexperienced=5,
+            cost_regular=5,
+            cost_veteran=5,
+        )
     for n in range(20):
         Unit.objects.create(
-            army=army, slug=f"unit-{n}", name=f"Catalogue unit {n}", unit_type="team", slot="machine_gun",
-            position=n + 2, **costs,
-        )  # fmt: skip
+            army=army,
+            slug=f"unit-{n}",
+            name=f"Catalogue unit {n}",
+            unit_type="team",
+            slot="machine_gun",
+            position=n + 2,
+            **costs,
+        )
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     army_list = ArmyList.objects.create(owner=user, edition=edition, army=army, name="Bench list", points_limit=5000)
     platoons = [Platoon.objects.create(army_list=army_list, kind="reinforced_platoon", position=i) for i in range(5)]
@@ -95,9 +117,15 @@ def _build_list():
         unit = officer if n % 10 == 0 else squad
         options = {} if unit is officer else {"lmg": 1, "smg": 2}
         entries.append(
-            Entry(army_list=army_list, unit=unit, platoon=platoon, position=n, models_count=unit.base_models + 1,
-                  options=options)
-        )  # fmt: skip
+            Entry(
+                army_list=army_list,
+                unit=unit,
+                platoon=platoon,
+                position=n,
+                models_count=unit.base_models + 1,
+                options=options,
+            )
+        )
     Entry.objects.bulk_create(entries)
     return user, army_list, army_list.entries.filter(unit=squad).first()
 

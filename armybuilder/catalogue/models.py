@@ -78,10 +78,7 @@ class ArmyQuerySet(models.QuerySet["Army"]):
         return self.filter(hidden=False)
 
 
-class ArmyManager(models.Manager["Army"]):
-    def get_queryset(self) -> ArmyQuerySet:
-        return ArmyQuerySet(self.model, using=self._db)
-
+class ArmyManager(models.Manager.from_queryset(ArmyQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, slug: str) -> Army:
         return self.get(edition__slug=edition_slug, slug=slug)
 
@@ -131,10 +128,7 @@ class UnitQuerySet(models.QuerySet["Unit"]):
         return self.prefetch_related("options", "weapons", "special_rules")
 
 
-class UnitManager(models.Manager["Unit"]):
-    def get_queryset(self) -> UnitQuerySet:
-        return UnitQuerySet(self.model, using=self._db)
-
+class UnitManager(models.Manager.from_queryset(UnitQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, army_slug: str, slug: str) -> Unit:
         return self.get(army__edition__slug=edition_slug, army__slug=army_slug, slug=slug)
 

@@ -1651,8 +1651,12 @@ def _root_nodes(doc: _Document, resolver: _Resolver) -> list[_Node]:
     return nodes
 
 
-def parse_battlescribe(files: dict[str, bytes]) -> ImportedCatalogue:
-    """Parse one or more game systems (.gst) and catalogues (.cat) given as name -> bytes."""
+def parse_battlescribe(files: dict[str, bytes], edition: str | None = None) -> ImportedCatalogue:
+    """Parse one or more game systems (.gst) and catalogues (.cat) given as name -> bytes.
+
+    ``edition`` ("v2", "v3") overrides the edition read from the game system's name, for data
+    whose name does not say it.
+    """
     report = ImportReport()
     systems: dict[str, _Document] = {}
     catalogues: dict[str, _Document] = {}
@@ -1686,7 +1690,7 @@ def parse_battlescribe(files: dict[str, bytes]) -> ImportedCatalogue:
     for other in systems.values():
         if other is not system:
             report.warn(f"{other.filename}: game system not used by any catalogue; ignored")
-    edition = _edition(system.name)
+    edition = edition or _edition(system.name)
     points, cost_types = _points_type(system)
     forces = sum(1 for _ in system.root.iter("forceEntry"))
     if forces:

@@ -12,6 +12,7 @@ rows, which keeps the number of queries independent of the list's size.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -25,13 +26,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import replace_url, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from armybuilder.catalogue.models import Quality, Slot, Unit, UnitType
+from armybuilder.catalogue.models import OfficerRank, Quality, Unit, UnitType
 from armybuilder.lists import services
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.builder_forms import (
@@ -104,17 +106,19 @@ class EntryRow:
         self.url = mark_safe(self.url)
         self.name = entry.display_name
         self.custom_name = entry.name
-        self.unit_name = unit.display_name
+        self.rename_hint = _("Leave empty to use “%(unit)s”.") % {"unit": unit.display_name}
         facts = [unit.display_name] if entry.name else []
-        facts.append(str(unit.get_unit_type_display()))
+        names = labels()
+        facts.append(names["unit_type"].get(unit.unit_type, unit.unit_type))
         if unit.officer_rank:
-            facts.append(str(unit.get_officer_rank_display()))
+            facts.append(names["rank"].get(unit.officer_rank, unit.officer_rank))
         if unit.weapons_text:
             facts.append(unit.weapons_text)
         self.facts = " · ".join(facts)
         offered = unit.qualities()
-        self.quality_label = QUALITY_LABELS.get(entry.quality, entry.quality)
-        self.quality_choices = [(q, QUALITY_LABELS[q], q == entry.quality) for q in offered] if len(offered) > 1 else []
+        qualities = names["quality"]
+        self.quality_label = qualities.get(entry.quality, entry.quality)
+        self.quality_choices = [(q, qualities[q], q == entry.quality) for q in offered] if len(offered) > 1 else []
         self.fixed_models = unit.base_models == unit.max_models
         self.models = str(entry.models_count)
         self.min_models, self.max_models = str(unit.base_models), str(unit.max_models)
@@ -127,11 +131,11 @@ class EntryRow:
         self.models_hint = hint
         self.platoon_value = str(entry.platoon_id) if entry.platoon_id else ""
         self.options_taken = sum(1 for count in (entry.options or {}).values() if count)
-        names = {"name": self.name}
-        self.label_fewer = _("One model fewer in %(name)s") % names
-        self.label_more = _("One model more in %(name)s") % names
-        self.label_up = _("Move %(name)s up") % names
-        self.label_down = _("Move %(name)s down") % names
+        subject = {"name": self.name}
+        self.label_fewer = _("One model fewer in %(name)s") % subject
+        self.label_more = _("One model more in %(name)s") % subject
+        self.label_up = _("Move %(name)s up") % subject
+        self.label_down = _("Move %(name)s down") % subject
 
 
 @dataclass
@@ -202,7 +206,18 @@ def _labelled(choices: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {value: str(label) for value, label in choices}
 
 
-QUALITY_LABELS = _labelled(Quality.choices)
+@functools.cache
+def _choice_labels(language: str) -> dict[str, dict[str, str]]:
+    """Quality, unit type and rank labels in ``language`` (the active one when first asked)."""
+    return {
+        "quality": _labelled(Quality.choices),
+        "unit_type": _labelled(UnitType.choices),
+        "rank": _labelled(OfficerRank.choices),
+    }
+
+
+def labels() -> dict[str, dict[str, str]]:
+    return _choice_labels(get_language() or "en")
 
 
 def _rows(
@@ -254,7 +269,7 @@ def _groups(army_list: ArmyList, rows: list[EntryRow], errors: Errors) -> list[G
         for row in rows:
             by_platoon.get(row.entry.platoon_id, by_platoon[None]).append(row)
         groups = [Group(p, by_platoon[p.pk], errors.platoons.get(p.pk, [])) for p in army_list.platoons.all()]
-        if by_platoon[None] or not groups:
+        if by_platoon[None]:
             groups.append(Group(None, by_platoon[None]))
     return groups
 
@@ -267,7 +282,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
         units = units.filter(unit_type=unit_type)
     rows = []
     for unit in units.for_catalogue():
-        costs = " · ".join(f"{QUALITY_LABELS[q]} {cost}" for q, cost in unit.base_cost().items())
+        costs = " · ".join(f"{labels()['quality'][q]} {cost}" for q, cost in unit.base_cost().items())
         if unit.base_models == unit.max_models:
             models = _("%(n)s models") % {"n": unit.base_models} if unit.base_models > 1 else _("1 model")
         else:
@@ -341,7 +356,6 @@ def _context(
             "filter_type": unit_type,
             "unit_types": UnitType.choices,
             "catalogue": _catalogue(army_list, query, unit_type),
-            "slot_labels": dict(Slot.choices),
         }
     return context
 
@@ -387,7 +401,6 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "catalogue": _catalogue(army_list, query, unit_type),
         "filter_query": query,
         "filter_type": unit_type,
-        "slot_labels": dict(Slot.choices),
     }
     response = render(request, f"{TEMPLATE}#catalogue-results", context)
     # Keep the filter in the address bar, so a reload or a shared link shows the same units.
@@ -440,6 +453,8 @@ def _roster_changed(
     if errors is not None:
         return _render_fragments(request, context, "roster")
     fragments = ["roster", "summary-oob"] + (["add-to-oob"] if platoons_changed else [])
+    if new_entry is not None:
+        fragments.append("add-errors-oob")  # a unit was added: clear any earlier refusal
     return _render_fragments(request, context, *fragments)
 
 

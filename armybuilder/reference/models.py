@@ -60,10 +60,7 @@ class RulesTableQuerySet(models.QuerySet["RulesTable"]):
         return self.select_related("edition").prefetch_related("rows")
 
 
-class RulesTableManager(models.Manager["RulesTable"]):
-    def get_queryset(self) -> RulesTableQuerySet:
-        return RulesTableQuerySet(self.model, using=self._db)
-
+class RulesTableManager(models.Manager.from_queryset(RulesTableQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, slug: str) -> RulesTable:
         return self.get(edition__slug=edition_slug, slug=slug)
 
@@ -203,10 +200,7 @@ class WeaponQuerySet(models.QuerySet["Weapon"]):
         return self.select_related("edition").prefetch_related("special_rules")
 
 
-class WeaponManager(models.Manager["Weapon"]):
-    def get_queryset(self) -> WeaponQuerySet:
-        return WeaponQuerySet(self.model, using=self._db)
-
+class WeaponManager(models.Manager.from_queryset(WeaponQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, slug: str) -> Weapon:
         return self.get(edition__slug=edition_slug, slug=slug)
 

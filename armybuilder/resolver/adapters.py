@@ -134,6 +134,7 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
         by_pk[row.pk] = row
         counts[row.pk] = counts.get(row.pk, 0) + n
 
+    primary = None
     if unit.unit_type in ("team", "artillery", "vehicle_soft", "vehicle_armoured", "transport"):
         for row in rows:
             add(row, 1)
@@ -158,7 +159,9 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
                 used -= taken
         if primary is not None:
             add(primary, max(total - used, 0))
-    groups = tuple(FirerGroup(by_pk[pk].slug, min(n, MAX_MODELS)) for pk, n in counts.items() if n > 0)
+    # The unit's main weapon (the rifles) leads, as on a unit card.
+    order = sorted(counts, key=lambda pk: (pk != getattr(primary, "pk", None), list(counts).index(pk)))
+    groups = tuple(FirerGroup(by_pk[pk].slug, min(counts[pk], MAX_MODELS)) for pk in order if counts[pk] > 0)
     return FirerPrefill(
         edition=entry.army_list.edition.slug,
         name=entry.display_name,

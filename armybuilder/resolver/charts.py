@@ -17,9 +17,9 @@ from django.utils.safestring import SafeString, mark_safe
 # Tails below this share of the total are left out of the picture (never out of the table).
 TAIL_CUTOFF = Fraction(1, 2000)
 
-WIDTH = 400
+WIDTH = 340
 ROW = 24
-PERCENT_WIDTH = 58
+PERCENT_WIDTH = 54
 TOP = 4
 # Roughly the advance of one 13px sans-serif character, to size the label column to its longest label.
 CHAR_WIDTH = 7.4

@@ -30,7 +30,7 @@ FACING_CHOICES = [("front", _("Front")), ("side", _("Side")), ("rear", _("Rear")
 DV_CHOICES = [
     ("", _("From quality (infantry, artillery)")),
     ("6", _("6+ soft-skin")),
-    ("7", _("7+ armoured car / carrier")),
+    ("7", _("7+ armoured car")),
     ("8", _("8+ light tank")),
     ("9", _("9+ medium tank")),
     ("10", _("10+ heavy tank")),
@@ -263,7 +263,6 @@ def order_test_defaults(edition: str) -> dict[str, object]:
 
 
 # --- close quarters ---------------------------------------------------------------------------
-
 
 
 class CloseQuartersForm(EditionForm):

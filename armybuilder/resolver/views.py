@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
 from armybuilder.lists.access import get_list_for_user, lists_for_user
@@ -37,13 +39,6 @@ class HtmxHttpRequest(HttpRequest):
 
 
 FRAGMENTS = ("result", "calc")
-
-CALCULATORS = (
-    ("shooting", "/calc/shooting/"),
-    ("anti-tank", "/calc/anti-tank/"),
-    ("order-test", "/calc/order-test/"),
-    ("close-quarters", "/calc/close-quarters/"),
-)
 
 SWITCH_LABELS = {
     "seven_plus": "Needing 7+ to hit (a 6, then a 6)",
@@ -132,9 +127,11 @@ def _need_text(need: int, *, to_hit: bool = False) -> str:
     if need <= 1:
         return _("2+ (a 1 always fails)")
     if need > 6:
-        return _("%(need)s+ (a 6, then another 6)") % {"need": need} if to_hit else _("%(need)s+: cannot harm") % {
-            "need": need
-        }
+        return (
+            _("%(need)s+ (a 6, then another 6)") % {"need": need}
+            if to_hit
+            else _("%(need)s+: cannot harm") % {"need": need}
+        )
     return f"{need}+"
 
 
@@ -172,13 +169,22 @@ def _prob_bars(pairs: Sequence[tuple[str, object]]) -> list[Bar]:
 # --- request plumbing ---------------------------------------------------------------------------
 
 
-def _render(request: HtmxHttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    """The full page, or the fragment the htmx request targets (``#calc`` or, by default, ``#result``)."""
-    if request.htmx and not request.htmx.history_restore_request:
-        target = request.htmx.target if request.htmx.target in FRAGMENTS else "result"
-        context["oob"] = target == "result"
-        template = f"{template}#{target}"
-    return render(request, template, context)
+def _render(
+    request: HtmxHttpRequest, template: str, context: dict[str, Any], state: Mapping[str, Any] | None = None
+) -> HttpResponse:
+    """The full page, or the fragment the htmx request targets (``#calc`` or, by default, ``#result``).
+
+    When the form itself is re-rendered, the address bar gets ``state`` (the form's data after any
+    prefill) rather than the request's query, so copying the URL copies what is on screen.
+    """
+    if not request.htmx or request.htmx.history_restore_request:
+        return render(request, template, context)
+    target = request.htmx.target if request.htmx.target in FRAGMENTS else "result"
+    context["oob"] = target == "result"
+    response = render(request, f"{template}#{target}", context)
+    if target == "calc" and state is not None:
+        push_url(response, f"{request.path}?{urlencode(state)}")
+    return response
 
 
 def _entry_for_user(request: HttpRequest, raw: str) -> Entry:
@@ -225,7 +231,7 @@ def _error_fields(form: Any, groups: Sequence[Any] = ()) -> list[Any]:
 
 
 def _common(page: str, title: str) -> dict[str, Any]:
-    return {"page": page, "page_title": title, "calculators": CALCULATORS}
+    return {"page": page, "page_title": title}
 
 
 # --- pages --------------------------------------------------------------------------------------
@@ -291,10 +297,9 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
         target=target,
         target_choices=adapters.entry_choices(_target_entries(request)),
         error_fields=_error_fields(form, form.groups),
-        next_row=rows,
         can_add_row=rows < forms.MAX_GROUP_ROWS,
     )
-    return _render(request, "resolver/shooting.html", context)
+    return _render(request, "resolver/shooting.html", context, state=data)
 
 
 def _engine_message(exc: RulesError) -> str:
@@ -357,7 +362,9 @@ def present_shooting(
         )
         hit_roll = _roll(_("To hit"), hit, cfg.base_to_hit, _("base"), to_hit=True)
         dmg_roll = _roll(_("To damage"), dmg, target_dv, _("target"))
-        save_roll = None if save is None else Roll(_("Cover save"), "", (), _need_text(save["need"]), to_fraction(save["p"]))
+        save_roll = (
+            None if save is None else Roll(_("Cover save"), "", (), _need_text(save["need"]), to_fraction(save["p"]))
+        )
         result.rows.append(
             {
                 "title": f"{group['models']} × {row.display_name}",
@@ -365,6 +372,8 @@ def present_shooting(
                 "rolls": [r for r in (hit_roll, dmg_roll, save_roll) if r is not None],
             }
         )
+    if all(block["need"] > 6 for block in raw["need_to_damage"]):
+        result.notes.append(_("None of these weapons can damage this target."))
     if kind == "armoured":
         vehicle = raw["vehicle"]
         result.stats = [
@@ -462,7 +471,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
             error = _engine_message(exc)
     context = _common("anti-tank", _("Anti-tank fire"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
-    return _render(request, "resolver/anti_tank.html", context)
+    return _render(request, "resolver/anti_tank.html", context, state=data)
 
 
 def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
@@ -535,7 +544,7 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
             error = _engine_message(exc)
     context = _common("order-test", _("Order test"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
-    return _render(request, "resolver/order_test.html", context)
+    return _render(request, "resolver/order_test.html", context, state=data)
 
 
 RANK_NAMES = {
@@ -583,13 +592,15 @@ def present_order_test(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
         {
             "title": _("The test"),
             "subtitle": "" if raw["test_needed"] else _("With no pins no test is needed: the order is simply given."),
-            "rolls": [Roll(
-                _("Morale"),
-                _("base %(m)s") % {"m": base},
-                tuple(mods),
-                _("%(m)s or less on 2D6") % {"m": raw["morale"]},
-                to_fraction(raw["p_pass"]),
-            )],
+            "rolls": [
+                Roll(
+                    _("Morale"),
+                    _("base %(m)s") % {"m": base},
+                    tuple(mods),
+                    _("%(m)s or less on 2D6") % {"m": raw["morale"]},
+                    to_fraction(raw["p_pass"]),
+                )
+            ],
         }
     ]
     result.charts = [
@@ -638,7 +649,7 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
             error = _engine_message(exc)
     context = _common("close-quarters", _("Close quarters"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
-    return _render(request, "resolver/close_quarters.html", context)
+    return _render(request, "resolver/close_quarters.html", context, state=data)
 
 
 FIRST_ROUND = {

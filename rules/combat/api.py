@@ -48,11 +48,14 @@ from rules.combat.morale import shooting_with_morale
 from rules.combat.to_hit import Need, p_hit, to_hit
 from rules.combat.vehicles import (
     CATEGORIES,
+    ShotChain,
+    ShotSpec,
     StatePMF,
     VehicleCtx,
     can_damage,
     penetration_categories,
-    resolve_at_shot,
+    resolve_shots,
+    shot_spec,
     start_state,
     summarise,
 )
@@ -387,10 +390,10 @@ def _small_arms_pin(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, sta
     return out
 
 
-def _push_states(
-    cfg: RulesConfig, plan: _Plan, target: TargetCtx, vehicle: VehicleCtx, states: StatePMF, used: set[str]
-) -> StatePMF:
-    """Push the vehicle state distribution through every die of one group, one die at a time (§2.6)."""
+def _shot_spec(
+    cfg: RulesConfig, plan: _Plan, target: TargetCtx, vehicle: VehicleCtx, used: set[str]
+) -> ShotSpec | None:
+    """One die of a group as the vehicle engine's ``ShotSpec``; None when it cannot hurt or pin."""
     ph = p_hit(cfg, plan.hit.need)
     pen_total = target.dv - plan.dmg.need
     result_mod = 0
@@ -400,22 +403,30 @@ def _push_states(
         result_mod += 1  # open-topped and hit by indirect fire [S002, S000]
     if result_mod and cfg.superficial_mode == "3e_table":
         used.add("superficial_above_six")
-    kwargs: dict[str, Any] = {"result_mod": result_mod}
     if plan.kind == "flamer":
         # A flamethrower hit pins D3+1 and forces a morale check: failing abandons the vehicle [JK3, BS2].
-        kwargs["hit_pins"] = dice_pmf(cfg.flamer_pins)
-        kwargs["forced_check"] = cfg.flamer_forced_morale
-        if cfg.flamer_vs_vehicle == "per_hit":
-            kwargs["pen_rolls"] = flamer_hits(cfg, plan.weapon.vehicle_mounted)
-    elif plan.kind == "kinetic" and not can_damage(target.dv, pen_total):
-        return states  # cannot hurt or pin an enclosed vehicle; open-topped pins are added separately
-    mixed: list[tuple[Fraction, StatePMF]] = []
-    for n, w in plan.dice.items():
-        s = states
-        for _ in range(n):
-            s = resolve_at_shot(cfg, ph, pen_total, vehicle, s, **kwargs)
-        mixed.append((w, s))
-    return _mix_states(mixed)
+        return shot_spec(
+            vehicle,
+            ph,
+            pen_total,
+            result_mod=result_mod,
+            hit_pins=dice_pmf(cfg.flamer_pins),
+            pen_rolls=flamer_hits(cfg, plan.weapon.vehicle_mounted) if cfg.flamer_vs_vehicle == "per_hit" else None,
+            forced_check=cfg.flamer_forced_morale,
+        )
+    if plan.kind == "kinetic" and not can_damage(target.dv, pen_total):
+        return None  # cannot hurt or pin an enclosed vehicle; open-topped pins are added separately
+    return shot_spec(vehicle, ph, pen_total, result_mod=result_mod)
+
+
+def _push_states(
+    cfg: RulesConfig, plan: _Plan, target: TargetCtx, vehicle: VehicleCtx, states: StatePMF, used: set[str]
+) -> StatePMF:
+    """Push the vehicle state distribution through every die of one group, one die at a time (§2.6)."""
+    spec = _shot_spec(cfg, plan, target, vehicle, used)
+    if spec is None:
+        return states
+    return resolve_shots(cfg, vehicle, spec, states, plan.dice)
 
 
 def _best_categories(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx) -> dict[str, Fraction]:
@@ -549,11 +560,27 @@ def anti_tank(
         used.add("morale_cap")
     vehicle = _vehicle(target)
     states = start_state(vehicle, pins)
+    spec = _shot_spec(cfg, plan, target, vehicle, used)
     by_shot = []
-    for i in range(1, shots + 1):
-        states = _push_states(cfg, plan, target, vehicle, states, used)
+    if spec is None:
         step = summarise(cfg, vehicle, states, pins)
-        by_shot.append({"shot": i, "p_knocked_out": step.p_knocked_out, "p_immobilised": step.p_immobilised})
+        by_shot = [
+            {"shot": i, "p_knocked_out": step.p_knocked_out, "p_immobilised": step.p_immobilised}
+            for i in range(1, shots + 1)
+        ]
+    else:
+        # One chain for the whole sequence: the per-shot figures are read off it as it goes.
+        chain = ShotChain(cfg, vehicle, spec, states)
+        for i in range(1, shots + 1):
+            chain.step()
+            by_shot.append(
+                {
+                    "shot": i,
+                    "p_knocked_out": chain.mass(lambda s: s.ko),
+                    "p_immobilised": chain.mass(lambda s: s.immobilised and not s.ko),
+                }
+            )
+        states = chain.pmf()
     summary = summarise(cfg, vehicle, states, pins)
     ph = p_hit(cfg, plan.hit.need)
     pen_total = damage_value - plan.dmg.need

@@ -9,7 +9,7 @@ by pushing the whole state distribution through each shot in turn rather than mu
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -294,6 +294,205 @@ def _forced(cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState,
     return out
 
 
+# --- whole shots -----------------------------------------------------------------------------------
+#
+# A volley pushes the state distribution through one die after another. Two things keep that cheap
+# without giving up exactness:
+#
+# * Settled states are absorbing. A knocked-out vehicle stays knocked out, and a vehicle whose pins
+#   reach its unmodified morale is destroyed by the pin rule [S004, DOL] before the next die, so later
+#   dice cannot change it. A routed state keeps only what the summary reads (immobilised, pins), so
+#   routed states that differ in steering or engine damage merge. Live states then never hold more
+#   pins than morale - 1, which bounds the state space whatever the number of dice.
+# * The states are numbered and the distribution is a list of integer weights over one common
+#   denominator (the product of the per-die denominators). Each state's one-die transition row,
+#   integer weights over that die's denominator, is worked out once and cached.
+
+
+@dataclass(frozen=True)
+class ShotSpec:
+    """One die at a vehicle, as integer weights: P(hit) = hit_num / hit_den; the hit pins and the
+    number of pen rolls are distributions given as (value, weight) pairs over ``pins_den`` and
+    ``rolls_den``; ``forced_check`` adds a morale check after a hit (flamethrowers)."""
+
+    hit_num: int
+    hit_den: int
+    pen_total: int
+    result_mod: int = 0
+    pins: tuple[tuple[int, int], ...] = ((1, 1),)
+    pins_den: int = 1
+    rolls: tuple[tuple[int, int], ...] = ((1, 1),)
+    rolls_den: int = 1
+    forced_check: bool = False
+
+
+def shot_spec(
+    vehicle: VehicleCtx,
+    p_hit: Fraction,
+    pen_total: int,
+    *,
+    result_mod: int = 0,
+    hit_pins: Mapping[int, Fraction] | None = None,
+    pen_rolls: Mapping[int, Fraction] | None = None,
+    forced_check: bool = False,
+) -> ShotSpec:
+    """The integer form of one die. By default a hit pins once if the weapon can damage the vehicle
+    [BS2] and makes one pen roll."""
+    if hit_pins is None:
+        hit_pins = point(1) if can_damage(vehicle.dv, pen_total) else point(0)
+    pins_w, pins_den = _int_weights(hit_pins)
+    rolls_w, rolls_den = _int_weights(pen_rolls if pen_rolls is not None else point(1))
+    return ShotSpec(
+        hit_num=p_hit.numerator,
+        hit_den=p_hit.denominator,
+        pen_total=pen_total,
+        result_mod=result_mod,
+        pins=tuple(sorted(pins_w.items())),
+        pins_den=pins_den,
+        rolls=tuple(sorted(rolls_w.items())),
+        rolls_den=rolls_den,
+        forced_check=forced_check,
+    )
+
+
+def _unit(cfg: RulesConfig) -> int:
+    """Weight of one pen roll and its results: 6 pen faces x 216 per table roll."""
+    return 6 * _ROLL**cfg.massive_rolls
+
+
+def shot_denominator(cfg: RulesConfig, spec: ShotSpec) -> int:
+    """The denominator of every weight in a one-die transition row."""
+    most = max(n for n, _ in spec.rolls)
+    test = _TEST if spec.forced_check else 1
+    return spec.hit_den * spec.pins_den * spec.rolls_den * _unit(cfg) ** most * test
+
+
+def routed(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> bool:
+    """A running vehicle whose pins reach its unmodified morale is destroyed [S004, DOL]."""
+    return cfg.pin_rout and not state.ko and state.pins >= vehicle.morale
+
+
+def settle(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> VehicleState:
+    """The canonical form of a state: a routed vehicle keeps only immobilised and pins."""
+    if routed(cfg, vehicle, state):
+        return VehicleState(immobilised=state.immobilised, pins=state.pins)
+    return state
+
+
+def _settled(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> bool:
+    return state.ko or routed(cfg, vehicle, state)
+
+
+@lru_cache(maxsize=1 << 16)
+def _shot_row(
+    cfg: RulesConfig, vehicle: VehicleCtx, spec: ShotSpec, state: VehicleState
+) -> tuple[tuple[VehicleState, int], ...]:
+    """The states after one die from ``state``, as weights over ``shot_denominator``.
+
+    A miss changes nothing. A hit first places the hit pins (under ``pin_on_no_effect`` [R] up front,
+    otherwise only with the first damage result), then makes the pen rolls, then the optional forced
+    morale check. Settled states do not move.
+    """
+    den = shot_denominator(cfg, spec)
+    if _settled(cfg, vehicle, state) or not spec.hit_num:
+        return ((state, den),)
+    unit = _unit(cfg)
+    most = max(n for n, _ in spec.rolls)
+    test = _TEST if spec.forced_check else 1
+    counts = penetration_counts(vehicle.dv, spec.pen_total, cfg.nat1_always_fails)
+    out: dict[VehicleState, int] = {}
+    _bump(out, state, (spec.hit_den - spec.hit_num) * spec.pins_den * spec.rolls_den * unit**most * test)
+    for pins, wp in spec.pins:
+        if cfg.pin_on_no_effect:
+            begin: Pending = {(state._replace(pins=state.pins + pins), 0): 1}
+        else:
+            begin = {(state, pins): 1}
+        for n_rolls, wn in spec.rolls:
+            pending = begin
+            for _ in range(n_rolls):
+                pending = _pen_roll(cfg, vehicle, pending, counts, spec.result_mod)
+            states: dict[VehicleState, int] = {}
+            for (nxt, _unplaced), q in pending.items():
+                _bump(states, nxt, q)
+            if spec.forced_check:
+                states = _forced(cfg, vehicle, states)
+            scale = spec.hit_num * wp * wn * unit ** (most - n_rolls)
+            for nxt, q in states.items():
+                _bump(out, settle(cfg, vehicle, nxt), scale * q)
+    return tuple(out.items())
+
+
+class ShotChain:
+    """A vehicle state distribution pushed through identical dice, one :meth:`step` per die.
+
+    The distribution is ``weights[i] / den`` for state ``states[i]``: exact integers throughout.
+    """
+
+    def __init__(
+        self, cfg: RulesConfig, vehicle: VehicleCtx, spec: ShotSpec, state_pmf: Mapping[VehicleState, Fraction]
+    ) -> None:
+        self.cfg = cfg
+        self.vehicle = vehicle
+        self.spec = spec
+        self.step_den = shot_denominator(cfg, spec)
+        self.states: list[VehicleState] = []
+        self._index: dict[VehicleState, int] = {}
+        self._rows: list[tuple[tuple[int, int], ...] | None] = []
+        start, self.den = _int_weights(state_pmf)
+        self.weights: list[int] = []
+        for state, w in start.items():
+            i = self._id(settle(cfg, vehicle, state))
+            self.weights.extend([0] * (len(self.states) - len(self.weights)))
+            self.weights[i] += w
+
+    def _id(self, state: VehicleState) -> int:
+        i = self._index.get(state)
+        if i is None:
+            i = self._index[state] = len(self.states)
+            self.states.append(state)
+            self._rows.append(None)
+        return i
+
+    def step(self) -> None:
+        """Push the distribution through one more die."""
+        weights, rows = self.weights, self._rows
+        for i, w in enumerate(weights):
+            if w and rows[i] is None:
+                row = _shot_row(self.cfg, self.vehicle, self.spec, self.states[i])
+                rows[i] = tuple((self._id(s), q) for s, q in row)
+        out = [0] * len(self.states)
+        for i, w in enumerate(weights):
+            if w:
+                for j, q in rows[i]:  # type: ignore[union-attr]
+                    out[j] += w * q
+        self.weights = out
+        self.den *= self.step_den
+
+    def mass(self, test: Callable[[VehicleState], bool]) -> Fraction:
+        """P(the state passes ``test``), without building the whole distribution."""
+        return Fraction(sum(w for s, w in zip(self.states, self.weights, strict=False) if w and test(s)), self.den)
+
+    def pmf(self) -> StatePMF:
+        """The distribution as exact Fractions (zero entries dropped)."""
+        return {s: Fraction(w, self.den) for s, w in zip(self.states, self.weights, strict=False) if w}
+
+
+def resolve_shots(
+    cfg: RulesConfig, vehicle: VehicleCtx, spec: ShotSpec, state_pmf: Mapping[VehicleState, Fraction], dice: PMF
+) -> StatePMF:
+    """Push a state distribution through a random number of identical dice (``dice``: count -> P)."""
+    chain = ShotChain(cfg, vehicle, spec, state_pmf)
+    out: StatePMF = {}
+    done = 0
+    for n in sorted(dice):
+        while done < n:
+            chain.step()
+            done += 1
+        for s, q in chain.pmf().items():
+            out[s] = out.get(s, ZERO) + dice[n] * q
+    return {s: q for s, q in out.items() if q}
+
+
 def resolve_at_shot(
     cfg: RulesConfig,
     p_hit: Fraction,
@@ -312,43 +511,20 @@ def resolve_at_shot(
     vehicle [BS2]), then makes ``pen_rolls`` pen rolls (default one; flamethrowers under
     ``flamer_vs_vehicle == "per_hit"`` roll one per hit), then an optional forced morale check.
     Under ``pin_on_no_effect`` [R] the hit pin stays even if the pen roll does nothing; otherwise it is
-    only kept with a damage result.
+    only kept with a damage result. Knocked-out and routed vehicles are not changed (see ``settle``).
     """
-    counts = penetration_counts(vehicle.dv, pen_total, cfg.nat1_always_fails)
-    if hit_pins is None:
-        hit_pins = point(1) if can_damage(vehicle.dv, pen_total) else point(0)
-    pins_w, pins_den = _int_weights(hit_pins)
-    rolls_w, rolls_den = _int_weights(pen_rolls if pen_rolls is not None else point(1))
-    unit = 6 * _ROLL**cfg.massive_rolls
-    most = max(rolls_w)
-    test = _TEST if forced_check else 1
-    hit_num, hit_den = p_hit.numerator, p_hit.denominator
-    weights, den = _int_weights(state_pmf)
-    per_state = hit_den * pins_den * rolls_den * unit**most * test
-    out: dict[VehicleState, int] = {}
-    for state, w in weights.items():
-        if state.ko or not hit_num:
-            _bump(out, state, w * per_state)
-            continue
-        _bump(out, state, w * (hit_den - hit_num) * pins_den * rolls_den * unit**most * test)
-        for pins, wp in pins_w.items():
-            if cfg.pin_on_no_effect:
-                begin: Pending = {(state._replace(pins=state.pins + pins), 0): 1}
-            else:
-                begin = {(state, pins): 1}
-            for n_rolls, wn in rolls_w.items():
-                pending = begin
-                for _ in range(n_rolls):
-                    pending = _pen_roll(cfg, vehicle, pending, counts, result_mod)
-                states: dict[VehicleState, int] = {}
-                for (nxt, _unplaced), q in pending.items():
-                    _bump(states, nxt, q)
-                if forced_check:
-                    states = _forced(cfg, vehicle, states)
-                scale = w * hit_num * wp * wn * unit ** (most - n_rolls)
-                for nxt, q in states.items():
-                    _bump(out, nxt, scale * q)
-    return _fractions(out, den * per_state)
+    spec = shot_spec(
+        vehicle,
+        p_hit,
+        pen_total,
+        result_mod=result_mod,
+        hit_pins=hit_pins,
+        pen_rolls=pen_rolls,
+        forced_check=forced_check,
+    )
+    chain = ShotChain(cfg, vehicle, spec, state_pmf)
+    chain.step()
+    return chain.pmf()
 
 
 @dataclass(frozen=True)
@@ -390,5 +566,6 @@ def p_soft_skin_destroyed(chances: Iterable[tuple[Fraction, Fraction]]) -> Fract
 
 
 def clear_caches() -> None:
-    """Drop this module's memo table (used by the benchmark for honest timings)."""
+    """Drop this module's memo tables (used by the benchmark for honest timings)."""
     _category.cache_clear()
+    _shot_row.cache_clear()

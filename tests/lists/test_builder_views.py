@@ -50,9 +50,7 @@ def world(db) -> World:
     make_option(squad_unit, slug="grenades", name="Anti-tank grenades", cost_regular=2, position=4)
     make_option(squad_unit, slug="rg", name="Rifle grenade", per_model=True, max_count=2, group="arms", position=5)
     make_option(squad_unit, slug="atr", name="AT rifle", per_model=True, max_count=1, group="arms", position=6)
-    tank_unit = make_unit(
-        army, name="Cromwell", unit_type="vehicle_armoured", slot="tank", base_models=1, max_models=1
-    )
+    tank_unit = make_unit(army, name="Cromwell", unit_type="vehicle_armoured", slot="tank", base_models=1, max_models=1)
     veteran_unit = make_unit(
         army, name="Commandos", cost_inexperienced=None, cost_regular=None, per_model_inexperienced=None
     )

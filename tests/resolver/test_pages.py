@@ -241,7 +241,7 @@ def test_it_prefills_the_firer_from_a_list_entry(client, squad):
     content = client.get(f"/calc/shooting/?from_entry={entry.pk}").content.decode()
     assert '<option value="veteran" selected>' in content
     assert '<option value="lmg" selected>' in content
-    assert 'name="g2-models" value="6"' in content  # 10 men less the NCO, the gunner and the loader
+    assert 'name="g0-models" value="7"' in content  # rifles: 10 men less the NCO, the gunner and the loader
 
 
 def test_it_hides_another_visitors_entry(client, squad):
@@ -298,3 +298,18 @@ def test_it_targets_a_tank_by_its_damage_value(client, charts):
     content = client.get(f"/calc/shooting/?target_entry={entry.pk}").content.decode()
     assert '<option value="armoured" selected>' in content
     assert '<option value="9" selected>' in content
+
+
+def test_it_puts_the_filled_in_target_in_the_address_bar(client, squad):
+    alice, entry = squad
+    client.force_login(alice)
+    response = client.get(
+        f"/calc/shooting/?target_entry={entry.pk}", headers={"HX-Request": "true", "HX-Target": "calc"}
+    )
+    assert "target_quality=veteran" in response["HX-Push-Url"]
+    assert f"target_loaded={entry.pk}" in response["HX-Push-Url"]
+
+
+def test_it_says_when_no_weapon_can_hurt_the_target(client, charts):
+    url = "/calc/shooting/?edition=v2&g0-weapon=rifle&g0-models=10&target_kind=armoured&damage_value=9"
+    assert b"None of these weapons can damage this target." in client.get(url).content

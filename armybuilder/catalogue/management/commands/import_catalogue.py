@@ -1,0 +1,88 @@
+"""Import community army data (BattleScribe or Barracks) into the catalogue.
+
+``PATH`` may be files, folders or zip archives (.zip, .gstz, .catz); BattleScribe and Barracks
+files given together are parsed separately and written in one transaction. Anything that cannot
+be imported stops the command with exit code 1 and the reason on stderr, and nothing is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from armybuilder.importers.loader import load_paths
+from armybuilder.importers.safety import CatalogueImportError
+from armybuilder.importers.writer import import_catalogues, parse_files
+
+
+class ProgressBar:
+    """Units written so far, on stderr.
+
+    On a terminal one line is redrawn in place; otherwise (a log, a pipe, CI) a line is written
+    when each army starts and at every tenth of the units, so the output stays short.
+    """
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, *, tty: bool, enabled: bool = True):
+        self.stream = stream
+        self.tty = tty
+        self.enabled = enabled
+        self.last_tenth = -1
+        self.drawn = False
+
+    def update(self, done: int, total: int, army: str, unit: str) -> None:
+        if not self.enabled:
+            return
+        share = done / total if total else 1.0
+        label = f"{army}: {unit}" if unit else army
+        if self.tty:
+            filled = round(share * self.WIDTH)
+            bar = "#" * filled + "-" * (self.WIDTH - filled)
+            self.stream.write(f"\r[{bar}] {done}/{total} units  {label[:50]:<50}")
+            self.stream.flush()
+            self.drawn = True
+            return
+        tenth = int(share * 10)
+        if not unit or tenth != self.last_tenth:
+            self.last_tenth = tenth
+            self.stream.write(f"[{done}/{total} units, {share:.0%}] {label}\n")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled and self.tty and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class Command(BaseCommand):
+    help = (
+        "Import BattleScribe (.gst, .cat, .gstz, .catz) or Barracks (.json) army data, from files, folders "
+        "or .zip archives, into the catalogue. Re-importing updates in place."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or zip archives")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="parse and check everything, print the summary, write nothing"
+        )
+        parser.add_argument(
+            "--edition",
+            metavar="SLUG",
+            help="the edition to import into (v2, v3), for data whose edition cannot be detected",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        stderr = self.stderr._out
+        bar = ProgressBar(stderr, tty=self.stderr.isatty(), enabled=options["verbosity"] > 0)
+        try:
+            files = load_paths(options["paths"])
+            parsed = parse_files(files, edition=options["edition"])
+            result = import_catalogues(parsed, dry_run=options["dry_run"], progress=bar.update)
+        except CatalogueImportError as exc:
+            raise CommandError(f"{exc.message}. Nothing was imported.") from exc
+        finally:
+            bar.finish()
+        for line in result.lines():
+            self.stdout.write(line)

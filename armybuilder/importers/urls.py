@@ -1,0 +1,11 @@
+"""The staff upload page, mounted at ``/catalogue/import/``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from armybuilder.importers import views
+
+urlpatterns = [
+    path("", views.catalogue_import, name="imp-catalogue-import"),
+]

@@ -1,0 +1,200 @@
+"""The staff page that imports catalogue files (``/catalogue/import/``): the command, on the web.
+
+Uploads are bounded twice: a request larger than the page accepts is refused from its
+``Content-Length`` before anything is parsed, and an upload handler stops receiving any file as
+soon as it passes the 20 MB per-file limit, so an oversized file is never stored whole. That
+handler has to be installed before the request body is read, and Django's CSRF middleware reads
+it first; so the view is marked ``csrf_exempt`` and checks CSRF itself with ``csrf_protect``
+once the handler is in place (the pattern Django's upload-handler docs give).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import UploadedFile
+from django.core.files.uploadhandler import FileUploadHandler, SkipFile
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from armybuilder.importers.safety import MAX_FILE_BYTES, CatalogueImportError
+from armybuilder.importers.writer import ImportResult, import_files
+from armybuilder.reference.models import Edition
+
+ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
+MAX_UPLOAD_FILES = 100
+MAX_REQUEST_BYTES = 100 * 1024 * 1024
+TEMPLATE = "importers/upload.html"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _megabytes(size: int) -> str:
+    return f"{size // (1024 * 1024)} MB"
+
+
+class SizeLimitUploadHandler(FileUploadHandler):
+    """Stops receiving a file once it passes the per-file limit and remembers its name."""
+
+    def __init__(self, request: HttpRequest | None = None) -> None:
+        super().__init__(request)
+        self.received = 0
+        self.refused: list[str] = []
+
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
+        super().new_file(*args, **kwargs)
+        self.received = 0
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
+        self.received += len(raw_data)
+        if self.received > MAX_FILE_BYTES:
+            self.refused.append(self.file_name or "?")
+            raise SkipFile
+        return raw_data
+
+    def file_complete(self, file_size: int) -> None:
+        return None
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ",".join(ALLOWED_SUFFIXES)}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class CatalogueUploadForm(forms.Form):
+    files = MultipleFileField(
+        label=gettext_lazy("Files"),
+        help_text=gettext_lazy(
+            "BattleScribe .gst and .cat (or .gstz, .catz, .zip), or Barracks armies.json, core.json and the "
+            "units files; several at once. 20 MB at most per file."
+        ),
+    )
+    edition = forms.ChoiceField(
+        label=gettext_lazy("Edition"),
+        required=False,
+        help_text=gettext_lazy("Leave on “detect” unless the data's edition cannot be read from it."),
+    )
+    dry_run = forms.BooleanField(
+        label=gettext_lazy("Dry run: check the files and show the report, write nothing"), required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        editions = Edition.objects.order_by("number").values_list("slug", "name")
+        self.fields["edition"].choices = [("", _("Detect from the data")), *editions]
+
+    def clean_files(self) -> list[UploadedFile]:
+        uploads: list[UploadedFile] = self.cleaned_data["files"]
+        if len(uploads) > MAX_UPLOAD_FILES:
+            raise forms.ValidationError(_("At most %(count)s files at once.") % {"count": MAX_UPLOAD_FILES})
+        names: set[str] = set()
+        for upload in uploads:
+            name = upload.name or ""
+            if not name.lower().endswith(ALLOWED_SUFFIXES):
+                raise forms.ValidationError(
+                    _("%(name)s is not a catalogue file (%(suffixes)s).")
+                    % {"name": name, "suffixes": ", ".join(ALLOWED_SUFFIXES)}
+                )
+            # The size is known from the upload before any of it is read into memory.
+            if (upload.size or 0) > MAX_FILE_BYTES:
+                raise forms.ValidationError(
+                    _("%(name)s is larger than %(limit)s, the limit per file.")
+                    % {"name": name, "limit": _megabytes(MAX_FILE_BYTES)}
+                )
+            if name in names:
+                raise forms.ValidationError(_("Two files are named %(name)s.") % {"name": name})
+            names.add(name)
+        return uploads
+
+
+def _staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``staff_member_required``, except that a signed-in non-staff user gets a 403.
+
+    Redirecting them to the login page would loop: it sends signed-in users straight back.
+    """
+    guarded = staff_member_required(view, login_url="login")
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not request.user.is_staff:
+            raise PermissionDenied
+        return guarded(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _render(
+    request: HtmxHttpRequest,
+    form: CatalogueUploadForm,
+    *,
+    errors: list[str] | None = None,
+    result: ImportResult | None = None,
+) -> HttpResponse:
+    # Refusals are 200 like successes: htmx swaps only 2xx responses, and the report is the answer.
+    template = f"{TEMPLATE}#import-report" if request.htmx else TEMPLATE
+    context = {"form": form, "errors": errors or [], "result": result}
+    return render(request, template, context)
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+@_staff_only
+@vary_on_headers("HX-Request")
+def catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit() or int(length) > MAX_REQUEST_BYTES:
+            message = _("The upload is larger than %(limit)s in total; send fewer files at once.") % {
+                "limit": _megabytes(MAX_REQUEST_BYTES)
+            }
+            return _render(request, CatalogueUploadForm(), errors=[message])
+        request.upload_handlers.insert(0, SizeLimitUploadHandler(request))
+    return _catalogue_import(request)
+
+
+@csrf_protect
+def _catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _render(request, CatalogueUploadForm())
+    form = CatalogueUploadForm(request.POST, request.FILES)
+    limiter = request.upload_handlers[0]
+    refused = limiter.refused if isinstance(limiter, SizeLimitUploadHandler) else []
+    if refused:
+        errors = [
+            _("%(name)s is larger than %(limit)s, the limit per file. Nothing was imported.")
+            % {"name": name, "limit": _megabytes(MAX_FILE_BYTES)}
+            for name in refused
+        ]
+        return _render(request, form, errors=errors)
+    if not form.is_valid():
+        return _render(request, form)
+    files = {upload.name or "": upload.read() for upload in form.cleaned_data["files"]}
+    try:
+        result = import_files(files, edition=form.cleaned_data["edition"] or None, dry_run=form.cleaned_data["dry_run"])
+    except CatalogueImportError as exc:
+        return _render(request, form, errors=[_("%(reason)s. Nothing was imported.") % {"reason": exc.message}])
+    return _render(request, CatalogueUploadForm(initial={"dry_run": form.cleaned_data["dry_run"]}), result=result)

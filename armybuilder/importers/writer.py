@@ -1,0 +1,788 @@
+"""Write parsed community data into the catalogue, and tell list owners what an import changed.
+
+The parsers hand over plain ``ImportedCatalogue`` dataclasses; this module is the only place
+that maps them onto ``Army``, ``Unit``, ``Option``, ``Weapon`` and ``SpecialRule`` rows.
+
+Re-importing is idempotent. Armies are matched by (edition, origin, ``source_id``), units and
+options by ``source_id`` within their army or unit, so the ids the source gave survive any
+renaming; slugs are derived from names once, with a numeric suffix on collision, and never
+change afterwards (saved lists refer to option slugs). A row is saved only when one of its
+values differs, so ``updated_at`` moves only for real changes. A unit that disappears from a
+newer version is flagged ``removed`` rather than deleted: saved lists PROTECT it.
+
+Weapons map onto the edition's chart by a normalised name ("Light AT gun" is the chart's
+"Light anti-tank gun", "SMG" its "Submachine gun (SMG)"); unknown ones become new chart rows
+built from the imported profile. Rules map by name the same way. Rule texts are never copied:
+community files carry rulebook prose, and ``SpecialRule.summary`` holds paraphrases only.
+
+Each import runs in one ``transaction.atomic()``: any failure part-way leaves nothing behind,
+and a dry run does all the work, then rolls it back, so it reports exactly what a real run would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import DatabaseError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from armybuilder.catalogue.models import Army, OfficerRank, Option, Origin, Slot, Unit, UnitType
+from armybuilder.importers.barracks import parse_barracks
+from armybuilder.importers.battlescribe import parse_battlescribe
+from armybuilder.importers.loader import detect_format
+from armybuilder.importers.model import (
+    QUALITIES,
+    ImportedArmy,
+    ImportedCatalogue,
+    ImportedOption,
+    ImportedUnit,
+    ImportedWeapon,
+    ImportReport,
+)
+from armybuilder.importers.safety import CatalogueImportError, expand_archives
+from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
+
+if TYPE_CHECKING:
+    from armybuilder.lists.models import Entry
+
+Progress = Callable[[int, int, str, str], None]
+"""Called as ``progress(units_done, units_total, army, unit)``: with ``unit=""`` when an army starts,
+then after each of its units."""
+
+_BATTLESCRIBE_SUFFIXES = (".gst", ".cat")
+_BARRACKS_NAMES = ("armies.json", "core.json")
+# The source sets no upper bound on the unit's size; the model needs one.
+UNBOUNDED_MODELS = 100
+# Ranks the parsers know that Muster's officer tables do not: they count as the highest rank it has.
+_RANK_FALLBACK = {"lieutenant_colonel": "major", "colonel": "major"}
+IMPORTED_WEAPON_POSITION = 900
+ORIGIN_NAMES = {Origin.BATTLESCRIBE.value: "BattleScribe", Origin.BARRACKS.value: "Barracks"}
+
+
+# --- parsing: files to catalogues ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParsedImport:
+    """One parsed catalogue with where it came from: its origin and the file names read."""
+
+    origin: str
+    files: tuple[str, ...]
+    catalogue: ImportedCatalogue
+
+    @property
+    def files_label(self) -> str:
+        # The game system (BattleScribe) or core.json (Barracks) names the data best.
+        key = sorted(self.files, key=lambda n: (not n.lower().endswith((".gst", "core.json")), n))
+        more = len(key) - 1
+        return key[0] if not more else f"{key[0]} + {more} more file{'s' if more > 1 else ''}"
+
+
+def parse_files(files: dict[str, bytes], *, edition: str | None = None) -> list[ParsedImport]:
+    """Unpack archives and parse, BattleScribe and Barracks files each with their own parser.
+
+    ``edition`` overrides the edition the data declares (or lacks). Raises
+    ``CatalogueImportError`` for anything that cannot be imported.
+    """
+    expanded = expand_archives(files)
+    battlescribe = {name: data for name, data in expanded.items() if name.lower().endswith(_BATTLESCRIBE_SUFFIXES)}
+    others = {name: data for name, data in expanded.items() if name not in battlescribe}
+    barracks_given = any(name.replace("\\", "/").split("/")[-1] in _BARRACKS_NAMES for name in others)
+    if battlescribe and barracks_given:
+        groups = [("battlescribe", battlescribe), ("barracks", others)]
+    else:
+        groups = [(detect_format(expanded), expanded)]
+    parsed = []
+    for kind, group in groups:
+        if kind == "battlescribe":
+            catalogue = parse_battlescribe(group, edition=edition)
+            origin = Origin.BATTLESCRIBE
+        else:
+            catalogue = parse_barracks(group)
+            catalogue = replace(catalogue, edition=edition) if edition else catalogue
+            origin = Origin.BARRACKS
+        parsed.append(ParsedImport(origin=origin.value, files=tuple(sorted(group)), catalogue=catalogue))
+    return parsed
+
+
+# --- the result -------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.created + self.updated + self.unchanged
+
+    def count(self, created: bool, changed: bool) -> None:
+        if created:
+            self.created += 1
+        elif changed:
+            self.updated += 1
+        else:
+            self.unchanged += 1
+
+    def describe(self) -> str:
+        return f"{self.total} ({self.created} created, {self.updated} updated, {self.unchanged} unchanged)"
+
+
+@dataclass
+class CatalogueResult:
+    """What one catalogue's import did; ``lines()`` is the report the command and the page show."""
+
+    parsed: ParsedImport
+    edition: str
+    armies: Tally = field(default_factory=Tally)
+    units: Tally = field(default_factory=Tally)
+    options: Tally = field(default_factory=Tally)
+    weapons_matched: int = 0
+    weapons_created: int = 0
+    rules_matched: int = 0
+    rules_created: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    @property
+    def report(self) -> ImportReport:
+        return self.parsed.catalogue.report
+
+    def title(self) -> str:
+        catalogue = self.parsed.catalogue
+        origin = ORIGIN_NAMES.get(self.parsed.origin, self.parsed.origin)
+        files = len(self.parsed.files)
+        return (
+            f"{catalogue.system_name} ({origin}, edition {self.edition}): "
+            f"{files} file{'s' if files != 1 else ''}, {self.report.entries_read} entries read"
+        )
+
+    def counts(self) -> list[str]:
+        return [
+            f"Armies: {self.armies.describe()}",
+            f"Units: {self.units.describe()}; {self.units.removed} gone from the data, marked removed",
+            f"Options: {self.options.describe()}; {self.options.removed} gone from the data, deleted",
+            f"Weapons: {self.weapons_matched + self.weapons_created} "
+            f"({self.weapons_matched} matched to the {self.edition} weapons chart, {self.weapons_created} created)",
+            f"Rules: {self.rules_matched + self.rules_created} "
+            f"({self.rules_matched} matched to the {self.edition} special rules, {self.rules_created} created)",
+        ]
+
+    def lines(self) -> list[str]:
+        lines = [self.title(), *(f"  {line}" for line in self.counts())]
+        if self.skipped:
+            lines.append(f"  Skipped {len(self.skipped)} entr{'y' if len(self.skipped) == 1 else 'ies'}:")
+            lines += [f"    - {entry}: {reason}" for entry, reason in self.skipped]
+        if self.warnings:
+            lines.append(f"  {len(self.warnings)} warning{'s' if len(self.warnings) != 1 else ''}:")
+            lines += [f"    - {warning}" for warning in self.warnings]
+        return lines
+
+
+@dataclass
+class ImportResult:
+    dry_run: bool
+    catalogues: list[CatalogueResult]
+
+    def lines(self) -> list[str]:
+        lines = [line for result in self.catalogues for line in result.lines()]
+        if self.dry_run:
+            lines.append("Dry run: the data was checked and nothing was written.")
+        else:
+            lines.append("Import complete.")
+        return lines
+
+
+# --- names, slugs and ids ------------------------------------------------------------------------
+
+
+def _clean(text: str) -> str:
+    return " ".join((text or "").split())
+
+
+def _fit(text: str, length: int) -> str:
+    """``text`` cut to a column's length; a cut id keeps a hash of the whole so it stays unique and stable."""
+    if len(text) <= length:
+        return text
+    digest = hashlib.sha1(text.encode()).hexdigest()[:8]
+    return f"{text[: length - 9]}~{digest}"
+
+
+def _unique_slug(name: str, taken: set[str], length: int, fallback: str) -> str:
+    base = slugify(name)[:length].strip("-") or fallback
+    slug, number = base, 2
+    while slug in taken:
+        suffix = f"-{number}"
+        slug = f"{base[: length - len(suffix)].rstrip('-')}{suffix}"
+        number += 1
+    taken.add(slug)
+    return slug
+
+
+def _unique_ids(ids: Iterable[str], length: int) -> list[str]:
+    """Source ids made unique within one parent: a repeat gets ``#2``, ``#3`` in source order."""
+    seen: set[str] = set()
+    out = []
+    for raw in ids:
+        base = _fit(raw, length)
+        candidate, number = base, 2
+        while candidate in seen:
+            candidate = _fit(f"{raw}#{number}", length)
+            number += 1
+        seen.add(candidate)
+        out.append(candidate)
+    return out
+
+
+_ABBREVIATIONS = {
+    "at": "anti tank",
+    "aa": "anti aircraft",
+    "smg": "submachine gun",
+    "lmg": "light machine gun",
+    "mmg": "medium machine gun",
+    "hmg": "heavy machine gun",
+}
+_BRACKETS_RE = re.compile(r"\(([^)]*)\)")
+_ABBREVIATION_RE = re.compile(r"^[A-Z0-9-]{2,8}$")
+
+
+def _words(text: str, expand: bool) -> str:
+    words = re.sub(r"[^a-z0-9]+", " ", text.lower().replace("&", " and ")).split()
+    return " ".join(_ABBREVIATIONS.get(word, word) if expand else word for word in words)
+
+
+def _name_keys(name: str, expand: bool) -> list[tuple[int, str]]:
+    """Keys a name is known by, ranked: 0 for the whole name, 1 without its brackets or as its abbreviation."""
+    keys = [(0, _words(name, expand))]
+    bare = _BRACKETS_RE.sub(" ", name)
+    if bare != name:
+        keys.append((1, _words(bare, expand)))
+    for inner in _BRACKETS_RE.findall(name):
+        if _ABBREVIATION_RE.match(inner.strip()):
+            keys.append((1, _words(inner, expand)))
+    return [(rank, key) for rank, key in keys if key]
+
+
+# --- weapons and rules -------------------------------------------------------------------------
+
+
+def _parse_range(text: str) -> tuple[int | None, int, int | None, int | None]:
+    """``'12-60"'`` to (12, 60, None, None); ``'72" (or 36-84)'`` to (None, 72, 36, 84)."""
+    main, _sep, extra = text.partition("(")
+    band = re.search(r"(\d+)\s*\"?\s*[-–]\s*(\d+)", main)
+    numbers = [int(n) for n in re.findall(r"\d+", main)]
+    indirect = re.search(r"(\d+)\s*\"?\s*[-–]\s*(\d+)", extra)
+    indirect_band = (int(indirect.group(1)), int(indirect.group(2))) if indirect else (None, None)
+    if band:
+        return int(band.group(1)), int(band.group(2)), *indirect_band
+    return None, numbers[0] if numbers else 0, *indirect_band
+
+
+def _parse_pen(text: str) -> int:
+    match = re.match(r"\s*\+?\s*(\d+)", text)
+    return int(match.group(1)) if match else 0
+
+
+def _parse_he(texts: Iterable[str]) -> int | None:
+    for text in texts:
+        match = re.search(r"\bHE\s*\(?\s*(\d+)", text, re.IGNORECASE)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def _weapon_category(name: str, pen: int, he_size: int | None) -> str:
+    heavy = pen > 0 or he_size is not None or re.search(r"flame|mortar|howitzer|cannon", name, re.IGNORECASE)
+    return WeaponCategory.HEAVY if heavy else WeaponCategory.SMALL_ARMS
+
+
+class _Rules:
+    """The edition's special rules by normalised name; unknown names become new rows."""
+
+    def __init__(self, edition: Edition, source: str, result: CatalogueResult):
+        self.edition = edition
+        self.source = source
+        self.result = result
+        self.slugs: set[str] = set()
+        self.by_key: dict[str, SpecialRule] = {}
+        self.seen: set[int] = set()
+        self.created: set[int] = set()
+        for rule in SpecialRule.objects.filter(edition=edition).order_by("pk"):
+            self._index(rule)
+
+    def _index(self, rule: SpecialRule) -> None:
+        self.slugs.add(rule.slug)
+        for key in (_words(rule.name, False), _words(rule.slug, False)):
+            self.by_key.setdefault(key, rule)
+
+    def resolve(self, name: str) -> SpecialRule | None:
+        name = _clean(name)
+        bare = _clean(_BRACKETS_RE.sub(" ", name)) or name
+        if not bare:
+            return None
+        # A name longer than the column was stored cut, so it is looked up cut as well.
+        keys = (_words(name, False), _words(bare, False), _words(_fit(bare, 80), False))
+        rule = next((self.by_key[key] for key in keys if key in self.by_key), None)
+        if rule is None:
+            # "Crew (3)" and "HE (2")" are one rule with a parameter: the row is the rule.
+            rule = SpecialRule.objects.create(
+                edition=self.edition,
+                slug=_unique_slug(bare, self.slugs, 60, "rule"),
+                name=_fit(bare, 80),
+                source=_fit(self.source, 200),
+                status=Status.UNVERIFIED,
+                note="Created by a catalogue import; the source's rule text is not copied. Add a paraphrase.",
+            )
+            self._index(rule)
+            self.created.add(rule.pk)
+        if rule.pk not in self.seen:
+            self.seen.add(rule.pk)
+            if rule.pk in self.created:
+                self.result.rules_created += 1
+            else:
+                self.result.rules_matched += 1
+        return rule
+
+    def resolve_all(self, names: Iterable[str]) -> list[SpecialRule]:
+        rules = [self.resolve(name) for name in names]
+        return list({rule.pk: rule for rule in rules if rule is not None}.values())
+
+
+class _Weapons:
+    """The edition's weapons chart by normalised name; imported profiles it lacks become new rows."""
+
+    def __init__(self, edition: Edition, source: str, rules: _Rules, result: CatalogueResult):
+        self.edition = edition
+        self.source = source
+        self.rules = rules
+        self.result = result
+        self.slugs: set[str] = set()
+        self.by_key: dict[str, list[tuple[int, Weapon]]] = {}
+        self.profiles: dict[str, ImportedWeapon] = {}
+        self.resolved: dict[str, Weapon] = {}
+        self.seen: set[int] = set()
+        for weapon in Weapon.objects.filter(edition=edition).order_by("category", "position", "pk"):
+            self._index(weapon)
+
+    def _index(self, weapon: Weapon) -> None:
+        self.slugs.add(weapon.slug)
+        keys = [*_name_keys(weapon.name, True), (0, _words(weapon.slug, True))]
+        for rank, key in keys:
+            entries = self.by_key.setdefault(key, [])
+            if all(known is not weapon for _rank, known in entries):
+                entries.append((rank, weapon))
+
+    def find(self, name: str, profile: ImportedWeapon | None = None) -> Weapon | None:
+        best: tuple[tuple[int, int], Weapon] | None = None
+        for rank, key in [*_name_keys(name, True), *_name_keys(_fit(_clean(name), 80), True)]:
+            for known_rank, weapon in self.by_key.get(key, []):
+                # Between equally good names, the row whose range and shots agree with the profile wins.
+                agrees = profile is not None and (
+                    _parse_range(profile.range)[1] == weapon.range_max and profile.shots.strip() == weapon.shots
+                )
+                score = (rank + known_rank, 0 if agrees else 1)
+                if best is None or score < best[0]:
+                    best = (score, weapon)
+        return best[1] if best else None
+
+    def add_profiles(self, weapons: list[ImportedWeapon]) -> None:
+        for weapon in weapons:
+            self.profiles.setdefault(weapon.name, weapon)
+        for weapon in weapons:
+            self.resolve(weapon.name)
+
+    def resolve(self, name: str) -> Weapon | None:
+        if name in self.resolved:
+            return self.resolved[name]
+        profile = self.profiles.get(name)
+        weapon = self.find(name, profile)
+        if weapon is None and profile is None:
+            self.result.warn(f"weapon {name!r} has no profile in the data and is not in the chart; left out")
+            return None
+        if weapon is None and profile is not None:
+            weapon = self._create(profile)
+            self.result.weapons_created += 1
+            self.seen.add(weapon.pk)
+        elif weapon is not None and weapon.pk not in self.seen:
+            self.result.weapons_matched += 1
+            self.seen.add(weapon.pk)
+        self.resolved[name] = weapon
+        return weapon
+
+    def _create(self, profile: ImportedWeapon) -> Weapon:
+        range_min, range_max, indirect_min, indirect_max = _parse_range(profile.range)
+        pen = _parse_pen(profile.pen)
+        he_size = _parse_he([*profile.special_rules, profile.pen])
+        name = _clean(profile.name)
+        weapon = Weapon.objects.create(
+            edition=self.edition,
+            slug=_unique_slug(name, self.slugs, 60, "weapon"),
+            name=_fit(name, 80),
+            category=_weapon_category(name, pen, he_size),
+            position=IMPORTED_WEAPON_POSITION,
+            range_max=min(range_max, 32767),
+            range_min=range_min,
+            indirect_min=indirect_min,
+            indirect_max=indirect_max,
+            shots=_fit(_clean(profile.shots) or "-", 12),
+            pen=min(pen, 32767),
+            he_size=he_size,
+            source=_fit(self.source, 200),
+            status=Status.UNVERIFIED,
+            note=_fit(
+                f"Created by a catalogue import from the profile {profile.range} / {profile.shots} / {profile.pen}; "
+                "check it against the rulebook.",
+                1000,
+            ),
+        )
+        weapon.special_rules.set(self.rules.resolve_all(profile.special_rules))
+        self._index(weapon)
+        return weapon
+
+
+# --- the writer ----------------------------------------------------------------------------------
+
+
+def _fill_costs(cost: dict[str, int]) -> dict[str, int]:
+    """An option's price at every quality: a quality the source leaves out takes its nearest neighbour's.
+
+    Muster's options have no per-quality availability, so an option the source prices only for
+    veterans is offered at the others at the same price (the report says how many).
+    """
+    if not cost:
+        return dict.fromkeys(QUALITIES, 0)
+    filled = {}
+    for index, quality in enumerate(QUALITIES):
+        if quality in cost:
+            filled[quality] = cost[quality]
+        else:
+            nearest = min(cost, key=lambda q: (abs(QUALITIES.index(q) - index), -QUALITIES.index(q)))
+            filled[quality] = cost[nearest]
+    return filled
+
+
+def _composition(base: int, maximum: int) -> str:
+    if base == maximum:
+        return f"{base} model{'s' if base != 1 else ''}"
+    return f"{base} to {maximum} models"
+
+
+class _Skip(Exception):
+    pass
+
+
+class _CatalogueWriter:
+    def __init__(self, parsed: ParsedImport, edition: Edition, result: CatalogueResult, progress: _ProgressCounter):
+        self.parsed = parsed
+        self.catalogue = parsed.catalogue
+        self.edition = edition
+        self.origin = parsed.origin
+        self.origin_label = ORIGIN_NAMES.get(parsed.origin, parsed.origin)
+        self.result = result
+        self.progress = progress
+        source = f"import: {parsed.files_label} ({self.origin_label})"
+        self.rules = _Rules(edition, source, result)
+        self.weapons = _Weapons(edition, source, self.rules, result)
+        self.partly_priced_options = 0
+
+    def write(self) -> None:
+        self.weapons.add_profiles(self.catalogue.weapons)
+        for army in self.catalogue.armies:
+            self._army(army)
+        if self.partly_priced_options:
+            self.result.warn(
+                f"{self.partly_priced_options} options are priced in the data for only some of their unit's "
+                "qualities; Muster offers them at the others for the nearest quality's price"
+            )
+
+    # armies
+
+    def _army(self, imported: ImportedArmy) -> None:
+        self.progress.step(0, imported.name, "")
+        name = _fit(_clean(imported.name), 120)
+        source_id = _fit(imported.source_id or f"name:{name}", 120)
+        values: dict[str, Any] = {
+            "name": name,
+            "theatre_selectors": list(imported.theatre_selectors),
+            "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, {name} (id {source_id})", 300),
+        }
+        national = {rule.pk for rule in self.rules.resolve_all(imported.national_rules)}
+        army = Army.objects.filter(edition=self.edition, origin=self.origin, source_id=source_id).first()
+        created = army is None
+        if army is None:
+            taken = set(Army.objects.filter(edition=self.edition).values_list("slug", flat=True))
+            army = Army.objects.create(
+                edition=self.edition,
+                slug=_unique_slug(name, taken, 80, "army"),
+                origin=self.origin,
+                source_id=source_id,
+                description=f"Imported from {self.origin_label} data ({self.catalogue.system_name}).",
+                **values,
+            )
+            army.national_rules.set(national)
+            changed = True
+        else:
+            changed = self._update(army, values)
+            if set(army.national_rules.values_list("pk", flat=True)) != national:
+                army.national_rules.set(national)
+                self._update(army, {}, force=not changed)
+                changed = True
+        self.result.armies.count(created, changed)
+        self._units(army, imported)
+
+    def _update(self, row: Army | Unit | Option, values: dict[str, Any], force: bool = False) -> bool:
+        """Save only the fields that differ; ``force`` saves ``updated_at`` alone (a related row changed)."""
+        changed = [name for name, value in values.items() if getattr(row, name) != value]
+        for name in changed:
+            setattr(row, name, values[name])
+        if changed or force:
+            fields = [*changed, "updated_at"] if hasattr(row, "updated_at") else changed
+            row.save(update_fields=fields)
+        return bool(changed)
+
+    # units
+
+    def _units(self, army: Army, imported: ImportedArmy) -> None:
+        existing: dict[str, Unit] = {}
+        slugs: set[str] = set()
+        for unit in Unit.objects.filter(army=army).prefetch_related("options", "weapons", "special_rules"):
+            existing.setdefault(unit.source_id, unit)
+            slugs.add(unit.slug)
+        ids = _unique_ids((unit.source_id or f"name:{unit.name}" for unit in imported.units), 120)
+        seen: set[str] = set()
+        for index, (source_id, unit) in enumerate(zip(ids, imported.units, strict=True)):
+            try:
+                self._unit(army, unit, source_id, (index + 1) * 10, existing.get(source_id), slugs)
+            except _Skip as skip:
+                self.result.skipped.append((f"{imported.name}: {unit.name}", str(skip)))
+            else:
+                seen.add(source_id)
+            self.progress.step(1, imported.name, unit.name)
+        gone = [unit for source_id, unit in existing.items() if source_id not in seen and not unit.removed]
+        if gone and not imported.units:
+            self.result.warn(
+                f"{imported.name}: the data has no units for this army; its {len(gone)} units were left as they were"
+            )
+            return
+        for unit in gone:
+            self._update(unit, {"removed": True})
+            self.result.units.removed += 1
+
+    def _unit_values(self, unit: ImportedUnit, source_id: str, position: int) -> dict[str, Any]:
+        name = _fit(_clean(unit.name), 120)
+        if not name:
+            raise _Skip("no name")
+        if unit.unit_type not in UnitType.values:
+            raise _Skip(f"unknown unit type {unit.unit_type!r}")
+        if not unit.base_cost:
+            raise _Skip("no points value at any quality")
+        costs = [*unit.base_cost.values(), *unit.per_model_cost.values()]
+        if any(cost < 0 for cost in costs):
+            raise _Skip("a negative cost")
+        slot = unit.slot
+        if slot not in Slot.values:
+            self.result.warn(f"{name}: unknown slot {slot!r}; counted as 'other'")
+            slot = Slot.OTHER
+        rank = unit.officer_rank or ""
+        if rank in _RANK_FALLBACK:
+            self.result.warn(f"{name}: rank {rank!r} counts as {_RANK_FALLBACK[rank]!r}")
+            rank = _RANK_FALLBACK[rank]
+        if rank and rank not in OfficerRank.values:
+            self.result.warn(f"{name}: unknown officer rank {rank!r}; left out")
+            rank = ""
+        base = max(unit.base_models, 1)
+        maximum = max(unit.max_models if unit.max_models is not None else UNBOUNDED_MODELS, base)
+        values: dict[str, Any] = {
+            "name": name,
+            "unit_type": unit.unit_type,
+            "slot": slot,
+            "position": position,
+            "base_models": base,
+            "max_models": maximum,
+            "officer_rank": rank,
+            "damage_value": unit.damage_value if unit.damage_value is None else max(unit.damage_value, 0),
+            "transport_capacity": (
+                unit.transport_capacity if unit.transport_capacity is None else max(unit.transport_capacity, 0)
+            ),
+            "composition": _composition(base, maximum),
+            "weapons_text": _fit(", ".join(unit.weapons), 300),
+            "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, entry {source_id}", 300),
+            "source_id": source_id,
+            "hidden": unit.hidden,
+            "removed": False,
+        }
+        for quality in QUALITIES:
+            values[f"cost_{quality}"] = unit.base_cost.get(quality)
+            values[f"per_model_{quality}"] = unit.per_model_cost.get(quality)
+        return values
+
+    def _unit(
+        self, army: Army, imported: ImportedUnit, source_id: str, position: int, row: Unit | None, slugs: set[str]
+    ) -> None:
+        values = self._unit_values(imported, source_id, position)
+        weapons = {w.pk for w in (self.weapons.resolve(name) for name in imported.weapons) if w is not None}
+        rules = {rule.pk for rule in self.rules.resolve_all(imported.special_rules)}
+        created = row is None
+        if row is None:
+            row = Unit.objects.create(army=army, slug=_unique_slug(values["name"], slugs, 120, "unit"), **values)
+            row.weapons.set(weapons)
+            row.special_rules.set(rules)
+            self._options(row, imported, [])
+            self.result.units.count(True, True)
+            return
+        changed = self._update(row, values)
+        related = False
+        if {w.pk for w in row.weapons.all()} != weapons:
+            row.weapons.set(weapons)
+            related = True
+        if {r.pk for r in row.special_rules.all()} != rules:
+            row.special_rules.set(rules)
+            related = True
+        related = self._options(row, imported, list(row.options.all())) or related
+        if related and not changed:
+            self._update(row, {}, force=True)
+        self.result.units.count(created, changed or related)
+
+    # options
+
+    def _options(self, unit: Unit, imported: ImportedUnit, current: list[Option]) -> bool:
+        ids = _unique_ids((option.source_id or f"name:{option.name}" for option in imported.options), 120)
+        wanted = dict(zip(ids, imported.options, strict=True))
+        changed = False
+        existing: dict[str, Option] = {}
+        gone: list[Option] = []
+        for option in current:
+            if option.source_id in wanted and option.source_id not in existing:
+                existing[option.source_id] = option
+            else:
+                gone.append(option)
+        if gone:
+            Option.objects.filter(pk__in=[option.pk for option in gone]).delete()
+            self.result.options.removed += len(gone)
+            changed = True
+        slugs = {option.slug for option in existing.values()}
+        for position, (source_id, option) in enumerate(wanted.items(), start=1):
+            values = self._option_values(unit, option, source_id, position)
+            row = existing.get(source_id)
+            if row is None:
+                Option.objects.create(unit=unit, slug=_unique_slug(values["name"], slugs, 120, "option"), **values)
+                self.result.options.count(True, True)
+                changed = True
+            else:
+                updated = self._update(row, values)
+                self.result.options.count(False, updated)
+                changed = changed or updated
+        return changed
+
+    def _option_values(self, unit: Unit, option: ImportedOption, source_id: str, position: int) -> dict[str, Any]:
+        if set(unit.base_cost()) - set(option.cost) and option.cost:
+            self.partly_priced_options += 1
+        cost = _fill_costs(option.cost)
+        grants = self.weapons.resolve(option.grants_weapon) if option.grants_weapon else None
+        replaces = self.weapons.resolve(option.replaces_weapon) if option.replaces_weapon else None
+        return {
+            "name": _fit(_clean(option.name), 160) or "Option",
+            "position": position,
+            "per_model": option.per_model,
+            # An imported per-model option is an upgrade for the whole unit priced per model; in
+            # Muster that is a per-model option taken once per model, which is what no cap means.
+            "max_count": None if option.per_model else option.max_count,
+            "group": _fit(_clean(option.group), 60),
+            "grants_weapon_id": grants.pk if grants else None,
+            "replaces_weapon_id": replaces.pk if replaces else None,
+            "source_id": source_id,
+            **{f"cost_{quality}": cost[quality] for quality in QUALITIES},
+        }
+
+
+class _ProgressCounter:
+    def __init__(self, total: int, callback: Progress | None):
+        self.done = 0
+        self.total = total
+        self.callback = callback
+
+    def step(self, units: int, army: str, unit: str) -> None:
+        self.done += units
+        if self.callback is not None:
+            self.callback(self.done, self.total, army, unit)
+
+
+def import_catalogues(
+    parsed: list[ParsedImport], *, dry_run: bool = False, progress: Progress | None = None
+) -> ImportResult:
+    """Write parsed catalogues in one transaction; a dry run rolls it back and reports the same."""
+    slugs = {item.catalogue.edition for item in parsed}
+    editions = {edition.slug: edition for edition in Edition.objects.filter(slug__in=slugs)}
+    missing = sorted(slugs - set(editions))
+    if missing:
+        raise CatalogueImportError(
+            f"edition {missing[0]!r} is not in the database: load the reference data first "
+            "(manage.py load_reference_data)"
+        )
+    total = sum(len(army.units) for item in parsed for army in item.catalogue.armies)
+    counter = _ProgressCounter(total, progress)
+    results = []
+    try:
+        with transaction.atomic():
+            for item in parsed:
+                result = CatalogueResult(parsed=item, edition=item.catalogue.edition)
+                _CatalogueWriter(item, editions[item.catalogue.edition], result, counter).write()
+                result.skipped = [*item.catalogue.report.skipped, *result.skipped]
+                result.warnings = [*item.catalogue.report.warnings, *result.warnings]
+                results.append(result)
+            if dry_run:
+                transaction.set_rollback(True)
+    except DatabaseError as exc:
+        raise CatalogueImportError(f"the database refused the import, so nothing was written: {exc}") from exc
+    return ImportResult(dry_run=dry_run, catalogues=results)
+
+
+def import_files(
+    files: dict[str, bytes],
+    *,
+    edition: str | None = None,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+) -> ImportResult:
+    """Parse ``{name: bytes}`` (archives included) and write it: what the command and the page run."""
+    return import_catalogues(parse_files(files, edition=edition), dry_run=dry_run, progress=progress)
+
+
+# --- for the builder -----------------------------------------------------------------------------
+
+
+def unit_change_notes(entries: Iterable[Entry], *, since: datetime | None = None) -> dict[int, str]:
+    """``{entry.pk: note}`` for entries whose unit an import removed or changed since the list was saved.
+
+    "Changed" means the unit's ``updated_at`` is later than ``since`` (default: the entry's list
+    ``updated_at``, which every edit of the list moves). Reads ``entry.unit`` and
+    ``entry.army_list``: pass entries loaded through ``ArmyList.objects.for_builder()`` and it
+    runs no query.
+    """
+    notes: dict[int, str] = {}
+    for entry in entries:
+        unit = entry.unit
+        if unit.removed:
+            notes[entry.pk] = _(
+                "%(unit)s is no longer in the latest catalogue data; it stays in this list as it was."
+            ) % {"unit": unit.display_name}
+            continue
+        reference = since if since is not None else entry.army_list.updated_at
+        if unit.updated_at > reference:
+            notes[entry.pk] = _(
+                "%(unit)s changed in the catalogue since this list was last saved; check its points and options."
+            ) % {"unit": unit.display_name}
+    return notes

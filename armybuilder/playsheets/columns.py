@@ -1,0 +1,67 @@
+"""Column widths for the printed tables, chosen from their text before layout.
+
+The quick reference packs some 25 tables into two columns per page. WeasyPrint's automatic table
+layout gives a wordy first column most of the room and squeezes the notes, and it is the slowest
+part of a render. Instead each table gets fixed widths: short columns (dice scores, modifiers)
+just fit their longest value, and the rest share what is left so that the table takes the fewest
+lines, estimated from the text's length in characters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+PADDING = 2  # a cell's horizontal padding, in characters
+FILL = 0.9  # a wrapped line holds about this share of its width in characters
+STEP = 2  # characters handed out per round
+LABEL_WORD = 8  # a longer word in a column label is hyphenated rather than given the room
+
+
+def _longest_word(text: str) -> int:
+    return max((len(word) for word in text.split()), default=0)
+
+
+def _lines(text: str, width: int) -> float:
+    """Lines a cell takes, as a fraction: whole lines would make most small steps look useless."""
+    usable = max(width - PADDING, 1) * FILL
+    return max(1.0, len(text) / usable)
+
+
+def fit_columns(labels: Sequence[str], rows: Sequence[Sequence[str]], short: Sequence[bool], line_chars: int) -> list[float]:
+    """Each column's share of the table width, in per cent, for a line of ``line_chars`` characters.
+
+    ``short`` columns never wrap; the others never break a word. Spare characters go, a few at a
+    time, to the column where they save the most lines over the whole table.
+    """
+    count = len(labels)
+    widths = []
+    for i in range(count):
+        texts = [row[i] for row in rows]
+        label = min(_longest_word(labels[i]), LABEL_WORD)
+        if short[i]:
+            natural = max([len(t) for t in texts] + [label])
+        else:
+            natural = max([_longest_word(t) for t in texts] + [label, 4])
+        # Row headers are bold, hence a little wider.
+        widths.append(math.ceil(natural * (1.1 if i == 0 else 1.0)) + PADDING)
+    flexible = [i for i in range(count) if not short[i]]
+    spare = line_chars - sum(widths)
+
+    def height(candidate: list[int]) -> float:
+        return sum(max(_lines(row[i], candidate[i]) for i in flexible) for row in rows)
+
+    while spare > 0 and flexible:
+        current = height(widths)
+        best, best_gain = flexible[0], -1.0
+        for i in flexible:
+            trial = widths.copy()
+            trial[i] += STEP
+            gain = current - height(trial)
+            # On a tie the narrowest column grows: a page of lopsided tables reads badly.
+            if gain > best_gain or (gain == best_gain and widths[i] < widths[best]):
+                best, best_gain = i, gain
+        widths[best] += STEP
+        spare -= STEP
+    total = sum(widths)
+    return [round(100 * w / total, 2) for w in widths]

@@ -1,0 +1,151 @@
+"""The staff upload page ``/catalogue/import/``, through the client."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.importers import safety
+from tests.importers.helpers import read_battlescribe
+from tests.importers.test_writer import make_chart
+
+pytestmark = pytest.mark.django_db
+
+URL = "/catalogue/import/"
+HX = {"HX-Request": "true"}
+
+
+def make_user(username: str, **kwargs):
+    # No password: the tests log in with force_login, and hashing one is slow.
+    return get_user_model().objects.create_user(username=username, password=None, **kwargs)
+
+
+def uploads(*names: str, **extra: bytes) -> list[SimpleUploadedFile]:
+    files = read_battlescribe(*names)
+    files.update(extra)
+    return [SimpleUploadedFile(name, data) for name, data in files.items()]
+
+
+@pytest.fixture
+def staff(client):
+    make_chart()
+    client.force_login(make_user("quartermaster", is_staff=True))
+    return client
+
+
+# who may use it
+
+
+def test_it_sends_anonymous_visitors_to_the_login_page(client):
+    response = client.get(URL)
+    assert (response.status_code, response["Location"]) == (302, "/accounts/login/?next=/catalogue/import/")
+
+
+def test_it_forbids_signed_in_users_who_are_not_staff(client):
+    client.force_login(make_user("private"))
+    assert client.get(URL).status_code == 403
+
+
+def test_it_forbids_an_upload_by_a_user_who_is_not_staff(client):
+    make_chart()
+    client.force_login(make_user("private"))
+    response = client.post(URL, {"files": uploads("rating.cat")})
+    assert (response.status_code, Army.objects.count()) == (403, 0)
+
+
+def test_it_shows_the_form_to_staff(staff):
+    response = staff.get(URL)
+    assert response.status_code == 200
+    assert b'type="file" name="files"' in response.content
+
+
+# CSRF
+
+
+def test_it_refuses_a_post_without_a_csrf_token():
+    make_chart()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("quartermaster", is_staff=True))
+    response = client.post(URL, {"files": uploads("rating.cat")})
+    assert (response.status_code, Army.objects.count()) == (403, 0)
+
+
+def test_it_accepts_a_post_with_the_csrf_token_of_the_page():
+    make_chart()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("quartermaster", is_staff=True))
+    token = client.get(URL).context["csrf_token"]
+    response = client.post(URL, {"files": uploads("rating.cat"), "csrfmiddlewaretoken": str(token)})
+    assert (response.status_code, Army.objects.count()) == (200, 1)
+
+
+# the report
+
+
+def test_it_imports_several_files_and_shows_the_report(staff):
+    response = staff.post(URL, {"files": uploads("rating.cat", "army.cat")})
+    assert b"Import complete." in response.content
+    assert b"Units: 4 (4 created, 0 updated, 0 unchanged)" in response.content
+
+
+def test_it_shows_the_skipped_entries_and_why(staff):
+    response = staff.post(URL, {"files": uploads("army.cat")})
+    assert b"<strong>Points Adjuster (u-adjuster)</strong>: utility entry" in response.content
+
+
+def test_it_writes_nothing_on_a_dry_run(staff):
+    response = staff.post(URL, {"files": uploads("rating.cat"), "dry_run": "on"})
+    assert b"Dry run: the data was checked and nothing was written." in response.content
+    assert b"Units: 1 (1 created" in response.content
+    assert Unit.objects.count() == 0
+
+
+def test_it_imports_into_the_edition_chosen(staff):
+    system = read_battlescribe()["system.gst"].replace(b"Bolt Action 2nd Edition (test)", b"Skirmish")
+    response = staff.post(URL, {"files": uploads("rating.cat", **{"system.gst": system}), "edition": "v2"})
+    assert (response.status_code, Army.objects.get().edition.slug) == (200, "v2")
+
+
+def test_it_renders_only_the_report_for_htmx(staff):
+    response = staff.post(URL, {"files": uploads("rating.cat")}, headers=HX)
+    assert response.content.startswith(b'\n<section id="import-report"')
+    assert b"<html" not in response.content
+
+
+# refused files
+
+
+def test_it_shows_why_a_file_was_refused_and_writes_nothing(staff):
+    response = staff.post(
+        URL, {"files": [SimpleUploadedFile("orphan.cat", read_battlescribe("bad/orphan.cat")["orphan.cat"])]}
+    )
+    assert b"needs game system sys-nowhere, which was not given. Nothing was imported." in response.content
+    assert Army.objects.count() == 0
+
+
+def test_it_shows_a_malformed_file_in_the_htmx_report(staff):
+    response = staff.post(URL, {"files": uploads(**{"broken.cat": b"<catalogue"})}, headers=HX)
+    assert b"broken.cat is not well-formed XML" in response.content
+    assert Army.objects.count() == 0
+
+
+def test_it_refuses_a_file_type_it_does_not_import(staff):
+    response = staff.post(URL, {"files": [SimpleUploadedFile("notes.txt", b"hello")]})
+    assert b"notes.txt is not a catalogue file" in response.content
+
+
+def test_it_stops_receiving_a_file_over_20_mb(staff):
+    huge = SimpleUploadedFile("huge.cat", bytes(safety.MAX_FILE_BYTES + 1))
+    response = staff.post(URL, {"files": [*uploads("rating.cat"), huge]})
+    assert b"huge.cat is larger than 20 MB, the limit per file. Nothing was imported." in response.content
+    assert Army.objects.count() == 0
+
+
+def test_it_refuses_a_request_larger_than_the_page_accepts(staff, monkeypatch):
+    monkeypatch.setattr("armybuilder.importers.views.MAX_REQUEST_BYTES", 1024 * 1024)
+    response = staff.post(URL, {"files": uploads("rating.cat", **{"big.cat": bytes(1100 * 1024)})})
+    assert b"The upload is larger than 1 MB in total; send fewer files at once." in response.content
+    assert Army.objects.count() == 0

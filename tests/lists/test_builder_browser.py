@@ -1,0 +1,129 @@
+"""The builder in a real browser: every change updates the page in place, without a reload."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from armybuilder.lists.models import Entry
+from tests.lists.factories import make_army, make_edition, make_list, make_officer, make_unit, make_user
+
+
+def _log_in(context, user, live_server) -> None:
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def _entries(army_list) -> list[Entry]:
+    return list(Entry.objects.filter(army_list=army_list).order_by("pk"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_builds_a_list_without_reloading_the_page(page, live_server):
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"), name="British")
+    officer = make_officer(army)
+    squad = make_unit(army, name="Rifle Section")
+    army_list = make_list(alice, army, name="Desert Rats")
+    _log_in(page.context, alice, live_server)
+
+    page.goto(f"/lists/{army_list.pk}/")
+    expect(page.locator("#roster")).to_contain_text("No units yet")
+    page.evaluate("window.__marker = 1")
+    points, dice, problems = page.locator("#summary-points"), page.locator("#summary-dice"), page.locator("#problems")
+
+    # A platoon first: the catalogue's "Add to" list then offers it, already chosen.
+    page.select_option("#new-platoon-kind", "reinforced_platoon")
+    page.fill("#new-platoon-name", "1st Platoon")
+    page.click("#new-platoon-submit")
+    expect(page.locator("#roster h2", has_text="1st Platoon")).to_be_visible()
+    expect(page.locator("#add-platoon option:checked")).to_have_text("1st Platoon")
+
+    page.click(f"#add-unit-{officer.pk}")
+    expect(dice).to_have_text("1")
+    page.click(f"#add-unit-{squad.pk}")
+    expect(dice).to_have_text("2")
+    expect(points).to_have_text("100")
+    expect(problems).to_contain_text("needs 2 infantry sections; it has 1")
+
+    page.click(f"#add-unit-{squad.pk}")
+    expect(dice).to_have_text("3")
+    expect(points).to_have_text("150")
+    expect(problems).to_contain_text("No problems: this list is legal.")
+    expect(page.locator("#officers")).to_contain_text("Second Lieutenant")
+
+    first_squad, second_squad = _entries(army_list)[1:]
+    page.select_option(f"#entry-{first_squad.pk}-quality", "veteran")
+    expect(page.locator(f"#entry-{first_squad.pk}-points")).to_have_text("65 pts")
+    expect(points).to_have_text("165")
+
+    # The stepper by keyboard: focus stays on "+" after the card is swapped.
+    page.focus(f"#entry-{second_squad.pk}-more")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#entry-{second_squad.pk}-models")).to_have_value("6")
+    expect(points).to_have_text("175")
+    assert page.evaluate("document.activeElement.id") == f"entry-{second_squad.pk}-more"
+    page.fill(f"#entry-{second_squad.pk}-models", "8")
+    page.keyboard.press("Enter")
+    expect(points).to_have_text("195")
+
+    # A third squad outside any platoon is a force-organisation problem; moving it in fixes it.
+    page.select_option("#add-platoon", "")
+    page.click(f"#add-unit-{squad.pk}")
+    expect(dice).to_have_text("4")
+    stray = _entries(army_list)[-1]
+    expect(problems).to_contain_text("Rifle Section is not in a platoon")
+    platoon_id = str(stray.army_list.platoons.get().pk)
+    page.select_option(f"#entry-{stray.pk}-platoon", platoon_id)
+    expect(problems).to_contain_text("No problems: this list is legal.")
+
+    assert page.evaluate("window.__marker") == 1
+    stray.refresh_from_db()
+    assert str(stray.platoon_id) == platoon_id
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_shows_a_refused_value_next_to_the_field(page, live_server):
+    # The number fields' forms skip the browser's own validation, so the reason comes from the server.
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"))
+    squad = make_unit(army, name="Rifle Section")
+    army_list = make_list(alice, army)
+    entry = Entry.objects.create(army_list=army_list, unit=squad, models_count=5)
+    _log_in(page.context, alice, live_server)
+
+    page.goto(f"/lists/{army_list.pk}/")
+    page.evaluate("window.__marker = 1")
+    page.fill(f"#entry-{entry.pk}-models", "12")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#entry-{entry.pk}-models-errors")).to_have_text("This unit has 5 to 10 models.")
+    assert page.evaluate("window.__marker") == 1
+    entry.refresh_from_db()
+    assert entry.models_count == 5
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_filters_the_catalogue_as_you_type(page, live_server):
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"))
+    tank = make_unit(army, name="Cromwell", unit_type="vehicle_armoured", slot="tank", base_models=1, max_models=1)
+    squad = make_unit(army, name="Rifle Section")
+    army_list = make_list(alice, army)
+    _log_in(page.context, alice, live_server)
+
+    page.goto(f"/lists/{army_list.pk}/")
+    page.evaluate("window.__marker = 1")
+    page.fill("#catalogue-q", "crom")
+    expect(page.locator(f"#add-unit-{squad.pk}")).to_have_count(0)
+    expect(page.locator(f"#add-unit-{tank.pk}")).to_be_visible()
+    page.select_option("#catalogue-type", "infantry")
+    expect(page.locator("#catalogue-results")).to_contain_text("No units match this filter.")
+    assert page.evaluate("window.__marker") == 1
+    assert page.url.endswith(f"/lists/{army_list.pk}/?q=crom&type=infantry")

@@ -1,0 +1,97 @@
+"""The calculator in Debian's Chromium: results update in place, and a list's unit opens prefilled."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from tests.resolver.factories import make_chart, make_entry, make_list, make_unit, make_user, make_weapon
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+V02 = (
+    "/calc/shooting/?edition=v2&order=fire&firer_quality=regular&firer_pins=0"
+    "&g0-weapon=rifle&g0-models=10&g0-range=long"
+    "&target_kind=infantry&target_quality=regular&target_models=10&cover=soft&facing=front"
+)
+
+
+def test_it_updates_the_odds_in_place_when_the_cover_changes(page):
+    make_chart("v2")
+    page.goto(V02)
+    page.evaluate("window.__marker = 'same page'")
+    casualty = page.locator(".stat", has_text="At least one casualty").locator(".stat-value")
+    before = casualty.inner_text()
+    chart_before = page.locator("svg.bar-chart").first.inner_html()
+
+    page.select_option("#id_cover", "hard")
+
+    expect(casualty).not_to_have_text(before)
+    assert page.locator("svg.bar-chart").first.inner_html() != chart_before
+    assert page.evaluate("window.__marker") == "same page"
+    assert "cover=hard" in page.url
+
+
+def test_it_adds_a_weapon_group_in_place(page):
+    make_chart("v2")
+    page.goto(V02)
+    page.evaluate("window.__marker = 'same page'")
+
+    page.get_by_role("button", name="Add a group").click()
+
+    expect(page.locator("#id_g3-weapon")).to_be_visible()
+    assert page.evaluate("window.__marker") == "same page"
+
+
+def test_it_shows_a_field_error_without_a_reload(page):
+    make_chart("v2")
+    page.goto(V02)
+    page.evaluate("window.__marker = 'same page'")
+
+    page.fill("#id_target_models", "0")
+
+    expect(page.locator("#id_target_models-errors")).to_contain_text("At least 1.")
+    assert page.evaluate("window.__marker") == "same page"
+
+
+def test_it_opens_the_calculator_from_a_list_unit(page, live_server):
+    weapons = make_chart("v2")
+    alice = make_user("alice")
+    unit = make_unit(weapons["rifle"].edition, weapons=(weapons["rifle"], weapons["lmg"]), name="Grenadiers")
+    entry = make_entry(make_list(owner=alice), unit, quality="veteran", models_count=8)
+    client = Client()
+    client.force_login(alice)
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+
+    page.goto(f"/calc/shooting/?from_entry={entry.pk}")
+
+    expect(page.locator(".prefill")).to_contain_text("Grenadiers")
+    expect(page.locator("#id_firer_quality")).to_have_value("veteran")
+    expect(page.locator("#id_g0-weapon")).to_have_value("rifle")
+    expect(page.locator("#id_g0-models")).to_have_value("6")
+    expect(page.locator("#id_g1-weapon")).to_have_value("lmg")
+
+
+def test_it_swaps_in_the_weapons_of_another_edition(page):
+    make_chart("v2")
+    v3 = make_chart("v3")
+    make_weapon(v3["rifle"].edition, "bazooka", pen=5)
+    page.goto(V02)
+    page.evaluate("window.__marker = 'same page'")
+
+    page.select_option("#id_edition", "v3")
+
+    expect(page.locator("#id_g0-weapon option[value=bazooka]")).to_have_count(1)
+    expect(page.locator(".roll-card").first).to_contain_text("base 4+")
+    assert page.evaluate("window.__marker") == "same page"
+    assert "edition=v3" in page.url
