@@ -65,5 +65,9 @@ check-deploy: install
 	DEBUG=0 SECRET_KEY=$$(head -c 48 /dev/urandom | base64) ALLOWED_HOSTS=muster.example.org \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
+# Render every PDF kind to PNG pages (pdftoppm) so a person can look at them.
+playsheet-png: data
+	scripts/playsheet_png.sh
+
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

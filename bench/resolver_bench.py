@@ -28,6 +28,7 @@ RIFLE = Weapon("Rifle", "rifle", 24)
 SMG = Weapon("Submachine gun", "smg", 12, shots="2", assault=True)
 LMG = Weapon("Light machine gun", "lmg", 36, shots="4", team=True)
 PANZERFAUST = Weapon("Panzerfaust", "panzerfaust", 12, pen=6, shaped_charge=True)
+HEAVY_GUN = Weapon("Pen +6 gun", "pen6", 48, pen=6)
 
 
 def d6(rng: random.Random) -> int:
@@ -78,8 +79,8 @@ def panzerfaust_mc(rng: random.Random) -> float:
     for _ in range(TRIALS):
         pins, immobilised, ko = 0, False, False
         for _shot in range(5):
-            if ko:
-                break
+            if ko or pins >= 9:
+                break  # knocked out, or routed by pins reaching its morale: later shots change nothing
             h = d6(rng)
             if h == 1 or h < 4:
                 continue
@@ -113,6 +114,68 @@ def panzerfaust_mc(rng: random.Random) -> float:
                     morale = min(max(9 - pins, 2), 10)
                     if d6(rng) + d6(rng) > morale:
                         ko = True
+        ko_count += ko
+    return ko_count / TRIALS
+
+
+# --- question 4: 50 shots of a Pen +6 weapon (3e, 4+ to hit) at a Regular medium tank (DV 9) front
+
+
+def pen6_volley_exact() -> float:
+    res = shooting(
+        "3e",
+        order="fire",
+        firer_quality="regular",
+        firer_pins=0,
+        groups=[ShotGroupInput(HEAVY_GUN, 50)],
+        target=TargetInput("armoured", "regular", 1, damage_value=9),
+    )
+    return float(res["vehicle"]["p_knocked_out"])
+
+
+def _on_fire_fails(rng: random.Random, pins: int) -> bool:
+    return d6(rng) + d6(rng) > min(max(9 - pins, 2), 11)  # 3e clamp: 2..11
+
+
+def pen6_volley_mc(rng: random.Random) -> float:
+    # 3e tables; a hit pins; knocked out or routed (pins >= morale 9) ends the sequence.
+    ko_count = 0
+    for _ in range(TRIALS):
+        pins, immobilised, steering, engine, ko = 0, False, 0, 0, False
+        for _shot in range(50):
+            if ko or pins >= 9:
+                break
+            h = d6(rng)
+            if h == 1 or h < 4:
+                continue
+            pins += 1
+            pen = d6(rng)
+            total = pen + 6
+            if pen == 1 or total < 9:
+                continue
+            superficial = total == 9
+            for _roll in range(2 if total >= 12 else 1):
+                if ko:
+                    break
+                r = d6(rng)
+                if not superficial and r >= 4:
+                    ko = True
+                    continue
+                pins += 1
+                if superficial:
+                    if r == 2:  # steering; a turret jam (3) changes nothing that follows
+                        steering += 1
+                        ko = steering >= 3
+                    elif r == 4 and engine < 2:
+                        engine += 1  # Slow, then crippled
+                    elif r in (4, 5):
+                        ko, immobilised = immobilised, True
+                    elif r == 6:
+                        ko = _on_fire_fails(rng, pins)
+                elif r == 2:
+                    ko, immobilised = immobilised, True
+                elif r == 3:
+                    ko = _on_fire_fails(rng, pins)
         ko_count += ko
     return ko_count / TRIALS
 
@@ -185,6 +248,11 @@ def main() -> None:
             panzerfaust_mc,
         ),
         ("Q3 20 v 20 Regulars, close quarters (2e, attacker first) -> P(attacker wins)", cq_exact, cq_mc),
+        (
+            "Q4 50 Pen +6 shots (3e, 4+ to hit) at a Regular medium tank (DV 9, front) -> P(knocked out)",
+            pen6_volley_exact,
+            pen6_volley_mc,
+        ),
     ]
     print(f"exact: median of {args.runs} cold runs; Monte Carlo: {TRIALS} trials, median of {args.mc_runs} runs")
     for label, exact, mc in questions:

@@ -29,7 +29,6 @@ CHROMIUM_ARGS = [
 @pytest.fixture(autouse=True)
 def _fast_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 
 def chromium_path() -> str:

@@ -6,6 +6,9 @@ soon as it passes the 20 MB per-file limit, so an oversized file is never stored
 handler has to be installed before the request body is read, and Django's CSRF middleware reads
 it first; so the view is marked ``csrf_exempt`` and checks CSRF itself with ``csrf_protect``
 once the handler is in place (the pattern Django's upload-handler docs give).
+
+A POST answers with the report rather than redirecting: the report is the outcome of that one
+request, not state to come back to. With htmx only the ``#import-report`` partial is returned.
 """
 
 from __future__ import annotations

@@ -7,11 +7,14 @@ from ``rules.army.points.option_limit``, the same rule the points maths applies.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, ngettext
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
@@ -37,9 +40,22 @@ def platoon_kinds(edition_slug: str) -> list[tuple[str, str]]:
     return [(kind, labels[kind]) for kind in kinds]
 
 
+@functools.cache
+def _platoon_kind_labels(language: str) -> dict[str, str]:
+    return {value: str(label) for value, label in PlatoonKind.choices}
+
+
+def platoon_kind_labels() -> dict[str, str]:
+    """Each platoon kind's label in the active language (``get_kind_display()`` without its cost)."""
+    return _platoon_kind_labels(get_language() or "en")
+
+
 def platoon_choices(army_list: ArmyList) -> list[tuple[str, str]]:
     """The list's platoons (prefetched) plus "no platoon"."""
-    return [("", str(_("No platoon")))] + [(str(p.pk), p.display_name) for p in army_list.platoons.all()]
+    kinds = platoon_kind_labels()
+    return [("", str(_("No platoon")))] + [
+        (str(p.pk), p.name or kinds.get(p.kind, p.kind)) for p in army_list.platoons.all()
+    ]
 
 
 class CatalogueFilterForm(forms.Form):
@@ -174,15 +190,17 @@ class OptionChoice:
     limit_text: str = ""
 
     def __post_init__(self) -> None:
+        # The texts are escaped once here rather than at each use in the template.
         self.slug = self.option.slug
-        self.label = self.option.display_name
+        self.label = conditional_escape(self.option.display_name)
         self.field_id = f"{self.field_name}-{self.slug}" if self.widget == "radio" else self.field_name
         if self.widget == "number":
-            self.cost_text = gettext("+%(cost)s pts each, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
+            cost_text = gettext("+%(cost)s pts each, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
         else:
-            self.cost_text = gettext("+%(cost)s pts") % {"cost": self.cost}
-        self.count_text = str(self.count)
-        self.limit_text = str(self.limit)
+            cost_text = gettext("+%(cost)s pts") % {"cost": self.cost}
+        self.cost_text = conditional_escape(cost_text)
+        self.count_text = SafeString(self.count)
+        self.limit_text = SafeString(self.limit)
 
 
 @dataclass

@@ -5,15 +5,25 @@ redirects back to the page (so it works without JavaScript); with htmx the same 
 the changed fragment (one entry card, or the whole roster) plus the summary panels as
 out-of-band swaps. Invalid input changes nothing: the reason is shown next to the field.
 
-Every lookup goes through ``get_list_for_user``, so another visitor's list, entry or platoon is
+Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is
 a 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
-rows, which keeps the number of queries independent of the list's size.
+rows, which keeps the number of queries independent of the list's size. An entry removed in
+another tab is not an error for htmx: its card is replaced by a short notice.
+
+Speed: the page shows up to 50 cards, each with eight small forms, and every change answers
+with a card and the summary. So the list is loaded once per request (each distinct unit and
+its options once, not once per entry) and summarised once, from those rows. What a card shows
+is prepared by ``Cards`` as ready-made, escaped text (what entries of the same unit share,
+once per unit; the fixed words, once per language), so the card template only places values,
+without translation tags or loops over select options; and cards alike but for their entry's
+id (identical squads) are rendered once. An entry action answers with its card and the small
+summary panels only.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -21,11 +31,11 @@ from django import forms
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
-from django.shortcuts import render
-from django.template.loader import render_to_string
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -35,7 +45,7 @@ from django_htmx.middleware import HtmxDetails
 
 from armybuilder.catalogue.models import OfficerRank, Quality, Unit, UnitType
 from armybuilder.lists import services
-from armybuilder.lists.access import get_list_for_user
+from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.builder_forms import (
     AddEntryForm,
     CatalogueFilterForm,
@@ -43,12 +53,12 @@ from armybuilder.lists.builder_forms import (
     ModelsForm,
     MoveForm,
     NameForm,
-    OptionBlock,
     OptionsForm,
     PlatoonForm,
     QualityForm,
     option_blocks,
     platoon_choices,
+    platoon_kind_labels,
     platoon_kinds,
 )
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
@@ -76,66 +86,98 @@ class EntryErrors:
     def __bool__(self) -> bool:
         return any((self.quality, self.models, self.platoon, self.options, self.name, self.actions))
 
+    def __getitem__(self, name: str) -> list[str]:
+        # The template tries ``e[name]`` before ``e.name``: answer it, rather than raise and retry.
+        return getattr(self, name)
+
 
 NO_ERRORS = EntryErrors()
 
 
-@dataclass
-class EntryRow:
-    """One entry as its card shows it: its choices, bounds and points, as ready-made text.
+def _labelled(choices: Iterable[tuple[str, str]]) -> dict[str, str]:
+    return {value: str(label) for value, label in choices}
 
-    The card is rendered up to 50 times per page, so what it shows is computed here once,
-    as strings, rather than looked up and formatted in the template.
+
+@functools.cache
+def _choice_labels(language: str) -> dict[str, dict[str, str]]:
+    """Quality, unit type and rank labels in ``language`` (the active one when first asked)."""
+    return {
+        "quality": _labelled(Quality.choices),
+        "unit_type": _labelled(UnitType.choices),
+        "rank": _labelled(OfficerRank.choices),
+    }
+
+
+def labels() -> dict[str, dict[str, str]]:
+    return _choice_labels(get_language() or "en")
+
+
+@functools.cache
+def _card_text(language: str) -> dict[str, SafeString]:
+    """The words every entry card, platoon and catalogue row repeats, translated and escaped once.
+
+    A ``{% translate %}`` tag costs several microseconds each time it renders; fifty cards
+    with fifteen of them each is most of a page. ``%(...)s`` placeholders are filled per row.
     """
+    words = {
+        "pts": _("pts"),
+        "quality": _("Quality"),
+        "set": _("Set"),
+        "models": _("Models"),
+        "platoon": _("Platoon"),
+        "move": _("Move"),
+        "options": _("Options"),
+        "choose_one": _("Choose one"),
+        "none": _("None"),
+        "save_options": _("Save options"),
+        "rename": _("Rename"),
+        "name": _("Name"),
+        "duplicate": _("Duplicate"),
+        "remove": _("Remove"),
+        "odds": _("What are my odds?"),
+        "add": _("Add"),
+        "rename_or_remove": _("Rename or remove"),
+        "remove_platoon": _("Remove platoon"),
+        "units_stay": _("Its units stay in the list, in no platoon."),
+        "fewer": _("One model fewer in %(name)s"),
+        "more": _("One model more in %(name)s"),
+        "up": _("Move %(name)s up"),
+        "down": _("Move %(name)s down"),
+        "rename_hint": _("Leave empty to use “%(unit)s”."),
+        "each_extra": _("+%(cost)s pts each extra"),
+        "platoon_hint": _("Leave empty to call it “%(kind)s”."),
+        "add_unit": _("Add %(name)s"),
+        "morale": _("Morale"),
+        "extra_orders": _("Extra orders"),
+        "range": _("Range"),
+    }
+    return {key: conditional_escape(value) for key, value in words.items()}
 
-    entry: Entry
-    url: str
-    points: str
-    option_blocks: list[OptionBlock]
-    first: bool = False
-    last: bool = False
-    errors: EntryErrors = field(default_factory=EntryErrors)
-    open: str = ""
-    new: bool = False
 
-    def __post_init__(self) -> None:
-        entry, unit = self.entry, self.entry.unit
-        self.pk = str(entry.pk)
-        # Built from integers only, so safe as they are: the template need not escape them again.
-        self.key = mark_safe(f"entry-{entry.pk}")
-        self.url = mark_safe(self.url)
-        self.name = entry.display_name
-        self.custom_name = entry.name
-        self.rename_hint = _("Leave empty to use “%(unit)s”.") % {"unit": unit.display_name}
-        facts = [unit.display_name] if entry.name else []
-        names = labels()
-        facts.append(names["unit_type"].get(unit.unit_type, unit.unit_type))
-        if unit.officer_rank:
-            facts.append(names["rank"].get(unit.officer_rank, unit.officer_rank))
-        if unit.weapons_text:
-            facts.append(unit.weapons_text)
-        self.facts = " · ".join(facts)
-        offered = unit.qualities()
-        qualities = names["quality"]
-        self.quality_label = qualities.get(entry.quality, entry.quality)
-        self.quality_choices = [(q, qualities[q], q == entry.quality) for q in offered] if len(offered) > 1 else []
-        self.fixed_models = unit.base_models == unit.max_models
-        self.models = str(entry.models_count)
-        self.min_models, self.max_models = str(unit.base_models), str(unit.max_models)
-        self.can_fewer = entry.models_count > unit.base_models
-        self.can_more = entry.models_count < unit.max_models
-        per_model = unit.per_model_cost().get(entry.quality)
-        hint = f"{unit.base_models}–{unit.max_models}"
-        if per_model:
-            hint += ", " + _("+%(cost)s pts each extra") % {"cost": per_model}
-        self.models_hint = hint
-        self.platoon_value = str(entry.platoon_id) if entry.platoon_id else ""
-        self.options_taken = sum(1 for count in (entry.options or {}).values() if count)
-        subject = {"name": self.name}
-        self.label_fewer = _("One model fewer in %(name)s") % subject
-        self.label_more = _("One model more in %(name)s") % subject
-        self.label_up = _("Move %(name)s up") % subject
-        self.label_down = _("Move %(name)s down") % subject
+def card_text() -> dict[str, SafeString]:
+    return _card_text(get_language() or "en")
+
+
+def _fill(template: SafeString, **values: str) -> SafeString:
+    """An escaped translation with its placeholders filled by escaped values."""
+    return mark_safe(template % {key: conditional_escape(value) for key, value in values.items()})
+
+
+def _select_options(choices: Iterable[tuple[str, str]], selected: str) -> SafeString:
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((value, mark_safe(" selected") if value == selected else "", label) for value, label in choices),
+    )
+
+
+class EntryRow:
+    """One entry of the roster: the entry, and its card's ready-made markup (see ``Cards``)."""
+
+    __slots__ = ("entry", "html")
+
+    def __init__(self, entry: Entry, html: SafeString) -> None:
+        self.entry, self.html = entry, html
 
 
 @dataclass
@@ -145,13 +187,210 @@ class Group:
     platoon: Platoon | None
     rows: list[EntryRow]
     errors: list[str] = field(default_factory=list)
+    base_url: str = ""
+
+    def __post_init__(self) -> None:
+        platoon = self.platoon
+        self.key = mark_safe(f"platoon-{platoon.pk}" if platoon else "platoon-none")
+        if platoon is not None:
+            kind = platoon_kind_labels().get(platoon.kind, platoon.kind)
+            self.url = mark_safe(f"{self.base_url}platoons/{platoon.pk}/")
+            self.name = platoon.name or kind
+            self.kind = kind
+            self.rename_hint = _fill(card_text()["platoon_hint"], kind=kind)
 
 
 @dataclass
 class CatalogueRow:
-    unit: Unit
-    costs: str
-    models: str
+    """A unit of the catalogue as its row shows it, as ready-made text."""
+
+    pk: str
+    name: str
+    facts: str  # type · models
+    costs: str  # costs per quality, with "pts"
+    weapons: str
+    add_label: SafeString
+
+
+class _UnitCard:
+    """What every card of one unit shows alike, worked out once per request."""
+
+    def __init__(self, unit: Unit, text: dict[str, SafeString]) -> None:
+        names = labels()
+        self.name = unit.display_name
+        facts = [names["unit_type"].get(unit.unit_type, unit.unit_type)]
+        if unit.officer_rank:
+            facts.append(names["rank"].get(unit.officer_rank, unit.officer_rank))
+        if unit.weapons_text:
+            facts.append(unit.weapons_text)
+        self.facts = conditional_escape(" · ".join(facts))
+        # Entries given their own name show the unit's name first.
+        self.named_facts = conditional_escape(" · ".join([self.name, *facts]))
+        self.rename_hint = _fill(text["rename_hint"], unit=self.name)
+        self.qualities = [(q, names["quality"][q]) for q in unit.qualities()]
+        self.fixed_models = unit.base_models == unit.max_models
+        self.min_models, self.max_models = SafeString(unit.base_models), SafeString(unit.max_models)
+        self.base_models, self.most_models = unit.base_models, unit.max_models
+        self.per_model = unit.per_model_cost()
+        self._quality_options: dict[str, SafeString] = {}
+        self._models_hint: dict[str, SafeString] = {}
+        self._text = text
+
+    def quality_options(self, quality: str) -> SafeString:
+        """The quality select's options, ``quality`` selected; empty when there is no choice."""
+        if len(self.qualities) < 2:
+            return mark_safe("")
+        if quality not in self._quality_options:
+            self._quality_options[quality] = _select_options(self.qualities, quality)
+        return self._quality_options[quality]
+
+    def models_hint(self, quality: str) -> SafeString:
+        if quality not in self._models_hint:
+            hint = f"{self.min_models}–{self.max_models}"
+            if self.per_model.get(quality):
+                hint += ", " + self._text["each_extra"] % {"cost": self.per_model[quality]}
+            self._models_hint[quality] = mark_safe(hint)
+        return self._models_hint[quality]
+
+
+# Stands for the entry's id in markup shared by entries alike; escaped text never holds a "<".
+_PK = "<pk>"
+
+
+def _partial(name: str):
+    # Not kept here: the template loaders' own cache is reset when a template changes (runserver).
+    return get_template(f"{TEMPLATE}#{name}")
+
+
+class Cards:
+    """Builds the entry cards of one response from a list loaded with ``for_builder()``.
+
+    What a card shows is worked out here as ready-made, escaped text; what entries of the same
+    unit share (facts, choices, hints) once per unit. The ``#entry-card`` partial then renders
+    it, once per distinct card: entries whose cards differ only by their id (the same unit,
+    quality, models, options, platoon, name, neighbours...) share one rendering, where ``_PK``
+    stands for the id until each card gets its own. A card with errors is rendered on its own.
+    """
+
+    def __init__(
+        self,
+        request: HttpRequest,
+        army_list: ArmyList,
+        summary: ListSummary,
+        choices: list[tuple[str, str]],
+        *,
+        errors: Errors,
+        open_entry: tuple[int, str] | None = None,
+        new_entry: int | None = None,
+    ) -> None:
+        self.army_list, self.summary, self.choices = army_list, summary, choices
+        self.errors, self.open_entry, self.new_entry = errors, open_entry, new_entry
+        self.base = _builder_url(army_list)
+        self.text = card_text()
+        self.use_platoons = army_list.force_org == ForceOrg.PLATOONS
+        self.csrf_input = _csrf_input(request)
+        self.quality_labels = {q: conditional_escape(label) for q, label in labels()["quality"].items()}
+        self._units: dict[int, _UnitCard] = {}
+        self._platoon_options: dict[int | None, SafeString] = {}
+        self._option_fields: dict[tuple, str] = {}
+        self._cards: dict[tuple, str] = {}
+
+    def rows(self, only: int | None = None) -> list[EntryRow]:
+        """Cards for the list's entries, or for just the entry ``only`` (an entry action's answer)."""
+        entries = list(self.army_list.entries.all())
+        # First and last of each platoon (or of the list), to disable the ends' move buttons.
+        platoon_ids = {p.pk for p in self.army_list.platoons.all()} if self.use_platoons else set()
+        ends: dict[int | None, list[int]] = {}
+        for entry in entries:
+            key = entry.platoon_id if entry.platoon_id in platoon_ids else None
+            ends.setdefault(key, [entry.id, entry.id])[1] = entry.id
+        firsts = {first for first, _last in ends.values()}
+        lasts = {last for _first, last in ends.values()}
+        return [
+            self.row(entry, first=entry.id in firsts, last=entry.id in lasts)
+            for entry in entries
+            if only is None or entry.id == only
+        ]
+
+    def row(self, entry: Entry, *, first: bool, last: bool) -> EntryRow:
+        # SafeString, not mark_safe(): the text here is built from escaped parts and integers.
+        text, unit, pk = self.text, self._unit(entry.unit), entry.pk
+        errors = self.errors.entries.get(pk, NO_ERRORS)
+        name = conditional_escape(entry.name or unit.name)
+        points = self.summary.entry_points.get(str(pk))
+        options_taken = sum(1 for count in (entry.options or {}).values() if count)
+        card = {
+            "key": SafeString(f"entry-{_PK}"),
+            "url": SafeString(f"{self.base}entries/{_PK}/"),
+            "pk": SafeString(_PK),
+            "classes": SafeString((" is-new" if pk == self.new_entry else "") + (" has-errors" if errors else "")),
+            "open": self.open_entry[1] if self.open_entry and self.open_entry[0] == pk else "",
+            "name": name,
+            "custom_name": entry.name,
+            "rename_hint": unit.rename_hint,
+            "facts": unit.named_facts if entry.name else unit.facts,
+            "points": SafeString(f"{'–' if points is None else points} {text['pts']}"),
+            "quality_options": unit.quality_options(entry.quality),
+            "quality_label": self.quality_labels.get(entry.quality, entry.quality),
+            "fixed_models": unit.fixed_models,
+            "models": SafeString(entry.models_count),
+            "min_models": unit.min_models,
+            "max_models": unit.max_models,
+            "can_fewer": entry.models_count > unit.base_models,
+            "can_more": entry.models_count < unit.most_models,
+            "models_hint": unit.models_hint(entry.quality),
+            "platoon_options": self._platoon_select(entry.platoon_id) if self.use_platoons else "",
+            "option_fields": self._options(entry),
+            "options_taken": SafeString(options_taken) if options_taken else "",
+            "label_fewer": SafeString(text["fewer"] % {"name": name}),
+            "label_more": SafeString(text["more"] % {"name": name}),
+            "label_up": SafeString(text["up"] % {"name": name}),
+            "label_down": SafeString(text["down"] % {"name": name}),
+            "first": first,
+            "last": last,
+        }
+        # Everything the card template can see is in ``card`` (a plain dict, looked up at once),
+        # so two equal dicts render the same markup: the key of the shared rendering.
+        shared = tuple(card.values()) if errors is NO_ERRORS else None
+        html = self._cards.get(shared) if shared else None
+        if html is None:
+            context = {"row": card, "e": errors, "t": text, "csrf_input": self.csrf_input}
+            html = _partial("entry-card").render(context | {"use_platoons": self.use_platoons})
+            if shared:
+                self._cards[shared] = html
+        return EntryRow(entry, SafeString(html.replace(_PK, str(pk))))
+
+    def _unit(self, unit: Unit) -> _UnitCard:
+        card = self._units.get(unit.pk)
+        if card is None:
+            card = self._units[unit.pk] = _UnitCard(unit, self.text)
+        return card
+
+    def _platoon_select(self, platoon_id: int | None) -> SafeString:
+        """The platoon select's options, the entry's platoon selected (one per platoon, shared)."""
+        if platoon_id not in self._platoon_options:
+            self._platoon_options[platoon_id] = _select_options(self.choices, str(platoon_id) if platoon_id else "")
+        return self._platoon_options[platoon_id]
+
+    def _options(self, entry: Entry) -> str:
+        """The options form's fields (``#option-fields``, ids by ``_PK``), empty without options.
+
+        They depend on the unit, quality, models and options taken: rendered once for each such
+        kind of entry.
+        """
+        try:
+            key = (entry.unit_id, entry.quality, entry.models_count, frozenset((entry.options or {}).items()))
+            hash(key)
+        except TypeError:  # an option count that is not a plain value: render it on its own
+            key = None
+        fields = self._option_fields.get(key) if key is not None else None
+        if fields is None:
+            blocks = option_blocks(entry)
+            context = {"k": SafeString(f"entry-{_PK}"), "blocks": blocks, "t": self.text}
+            fields = SafeString(_partial("option-fields").render(context)) if blocks else ""
+            if key is not None:
+                self._option_fields[key] = fields
+        return fields
 
 
 @dataclass
@@ -165,15 +404,17 @@ class Errors:
 
 
 def _get_list(request: HttpRequest, pk: int) -> ArmyList:
-    return get_list_for_user(request, pk, for_builder=True)
+    # The visitor's own active list (``lists_for_user``), with what the builder reads: each
+    # unit's options, but not the weapons and special rules only the playsheets show.
+    return get_object_or_404(lists_for_user(request).active().for_builder(details=False), pk=pk)
 
 
-def _get_entry(army_list: ArmyList, entry_pk: int) -> Entry:
+def _find_entry(army_list: ArmyList, entry_pk: int) -> Entry | None:
     # Found among the prefetched entries: no query, and never another list's entry.
     for entry in army_list.entries.all():
         if entry.pk == entry_pk:
             return entry
-    raise Http404("No such entry in this list.")
+    return None
 
 
 def _get_platoon(army_list: ArmyList, platoon_pk: int) -> Platoon:
@@ -202,92 +443,63 @@ def _redirect(army_list: ArmyList, anchor: str, add_to: str | None = None) -> Ht
     return HttpResponseRedirect(f"{_builder_url(army_list)}{query}#{anchor}")
 
 
-def _labelled(choices: Iterable[tuple[str, str]]) -> dict[str, str]:
-    return {value: str(label) for value, label in choices}
-
-
-@functools.cache
-def _choice_labels(language: str) -> dict[str, dict[str, str]]:
-    """Quality, unit type and rank labels in ``language`` (the active one when first asked)."""
-    return {
-        "quality": _labelled(Quality.choices),
-        "unit_type": _labelled(UnitType.choices),
-        "rank": _labelled(OfficerRank.choices),
-    }
-
-
-def labels() -> dict[str, dict[str, str]]:
-    return _choice_labels(get_language() or "en")
-
-
-def _rows(
-    army_list: ArmyList,
-    summary: ListSummary,
-    errors: Errors,
-    open_entry: tuple[int, str] | None,
-    new_entry: int | None,
-    only: int | None = None,
-) -> list[EntryRow]:
-    """Cards for the list's entries, or for just the entry ``only`` (an entry action's answer)."""
-    base = _builder_url(army_list)
-    entries = list(army_list.entries.all())
-    # First and last of each platoon (or of the list), to disable the ends' move buttons.
-    platoon_ids = {p.pk for p in army_list.platoons.all()} if army_list.force_org == ForceOrg.PLATOONS else set()
-    ends: dict[int | None, list[int]] = {}
-    for entry in entries:
-        key = entry.platoon_id if entry.platoon_id in platoon_ids else None
-        ends.setdefault(key, [entry.pk, entry.pk])[1] = entry.pk
-    firsts = {first for first, _last in ends.values()}
-    lasts = {last for _first, last in ends.values()}
-    rows = []
-    for entry in entries:
-        if only is not None and entry.pk != only:
-            continue
-        points = summary.entry_points.get(str(entry.pk))
-        rows.append(
-            EntryRow(
-                entry=entry,
-                url=f"{base}entries/{entry.pk}/",
-                points="–" if points is None else str(points),
-                option_blocks=option_blocks(entry),
-                first=entry.pk in firsts,
-                last=entry.pk in lasts,
-                errors=errors.entries.get(entry.pk, NO_ERRORS),
-                open=open_entry[1] if open_entry and open_entry[0] == entry.pk else "",
-                new=entry.pk == new_entry,
-            )
-        )
-    return rows
-
-
 def _groups(army_list: ArmyList, rows: list[EntryRow], errors: Errors) -> list[Group]:
     if army_list.force_org != ForceOrg.PLATOONS:
-        groups = [Group(None, rows)]
-    else:
-        by_platoon: dict[int | None, list[EntryRow]] = {p.pk: [] for p in army_list.platoons.all()}
-        by_platoon[None] = []
-        for row in rows:
-            by_platoon.get(row.entry.platoon_id, by_platoon[None]).append(row)
-        groups = [Group(p, by_platoon[p.pk], errors.platoons.get(p.pk, [])) for p in army_list.platoons.all()]
-        if by_platoon[None]:
-            groups.append(Group(None, by_platoon[None]))
+        return [Group(None, rows)]
+    base = _builder_url(army_list)
+    by_platoon: dict[int | None, list[EntryRow]] = {p.pk: [] for p in army_list.platoons.all()}
+    by_platoon[None] = []
+    for row in rows:
+        by_platoon.get(row.entry.platoon_id, by_platoon[None]).append(row)
+    groups = [
+        Group(p, by_platoon[p.pk], errors.platoons.get(p.pk, []), base_url=base) for p in army_list.platoons.all()
+    ]
+    if by_platoon[None]:
+        groups.append(Group(None, by_platoon[None]))
     return groups
 
 
+# What ``_catalogue`` reads of each unit.
+CATALOGUE_FIELDS = (
+    "name",
+    "name_fr",
+    "unit_type",
+    "cost_inexperienced",
+    "cost_regular",
+    "cost_veteran",
+    "base_models",
+    "max_models",
+    "weapons_text",
+)
+
+
 def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
+    # The catalogue shows a few of the units' own fields only: no options, weapons or rules to
+    # prefetch, and one army's units in their order (no join to order by army and edition).
     units = Unit.objects.all().for_army(army_list.army).available()
+    units = units.order_by("position", "name").only(*CATALOGUE_FIELDS)
     if query:
         units = units.filter(Q(name__icontains=query) | Q(name_fr__icontains=query))
     if unit_type:
         units = units.filter(unit_type=unit_type)
+    text, names = card_text(), labels()
     rows = []
-    for unit in units.for_catalogue():
-        costs = " · ".join(f"{labels()['quality'][q]} {cost}" for q, cost in unit.base_cost().items())
+    for unit in units:
+        costs = " · ".join(f"{names['quality'][q]} {cost}" for q, cost in unit.base_cost().items())
         if unit.base_models == unit.max_models:
             models = _("%(n)s models") % {"n": unit.base_models} if unit.base_models > 1 else _("1 model")
         else:
             models = _("%(low)s–%(high)s models") % {"low": unit.base_models, "high": unit.max_models}
-        rows.append(CatalogueRow(unit=unit, costs=costs, models=models))
+        rows.append(
+            CatalogueRow(
+                pk=str(unit.pk),
+                name=unit.display_name,
+                facts=f"{names['unit_type'].get(unit.unit_type, unit.unit_type)} · {models}",
+                costs=f"{costs} {text['pts']}",
+                weapons=unit.weapons_text,
+                add_label=_fill(text["add_unit"], name=unit.display_name),
+            )
+        )
     return rows
 
 
@@ -324,22 +536,27 @@ def _context(
     with_catalogue: bool = False,
     only_entry: int | None = None,
 ) -> dict:
-    """What the page and its fragments show; ``only_entry`` builds just that entry's card."""
+    """What the page and its fragments show; ``only_entry`` builds just that entry's card.
+
+    The list is summarised once, from the rows already loaded: no query, whatever its size.
+    """
     errors = errors or Errors()
     summary = list_summary(army_list)
-    rows = _rows(army_list, summary, errors, open_entry, new_entry, only=only_entry)
     choices = platoon_choices(army_list)
+    cards = Cards(request, army_list, summary, choices, errors=errors, open_entry=open_entry, new_entry=new_entry)
+    rows = cards.rows(only=only_entry)
     if add_to is None or add_to not in {value for value, _label in choices}:
         # New units go to the first platoon unless the player just chose another.
         add_to = choices[1][0] if len(choices) > 1 else ""
     context = {
         "army_list": army_list,
-        "csrf_input": _csrf_input(request),
+        "csrf_input": cards.csrf_input,
         "builder_url": _builder_url(army_list),
+        "text": cards.text,
         "rows": rows,
         "groups": _groups(army_list, rows, errors) if only_entry is None else [],
         "has_entries": bool(army_list.entries.all()),
-        "use_platoons": army_list.force_org == ForceOrg.PLATOONS,
+        "use_platoons": cards.use_platoons,
         "platoons": list(army_list.platoons.all()),
         "platoon_choices": choices,
         "add_to": add_to,
@@ -401,6 +618,7 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "catalogue": _catalogue(army_list, query, unit_type),
         "filter_query": query,
         "filter_type": unit_type,
+        "text": card_text(),
     }
     response = render(request, f"{TEMPLATE}#catalogue-results", context)
     # Keep the filter in the address bar, so a reload or a shared link shows the same units.
@@ -411,11 +629,12 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, section: str = "") -> HttpResponse:
+    """The changed card and the summary panels (out of band): nothing else on the page changed."""
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry.pk}")
     context = _context(request, army_list, open_entry=(entry.pk, section), only_entry=entry.pk)
     context["row"] = context["rows"][0]
-    return _render_fragments(request, context, "entry-card", "summary-oob")
+    return _render_fragments(request, context, "entry-changed")
 
 
 def _entry_refused(
@@ -425,9 +644,8 @@ def _entry_refused(
     if not request.htmx:
         return _page_with_errors(request, army_list, errors)
     context = _context(request, army_list, errors=errors, open_entry=(entry.pk, section), only_entry=entry.pk)
-    context["row"] = context["rows"][0]
     # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages.
-    return _render_fragments(request, context, "entry-card")
+    return HttpResponse(context["rows"][0].html)
 
 
 def _roster_changed(
@@ -458,9 +676,41 @@ def _roster_changed(
     return _render_fragments(request, context, *fragments)
 
 
-def _entry_gone(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    # Removed in another tab between the page load and this change: show the list as it is.
-    return _roster_changed(request, pk, "roster")
+def _entry_gone(request: HtmxHttpRequest, army_list: ArmyList, entry_pk: int) -> HttpResponse:
+    """The entry was removed (in another tab) since this page was loaded.
+
+    For htmx a 404 would be left unswapped and the card would stay, its buttons failing. So the
+    answer is a 200 that swaps nothing in place (``HX-Reswap: none``), but out of band replaces
+    the card by a short notice and brings the summary up to date. Without JavaScript: a 404.
+    """
+    if not request.htmx:
+        raise Http404("No such entry in this list.")
+    context = _context(request, army_list, only_entry=entry_pk)  # the summary, and no card
+    context["gone_key"] = f"entry-{entry_pk}"
+    return reswap(_render_fragments(request, context, "entry-gone"), "none")
+
+
+def _entry_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """An action on one entry of the visitor's list: the view gets the list and the entry."""
+
+    @require_POST
+    @vary_on_headers("HX-Request")
+    @functools.wraps(view)
+    def action(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+        army_list = _get_list(request, pk)
+        entry = _find_entry(army_list, entry_pk)
+        if entry is None:
+            return _entry_gone(request, army_list, entry_pk)
+        return view(request, army_list, entry)
+
+    return action
+
+
+def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
+    # The write found no row: the entry went between this request's load and its update.
+    if not request.htmx:
+        return _redirect(army_list, "roster")
+    return _entry_gone(request, _get_list(request, army_list.pk), entry.pk)
 
 
 # --- Entry actions ---------------------------------------------------------------------------
@@ -484,24 +734,18 @@ def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _roster_changed(request, pk, f"entry-{entry.pk}", new_entry=entry.pk, add_to=platoon_id or None)
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_quality(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_quality(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = QualityForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "quality", _form_errors(form))
     if not services.entry_update(entry=entry, quality=form.cleaned_data["quality"]):
-        return _entry_gone(request, pk)
+        return _removed_meanwhile(request, army_list, entry)
     return _entry_changed(request, army_list, entry)
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_models(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_models(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = ModelsForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "models", _form_errors(form))
@@ -510,87 +754,69 @@ def entry_models(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpRespon
         if not services.entry_step_models(entry=entry, step=step):
             # Another tab got there first, or the entry is gone: refuse with the current bounds.
             if not Entry.objects.filter(pk=entry.pk).exists():
-                return _entry_gone(request, pk)
+                return _removed_meanwhile(request, army_list, entry)
             message = _("This unit has %(low)s to %(high)s models.") % {
                 "low": entry.unit.base_models,
                 "high": entry.unit.max_models,
             }
             return _entry_refused(request, army_list, entry, "models", [message])
     elif not services.entry_update(entry=entry, models_count=form.cleaned_data["models"]):
-        return _entry_gone(request, pk)
+        return _removed_meanwhile(request, army_list, entry)
     return _entry_changed(request, army_list, entry)
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_options(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_options(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = OptionsForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "options", _form_errors(form))
     if not services.entry_update(entry=entry, options=form.cleaned_options()):
-        return _entry_gone(request, pk)
+        return _removed_meanwhile(request, army_list, entry)
     return _entry_changed(request, army_list, entry, "options")
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_rename(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = NameForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "name", _form_errors(form))
     if not services.entry_update(entry=entry, name=form.cleaned_data["name"]):
-        return _entry_gone(request, pk)
+        return _removed_meanwhile(request, army_list, entry)
     return _entry_changed(request, army_list, entry)
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_platoon(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = EntryPlatoonForm(request.POST, army_list=army_list)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "platoon", _form_errors(form))
     platoon_id = form.cleaned_data["platoon"]
     platoon = _get_platoon(army_list, int(platoon_id)) if platoon_id else None
     if not services.entry_update(entry=entry, platoon=platoon):
-        return _entry_gone(request, pk)
-    return _roster_changed(request, pk, f"entry-{entry.pk}")
+        return _removed_meanwhile(request, army_list, entry)
+    return _roster_changed(request, army_list.pk, f"entry-{entry.pk}")
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_move(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "actions", _form_errors(form))
     # Already first (or last) is not an error: the buttons at the ends are disabled anyway.
     services.entry_move(army_list=army_list, entry=entry, direction=form.cleaned_data["direction"])
-    return _roster_changed(request, pk, f"entry-{entry.pk}")
+    return _roster_changed(request, army_list.pk, f"entry-{entry.pk}")
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_duplicate(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     copy = services.entry_duplicate(entry=entry)
-    return _roster_changed(request, pk, f"entry-{copy.pk}", new_entry=copy.pk)
+    return _roster_changed(request, army_list.pk, f"entry-{copy.pk}", new_entry=copy.pk)
 
 
-@require_POST
-@vary_on_headers("HX-Request")
-def entry_remove(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    entry = _get_entry(army_list, entry_pk)
+@_entry_action
+def entry_remove(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     services.entry_remove(entry=entry)
-    return _roster_changed(request, pk, "roster")
+    return _roster_changed(request, army_list.pk, "roster")
 
 
 # --- Platoon actions -------------------------------------------------------------------------

@@ -7,15 +7,49 @@ loaded with ``ArmyList.objects.for_builder()`` and keeps a rules error from beco
 from __future__ import annotations
 
 from armybuilder.lists.models import ArmyList
-from rules.army.model import ListSummary, Problem
+from rules.army.model import EntrySpec, ListSpec, ListSummary, Problem, UnitSpec
 from rules.army.summary import summarise
 from rules.errors import RulesError
 
 
+def list_spec(army_list: ArmyList) -> ListSpec:
+    """``army_list.to_rules()``, building each distinct unit's spec once rather than once per entry.
+
+    The builder summarises the whole list on every change, and a list's entries share a few
+    units, each with its options. Same data as ``ArmyList.to_rules()`` (a test holds them equal).
+    """
+    units: dict[int, UnitSpec] = {}
+    entries = []
+    for entry in army_list.entries.all():
+        unit = units.get(entry.unit_id)
+        if unit is None:
+            unit = units[entry.unit_id] = entry.unit.to_rules()
+        entries.append(
+            EntrySpec(
+                key=str(entry.pk),
+                name=entry.display_name,
+                unit=unit,
+                quality=entry.quality,
+                models=entry.models_count,
+                options=dict(entry.options),
+                platoon=str(entry.platoon_id) if entry.platoon_id else None,
+            )
+        )
+    return ListSpec(
+        edition=army_list.edition.slug,
+        force_org=army_list.force_org,
+        points_limit=army_list.points_limit,
+        max_order_dice=army_list.max_order_dice,
+        max_platoons=army_list.max_platoons,
+        platoons=tuple(p.to_rules() for p in army_list.platoons.all()),
+        entries=tuple(entries),
+    )
+
+
 def list_summary(army_list: ArmyList) -> ListSummary:
-    """Summarise a list; expects the ``for_builder()`` prefetches, so it runs no query."""
+    """Summarise a list once; expects the ``for_builder()`` prefetches, so it runs no query."""
     try:
-        return summarise(army_list.to_rules())
+        return summarise(list_spec(army_list))
     except RulesError as exc:
         # Bad data (an unknown selector, an impossible cost) is shown as a problem, not a crash.
         return ListSummary(

@@ -16,6 +16,7 @@ PADDING = 2  # a cell's horizontal padding, in characters
 FILL = 0.9  # a wrapped line holds about this share of its width in characters
 STEP = 2  # characters handed out per round
 LABEL_WORD = 8  # a longer word in a column label is hyphenated rather than given the room
+LABEL_LINES = 3
 
 
 def _longest_word(text: str) -> int:
@@ -28,19 +29,28 @@ def _lines(text: str, width: int) -> float:
     return max(1.0, len(text) / usable)
 
 
-def fit_columns(labels: Sequence[str], rows: Sequence[Sequence[str]], short: Sequence[bool], line_chars: int) -> list[float]:
+def fit_columns(
+    labels: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    short: Sequence[bool],
+    line_chars: int,
+    spans: Sequence[Sequence[int]] | None = None,
+) -> list[float]:
     """Each column's share of the table width, in per cent, for a line of ``line_chars`` characters.
 
-    ``short`` columns never wrap; the others never break a word. Spare characters go, a few at a
-    time, to the column where they save the most lines over the whole table.
+    ``short`` columns never wrap; the others never break a word. ``spans`` (the shape of ``rows``)
+    gives how many columns each cell covers: 0 for a column covered by a cell to its left. Spare
+    characters go, a few at a time, to the column where they save the most lines over the table.
     """
     count = len(labels)
+    spans = spans or [[1] * count for _ in rows]
     widths = []
     for i in range(count):
-        texts = [row[i] for row in rows]
+        texts = [row[i] for row, row_spans in zip(rows, spans, strict=True) if row_spans[i] == 1]
         label = min(_longest_word(labels[i]), LABEL_WORD)
         if short[i]:
-            natural = max([len(t) for t in texts] + [label])
+            # A long label may wrap, but to three lines at most.
+            natural = max([len(t) for t in texts] + [label, math.ceil(len(labels[i]) / LABEL_LINES)])
         else:
             natural = max([_longest_word(t) for t in texts] + [label, 4])
         # Row headers are bold, hence a little wider.
@@ -49,7 +59,15 @@ def fit_columns(labels: Sequence[str], rows: Sequence[Sequence[str]], short: Seq
     spare = line_chars - sum(widths)
 
     def height(candidate: list[int]) -> float:
-        return sum(max(_lines(row[i], candidate[i]) for i in flexible) for row in rows)
+        total = 0.0
+        for row, row_spans in zip(rows, spans, strict=True):
+            cells = [
+                _lines(row[i], sum(candidate[i : i + span]))
+                for i, span in enumerate(row_spans)
+                if span and (span > 1 or not short[i])
+            ]
+            total += max(cells, default=1.0)
+        return total
 
     while spare > 0 and flexible:
         current = height(widths)

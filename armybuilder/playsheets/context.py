@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
 from armybuilder.lists.models import ArmyList, Entry
@@ -23,7 +24,9 @@ from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
 from rules.army.model import ListSummary, OfficerEffect
+from rules.combat.config import config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE, SOFT_SKIN_DV
+from rules.errors import RulesError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 PARTS = ("roster", "summary", "cards", "reference")
@@ -34,9 +37,11 @@ SIGNED_COLUMNS = frozenset({"value", "modifier", "hit_modifier", "morale_bonus"}
 SHORT_CELL = 9
 # About how many characters of the sheet's body text fit across one of its two columns.
 SHEET_LINE_CHARS = 70
-SUMMARY_LINE_CHARS = 58
+SUMMARY_LINE_CHARS = 70
+CARD_LINE_CHARS = 64
+WIDE_LINE_CHARS = 150
 # The tables the list playsheet's summary page repeats from the edition's reference.
-SUMMARY_TABLES = ("hit-modifiers", "cover-saves", "damage-values")
+SUMMARY_TABLES = ("hit-modifiers", "damage-values")
 CARDS_PER_ROW = 2
 VEHICLE_TYPES = frozenset({"vehicle_soft", "vehicle_armoured", "transport"})
 UNCERTAIN = frozenset({Status.UNVERIFIED, Status.DISPUTED})
@@ -137,13 +142,13 @@ def build_table(
     kept_rows = [[texts[i] for i in kept] for texts, _ in rows]
     short = [all(len(texts[j]) <= SHORT_CELL for texts in kept_rows) for j in range(len(kept))]
     merged_rows = [_merge_empty(texts, short) for texts in kept_rows]
-    # A spanning cell has room of its own: it does not widen the column it ends in.
-    fitted_rows = [
-        [text for cell in cells for text in ([""] * cell.span if cell.span > 1 else [cell.text])]
-        for cells in merged_rows
+    # Back to one entry per column for the fitting: a spanning cell first, then the columns it covers.
+    fitted_rows = [[text for cell in cells for text in [cell.text] + [""] * (cell.span - 1)] for cells in merged_rows]
+    spans = [[span for cell in cells for span in [cell.span] + [0] * (cell.span - 1)] for cells in merged_rows]
+    widths = fit_columns(kept_labels, fitted_rows, short, line_chars, spans)
+    columns = [
+        Column(label, is_short, width) for label, is_short, width in zip(kept_labels, short, widths, strict=True)
     ]
-    widths = fit_columns(kept_labels, fitted_rows, short, line_chars)
-    columns = [Column(label, is_short, width) for label, is_short, width in zip(kept_labels, short, widths, strict=True)]
     return PrintTable(
         slug=slug,
         title=title,
@@ -187,7 +192,10 @@ def print_table(table: RulesTable, *, line_chars: int = SHEET_LINE_CHARS) -> Pri
         labels=[label for _key, label in keyed_labels],
         rows=[
             (
-                [format_cell(key, value) for (key, _label), value in zip(keyed_labels, row.display_cells(), strict=True)],
+                [
+                    format_cell(key, value)
+                    for (key, _label), value in zip(keyed_labels, row.display_cells(), strict=True)
+                ],
                 row.status in UNCERTAIN,
             )
             for row in table.rows.all()
@@ -214,16 +222,36 @@ def weapon_line(weapon: Weapon, carried_by: str = "") -> WeaponLine:
     )
 
 
+def _weapon_labels() -> list[str]:
+    return [_("Weapon"), _("Range"), _("Shots"), _("Pen"), _("Special rules")]
+
+
+def weapon_table(
+    lines: Sequence[WeaponLine],
+    *,
+    slug: str,
+    title: str = "",
+    line_chars: int = SHEET_LINE_CHARS,
+    carriers: bool = False,
+) -> PrintTable:
+    """Weapons as a printed table; ``carriers`` adds the units that carry each one."""
+    labels = _weapon_labels() + ([pgettext("weapons of a list", "Carried by")] if carriers else [])
+    rows = [
+        ([w.name, w.range, w.shots, w.pen, w.rules or "–"] + ([w.carried_by] if carriers else []), w.uncertain)
+        for w in lines
+    ]
+    return build_table(slug=slug, title=title, labels=labels, rows=rows, line_chars=line_chars)
+
+
 def weapon_tables(weapons: Sequence[Weapon]) -> list[PrintTable]:
     """The weapons chart, one table per category, laid out like the other reference tables."""
-    labels = [_("Weapon"), _("Range"), _("Shots"), _("Pen"), _("Special rules")]
-    tables = []
-    for value, label in WeaponCategory.choices:
-        lines = [weapon_line(w) for w in weapons if w.category == value]
-        if lines:
-            rows = [([w.name, w.range, w.shots, w.pen, w.rules or "–"], w.uncertain) for w in lines]
-            tables.append(build_table(slug=f"weapons-{value}", title=str(label), labels=labels, rows=rows))
-    return tables
+    return [
+        weapon_table(
+            [weapon_line(w) for w in weapons if w.category == value], slug=f"weapons-{value}", title=str(label)
+        )
+        for value, label in WeaponCategory.choices
+        if any(w.category == value for w in weapons)
+    ]
 
 
 def reference_sections(edition: Edition) -> list[Section]:
@@ -293,13 +321,13 @@ class UnitLine:
     name: str
     unit_name: str
     type_label: str
-    composition: str
     quality: str
     quality_label: str
     models: int
     points: int | None
     weapons_text: str
     weapons: list[WeaponLine]
+    weapon_table: PrintTable
     options: list[str]
     special_rules: list[str]
     damage_value: str
@@ -373,7 +401,15 @@ def _damage_value(entry: Entry) -> str:
     return f"{DAMAGE_VALUE.get(entry.quality, DAMAGE_VALUE['regular'])}+"
 
 
-def _officer_notes(entry: Entry, officers: Sequence[OfficerEffect], morale: int) -> list[OfficerNote]:
+def morale_cap(edition_slug: str) -> int:
+    """The highest morale a bonus can reach in the edition (10, or 11 in the 3rd)."""
+    try:
+        return config_for(edition_slug).morale_cap
+    except RulesError:
+        return max(BASE_MORALE.values())
+
+
+def _officer_notes(entry: Entry, officers: Sequence[OfficerEffect], morale: int, cap: int) -> list[OfficerNote]:
     """The officers whose bonus reaches this unit: any unit in range, or only his own platoon (3rd ed)."""
     platoon = str(entry.platoon_id) if entry.platoon_id else None
     return [
@@ -381,7 +417,7 @@ def _officer_notes(entry: Entry, officers: Sequence[OfficerEffect], morale: int)
             name=officer.name,
             bonus=_signed(officer.morale_bonus),
             command_range=officer.command_range,
-            morale_with_bonus=morale + officer.morale_bonus,
+            morale_with_bonus=min(morale + officer.morale_bonus, max(cap, morale)),
         )
         for officer in officers
         if officer.platoon_key is None or officer.platoon_key == platoon
@@ -397,27 +433,28 @@ def _option_texts(entry: Entry) -> list[str]:
     return texts
 
 
-def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str]) -> UnitLine:
+def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str], cap: int) -> UnitLine:
     unit = entry.unit
     morale = BASE_MORALE.get(entry.quality, BASE_MORALE["regular"])
     is_vehicle = unit.unit_type in VEHICLE_TYPES
+    weapons = [weapon_line(w) for w in entry_weapons(entry)]
     return UnitLine(
         key=str(entry.pk),
         name=entry.display_name,
         unit_name=unit.display_name,
         type_label=_type_label(unit.unit_type),
-        composition=unit.composition,
         quality=entry.quality,
         quality_label=_quality_label(entry.quality),
         models=entry.models_count,
         points=summary.entry_points.get(str(entry.pk)),
         weapons_text=unit.weapons_text,
-        weapons=[weapon_line(w) for w in entry_weapons(entry)],
+        weapons=weapons,
+        weapon_table=weapon_table(weapons, slug=f"unit-{entry.pk}-weapons", line_chars=CARD_LINE_CHARS),
         options=_option_texts(entry),
         special_rules=sorted((r.display_name for r in unit.special_rules.all()), key=str.casefold),
         damage_value=_damage_value(entry),
         morale=morale,
-        officer_notes=_officer_notes(entry, summary.officers, morale),
+        officer_notes=_officer_notes(entry, summary.officers, morale, cap),
         casualty_boxes=0 if is_vehicle else entry.models_count,
         pin_boxes=morale,
         is_vehicle=is_vehicle,
@@ -439,7 +476,7 @@ def _platoon_blocks(units: list[UnitLine], entries: list[Entry], army_list: Army
     return result
 
 
-def _used_weapons(entries: list[Entry], units: list[UnitLine]) -> list[WeaponLine]:
+def _used_weapons(entries: list[Entry], units: list[UnitLine]) -> PrintTable:
     """Each weapon the list carries once, with the units that carry it, in chart order."""
     carriers: dict[int, list[str]] = {}
     weapons: dict[int, Weapon] = {}
@@ -451,7 +488,8 @@ def _used_weapons(entries: list[Entry], units: list[UnitLine]) -> list[WeaponLin
                 names.append(line.name)
     order = {value: index for index, (value, _label) in enumerate(WeaponCategory.choices)}
     ordered = sorted(weapons.values(), key=lambda w: (order.get(w.category, 99), w.position, w.display_name))
-    return [weapon_line(w, carried_by=", ".join(carriers[w.pk])) for w in ordered]
+    lines = [weapon_line(w, carried_by=", ".join(carriers[w.pk])) for w in ordered]
+    return weapon_table(lines, slug="used-weapons", line_chars=WIDE_LINE_CHARS, carriers=True)
 
 
 def _used_rules(entries: list[Entry], army_list: ArmyList) -> list[RuleLine]:
@@ -474,7 +512,8 @@ def list_context(army_list: ArmyList, *, paper: str, parts: Sequence[str] = ("ro
     summary = list_summary(army_list)
     entries = list(army_list.entries.all())
     platoon_names = {p.pk: p.display_name for p in army_list.platoons.all()}
-    units = [unit_line(entry, summary, platoon_names) for entry in entries]
+    cap = morale_cap(army_list.edition.slug)
+    units = [unit_line(entry, summary, platoon_names, cap) for entry in entries]
     subtitle = f"{army_list.army.display_name} · {army_list.edition.display_name}"
     context: dict[str, Any] = {
         **_document(paper, army_list.name, subtitle),
@@ -511,13 +550,3 @@ def list_context(army_list: ArmyList, *, paper: str, parts: Sequence[str] = ("ro
     if "reference" in parts:
         context.update(reference_context(army_list.edition))
     return context
-
-
-def part_label(part: str) -> str:
-    labels = {
-        "roster": _("Roster"),
-        "summary": _("Rules summary"),
-        "cards": _("Unit cards"),
-        "reference": _("Quick reference"),
-    }
-    return labels[part]

@@ -119,7 +119,9 @@ def reference_fingerprint(edition: Edition) -> str:
         list(
             RulesTable.objects.filter(edition=edition)
             .order_by("pk")
-            .values_list("pk", "slug", "topic", "position", "title", "title_fr", "intro", "intro_fr", "columns", "status")
+            .values_list(
+                "pk", "slug", "topic", "position", "title", "title_fr", "intro", "intro_fr", "columns", "status"
+            )
         ),
         list(
             RulesRow.objects.filter(table__edition=edition)

@@ -7,12 +7,11 @@ The views only pick the list and the options; ``context`` builds the data and ``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
@@ -49,7 +48,7 @@ def _shared(response: HttpResponse) -> HttpResponse:
 
 
 def _list_pdf(request: HttpRequest, army_list: ArmyList, parts: tuple[str, ...] | None, name: str) -> HttpResponse:
-    options, _form = print_options(request.GET, default_parts=parts or ("roster", "summary", "cards"))
+    options, _bound = print_options(request.GET)
     chosen = parts or options.parts
     with translation.override(options.lang):
         data = pdf.render_pdf(LIST_TEMPLATE, list_context(army_list, paper=options.paper, parts=chosen))
@@ -78,8 +77,6 @@ def _sheet_query(options: PrintOptions) -> str:
 
 
 def _direct_links(base: str, options: PrintOptions) -> list[tuple[str, str]]:
-    from django.utils.translation import gettext as _
-
     query = _sheet_query(options)
     return [
         (_("Roster"), f"{base}roster.pdf?{query}"),
@@ -89,7 +86,7 @@ def _direct_links(base: str, options: PrintOptions) -> list[tuple[str, str]]:
 
 
 def _preview_document(request: HttpRequest, army_list: ArmyList) -> HttpResponse:
-    options, _form = print_options(request.GET)
+    options, _bound = print_options(request.GET)
     with translation.override(options.lang):
         context = list_context(army_list, paper=options.paper, parts=options.parts)
         html = pdf.render_html(LIST_TEMPLATE, context, for_pdf=False)
@@ -102,42 +99,60 @@ def _preview_document(request: HttpRequest, army_list: ArmyList) -> HttpResponse
 @require_GET
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
-    options, _form = print_options(request.GET)
+    options, _bound = print_options(request.GET)
     data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
     filename = f"muster-{current.slug}-quick-reference-{options.lang}-{options.paper}.pdf"
     return _pdf_response(data, filename, download=request.GET.get("download") == "1")
 
 
-# -- A list, by its owner ---------------------------------------------------------------------
+# -- A list's PDFs, by its owner and by share link ----------------------------------------------
 
 
-def _owned(parts: tuple[str, ...] | None, name: str) -> Callable[[HttpRequest, int], HttpResponse]:
-    @require_GET
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        army_list = get_list_for_user(request, pk, for_builder=True)
-        return _private(_list_pdf(request, army_list, parts, name))
-
-    view.__name__ = f"list_{name}_pdf"
-    return view
+def _owned_list(request: HttpRequest, pk: int) -> ArmyList:
+    return get_list_for_user(request, pk, for_builder=True)
 
 
-def _by_token(parts: tuple[str, ...] | None, name: str) -> Callable[[HttpRequest, str], HttpResponse]:
-    @require_GET
-    def view(request: HttpRequest, token: str) -> HttpResponse:
-        return _shared(_list_pdf(request, get_shared_list(token), parts, name))
-
-    view.__name__ = f"shared_{name}_pdf"
-    return view
+@require_GET
+def roster_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _private(_list_pdf(request, _owned_list(request, pk), ROSTER, "roster"))
 
 
-roster_pdf = _owned(ROSTER, "roster")
-cards_pdf = _owned(CARDS, "cards")
-playsheet_pdf = _owned(PLAYSHEET, "playsheet")
-print_pdf = _owned(None, "print")
-shared_roster_pdf = _by_token(ROSTER, "roster")
-shared_cards_pdf = _by_token(CARDS, "cards")
-shared_playsheet_pdf = _by_token(PLAYSHEET, "playsheet")
-shared_print_pdf = _by_token(None, "print")
+@require_GET
+def cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _private(_list_pdf(request, _owned_list(request, pk), CARDS, "cards"))
+
+
+@require_GET
+def playsheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _private(_list_pdf(request, _owned_list(request, pk), PLAYSHEET, "playsheet"))
+
+
+@require_GET
+def print_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _private(_list_pdf(request, _owned_list(request, pk), None, "print"))
+
+
+@require_GET
+def shared_roster_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared(_list_pdf(request, get_shared_list(token), ROSTER, "roster"))
+
+
+@require_GET
+def shared_cards_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared(_list_pdf(request, get_shared_list(token), CARDS, "cards"))
+
+
+@require_GET
+def shared_playsheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared(_list_pdf(request, get_shared_list(token), PLAYSHEET, "playsheet"))
+
+
+@require_GET
+def shared_print_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared(_list_pdf(request, get_shared_list(token), None, "print"))
+
+
+# -- The print preview page and the HTML document it frames -------------------------------------
 
 
 @require_GET

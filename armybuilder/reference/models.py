@@ -112,6 +112,18 @@ class RulesTable(models.Model):
         return [(c["key"], (c.get("fr") if french else None) or c["en"]) for c in self.columns]
 
 
+# Columns holding modifiers: shown with their sign, as the quick-reference sheets print them.
+SIGNED_COLUMNS = frozenset({"value", "morale_bonus"})
+
+
+def signed(value: int) -> str:
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"\u2212{-value}"
+    return "0"
+
+
 class RulesRowManager(models.Manager["RulesRow"]):
     def get_by_natural_key(self, edition_slug: str, table_slug: str, position: int) -> RulesRow:
         return self.get(table__edition__slug=edition_slug, table__slug=table_slug, position=position)
@@ -141,12 +153,14 @@ class RulesRow(models.Model):
     natural_key.dependencies = ["reference.rulestable"]  # type: ignore[attr-defined]
 
     def display_cells(self) -> list:
-        """The row's values in column order, in the active language."""
+        """The row's values in column order, in the active language, modifiers signed (+2, −1)."""
         french = _is_french()
         values = []
         for column in self.table.columns:
             key = column["key"]
             value = self.cells_fr.get(key) if french and key in self.cells_fr else self.cells.get(key, "")
+            if key in SIGNED_COLUMNS and isinstance(value, int) and not isinstance(value, bool):
+                value = signed(value)
             values.append(value)
         return values
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from armybuilder.reference.models import Weapon as WeaponRow
-from rules.combat.api import ShotGroupInput
 from rules.combat.weapons import Weapon
 
 if TYPE_CHECKING:
@@ -76,6 +75,16 @@ def to_rules_weapon(row: WeaponRow) -> Weapon:
         indirect="indirect" in flags,
         fixed="fixed" in flags,
     )
+
+
+def has_he(row: WeaponRow) -> bool:
+    """The weapon can fire HE (a template, or one HE hit on a vehicle)."""
+    return bool(row.he_size) and "flamethrower" not in weapon_flags(row)
+
+
+def has_ap_and_he(row: WeaponRow) -> bool:
+    """A gun that can load either shell, so the firer chooses (HE is compulsory at men [BS2, JK3])."""
+    return has_he(row) and row.pen > 0
 
 
 def weapons_for_edition(edition_slug: str) -> list[WeaponRow]:
@@ -209,32 +218,3 @@ def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, list[tuple[str, s
             (str(entry.pk), f"{entry.display_name} – {entry.models_count} × {entry.get_quality_display()}")
         )
     return list(grouped.values())
-
-
-# Exact vehicle damage follows every state a vehicle can be in after each die that can hurt it; past
-# a dozen such dice (3rd edition especially) that takes seconds, so larger attacks are refused.
-MAX_VEHICLE_DICE = 12
-
-
-def vehicle_dice(groups: Iterable[ShotGroupInput], dv: int) -> int:
-    """The most dice in an attack that could damage a vehicle of damage value ``dv``.
-
-    Generous on purpose (best facing, point blank): it only guards the cost of the exact calculation.
-    """
-    total = 0
-    for group in groups:
-        weapon = group.weapon
-        pen = weapon.pen or (weapon.he_size or 0)
-        if weapon.flamethrower or 6 + pen + 3 >= dv:
-            total += group.models * (1 if weapon.flamethrower else max(weapon.shots_pmf))
-    return total
-
-
-def vehicle_dice_limit_error(groups: Iterable[ShotGroupInput], dv: int) -> str | None:
-    dice = vehicle_dice(groups, dv)
-    if dice > MAX_VEHICLE_DICE:
-        return (
-            f"{dice} shots could damage this vehicle; the exact calculation handles at most "
-            f"{MAX_VEHICLE_DICE}. Work out fewer firers at a time."
-        )
-    return None

@@ -32,7 +32,10 @@ BANDS = ("point_blank", "normal", "long")
 KINDS = ("infantry", "artillery", "soft_skin", "armoured")
 COVERS = ("none", "soft", "hard")
 FACINGS = ("front", "side", "rear", "top")
+AMMO = ("auto", "ap", "he")
+GROUP_FIELDS = ("weapon", "models", "range", "models_under_template", "ammo", "indirect", "ranging_attempt", "zeroed")
 MAX_MODELS = 50
+MAX_BAG_DICE = 200
 MAX_GROUPS = 8
 MAX_PINS = 30
 _MISSING = object()
@@ -177,17 +180,28 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     for i, raw in enumerate(raw_groups):
         path = f"groups[{i}]"
         group = _object(raw, path)
-        _only(group, ("weapon", "models", "range"), path)
+        _only(group, GROUP_FIELDS, path)
         slug = _get(group, "weapon", f"{path}.weapon")
         if not isinstance(slug, str):
             raise BadInput(f"{path}.weapon", "Expected a weapon slug (a string).")
         models = _int(_get(group, "models", f"{path}.models"), f"{path}.models", 1, MAX_MODELS)
         band = _choice(group.get("range", "normal"), f"{path}.range", BANDS)
-        parsed.append((slug, models, band))
-    if sum(models for _, models, _ in parsed) > MAX_MODELS:
+        template = group.get("models_under_template")
+        indirect = group.get("indirect")
+        extra = {
+            "models_under_template": None
+            if template is None
+            else _int(template, f"{path}.models_under_template", 0, MAX_MODELS),
+            "ammo": _choice(group.get("ammo", "auto"), f"{path}.ammo", AMMO),
+            "indirect": None if indirect is None else _bool(indirect, f"{path}.indirect"),
+            "ranging_attempt": _int(group.get("ranging_attempt", 1), f"{path}.ranging_attempt", 1, 5),
+            "zeroed": _bool(group.get("zeroed", False), f"{path}.zeroed"),
+        }
+        parsed.append((slug, models, band, extra))
+    if sum(p[1] for p in parsed) > MAX_MODELS:
         raise BadInput("groups", f"At most {MAX_MODELS} models can fire together.")
-    rows = _weapons(edition, [slug for slug, _, _ in parsed])
-    for i, (slug, _, _) in enumerate(parsed):
+    rows = _weapons(edition, [p[0] for p in parsed])
+    for i, (slug, *_) in enumerate(parsed):
         if slug not in rows:
             raise BadInput(f"groups[{i}].weapon", f"Unknown weapon {slug!r} for edition {edition}.")
 
@@ -217,11 +231,9 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
         facing=_choice(target_data.get("facing", "front"), "target.facing", FACINGS),
         gun_shield=_bool(target_data.get("gun_shield", False), "target.gun_shield"),
     )
-    groups = [engine.ShotGroupInput(adapters.to_rules_weapon(rows[slug]), n, band) for slug, n, band in parsed]
-    if kind == "armoured":
-        limit = adapters.vehicle_dice_limit_error(groups, target.dv)
-        if limit:
-            raise BadInput("groups", limit)
+    groups = [
+        engine.ShotGroupInput(adapters.to_rules_weapon(rows[slug]), n, band, **extra) for slug, n, band, extra in parsed
+    ]
     return engine.shooting(
         edition, order=order, firer_quality=firer_quality, firer_pins=firer_pins, groups=groups, target=target
     )
@@ -239,12 +251,16 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
         raise BadInput("weapon", f"Unknown weapon {slug!r} for edition {edition}.")
     firer_quality, firer_pins = _firer(data)
     target = _object(_get(data, "target", "target"), "target")
-    _only(target, ("damage_value", "facing", "quality", "pins"), "target")
+    _only(
+        target,
+        ("damage_value", "facing", "quality", "pins", "cover", "open_topped", "has_turret", "slow", "carries_flamer"),
+        "target",
+    )
     return engine.anti_tank(
         edition,
         weapon=adapters.to_rules_weapon(rows[slug]),
         damage_value=_int(_get(target, "damage_value", "target.damage_value"), "target.damage_value", 6, 12),
-        shots=_int(data.get("shots", 1), "shots", 1, adapters.MAX_VEHICLE_DICE),
+        shots=_int(data.get("shots", 1), "shots", 1, MAX_MODELS),
         facing=_choice(target.get("facing", "front"), "target.facing", FACINGS),
         band=_choice(data.get("range", "normal"), "range", BANDS),
         order=_choice(data.get("order", "fire"), "order", ORDERS),
@@ -253,6 +269,11 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
         anti_tank_gun=adapters.is_anti_tank_gun(rows[slug]),
         vehicle_quality=_choice(target.get("quality", "regular"), "target.quality", QUALITIES),
         pins=_int(target.get("pins", 0), "target.pins", 0, MAX_PINS),
+        cover=_choice(target.get("cover", "none"), "target.cover", COVERS),
+        open_topped=_bool(target.get("open_topped", False), "target.open_topped"),
+        has_turret=_bool(target.get("has_turret", True), "target.has_turret"),
+        slow=_bool(target.get("slow", False), "target.slow"),
+        carries_flamer=_bool(target.get("carries_flamer", False), "target.carries_flamer"),
     )
 
 
@@ -290,3 +311,21 @@ def resolve_close_quarters(data: dict[str, Any]) -> dict[str, Any]:
     attacker = _cq_side(data, "attacker", defender=False)
     defender = _cq_side(data, "defender", defender=True)
     return engine.close_quarters(edition, attacker=attacker, defender=defender)
+
+
+@json_endpoint
+def resolve_order_dice(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("own", "enemy", "draws"), "body")
+    own = _int(_get(data, "own", "own"), "own", 0, MAX_BAG_DICE)
+    enemy = _int(_get(data, "enemy", "enemy"), "enemy", 0, MAX_BAG_DICE)
+    if own + enemy == 0:
+        raise BadInput("own", "The bag is empty: own and enemy are both 0.")
+    draws = _int(data.get("draws", 1), "draws", 1, own + enemy)
+    return engine.order_dice(own=own, enemy=enemy, draws=draws)
+
+
+@json_endpoint
+def resolve_ranging_in(data: dict[str, Any]) -> dict[str, Any]:
+    _only(data, ("edition", "turns"), "body")
+    edition = _edition(data)
+    return engine.ranging_in(edition, turns=_int(data.get("turns", 5), "turns", 1, 20))

@@ -9,4 +9,6 @@ urlpatterns = [
     path("resolve/anti-tank/", api.resolve_anti_tank, name="api-resolve-anti-tank"),
     path("resolve/order-test/", api.resolve_order_test, name="api-resolve-order-test"),
     path("resolve/close-quarters/", api.resolve_close_quarters, name="api-resolve-close-quarters"),
+    path("resolve/order-dice/", api.resolve_order_dice, name="api-resolve-order-dice"),
+    path("resolve/ranging-in/", api.resolve_ranging_in, name="api-resolve-ranging-in"),
 ]

@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.reference.models import Edition, Weapon
-from armybuilder.resolver.adapters import MAX_VEHICLE_DICE
+from armybuilder.resolver.adapters import has_ap_and_he, has_he
 
 QUALITY_CHOICES = [("inexperienced", _("Inexperienced")), ("regular", _("Regular")), ("veteran", _("Veteran"))]
 ORDER_CHOICES = [("fire", _("Fire")), ("advance", _("Advance"))]
@@ -37,6 +37,18 @@ DV_CHOICES = [
     ("11", _("11+ super-heavy tank")),
 ]
 ARMOUR_CHOICES = DV_CHOICES[2:]
+AMMO_CHOICES = [("auto", _("Auto (HE at men)")), ("ap", _("AP")), ("he", _("HE"))]
+# Indirect fire needs 6, 5, 4, 3, then 2 while ranging in, and 2 once zeroed [JK3, BS2, S000].
+FIRE_CHOICES = [
+    ("", _("As the weapon fires")),
+    ("direct", _("Direct fire")),
+    ("1", _("Indirect, 1st attempt (6+)")),
+    ("2", _("Indirect, 2nd attempt (5+)")),
+    ("3", _("Indirect, 3rd attempt (4+)")),
+    ("4", _("Indirect, 4th attempt (3+)")),
+    ("5", _("Indirect, 5th attempt (2+)")),
+    ("zeroed", _("Indirect, zeroed (2+)")),
+]
 OFFICER_CHOICES = [
     ("0", _("None in range")),
     ("1", "+1"),
@@ -96,22 +108,62 @@ class EditionForm(forms.Form):
 # --- shooting ---------------------------------------------------------------------------------
 
 
+class WeaponSelect(forms.Select):
+    """A weapon select whose options say what each weapon can fire (``data-he``, ``data-ap-he``), so the
+    page can show the HE fields only for weapons that use them."""
+
+    def __init__(self, *args: Any, option_attrs: Mapping[str, Mapping[str, str]] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.option_attrs = dict(option_attrs or {})
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"].update(self.option_attrs.get(str(value), {}))
+        return option
+
+
+def weapon_option_attrs(weapons: list[Weapon]) -> dict[str, dict[str, str]]:
+    attrs: dict[str, dict[str, str]] = {}
+    for w in weapons:
+        if has_he(w):
+            attrs[w.slug] = {"data-he": "1"}
+            if has_ap_and_he(w):
+                attrs[w.slug]["data-ap-he"] = "1"
+    return attrs
+
+
 class GroupForm(forms.Form):
-    """One row of firers: a weapon, how many models carry it, and their range band."""
+    """One row of firers: a weapon, how many models carry it, their range band and, for weapons that fire
+    HE, the shell, the models under each template and indirect fire."""
 
     weapon = forms.ChoiceField(label=_("Weapon"), required=False)
     models = count_field(_("Models"), 1, MAX_MODELS, required=False)
     range = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES, initial="normal")
+    ammo = forms.ChoiceField(label=_("Shell"), choices=AMMO_CHOICES, required=False)
+    template = count_field(_("Models under the template"), 0, MAX_MODELS, required=False)
+    fire = forms.ChoiceField(label=_("Fire"), choices=FIRE_CHOICES, required=False)
 
     def __init__(self, *args: Any, weapons: list[Weapon], **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.weapon_rows = {w.slug: w for w in weapons}
         self.fields["weapon"].choices = [("", _("— none —"))] + [(w.slug, w.display_name) for w in weapons]
+        self.fields["weapon"].widget = WeaponSelect(
+            choices=self.fields["weapon"].choices, option_attrs=weapon_option_attrs(weapons)
+        )
+        self.fields["template"].widget.attrs["placeholder"] = _("usual")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("weapon") and not data.get("models") and "models" not in self.errors:
             self.add_error("models", _("How many models fire this weapon?"))
+        # The HE fields are hidden for weapons that do not use them; whatever they hold is ignored.
+        row = self.weapon_rows.get(data.get("weapon") or "")
+        if not data.get("ammo") or row is None or not has_ap_and_he(row):
+            data["ammo"] = "auto"
+        if row is None or not has_he(row) or data["ammo"] == "ap":
+            data["fire"] = ""
+            data["template"] = None
         return data
 
     @property
@@ -207,7 +259,7 @@ def shooting_defaults(edition: str) -> dict[str, object]:
 
 class AntiTankForm(EditionForm):
     weapon = forms.ChoiceField(label=_("Weapon"))
-    shots = count_field(_("Shots"), 1, MAX_VEHICLE_DICE)
+    shots = count_field(_("Shots"), 1, MAX_MODELS)
     range = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES)
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
@@ -216,6 +268,11 @@ class AntiTankForm(EditionForm):
     facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
     target_quality = forms.ChoiceField(label=_("Crew quality"), choices=QUALITY_CHOICES)
     target_pins = count_field(_("Pins on the vehicle"), 0, 12)
+    cover = forms.ChoiceField(label=_("Cover"), choices=COVER_CHOICES)
+    open_topped = forms.BooleanField(label=_("Open-topped"), required=False)
+    no_turret = forms.BooleanField(label=_("No turret"), required=False)
+    slow = forms.BooleanField(label=_("Slow"), required=False)
+    carries_flamer = forms.BooleanField(label=_("Carries a flamethrower"), required=False)
 
     def __init__(self, *args: Any, weapons: list[Weapon], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -236,6 +293,7 @@ def anti_tank_defaults(edition: str) -> dict[str, object]:
         "facing": "front",
         "target_quality": "regular",
         "target_pins": "0",
+        "cover": "none",
     }
 
 
@@ -260,6 +318,35 @@ class OrderTestForm(EditionForm):
 
 def order_test_defaults(edition: str) -> dict[str, object]:
     return {"edition": edition, "quality": "regular", "pins": "1", "officer_bonus": "0", "modifier": "0"}
+
+
+# --- order dice and ranging in -----------------------------------------------------------------
+
+# A big game has a few dozen dice a side; the engine takes up to 200.
+MAX_BAG_DICE = 60
+MAX_TURNS = 10
+
+
+class OrderDiceForm(EditionForm):
+    own_dice = count_field(_("Your dice in the bag"), 0, MAX_BAG_DICE)
+    enemy_dice = count_field(_("Enemy dice in the bag"), 0, MAX_BAG_DICE)
+    draws = count_field(_("Dice drawn"), 1, MAX_BAG_DICE)
+    turns = count_field(_("Turns of ranging in"), 1, MAX_TURNS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        own, enemy, draws = data.get("own_dice"), data.get("enemy_dice"), data.get("draws")
+        if own is not None and enemy is not None:
+            if own + enemy == 0:
+                self.add_error("own_dice", _("The bag is empty: put some dice in it."))
+            elif draws is not None and draws > own + enemy:
+                self.add_error("draws", _("Only %(n)s dice are in the bag.") % {"n": own + enemy})
+        return data
+
+
+def order_dice_defaults(edition: str) -> dict[str, object]:
+    """The seed example: 12 German dice against 16 US dice, the next three draws (V32)."""
+    return {"edition": edition, "own_dice": "12", "enemy_dice": "16", "draws": "3", "turns": "5"}
 
 
 # --- close quarters ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The combat calculator pages: shooting, anti-tank fire, order tests and close quarters.
+"""The combat calculator pages: shooting, anti-tank fire, order tests, close quarters and order dice.
 
 Each page is a GET form whose query string is the whole state. The full page renders the result from
 the query string (so it works without JavaScript and a result URL can be shared); htmx requests get
@@ -10,7 +10,7 @@ edition's weapons, an extra weapon row, a target taken from a list. Field errors
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
@@ -309,10 +309,7 @@ def _engine_message(exc: RulesError) -> str:
 
 def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
     cd = form.cleaned_data
-    groups = [
-        engine.ShotGroupInput(adapters.to_rules_weapon(weapons[g["weapon"]]), g["models"], g["range"])
-        for g in form.used_groups()
-    ]
+    groups = [_group_input(g, weapons[g["weapon"]]) for g in form.used_groups()]
     target = engine.TargetInput(
         kind=cd["target_kind"],
         quality=cd["target_quality"],
@@ -323,10 +320,6 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         facing=cd["facing"],
         gun_shield=cd["gun_shield"],
     )
-    if cd["target_kind"] == "armoured":
-        limit = adapters.vehicle_dice_limit_error(groups, target.dv)
-        if limit:
-            raise RulesError(f"groups: {limit}")
     raw = engine.shooting(
         cd["edition"],
         order=cd["order"],
@@ -336,6 +329,36 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         target=target,
     )
     return present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
+
+
+def _group_input(group: Mapping[str, Any], row: WeaponRow) -> engine.ShotGroupInput:
+    """A cleaned group row as the engine's input: the shell, the template count and indirect fire."""
+    fire = group.get("fire") or ""
+    return engine.ShotGroupInput(
+        adapters.to_rules_weapon(row),
+        group["models"],
+        group["range"],
+        models_under_template=group.get("template"),
+        ammo=group.get("ammo") or "auto",
+        indirect=None if not fire else fire != "direct",
+        ranging_attempt=int(fire) if fire.isdigit() else 1,
+        zeroed=fire == "zeroed",
+    )
+
+
+def _group_subtitle(band: str, dice: str, raw_group: Mapping[str, Any]) -> str:
+    count = int(dice) if dice.isdigit() else 2
+    parts = [ngettext("%(band)s · %(dice)s die", "%(band)s · %(dice)s dice", count) % {"band": band, "dice": dice}]
+    if raw_group.get("kind") == "he":
+        parts.append(_("HE"))
+    if raw_group.get("template") is not None:
+        parts.append(
+            ngettext("%(n)s model under each template", "%(n)s models under each template", raw_group["template"])
+            % {"n": raw_group["template"]}
+        )
+    if raw_group.get("indirect"):
+        parts.append(_("indirect fire"))
+    return " · ".join(parts)
 
 
 def present_shooting(
@@ -361,6 +384,8 @@ def present_shooting(
             str(next(iter(pmf))) if len(pmf) == 1 else _("%(mean)s on average") % {"mean": decimal(dice["mean"])}
         )
         hit_roll = _roll(_("To hit"), hit, cfg.base_to_hit, _("base"), to_hit=True)
+        if raw["groups"][i].get("indirect"):
+            hit_roll = replace(hit_roll, start="")  # the ranging-in ladder replaces the base and modifiers
         dmg_roll = _roll(_("To damage"), dmg, target_dv, _("target"))
         save_roll = (
             None if save is None else Roll(_("Cover save"), "", (), _need_text(save["need"]), to_fraction(save["p"]))
@@ -368,7 +393,7 @@ def present_shooting(
         result.rows.append(
             {
                 "title": f"{group['models']} × {row.display_name}",
-                "subtitle": _("%(band)s · %(dice)s dice") % {"band": band_labels[group["range"]], "dice": dice_text},
+                "subtitle": _group_subtitle(band_labels[group["range"]], dice_text, raw["groups"][i]),
                 "rolls": [r for r in (hit_roll, dmg_roll, save_roll) if r is not None],
             }
         )
@@ -382,6 +407,15 @@ def present_shooting(
             Stat(_("Pinned"), to_fraction(raw["p_pin"])),
             Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
         ]
+        if to_fraction(vehicle["p_pin_rout"]):
+            result.stats.insert(
+                1,
+                Stat(
+                    _("Crew flees (pins reach morale)"),
+                    to_fraction(vehicle["p_pin_rout"]),
+                    note=_("destroyed before it can be knocked out"),
+                ),
+            )
         names = {
             "none": _("No effect"),
             "superficial": _("Superficial"),
@@ -465,6 +499,11 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
                 anti_tank_gun=adapters.is_anti_tank_gun(row),
                 vehicle_quality=cd["target_quality"],
                 pins=cd["target_pins"],
+                cover=cd["cover"],
+                open_topped=cd["open_topped"],
+                has_turret=not cd["no_turret"],
+                slow=cd["slow"],
+                carries_flamer=cd["carries_flamer"],
             )
             result = present_anti_tank(raw, cd)
         except RulesError as exc:
@@ -490,7 +529,14 @@ def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
         Stat(_("Pins added (average)"), to_fraction(raw["pins"]["mean"]), is_probability=False),
     ]
     if to_fraction(raw["p_pin_rout"]):
-        result.stats.append(Stat(_("Crew flees (pins reach morale)"), to_fraction(raw["p_pin_rout"])))
+        result.stats.insert(
+            1,
+            Stat(
+                _("Crew flees (pins reach morale)"),
+                to_fraction(raw["p_pin_rout"]),
+                note=_("destroyed before it can be knocked out"),
+            ),
+        )
     result.rows = [
         {
             "title": _("Each shot"),
@@ -545,6 +591,88 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
     context = _common("order-test", _("Order test"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/order_test.html", context, state=data)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def order_dice(request: HtmxHttpRequest) -> HttpResponse:
+    data = forms.bind(forms.order_dice_defaults(_edition(request.GET)), request.GET.dict())
+    form = forms.OrderDiceForm(data)
+    result = ranging = None
+    error = None
+    if form.is_valid():
+        cd = form.cleaned_data
+        try:
+            bag = engine.order_dice(own=cd["own_dice"], enemy=cd["enemy_dice"], draws=cd["draws"])
+            ladder = engine.ranging_in(cd["edition"], turns=cd["turns"])
+            result = present_order_dice(bag, cd)
+            ranging = present_ranging_in(ladder)
+        except RulesError as exc:
+            error = _engine_message(exc)
+    context = _common("order-dice", _("Order dice and ranging in"))
+    context.update(form=form, result=result, ranging=ranging, error=error, error_fields=_error_fields(form))
+    return _render(request, "resolver/order_dice.html", context, state=data)
+
+
+def present_order_dice(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+    draws = cd["draws"]
+    own_pmf = {int(k): to_fraction(v) for k, v in raw["own_dice"].items()}
+    result = Result()
+    result.stats = [
+        Stat(_("Next die is yours"), to_fraction(raw["p_next"])),
+        Stat(
+            ngettext("One of yours in the next draw", "At least one of yours in the next %(n)s draws", draws)
+            % {"n": draws},
+            to_fraction(raw["p_at_least_one"]),
+        ),
+        Stat(_("Your dice among them (average)"), sum((k * v for k, v in own_pmf.items()), Fraction(0)), False),
+    ]
+    result.notes = [
+        _("%(own)s of your dice and %(enemy)s enemy dice in the bag, drawn blind and not put back.")
+        % {"own": cd["own_dice"], "enemy": cd["enemy_dice"]}
+    ]
+    result.charts = [
+        bar_chart(
+            ngettext("Your dice in the next draw", "Your dice in the next %(n)s draws", draws) % {"n": draws},
+            bars_from_pmf(own_pmf, lambda n: ngettext("%(n)s of yours", "%(n)s of yours", n) % {"n": n}),
+            trim=False,
+        )
+    ]
+    return result
+
+
+def present_ranging_in(raw: Mapping[str, Any]) -> Result:
+    by_turn = [to_fraction(p) for p in raw["p_first_hit_by_turn"]]
+    turns = len(by_turn)
+    result = Result()
+    result.stats = [
+        Stat(_("Hit on the first turn"), by_turn[0], note=_("needs a 6")),
+        Stat(ngettext("Hit within %(n)s turn", "Hit within %(n)s turns", turns) % {"n": turns}, by_turn[-1]),
+    ]
+    result.notes = [
+        _(
+            "Each turn with a Fire order at a target that has not moved, the score needed drops: "
+            "6, then 5, 4, 3 and 2. After the first hit the weapon is zeroed and needs 2+."
+        )
+    ]
+    result.rows = [
+        {
+            "title": _("Ranging in"),
+            "subtitle": _("one attempt a turn"),
+            "rolls": [
+                Roll(_("Turn %(n)s") % {"n": t}, "", (), f"{need}+", to_fraction(p))
+                for t, (need, p) in enumerate(zip(raw["need_by_turn"], raw["p_by_turn"], strict=True), start=1)
+            ],
+        }
+    ]
+    result.charts = [
+        bar_chart(
+            _("First hit by turn"),
+            [Bar(_("turn %(n)s") % {"n": t}, p) for t, p in enumerate(by_turn, start=1)],
+            trim=False,
+        )
+    ]
+    return result
 
 
 RANK_NAMES = {

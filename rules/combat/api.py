@@ -38,6 +38,7 @@ from rules.combat.dice import (
     dice_pmf,
     mean,
     mixture,
+    p_at_least,
     point,
     poisson_binomial,
 )
@@ -45,7 +46,7 @@ from rules.combat.flamer import flamer_hits, resolve_flamethrower
 from rules.combat.he import default_models_under_template, resolve_he
 from rules.combat.morale import order_test as _order_test
 from rules.combat.morale import shooting_with_morale
-from rules.combat.to_hit import Need, p_hit, to_hit
+from rules.combat.to_hit import Need, p_hit, ranging_need, to_hit
 from rules.combat.vehicles import (
     CATEGORIES,
     ShotChain,
@@ -243,7 +244,9 @@ def shooting(
     Returns ``need_to_hit``/``need_to_damage`` (per group: need, modifiers, p), ``save`` (per group in
     3e, else None), ``p_pin``, ``pins``/``hits``/``casualties`` ({"pmf", "mean"}), ``p_exceptional``
     (1e/2e against men, else None), ``morale`` (against men), ``vehicle`` (armoured targets),
-    ``p_destroyed`` (vehicles), ``firer_pins_added`` and ``unverified``. A vehicle counts as one model,
+    ``p_destroyed`` (vehicles), ``firer_pins_added`` and ``unverified``. ``groups`` gives each group's
+    weapon, kind ("kinetic", "he", "flamer"), dice, ``indirect`` and ``template`` (models under one HE
+    template against men, else None). A vehicle counts as one model,
     so its casualties PMF is {0: survives, 1: destroyed}.
     """
     cfg = config_for(edition)
@@ -258,7 +261,13 @@ def shooting(
         "edition": cfg.edition,
         "target_kind": target.kind,
         "groups": [
-            {"weapon": p.label, "kind": p.kind, "dice": _pmf_block(p.dice, fill=False), "indirect": p.indirect}
+            {
+                "weapon": p.label,
+                "kind": p.kind,
+                "dice": _pmf_block(p.dice, fill=False),
+                "indirect": p.indirect,
+                "template": p.template,
+            }
             for p in plans
         ],
         "need_to_hit": [_need_block(p.hit, p_hit(cfg, p.hit.need)) for p in plans],
@@ -738,9 +747,17 @@ def order_dice(*, own: int, enemy: int, draws: int = 1) -> dict[str, Any]:
 
 
 def ranging_in(edition: str, *, turns: int = 5) -> dict[str, Any]:
-    """P(an indirect-fire weapon has scored its first hit by each turn), ranging in on a still target."""
+    """Ranging in on a still target, turn by turn: ``need_by_turn`` (6, 5, 4, 3, 2, 2 ...), ``p_by_turn``
+    (that turn's chance) and ``p_first_hit_by_turn`` (P(the first hit has landed by then))."""
     cfg = config_for(edition)
-    return {"edition": cfg.edition, "p_first_hit_by_turn": indirect.p_first_hit_by_turn(turns, cfg.nat1_always_fails)}
+    by_turn = indirect.p_first_hit_by_turn(turns, cfg.nat1_always_fails)
+    needs = [ranging_need(t) for t in range(1, turns + 1)]
+    return {
+        "edition": cfg.edition,
+        "need_by_turn": needs,
+        "p_by_turn": [p_at_least(n, cfg.nat1_always_fails) for n in needs],
+        "p_first_hit_by_turn": by_turn,
+    }
 
 
 def serialise(obj: Any) -> Any:

@@ -3,7 +3,9 @@
 The state records what later results depend on: knocked out, immobilised (a second immobilisation
 knocks out [S002]), pins (On Fire tests morale after that result's pin [S002, S000]) and, for the 3e
 superficial table, steering hits, engine damage and a jammed turret [S000]. Several shots are resolved
-by pushing the whole state distribution through each shot in turn rather than multiplying KO chances.
+by pushing the whole state distribution through each shot in turn rather than multiplying KO chances;
+knocked-out and routed vehicles (pins at or above the unmodified morale) are absorbing, so the number of
+live states stays small however many dice are rolled (see ``ShotChain``).
 """
 
 from __future__ import annotations
@@ -541,7 +543,8 @@ def summarise(
     cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, Fraction], pins0: int
 ) -> VehicleSummary:
     """KO chance, immobilised-and-running chance, pins-added PMF and the chance the surviving vehicle
-    holds pins at or above its morale (a unit with that many pins is destroyed [S004, DOL])."""
+    holds pins at or above its morale (a unit with that many pins is destroyed [S004, DOL]; later dice
+    no longer change it, so routed and knocked out never overlap)."""
     p_ko = sum((p for s, p in states.items() if s.ko), ZERO)
     p_imm = sum((p for s, p in states.items() if s.immobilised and not s.ko), ZERO)
     pins: PMF = {}

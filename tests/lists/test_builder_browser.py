@@ -127,3 +127,27 @@ def test_it_filters_the_catalogue_as_you_type(page, live_server):
     expect(page.locator("#catalogue-results")).to_contain_text("No units match this filter.")
     assert page.evaluate("window.__marker") == 1
     assert page.url.endswith(f"/lists/{army_list.pk}/?q=crom&type=infantry")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_replaces_the_card_of_an_entry_removed_in_another_tab(page, live_server):
+    alice = make_user("alice")
+    squad = make_unit(make_army(edition=make_edition("v2")), name="Rifle Section")
+    army_list = make_list(alice, squad.army)
+    gone, kept = (Entry.objects.create(army_list=army_list, unit=squad, models_count=5) for _ in range(2))
+    _log_in(page.context, alice, live_server)
+
+    page.goto(f"/lists/{army_list.pk}/")
+    page.evaluate("window.__marker = 1")
+    expect(page.locator("#summary-points")).to_have_text("100")
+    card = f"#entry-{gone.pk}"
+    gone.delete()  # as another tab would
+    page.select_option(f"{card}-quality", "veteran")
+    expect(page.locator(card)).to_have_text(
+        "This unit is no longer in the list: it was removed in another tab or window."
+    )
+    expect(page.locator(f"{card}-quality")).to_have_count(0)
+    expect(page.locator("#summary-points")).to_have_text("50")
+    expect(page.locator(f"#entry-{kept.pk}-quality")).to_be_visible()
+    assert page.evaluate("window.__marker") == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from armybuilder.lists import services
+from armybuilder.lists.models import Entry
 from tests.lists.factories import make_builder_list, make_user
 
 HX = {"HX-Request": "true"}
@@ -64,5 +66,66 @@ def test_it_shows_the_removal_from_the_other_tab_instead_of_failing(two_tabs):
     entry = army_list.entries.first()
     tab_a.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/", headers=HX)
     response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/quality/", {"quality": "veteran"}, headers=HX)
-    assert response.status_code == 404
+    # A 200 htmx swaps: nothing in place of the clicked control, but the card out of band.
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    html = response.content.decode()
+    assert f'<p id="entry-{entry.pk}" class="entry entry-gone" role="status" hx-swap-oob="true">' in html
+    assert "it was removed in another tab or window" in html
+    # The summary is the list as it now is: one squad, 50 points and its 20-point LMG.
+    assert '<strong id="summary-points">70</strong>' in html
+    assert 'id="summary-bar" class="summary-bar" hx-swap-oob="true"' in html
     assert army_list.entries.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [
+        ("models", {"step": "1"}),
+        ("options", {"opt-lmg": "1"}),
+        ("rename", {"name": "Able"}),
+        ("platoon", {"platoon": ""}),
+        ("move", {"direction": "up"}),
+        ("duplicate", {}),
+        ("remove", {}),
+    ],
+)
+def test_it_removes_the_card_of_a_removed_entry_whatever_the_action(two_tabs, action, data):
+    army_list, (tab_a, tab_b) = two_tabs
+    entry = army_list.entries.first()
+    tab_a.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/", headers=HX)
+    response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/{action}/", data, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    assert f'id="entry-{entry.pk}" class="entry entry-gone"'.encode() in response.content
+    assert army_list.entries.count() == 1
+
+
+@pytest.mark.django_db
+def test_it_keeps_the_404_for_a_removed_entry_without_javascript(two_tabs):
+    army_list, (tab_a, tab_b) = two_tabs
+    entry = army_list.entries.first()
+    tab_a.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/")
+    response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/quality/", {"quality": "veteran"})
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_it_removes_the_card_when_the_entry_goes_between_load_and_write(two_tabs, monkeypatch):
+    # The entry is still loaded, but gone by the time the change is written.
+    army_list, (_tab_a, tab_b) = two_tabs
+    entry = army_list.entries.first()
+    real_update = services.entry_update
+
+    def removed_first(*, entry, **fields):
+        Entry.objects.filter(pk=entry.pk).delete()
+        return real_update(entry=entry, **fields)
+
+    monkeypatch.setattr(services, "entry_update", removed_first)
+    response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/quality/", {"quality": "veteran"}, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    html = response.content.decode()
+    assert f'id="entry-{entry.pk}" class="entry entry-gone"' in html
+    assert '<strong id="summary-points">70</strong>' in html

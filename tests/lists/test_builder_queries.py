@@ -23,10 +23,9 @@ def _logged_in(client, size: int):
 @pytest.mark.parametrize("size", [5, 50])
 def test_it_builds_the_page_in_a_constant_number_of_queries(client, django_assert_num_queries, size):
     army_list = _logged_in(client, size)
-    # 1 session, 2 user, 3 list + edition + army + owner, 4 platoons, 5 entries + unit + platoon,
-    # 6 units' options, 7 units' weapons, 8 units' special rules, 9 catalogue units,
-    # 10 their options, 11 their weapons, 12 their special rules.
-    with django_assert_num_queries(12):
+    # 1 session, 2 user, 3 list + edition + army, 4 platoons, 5 entries, 6 their distinct units,
+    # 7 those units' options, 8 catalogue units (the catalogue shows no options, weapons or rules).
+    with django_assert_num_queries(8):
         response = client.get(f"/lists/{army_list.pk}/")
     assert response.status_code == 200
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -172,7 +173,16 @@ SHOOTING_400 = [
     ({"groups": [{"weapon": "rifle", "models": 30}, {"weapon": "smg", "models": 30}]}, "groups"),
     ({"groups": [{"weapon": "rifle", "models": 5, "range": "far"}]}, "groups[0].range"),
     ({"groups": [{"weapon": "rifle"}]}, "groups[0].models"),
-    ({"groups": [{"weapon": "rifle", "models": 5, "ammo": "ap"}]}, "groups[0].ammo"),
+    ({"groups": [{"weapon": "rifle", "models": 5, "ammo": "he"}]}, "groups[0].ammo"),
+    ({"groups": [{"weapon": "rifle", "models": 5, "ammo": "sabot"}]}, "groups[0].ammo"),
+    ({"groups": [{"weapon": "rifle", "models": 5, "indirect": True}]}, "groups[0].indirect"),
+    (
+        {"groups": [{"weapon": "light-mortar", "models": 1, "models_under_template": -1}]},
+        "groups[0].models_under_template",
+    ),
+    ({"groups": [{"weapon": "light-mortar", "models": 1, "ranging_attempt": 6}]}, "groups[0].ranging_attempt"),
+    ({"groups": [{"weapon": "light-mortar", "models": 1, "zeroed": "yes"}]}, "groups[0].zeroed"),
+    ({"groups": [{"weapon": "rifle", "models": 5, "burst": 2}]}, "groups[0].burst"),
     ({"target": {"kind": "tank"}}, "target.kind"),
     ({"target": {"kind": "infantry", "models": 51}}, "target.models"),
     ({"target": {"kind": "infantry", "models": 0}}, "target.models"),
@@ -211,14 +221,34 @@ def test_it_refuses_fixed_weapons_on_advance_in_v2(client, charts):
     assert response.json()["field"].startswith("groups[0]")
 
 
-def test_it_refuses_too_many_shots_at_a_vehicle(client, charts):
+def test_it_resolves_fifty_panzerfausts_at_a_vehicle(client, charts):
     body = shooting_body(
-        groups=[{"weapon": "panzerfaust", "models": 13}],
+        edition="v3",
+        groups=[{"weapon": "panzerfaust", "models": 50}],
+        target={"kind": "armoured", "damage_value": 9},
+    )
+    response = post(client, "/api/resolve/shooting/", body)
+    assert response.status_code == 200
+    pins = response.json()["pins"]["pmf"]
+    assert sum((Fraction(v) for v in pins.values()), Fraction(0)) == 1
+
+
+def test_it_allows_as_many_shots_at_a_vehicle_as_models_a_side(client, charts):
+    body = shooting_body(
+        groups=[{"weapon": "panzerfaust", "models": 30}, {"weapon": "panzerfaust", "models": 21, "range": "long"}],
         target={"kind": "armoured", "damage_value": 9},
     )
     response = post(client, "/api/resolve/shooting/", body)
     assert response.status_code == 400
     assert response.json()["field"] == "groups"
+    at = post(
+        client,
+        "/api/resolve/anti-tank/",
+        {"edition": "v2", "weapon": "panzerfaust", "shots": 50, "target": {"damage_value": 9}},
+    )
+    assert at.status_code == 200
+    too_many = {"edition": "v2", "weapon": "panzerfaust", "shots": 51, "target": {"damage_value": 9}}
+    assert post(client, "/api/resolve/anti-tank/", too_many).json()["field"] == "shots"
 
 
 ORDER_400 = [
@@ -264,7 +294,7 @@ def test_it_names_the_bad_close_quarters_field(client, charts, overrides, field)
 ANTI_TANK_400 = [
     ({"weapon": "laser"}, "weapon"),
     ({"shots": 0}, "shots"),
-    ({"shots": 13}, "shots"),
+    ({"shots": 51}, "shots"),
     ({"target": {"damage_value": "9"}}, "target.damage_value"),
     ({"target": {}}, "target.damage_value"),
     ({"range": "orbit"}, "range"),
@@ -277,3 +307,76 @@ def test_it_names_the_bad_anti_tank_field(client, charts, overrides, field):
     response = post(client, "/api/resolve/anti-tank/", body)
     assert response.status_code == 400
     assert response.json()["field"] == field
+
+
+def test_it_fires_he_with_a_template_count_and_indirect_fire(client, charts):
+    group = {"weapon": "light-mortar", "models": 1, "models_under_template": 3, "ranging_attempt": 2}
+    body = shooting_body(edition="v3", groups=[group], target={"kind": "infantry", "models": 10, "cover": "none"})
+    data = post(client, "/api/resolve/shooting/", body).json()
+    assert data["groups"][0] == {
+        "weapon": "light-mortar",
+        "kind": "he",
+        "dice": {"pmf": {"1": "1"}, "mean": "1"},
+        "indirect": True,
+        "template": 3,
+    }
+    assert data["need_to_hit"][0]["need"] == 5
+    # HE 1" (Pen +1) against Regulars: 3+ to damage, no save against indirect fire; 1/3 x 3 x 2/3.
+    assert data["casualties"]["mean"] == "2/3"
+
+
+def test_it_loads_ap_or_he_as_asked(client, charts):
+    target = {"kind": "infantry", "models": 10, "cover": "none"}
+    he = post(
+        client,
+        "/api/resolve/shooting/",
+        shooting_body(edition="v3", groups=[{"weapon": "medium-at-gun", "models": 1}], target=target),
+    ).json()
+    ap = post(
+        client,
+        "/api/resolve/shooting/",
+        shooting_body(edition="v3", groups=[{"weapon": "medium-at-gun", "models": 1, "ammo": "ap"}], target=target),
+    ).json()
+    assert he["groups"][0]["kind"] == "he"
+    assert ap["groups"][0]["kind"] == "kinetic"
+    assert ap["casualties"]["mean"] == "5/12"  # 4+ to hit, Pen +5 against Regulars: 2+ to damage
+
+
+def test_it_takes_the_vehicle_traits_for_anti_tank_fire(client, charts):
+    base = {"edition": "v2", "weapon": "panzerfaust", "range": "long", "target": {"damage_value": 9}}
+    plain = post(client, "/api/resolve/anti-tank/", base).json()
+    assert plain["p_knocked_out"] == "10693/62208"
+    flamer = post(client, "/api/resolve/anti-tank/", {**base, "target": {"damage_value": 9, "carries_flamer": True}})
+    assert flamer.status_code == 200
+    assert Fraction(flamer.json()["p_knocked_out"]) > Fraction(plain["p_knocked_out"])
+    bad = post(client, "/api/resolve/anti-tank/", {**base, "target": {"damage_value": 9, "slow": "yes"}})
+    assert bad.json()["field"] == "target.slow"
+
+
+def test_it_gives_order_dice_odds(client):
+    data = post(client, "/api/resolve/order-dice/", {"own": 12, "enemy": 16, "draws": 3}).json()
+    assert data["p_next"] == "3/7"
+    assert data["p_at_least_one"] == "97/117"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"own": 0, "enemy": 0}, "own"),
+        ({"own": 2, "enemy": 2, "draws": 5}, "draws"),
+        ({"own": -1, "enemy": 2}, "own"),
+        ({"own": 2}, "enemy"),
+        ({"own": 2, "enemy": 2, "colour": "red"}, "colour"),
+    ],
+)
+def test_it_names_the_bad_order_dice_field(client, body, field):
+    response = post(client, "/api/resolve/order-dice/", body)
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+
+
+def test_it_gives_the_ranging_in_ladder(client, charts):
+    data = post(client, "/api/resolve/ranging-in/", {"edition": "v2", "turns": 5}).json()
+    assert data["p_first_hit_by_turn"] == ["1/6", "4/9", "13/18", "49/54", "319/324"]
+    assert data["need_by_turn"] == [6, 5, 4, 3, 2]
+    assert post(client, "/api/resolve/ranging-in/", {"edition": "v2", "turns": 0}).json()["field"] == "turns"

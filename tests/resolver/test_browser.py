@@ -95,3 +95,40 @@ def test_it_swaps_in_the_weapons_of_another_edition(page):
     expect(page.locator(".roll-card").first).to_contain_text("base 4+")
     assert page.evaluate("window.__marker") == "same page"
     assert "edition=v3" in page.url
+
+
+def test_it_updates_the_order_dice_odds_without_a_reload(django_db_setup, page):
+    # django_db_setup first: the test database must exist before Playwright starts its event loop.
+    make_chart("v2")
+    page.goto("/calc/order-dice/?edition=v2&own_dice=12&enemy_dice=16&draws=3&turns=5")
+    page.evaluate("window.__marker = 'same page'")
+    next_die = page.locator(".stat", has_text="Next die is yours").locator(".stat-value")
+    expect(next_die).to_have_attribute("title", "3/7")
+
+    page.fill("#id_own_dice", "4")
+
+    expect(next_die).to_have_attribute("title", "1/5")
+    expect(next_die).to_have_text("20.0%")
+    assert page.evaluate("window.__marker") == "same page"
+    assert "own_dice=4" in page.url
+
+
+def test_it_shows_the_he_fields_only_for_a_weapon_that_fires_he(django_db_setup, page):
+    make_chart("v3")
+    page.goto("/calc/shooting/?edition=v3")
+    page.evaluate("window.__marker = 'same page'")
+    expect(page.locator("#id_g0-template")).to_be_hidden()
+    expect(page.locator(".no-js-only")).to_be_hidden()
+
+    page.select_option("#id_g0-weapon", "light-mortar")
+
+    expect(page.locator("#id_g0-template")).to_be_visible()
+    expect(page.locator("#id_g0-fire")).to_be_visible()
+    expect(page.locator("#id_g0-ammo")).to_be_hidden()  # a mortar only fires HE
+    expect(page.locator(".roll-card").first).to_contain_text("Indirect fire, ranging attempt 1")
+
+    page.select_option("#id_g0-weapon", "medium-at-gun")
+    expect(page.locator("#id_g0-ammo")).to_be_visible()
+    page.select_option("#id_g0-ammo", "ap")
+    expect(page.locator("#id_g0-template")).to_be_hidden()
+    assert page.evaluate("window.__marker") == "same page"

@@ -9,7 +9,7 @@ from tests.resolver.factories import make_edition, make_entry, make_list, make_u
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true", "HX-Target": "result"}
-PAGES = ["/calc/shooting/", "/calc/anti-tank/", "/calc/order-test/", "/calc/close-quarters/"]
+PAGES = ["/calc/shooting/", "/calc/anti-tank/", "/calc/order-test/", "/calc/close-quarters/", "/calc/order-dice/"]
 V02 = (
     "/calc/shooting/?edition=v2&order=fire&firer_quality=regular&firer_pins=0"
     "&g0-weapon=rifle&g0-models=10&g0-range=long"

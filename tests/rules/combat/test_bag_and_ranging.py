@@ -25,3 +25,10 @@ def test_it_resolves_v34_ranging_in() -> None:
     assert res["p_first_hit_by_turn"][:5] == [F(1, 6), F(4, 9), F(13, 18), F(49, 54), F(319, 324)]
     assert res["p_first_hit_by_turn"][5] == 1 - F(10, 648) * F(1, 6)  # still 2+ after turn 5
     assert ranging_in("3e")["p_first_hit_by_turn"] == ranging_in("1e")["p_first_hit_by_turn"]
+
+
+def test_it_gives_the_ranging_ladder_turn_by_turn() -> None:
+    res = ranging_in("3e", turns=6)
+    assert res["need_by_turn"] == [6, 5, 4, 3, 2, 2]
+    assert res["p_by_turn"] == [F(1, 6), F(1, 3), F(1, 2), F(2, 3), F(5, 6), F(5, 6)]
+    assert res["p_first_hit_by_turn"][:5] == [F(1, 6), F(4, 9), F(13, 18), F(49, 54), F(319, 324)]

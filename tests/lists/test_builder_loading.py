@@ -1,0 +1,140 @@
+"""How the builder loads and renders a list: each unit once, one summary, one rendering per kind of card."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from armybuilder.lists import summary as summary_module
+from armybuilder.lists.models import ArmyList, Entry
+from armybuilder.lists.summary import list_spec
+from tests.lists.factories import (
+    make_builder_list,
+    make_entry,
+    make_officer,
+    make_option,
+    make_platoon,
+    make_unit,
+    make_user,
+)
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def squads(db) -> ArmyList:
+    """Five identical squads in one platoon (each with an LMG), an officer, a renamed squad outside it."""
+    army_list = make_builder_list(make_user("alice"), entries=5)
+    platoon = army_list.platoons.get()
+    make_entry(army_list, make_officer(army_list.army), platoon=platoon, position=10)
+    squad_unit = army_list.entries.first().unit
+    make_entry(army_list, squad_unit, name="Baker <b>", quality="veteran", position=11, options={"smg": 2})
+    return army_list
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("details", [True, False], ids=["details", "builder"])
+def test_it_loads_each_unit_once_for_the_whole_list(squads, django_assert_num_queries, details):
+    army_list = ArmyList.objects.for_builder(details=details).get(pk=squads.pk)
+    entries = list(army_list.entries.all())
+    squad_entries = [entry for entry in entries if entry.unit.name == "Rifle Squad"]
+    assert len(squad_entries) == 6
+    assert len({id(entry.unit) for entry in squad_entries}) == 1
+    with django_assert_num_queries(0):
+        for entry in entries:
+            assert [option.slug for option in entry.unit.options.all()] == (
+                ["lmg", "smg"] if entry.unit.name == "Rifle Squad" else []
+            )
+            if details:
+                list(entry.unit.weapons.all())
+                list(entry.unit.special_rules.all())
+                assert entry.platoon_id is None or entry.platoon.pk == entry.platoon_id
+
+
+@pytest.mark.django_db
+def test_it_orders_a_units_options_as_the_catalogue_does(db):
+    army_list = make_builder_list(make_user(), entries=1)
+    unit = army_list.entries.get().unit
+    make_option(unit, slug="b-first", name="Aardvark", position=0)
+    make_option(unit, slug="a-last", name="Aa", position=99)
+    assert [option.slug for option in unit.options.all()][0] == "b-first"
+    expected = [option.slug for option in unit.options.all()]
+    for details in (True, False):
+        loaded = ArmyList.objects.for_builder(details=details).get(pk=army_list.pk).entries.get().unit
+        assert [option.slug for option in loaded.options.all()] == expected
+
+
+@pytest.mark.django_db
+def test_its_list_spec_is_the_lists_own(squads):
+    make_platoon(squads, kind="rifle_platoon", name="Empty")
+    army_list = ArmyList.objects.for_builder(details=False).get(pk=squads.pk)
+    assert list_spec(army_list) == army_list.to_rules()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", [5, 50])
+def test_it_summarises_the_list_once_per_request(client, monkeypatch, size):
+    calls = []
+    real = summary_module.summarise
+    monkeypatch.setattr(summary_module, "summarise", lambda spec: calls.append(spec) or real(spec))
+    alice = make_user()
+    army_list = make_builder_list(alice, entries=size)
+    entry = army_list.entries.first()
+    client.force_login(alice)
+    assert client.get(f"/lists/{army_list.pk}/").status_code == 200
+    url = f"/lists/{army_list.pk}/entries/{entry.pk}/quality/"
+    assert client.post(url, {"quality": "veteran"}, headers=HX).status_code == 200
+    assert len(calls) == 2
+
+
+@pytest.mark.django_db
+def test_it_gives_each_of_the_cards_alike_its_own_ids(client, squads):
+    client.force_login(squads.owner)
+    html = client.get(f"/lists/{squads.pk}/").content.decode()
+    assert "&lt;pk&gt;" not in html and "<pk>" not in html
+    for entry in squads.entries.all():
+        url = f"/lists/{squads.pk}/entries/{entry.pk}/"
+        assert html.count(f'<article id="entry-{entry.pk}" ') == 1
+        assert f'action="{url}quality/" hx-post="{url}quality/"' in html
+        assert f'formaction="{url}remove/" hx-post="{url}remove/"' in html
+        assert f'href="/calc/shooting/?from_entry={entry.pk}"' in html
+        if entry.unit.name == "Rifle Squad":
+            assert f'id="entry-{entry.pk}-opt-smg" name="opt-smg"' in html
+    # Each card says who it is: the labels of the shared cards name their own unit.
+    assert html.count('aria-label="One model more in Rifle Squad"') == 5
+    assert 'aria-label="One model more in Baker &lt;b&gt;"' in html
+
+
+@pytest.mark.django_db
+def test_it_marks_the_first_and_last_of_cards_alike(client, squads):
+    client.force_login(squads.owner)
+    html = client.get(f"/lists/{squads.pk}/").content.decode()
+    first, *_, last = Entry.objects.filter(army_list=squads, platoon__isnull=False).order_by("position", "pk")
+    assert re.search(rf'id="entry-{first.pk}-up"[^>]* disabled', html)
+    assert not re.search(rf'id="entry-{first.pk}-down"[^>]* disabled', html)
+    assert re.search(rf'id="entry-{last.pk}-down"[^>]* disabled', html)
+
+
+@pytest.mark.django_db
+def test_it_shows_a_refusal_on_that_card_only(client, squads):
+    client.force_login(squads.owner)
+    entry = squads.entries.order_by("position", "pk")[1]
+    response = client.post(f"/lists/{squads.pk}/entries/{entry.pk}/models/", {"models": "70"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert html.count("has-errors") == 1
+    assert f'<article id="entry-{entry.pk}" class="entry has-errors"' in html
+    assert f'id="entry-{entry.pk}-models-errors"' in html
+    assert html.count("This unit has 5 to 10 models.") == 1
+
+
+@pytest.mark.django_db
+def test_it_shows_catalogue_units_in_their_order(client, squads):
+    army = squads.army
+    make_unit(army, name="Zulu", position=0)
+    make_unit(army, name="Alpha", position=5)
+    client.force_login(squads.owner)
+    catalogue = client.get(f"/lists/{squads.pk}/").content.decode().split('id="catalogue-results"')[1]
+    names = re.findall(r"<strong>([^<]+)</strong>", catalogue)
+    assert names.index("Zulu") < names.index("Alpha")

@@ -1,0 +1,61 @@
+"""Quick-reference sheets are rendered once per edition, language and paper, until the rules data changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from armybuilder.playsheets import pdf
+from armybuilder.reference.models import RulesRow, Weapon
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """Counts real renders of the sheet (the cache answers the others)."""
+    calls = []
+    render = pdf.render_pdf
+
+    def counting(template_name, context):
+        calls.append(template_name)
+        return render(template_name, context)
+
+    monkeypatch.setattr(pdf, "render_pdf", counting)
+    return calls
+
+
+def test_it_renders_the_sheet_only_once(client, edition, renders):
+    first = client.get("/reference/v3/sheet.pdf?lang=en&paper=a4")
+    second = client.get("/reference/v3/sheet.pdf?lang=en&paper=a4")
+    assert len(renders) == 1
+    assert second.content == first.content
+
+
+def test_it_caches_each_language_and_paper_apart(client, edition, renders):
+    for query in ("lang=en&paper=a4", "lang=fr&paper=a4", "lang=en&paper=letter", "lang=fr&paper=a4"):
+        client.get(f"/reference/v3/sheet.pdf?{query}")
+    assert len(renders) == 3
+
+
+def test_it_renders_again_when_a_table_changes(client, edition, renders, read_pdf):
+    client.get("/reference/v3/sheet.pdf")
+    row = RulesRow.objects.get(table__slug="hit-modifiers", position=1)
+    row.cells = {**row.cells, "value": 3}
+    row.save()
+    pdf_after = read_pdf(client.get("/reference/v3/sheet.pdf"))
+    assert len(renders) == 2
+    assert "Point-blank range +3" in pdf_after.text
+
+
+def test_it_renders_again_when_a_weapon_changes(client, edition, renders):
+    client.get("/reference/v3/sheet.pdf")
+    Weapon.objects.filter(slug="rifle").update(range_max=30)
+    client.get("/reference/v3/sheet.pdf")
+    assert len(renders) == 2
+
+
+def test_it_does_not_cache_list_pdfs(alice_client, army_list, renders):
+    # List PDFs carry the list's own data, so they are rendered each time and never cached.
+    alice_client.get(f"/lists/{army_list.pk}/roster.pdf")
+    alice_client.get(f"/lists/{army_list.pk}/roster.pdf")
+    assert renders == ["playsheets/list_document.html", "playsheets/list_document.html"]
