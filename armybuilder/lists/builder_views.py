@@ -44,6 +44,7 @@ from django_htmx.http import replace_url, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from armybuilder.catalogue.models import OfficerRank, Quality, Unit, UnitType
+from armybuilder.importers.writer import unit_change_notes
 from armybuilder.lists import services
 from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.builder_forms import (
@@ -253,8 +254,10 @@ class _UnitCard:
         return self._models_hint[quality]
 
 
-# Stands for the entry's id in markup shared by entries alike; escaped text never holds a "<".
+# In markup shared by entries alike, these stand for the entry's id and its platoon select's
+# options until each card gets its own; escaped text never holds a "<", so they cannot clash.
 _PK = "<pk>"
+_PLATOON_OPTIONS = "<platoon-options>"
 
 
 def _partial(name: str):
@@ -267,9 +270,10 @@ class Cards:
 
     What a card shows is worked out here as ready-made, escaped text; what entries of the same
     unit share (facts, choices, hints) once per unit. The ``#entry-card`` partial then renders
-    it, once per distinct card: entries whose cards differ only by their id (the same unit,
-    quality, models, options, platoon, name, neighbours...) share one rendering, where ``_PK``
-    stands for the id until each card gets its own. A card with errors is rendered on its own.
+    it, once per distinct card: entries whose cards differ only by their id and platoon (the
+    same unit, quality, models, options, name, neighbours...) share one rendering, where
+    ``_PK`` and ``_PLATOON_OPTIONS`` stand for those until each card gets its own. A card with
+    errors is rendered on its own.
     """
 
     def __init__(
@@ -294,6 +298,8 @@ class Cards:
         self._platoon_options: dict[int | None, SafeString] = {}
         self._option_fields: dict[tuple, str] = {}
         self._cards: dict[tuple, str] = {}
+        # Units an import changed or removed since the list was saved get a note on their card.
+        self.change_notes = unit_change_notes(army_list.entries.all(), since=army_list.updated_at)
 
     def rows(self, only: int | None = None) -> list[EntryRow]:
         """Cards for the list's entries, or for just the entry ``only`` (an entry action's answer)."""
@@ -329,6 +335,7 @@ class Cards:
             "custom_name": entry.name,
             "rename_hint": unit.rename_hint,
             "facts": unit.named_facts if entry.name else unit.facts,
+            "change_note": self.change_notes.get(pk, ""),
             "points": SafeString(f"{'–' if points is None else points} {text['pts']}"),
             "quality_options": unit.quality_options(entry.quality),
             "quality_label": self.quality_labels.get(entry.quality, entry.quality),
@@ -339,7 +346,7 @@ class Cards:
             "can_fewer": entry.models_count > unit.base_models,
             "can_more": entry.models_count < unit.most_models,
             "models_hint": unit.models_hint(entry.quality),
-            "platoon_options": self._platoon_select(entry.platoon_id) if self.use_platoons else "",
+            "platoon_options": SafeString(_PLATOON_OPTIONS) if self.use_platoons else "",
             "option_fields": self._options(entry),
             "options_taken": SafeString(options_taken) if options_taken else "",
             "label_fewer": SafeString(text["fewer"] % {"name": name}),
@@ -358,7 +365,10 @@ class Cards:
             html = _partial("entry-card").render(context | {"use_platoons": self.use_platoons})
             if shared:
                 self._cards[shared] = html
-        return EntryRow(entry, SafeString(html.replace(_PK, str(pk))))
+        html = html.replace(_PK, str(pk))
+        if self.use_platoons:
+            html = html.replace(_PLATOON_OPTIONS, self._platoon_select(entry.platoon_id))
+        return EntryRow(entry, SafeString(html))
 
     def _unit(self, unit: Unit) -> _UnitCard:
         card = self._units.get(unit.pk)

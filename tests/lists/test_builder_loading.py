@@ -107,6 +107,18 @@ def test_it_gives_each_of_the_cards_alike_its_own_ids(client, squads):
 
 
 @pytest.mark.django_db
+def test_it_selects_each_cards_own_platoon(client, squads):
+    second = make_platoon(squads, kind="reinforced_platoon", name="Second")
+    in_platoon = squads.entries.filter(platoon__isnull=False).order_by("position", "pk")
+    Entry.objects.filter(pk__in=[in_platoon[1].pk, in_platoon[2].pk]).update(platoon=second)
+    client.force_login(squads.owner)
+    html = client.get(f"/lists/{squads.pk}/").content.decode()
+    for entry in squads.entries.all():
+        select = html.split(f'<select id="entry-{entry.pk}-platoon"')[1].split("</select>")[0]
+        assert re.findall(r'<option value="(\d*)" selected>', select) == [str(entry.platoon_id or "")]
+
+
+@pytest.mark.django_db
 def test_it_marks_the_first_and_last_of_cards_alike(client, squads):
     client.force_login(squads.owner)
     html = client.get(f"/lists/{squads.pk}/").content.decode()
