@@ -61,6 +61,8 @@ class ArmyListForm(forms.ModelForm):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs.setdefault("autocomplete", "off")
+        # The edition in the active language ("1re édition"), as the army groups below name it.
+        self.fields["edition"].label_from_instance = lambda edition: edition.display_name
         edition = self._chosen_edition()
         armies = Army.objects.get_queryset().visible().select_related("edition").order_by("edition__number", "name")
         army_field = self.fields["army"]

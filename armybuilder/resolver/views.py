@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
@@ -41,36 +41,36 @@ class HtmxHttpRequest(HttpRequest):
 FRAGMENTS = ("result", "calc")
 
 SWITCH_LABELS = {
-    "seven_plus": "Needing 7+ to hit (a 6, then a 6)",
-    "nat1_always_fails": "A natural 1 always fails",
-    "exceptional_damage": "Exceptional damage",
-    "morale_check_trigger": "When a morale check is forced (half strength)",
-    "morale_cap": "Highest morale after modifiers",
-    "officer_bonuses": "Officer morale bonus",
-    "building_extra_protection": "Building extra protection",
-    "gun_shield_dv": "Gun shield",
-    "side_pen": "Side armour bonus",
-    "rear_pen": "Rear armour bonus",
-    "top_pen": "Top armour bonus",
-    "he_pins": "HE pins",
-    "he_down_rounding": "HE hits on a Down unit (rounding)",
-    "he_hits_mode": "HE hits rolled by class",
-    "he_multi_hit_pins": "Pins from several HE hits",
-    "mixed_fire_pins": "Pins when weapon types are mixed",
-    "flamer_hits": "Flamethrower hits",
-    "flamer_pins": "Flamethrower pins",
-    "flamer_ignores_to_hit_mods": "Flamethrowers ignore to-hit modifiers",
-    "flamer_forced_morale": "Flamethrower forced morale check",
-    "flamer_vs_vehicle": "Flamethrowers against vehicles",
-    "vehicle_tables": "Vehicle damage tables",
-    "superficial_mode": "Superficial damage",
-    "superficial_above_six": "Superficial results above 6",
-    "pin_on_no_effect": "A hit with no effect still pins",
-    "soft_skin_destroyed_when_damaged": "Soft-skins destroyed when damaged",
-    "fixed_fires_on_advance": "Fixed weapons firing on Advance",
-    "cq_first_round_defensive": "First round against a defensive position",
-    "cq_later_rounds": "Later close-quarters rounds",
-    "tough_fighters": "Tough Fighters",
+    "seven_plus": gettext_lazy("Needing 7+ to hit (a 6, then a 6)"),
+    "nat1_always_fails": gettext_lazy("A natural 1 always fails"),
+    "exceptional_damage": gettext_lazy("Exceptional damage"),
+    "morale_check_trigger": gettext_lazy("When a morale check is forced (half strength)"),
+    "morale_cap": gettext_lazy("Highest morale after modifiers"),
+    "officer_bonuses": gettext_lazy("Officer morale bonus"),
+    "building_extra_protection": gettext_lazy("Building extra protection"),
+    "gun_shield_dv": gettext_lazy("Gun shield"),
+    "side_pen": gettext_lazy("Side armour bonus"),
+    "rear_pen": gettext_lazy("Rear armour bonus"),
+    "top_pen": gettext_lazy("Top armour bonus"),
+    "he_pins": gettext_lazy("HE pins"),
+    "he_down_rounding": gettext_lazy("HE hits on a Down unit (rounding)"),
+    "he_hits_mode": gettext_lazy("HE hits rolled by class"),
+    "he_multi_hit_pins": gettext_lazy("Pins from several HE hits"),
+    "mixed_fire_pins": gettext_lazy("Pins when weapon types are mixed"),
+    "flamer_hits": gettext_lazy("Flamethrower hits"),
+    "flamer_pins": gettext_lazy("Flamethrower pins"),
+    "flamer_ignores_to_hit_mods": gettext_lazy("Flamethrowers ignore to-hit modifiers"),
+    "flamer_forced_morale": gettext_lazy("Flamethrower forced morale check"),
+    "flamer_vs_vehicle": gettext_lazy("Flamethrowers against vehicles"),
+    "vehicle_tables": gettext_lazy("Vehicle damage tables"),
+    "superficial_mode": gettext_lazy("Superficial damage"),
+    "superficial_above_six": gettext_lazy("Superficial results above 6"),
+    "pin_on_no_effect": gettext_lazy("A hit with no effect still pins"),
+    "soft_skin_destroyed_when_damaged": gettext_lazy("Soft-skins destroyed when damaged"),
+    "fixed_fires_on_advance": gettext_lazy("Fixed weapons firing on Advance"),
+    "cq_first_round_defensive": gettext_lazy("First round against a defensive position"),
+    "cq_later_rounds": gettext_lazy("Later close-quarters rounds"),
+    "tough_fighters": gettext_lazy("Tough Fighters"),
 }
 
 
@@ -676,12 +676,12 @@ def present_ranging_in(raw: Mapping[str, Any]) -> Result:
 
 
 RANK_NAMES = {
-    "second_lieutenant": "2nd Lieutenant",
-    "first_lieutenant": "1st Lieutenant",
-    "captain": "Captain",
-    "major": "Major",
-    "platoon_commander": "Platoon Commander",
-    "company_commander": "Company Commander",
+    "second_lieutenant": gettext_noop("2nd Lieutenant"),
+    "first_lieutenant": gettext_noop("1st Lieutenant"),
+    "captain": gettext_noop("Captain"),
+    "major": gettext_noop("Major"),
+    "platoon_commander": gettext_noop("Platoon Commander"),
+    "company_commander": gettext_noop("Company Commander"),
 }
 
 
@@ -781,16 +781,16 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
 
 
 FIRST_ROUND = {
-    "attacker_first": "The attacker strikes first, then the survivors strike back.",
-    "simultaneous": "Both sides strike at the same time.",
-    "defender_first": "The defender strikes first from the defensive position.",
+    "attacker_first": gettext_noop("The attacker strikes first, then the survivors strike back."),
+    "simultaneous": gettext_noop("Both sides strike at the same time."),
+    "defender_first": gettext_noop("The defender strikes first from the defensive position."),
 }
 
 
 TOUGH_FIGHTERS = {
-    "extra_attack": "Tough Fighters: an extra attack each",
-    "bonus_roll_on_success": "Tough Fighters: another roll for each casualty",
-    "reroll_failed": "Tough Fighters: failed rolls are re-rolled",
+    "extra_attack": gettext_noop("Tough Fighters: an extra attack each"),
+    "bonus_roll_on_success": gettext_noop("Tough Fighters: another roll for each casualty"),
+    "reroll_failed": gettext_noop("Tough Fighters: failed rolls are re-rolled"),
 }
 
 

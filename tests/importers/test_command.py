@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import shutil
+from unittest import mock
 
 import pytest
 from django.core.management import call_command, execute_from_command_line
+from django.db import connections
 
 from armybuilder.catalogue.management.commands.import_catalogue import ProgressBar
 from armybuilder.catalogue.models import Army, Unit
@@ -32,10 +34,13 @@ def run(*args: str) -> tuple[str, str]:
 def run_from_shell(capsys, *args: str) -> tuple[int, str]:
     """Run as ``manage.py`` would: the exit code and what went to stderr."""
     code = 0
-    try:
-        execute_from_command_line(["manage.py", "import_catalogue", *args])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
+    # manage.py closes every database connection when a command ends; inside a test that would
+    # close the test's own transaction (PostgreSQL), so connections stay open here.
+    with mock.patch.object(connections, "close_all"):
+        try:
+            execute_from_command_line(["manage.py", "import_catalogue", *args])
+        except SystemExit as exc:
+            code = int(exc.code or 0)
     return code, capsys.readouterr().err
 
 
