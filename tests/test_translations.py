@@ -1,7 +1,7 @@
 """The French translation: complete catalogues, and French pages for a visitor who chose French.
 
 The catalogues are read with a small parser of their own (no polib): every entry needs a msgstr, none
-may be fuzzy, and a translation keeps the msgid's placeholders. The pages go through the test client
+may be fuzzy, and a translation keeps the msgid's format fields (%(name)s, {}). The pages go through the test client
 with the ``django_language`` cookie (or ``Accept-Language``) set to French; ``make test`` compiles the
 catalogues before pytest runs.
 """
@@ -101,7 +101,7 @@ def messages(path: Path) -> list[Entry]:
     return [entry for entry in parse_po(path) if entry.msgid]
 
 
-def placeholders(text: str) -> set[str]:
+def format_fields(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text.replace("%%", "")))
 
 
@@ -154,17 +154,17 @@ def test_it_gives_french_plurals_two_forms(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_it_keeps_the_placeholders_of_every_message(path: Path) -> None:
+def test_it_keeps_the_format_fields_of_every_message(path: Path) -> None:
     wrong = []
     for entry in messages(path):
         if entry.msgid_plural is None:
-            if placeholders(entry.msgstr[0]) != placeholders(entry.msgid):
+            if format_fields(entry.msgstr[0]) != format_fields(entry.msgid):
                 wrong.append(entry.where)
             continue
         # The singular form may leave out the count ("Un des vôtres"); the plural form keeps everything.
-        if not placeholders(entry.msgstr[0]) <= placeholders(entry.msgid_plural):
+        if not format_fields(entry.msgstr[0]) <= format_fields(entry.msgid_plural):
             wrong.append(entry.where)
-        if placeholders(entry.msgstr[1]) != placeholders(entry.msgid_plural):
+        if format_fields(entry.msgstr[1]) != format_fields(entry.msgid_plural):
             wrong.append(entry.where)
     assert wrong == []
 

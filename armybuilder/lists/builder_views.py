@@ -118,7 +118,7 @@ def _card_text(language: str) -> dict[str, SafeString]:
     """The words every entry card, platoon and catalogue row repeats, translated and escaped once.
 
     A ``{% translate %}`` tag costs several microseconds each time it renders; fifty cards
-    with fifteen of them each is most of a page. ``%(...)s`` placeholders are filled per row.
+    with fifteen of them each is most of a page. ``%(...)s`` fields are filled per row.
     """
     words = {
         "pts": _("pts"),
@@ -160,7 +160,7 @@ def card_text() -> dict[str, SafeString]:
 
 
 def _fill(template: SafeString, **values: str) -> SafeString:
-    """An escaped translation with its placeholders filled by escaped values."""
+    """An escaped translation with its format fields filled by escaped values."""
     return mark_safe(template % {key: conditional_escape(value) for key, value in values.items()})
 
 
