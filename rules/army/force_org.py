@@ -276,6 +276,15 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                 f"{rules.label} lists use {allowed}.",
                 "platoon-kind",
                 platoon_key=platoon.key,
+                params={
+                    "platoon": platoon.name,
+                    "kind": platoon.kind,
+                    "kind_label": kind_label,
+                    "edition": rules.edition,
+                    "edition_label": rules.label,
+                    "allowed": allowed,
+                    "allowed_kinds": ",".join(rules.platoons),
+                },
             )
         ]
     problems: list[Problem] = []
@@ -295,6 +304,14 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                     f"{_kind_id(table.kind)}-slot",
                     entry_key=entry.key,
                     platoon_key=platoon.key,
+                    params={
+                        "platoon": platoon.name,
+                        "kind": table.kind,
+                        "kind_label": table.label,
+                        "name": entry.name,
+                        "role": role,
+                        "role_label": _role_label(role),
+                    },
                 )
             )
     for limit in table.limits:
@@ -308,6 +325,14 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                     f"it has {len(members)}.",
                     f"{rule}-min",
                     platoon_key=platoon.key,
+                    params={
+                        "platoon": platoon.name,
+                        "kind": table.kind,
+                        "kind_label": table.label,
+                        "minimum": limit.minimum,
+                        "units": wanted,
+                        "count": len(members),
+                    },
                 )
             )
         if limit.maximum is not None and len(members) > limit.maximum:
@@ -317,6 +342,16 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                     f"{limit.plural}; it has {len(members)} ({_names(members)}).",
                     f"{rule}-max",
                     platoon_key=platoon.key,
+                    params={
+                        "platoon": platoon.name,
+                        "kind": table.kind,
+                        "kind_label": table.label,
+                        "minimum": limit.minimum,
+                        "maximum": limit.maximum,
+                        "units": limit.plural,
+                        "count": len(members),
+                        "names": _names(members),
+                    },
                 )
             )
     if table.transports:
@@ -329,6 +364,14 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                     f"infantry or artillery unit ({len(carried)}); it has {len(transports)} ({_names(transports)}).",
                     f"{_kind_id(table.kind)}-transport-max",
                     platoon_key=platoon.key,
+                    params={
+                        "platoon": platoon.name,
+                        "kind": table.kind,
+                        "kind_label": table.label,
+                        "carried": len(carried),
+                        "count": len(transports),
+                        "names": _names(transports),
+                    },
                 )
             )
     return problems
@@ -380,6 +423,7 @@ def platoon_problems(spec: ListSpec) -> list[Problem]:
                 f"{entry.name} is not in a platoon; with platoon force organisation every unit belongs to one.",
                 "unit-outside-platoon",
                 entry_key=entry.key,
+                params={"name": entry.name},
             )
         )
 
@@ -394,6 +438,12 @@ def platoon_problems(spec: ListSpec) -> list[Problem]:
             Problem(
                 f"A {rules.label} list needs at least one {core.label}; this list has none.",
                 f"{_kind_id(rules.core_kind)}-required",
+                params={
+                    "edition": rules.edition,
+                    "edition_label": rules.label,
+                    "kind": rules.core_kind,
+                    "kind_label": core.label,
+                },
             )
         )
     if rules.support_limited_by_core:
@@ -408,6 +458,15 @@ def platoon_problems(spec: ListSpec) -> list[Problem]:
                         f"The list has {_many(len(of_kind), label, label + 's')} ({_platoon_names(of_kind)}); "
                         f"it may have no more {label}s than {core.label}s ({core_count}).",
                         f"{_kind_id(kind)}-max",
+                        params={
+                            "kind": kind,
+                            "kind_label": label,
+                            "count": len(of_kind),
+                            "names": _platoon_names(of_kind),
+                            "core_kind": rules.core_kind,
+                            "core_kind_label": core.label,
+                            "core_count": core_count,
+                        },
                     )
                 )
     if rules.company_commanders_per_list is not None:
@@ -418,6 +477,11 @@ def platoon_problems(spec: ListSpec) -> list[Problem]:
                     f"The list has {len(commanders)} Company Commanders ({_names(commanders)}); it allows "
                     f"0–{rules.company_commanders_per_list}.",
                     "company-commander-max",
+                    params={
+                        "count": len(commanders),
+                        "names": _names(commanders),
+                        "maximum": rules.company_commanders_per_list,
+                    },
                 )
             )
     return problems
@@ -440,7 +504,11 @@ def tournament_problems(spec: ListSpec, points: int | None = None) -> list[Probl
     total = list_points(spec) if points is None else points
     if total > spec.points_limit:
         problems.append(
-            Problem(f"The list is {_count(total)} points; the limit is {_count(spec.points_limit)}.", "points-limit")
+            Problem(
+                f"The list is {_count(total)} points; the limit is {_count(spec.points_limit)}.",
+                "points-limit",
+                params={"points": total, "limit": spec.points_limit},
+            )
         )
     dice = order_dice(spec)
     if spec.max_order_dice is not None and dice > spec.max_order_dice:
@@ -448,6 +516,7 @@ def tournament_problems(spec: ListSpec, points: int | None = None) -> list[Probl
             Problem(
                 f"The list has {_many(dice, 'order die', 'order dice')}; the limit is {spec.max_order_dice}.",
                 "max-order-dice",
+                params={"count": dice, "limit": spec.max_order_dice},
             )
         )
     platoons = len(spec.platoons)
@@ -456,6 +525,7 @@ def tournament_problems(spec: ListSpec, points: int | None = None) -> list[Probl
             Problem(
                 f"The list has {_many(platoons, 'platoon', 'platoons')}; the limit is {spec.max_platoons}.",
                 "max-platoons",
+                params={"count": platoons, "limit": spec.max_platoons},
             )
         )
     return problems

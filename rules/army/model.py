@@ -119,6 +119,9 @@ class Problem:
     rule: str  # machine-readable rule id, e.g. "reinforced-platoon-infantry"
     entry_key: str | None = None
     platoon_key: str | None = None
+    # The values ``message`` interpolates (names, counts, limits, rule keys), so a front end can
+    # rebuild the sentence in another language. Left out of equality and hashing.
+    params: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,11 @@ def rank_effect(edition: str, rank: str) -> RankEffect:
     effect = table.get(rank)
     if effect is None:
         ranks = ", ".join(e.label for e in table.values())
-        raise RulesError(f"{rank_label(rank)} is not a {EDITION_LABELS[edition]} rank; the ranks are {ranks}.")
+        raise RulesError(
+            f"{rank_label(rank)} is not a {EDITION_LABELS[edition]} rank; the ranks are {ranks}.",
+            code="rank",
+            params={"rank": rank, "edition": edition, "ranks": ranks, "rank_keys": ",".join(table)},
+        )
     return effect
 
 
@@ -140,5 +144,6 @@ def officer_problems(spec: ListSpec) -> list[Problem]:
         try:
             rank_effect(spec.edition, rank)
         except RulesError as error:
-            problems.append(Problem(f"{entry.name}: {error}", "officer-rank", entry_key=entry.key))
+            params = {"name": entry.name, **error.params} if error.code == "rank" else {}
+            problems.append(Problem(f"{entry.name}: {error}", "officer-rank", entry_key=entry.key, params=params))
     return problems

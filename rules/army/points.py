@@ -33,17 +33,36 @@ def unit_cost(unit: UnitSpec, quality: str, models: int, name: str | None = None
     if quality not in unit.base_cost:
         offered = [quality_label(q) for q in QUALITIES if q in unit.base_cost]
         if not offered:
-            raise RulesError(f"{name} has no points value at any quality.")
-        raise RulesError(f"{name} cannot be {quality_label(quality)}; it comes as {join_words(offered, 'or')} only.")
+            raise RulesError(f"{name} has no points value at any quality.", code="no-quality", params={"name": name})
+        raise RulesError(
+            f"{name} cannot be {quality_label(quality)}; it comes as {join_words(offered, 'or')} only.",
+            code="quality",
+            params={
+                "name": name,
+                "quality": quality,
+                "offered": join_words(offered, "or"),
+                "offered_keys": ",".join(q for q in QUALITIES if q in unit.base_cost),
+            },
+        )
     if not unit.base_models <= models <= unit.max_models:
         if unit.base_models == unit.max_models:
             allowed = f"exactly {unit.base_models}"
+            code = "models-exact"
         else:
             allowed = f"{unit.base_models} to {unit.max_models}"
-        raise RulesError(f"{name} has {models} models; it must have {allowed}.")
+            code = "models-range"
+        raise RulesError(
+            f"{name} has {models} models; it must have {allowed}.",
+            code=code,
+            params={"name": name, "models": models, "minimum": unit.base_models, "maximum": unit.max_models},
+        )
     extra = models - unit.base_models
     if extra and quality not in unit.per_model_cost:
-        raise RulesError(f"{name} has no cost for extra models at {quality_label(quality)}.")
+        raise RulesError(
+            f"{name} has no cost for extra models at {quality_label(quality)}.",
+            code="extra-models-cost",
+            params={"name": name, "quality": quality},
+        )
     return unit.base_cost[quality] + extra * unit.per_model_cost.get(quality, 0)
 
 
@@ -68,29 +87,56 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
         count = chosen[key]
         option = by_key.get(key)
         if option is None:
-            raise RulesError(f"{name} has no option “{key}”.")
+            raise RulesError(
+                f"{name} has no option “{key}”.", code="unknown-option", params={"name": name, "option": key}
+            )
+        params: dict[str, object] = {"name": name, "option": option.name}
         if not isinstance(count, int):
-            raise RulesError(f"{name}: {option.name} has a count that is not a whole number ({count!r}).")
+            raise RulesError(
+                f"{name}: {option.name} has a count that is not a whole number ({count!r}).",
+                code="option-count-type",
+                params={**params, "count": repr(count)},
+            )
         count = int(count)  # a checkbox may store True/False
         if count == 0:
             continue
         if count < 0:
-            raise RulesError(f"{name}: {option.name} cannot be taken {count} times.")
+            raise RulesError(
+                f"{name}: {option.name} cannot be taken {count} times.",
+                code="option-negative",
+                params={**params, "count": count},
+            )
         limit = option_limit(option, models)
         if count > limit:
             if limit == 0:
-                raise RulesError(f"{name}: {option.name} cannot be taken with {models} models.")
+                raise RulesError(
+                    f"{name}: {option.name} cannot be taken with {models} models.",
+                    code="option-no-models",
+                    params={**params, "models": models},
+                )
             times = "once" if limit == 1 else f"{limit} times"
-            raise RulesError(f"{name}: {option.name} can be taken at most {times}; it was taken {count} times.")
+            raise RulesError(
+                f"{name}: {option.name} can be taken at most {times}; it was taken {count} times.",
+                code="option-max-once" if limit == 1 else "option-max",
+                params={**params, "limit": limit, "count": count},
+            )
         if quality not in option.cost:
-            raise RulesError(f"{name}: {option.name} has no cost at {quality_label(quality)}.")
+            raise RulesError(
+                f"{name}: {option.name} has no cost at {quality_label(quality)}.",
+                code="option-cost",
+                params={**params, "quality": quality},
+            )
         if option.group:
             groups.setdefault(option.group, []).append(option)
         total += option.cost[quality] * count
     for taken in groups.values():
         if len(taken) > 1:
             names = join_words([option.name for option in taken])
-            raise RulesError(f"{name}: {names} exclude each other; choose one.")
+            raise RulesError(
+                f"{name}: {names} exclude each other; choose one.",
+                code="option-exclusive",
+                params={"name": name, "options": names, "option_names": tuple(option.name for option in taken)},
+            )
     return total
 
 

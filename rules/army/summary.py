@@ -25,7 +25,10 @@ def summarise(spec: ListSpec) -> ListSummary:
             points[entry.key] = entry_points(entry)
         except RulesError as error:
             points[entry.key] = 0
-            problems.append(Problem(str(error), "entry-points", entry_key=entry.key, platoon_key=entry.platoon))
+            params = {"reason": error.code, **error.params} if error.code else {}
+            problems.append(
+                Problem(str(error), "entry-points", entry_key=entry.key, platoon_key=entry.platoon, params=params)
+            )
     total = sum(points.values())
     problems += officer_problems(spec)
     problems += validate(spec, points=total)
