@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -96,6 +97,14 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction starts, so two requests writing at once wait
+    # for each other instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+    # Tests use a database file, not memory: the browser tests' live server then gives each
+    # request its own connection, as a real server does (an in-memory database would be one
+    # connection shared by concurrent requests).
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"muster-test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -156,7 +165,19 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "muster",
-    }
+    },
+    # Rendered builder markup (lists/builder_cache.py), per process: entry cards of a few kB
+    # each (at most ~15 MB), and whole builders of up to a few hundred kB (at most ~25 MB).
+    "builder-cards": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "muster-builder-cards",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+    "builder-pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "muster-builder-pages",
+        "OPTIONS": {"MAX_ENTRIES": 64},
+    },
 }
 
 SESSION_COOKIE_HTTPONLY = True

@@ -17,7 +17,8 @@ is prepared by ``Cards`` as ready-made, escaped text (what entries of the same u
 once per unit; the fixed words, once per language), so the card template only places values,
 without translation tags or loops over select options; and cards alike but for their entry's
 id (identical squads) are rendered once. An entry action answers with its card and the small
-summary panels only.
+summary panels only. Rendered cards, and a list's whole builder while the list is unchanged,
+are kept between requests (``builder_cache``); each army's units too (``catalogue.unit_cache``).
 """
 
 from __future__ import annotations
@@ -30,11 +31,10 @@ from urllib.parse import urlencode
 from django import forms
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -45,8 +45,8 @@ from django_htmx.middleware import HtmxDetails
 
 from armybuilder.catalogue.models import OfficerRank, Quality, Unit, UnitType
 from armybuilder.importers.writer import unit_change_notes
-from armybuilder.lists import services
-from armybuilder.lists.access import get_list_for_user, lists_for_user
+from armybuilder.lists import builder_cache, services
+from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.builder_forms import (
     AddEntryForm,
     CatalogueFilterForm,
@@ -62,6 +62,7 @@ from armybuilder.lists.builder_forms import (
     platoon_kind_labels,
     platoon_kinds,
 )
+from armybuilder.lists.loading import builder_list_row, with_builder_rows
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary
@@ -273,12 +274,12 @@ class Cards:
     it, once per distinct card: entries whose cards differ only by their id and platoon (the
     same unit, quality, models, options, name, neighbours...) share one rendering, where
     ``_PK`` and ``_PLATOON_OPTIONS`` stand for those until each card gets its own. A card with
-    errors is rendered on its own.
+    errors is rendered on its own. Renderings are also kept for later requests, keyed by the
+    card's values (``builder_cache.card_key``), so a roster change re-renders only new cards.
     """
 
     def __init__(
         self,
-        request: HttpRequest,
         army_list: ArmyList,
         summary: ListSummary,
         choices: list[tuple[str, str]],
@@ -292,7 +293,7 @@ class Cards:
         self.base = _builder_url(army_list)
         self.text = card_text()
         self.use_platoons = army_list.force_org == ForceOrg.PLATOONS
-        self.csrf_input = _csrf_input(request)
+        self.language = get_language() or "en"
         self.quality_labels = {q: conditional_escape(label) for q, label in labels()["quality"].items()}
         self._units: dict[int, _UnitCard] = {}
         self._platoon_options: dict[int | None, SafeString] = {}
@@ -312,20 +313,23 @@ class Cards:
             ends.setdefault(key, [entry.id, entry.id])[1] = entry.id
         firsts = {first for first, _last in ends.values()}
         lasts = {last for _first, last in ends.values()}
-        return [
-            self.row(entry, first=entry.id in firsts, last=entry.id in lasts)
-            for entry in entries
-            if only is None or entry.id == only
-        ]
+        cards = []
+        for entry in entries:
+            if only is None or entry.id == only:
+                card = self._card(entry, first=entry.id in firsts, last=entry.id in lasts)
+                cards.append((entry, card, self._shared_key(entry, card)))
+        self._fetch_cached([shared for _entry, _card, shared in cards if shared is not None])
+        return [self._row(entry, card, shared) for entry, card, shared in cards]
 
-    def row(self, entry: Entry, *, first: bool, last: bool) -> EntryRow:
+    def _card(self, entry: Entry, *, first: bool, last: bool) -> dict:
+        """Everything the card template can see of ``entry``, as ready-made values."""
         # SafeString, not mark_safe(): the text here is built from escaped parts and integers.
         text, unit, pk = self.text, self._unit(entry.unit), entry.pk
         errors = self.errors.entries.get(pk, NO_ERRORS)
         name = conditional_escape(entry.name or unit.name)
         points = self.summary.entry_points.get(str(pk))
         options_taken = sum(1 for count in (entry.options or {}).values() if count)
-        card = {
+        return {
             "key": SafeString(f"entry-{_PK}"),
             "url": SafeString(f"{self.base}entries/{_PK}/"),
             "pk": SafeString(_PK),
@@ -356,15 +360,38 @@ class Cards:
             "first": first,
             "last": last,
         }
-        # Everything the card template can see is in ``card`` (a plain dict, looked up at once),
-        # so two equal dicts render the same markup: the key of the shared rendering.
-        shared = tuple(card.values()) if errors is NO_ERRORS else None
+
+    def _shared_key(self, entry: Entry, card: dict) -> tuple | None:
+        """What equal cards have in common, or None for a card with errors (rendered alone).
+
+        Everything the card template can see is in ``card`` (a plain dict, looked up at once),
+        so two equal dicts render the same markup, in this request or a later one.
+        """
+        if entry.pk in self.errors.entries:
+            return None
+        return (self.use_platoons, *card.values())
+
+    def _fetch_cached(self, keys: list[tuple]) -> None:
+        """Fill ``self._cards`` with the cards rendered by earlier requests, in one cache read."""
+        wanted = {}
+        for shared in keys:
+            if shared not in self._cards:
+                wanted[builder_cache.card_key(TEMPLATE, self.language, shared)] = shared
+        if wanted:
+            for key, html in builder_cache.card_cache().get_many(wanted).items():
+                self._cards[wanted[key]] = html
+
+    def _row(self, entry: Entry, card: dict, shared: tuple | None) -> EntryRow:
+        pk = entry.pk
         html = self._cards.get(shared) if shared else None
         if html is None:
-            context = {"row": card, "e": errors, "t": text, "csrf_input": self.csrf_input}
+            errors = self.errors.entries.get(pk, NO_ERRORS)
+            context = {"row": card, "e": errors, "t": self.text, "csrf_input": builder_cache.CSRF_INPUT}
             html = _partial("entry-card").render(context | {"use_platoons": self.use_platoons})
             if shared:
                 self._cards[shared] = html
+                key = builder_cache.card_key(TEMPLATE, self.language, shared)
+                builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
         html = html.replace(_PK, str(pk))
         if self.use_platoons:
             html = html.replace(_PLATOON_OPTIONS, self._platoon_select(entry.platoon_id))
@@ -416,7 +443,7 @@ class Errors:
 def _get_list(request: HttpRequest, pk: int) -> ArmyList:
     # The visitor's own active list (``lists_for_user``), with what the builder reads: each
     # unit's options, but not the weapons and special rules only the playsheets show.
-    return get_object_or_404(lists_for_user(request).active().for_builder(details=False), pk=pk)
+    return with_builder_rows(builder_list_row(request, pk))
 
 
 def _find_entry(army_list: ArmyList, entry_pk: int) -> Entry | None:
@@ -432,11 +459,6 @@ def _get_platoon(army_list: ArmyList, platoon_pk: int) -> Platoon:
         if platoon.pk == platoon_pk:
             return platoon
     raise Http404("No such platoon in this list.")
-
-
-def _csrf_input(request: HttpRequest) -> str:
-    # Rendered once and reused by the page's many small forms (up to ten per entry card).
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
 
 
 def _form_errors(form: forms.Form) -> list[str]:
@@ -553,14 +575,15 @@ def _context(
     errors = errors or Errors()
     summary = list_summary(army_list)
     choices = platoon_choices(army_list)
-    cards = Cards(request, army_list, summary, choices, errors=errors, open_entry=open_entry, new_entry=new_entry)
+    cards = Cards(army_list, summary, choices, errors=errors, open_entry=open_entry, new_entry=new_entry)
     rows = cards.rows(only=only_entry)
     if add_to is None or add_to not in {value for value, _label in choices}:
         # New units go to the first platoon unless the player just chose another.
         add_to = choices[1][0] if len(choices) > 1 else ""
     context = {
         "army_list": army_list,
-        "csrf_input": cards.csrf_input,
+        # The forms' token input is filled in per response (``_html``): the markup is cached.
+        "csrf_input": builder_cache.CSRF_INPUT,
         "builder_url": _builder_url(army_list),
         "text": cards.text,
         "rows": rows,
@@ -587,15 +610,20 @@ def _context(
     return context
 
 
+def _html(request: HttpRequest, html: str, status: int = 200) -> HttpResponse:
+    """A response of builder markup, its forms given the visitor's CSRF token."""
+    return HttpResponse(builder_cache.with_csrf(request, html), status=status)
+
+
 def _render_fragments(request: HttpRequest, context: dict, *names: str, status: int = 200) -> HttpResponse:
     html = "".join(render_to_string(f"{TEMPLATE}#{name}", context, request) for name in names)
-    return HttpResponse(html, status=status)
+    return _html(request, html, status)
 
 
 def _page_with_errors(request: HttpRequest, army_list: ArmyList, errors: Errors) -> HttpResponse:
     """Without JavaScript a refused action re-renders the page, the reasons next to the fields."""
     context = _context(request, army_list, errors=errors, with_catalogue=True)
-    return render(request, TEMPLATE, context, status=400)
+    return _html(request, render_to_string(TEMPLATE, context, request), status=400)
 
 
 # --- The page and its catalogue -------------------------------------------------------------
@@ -604,12 +632,27 @@ def _page_with_errors(request: HttpRequest, army_list: ArmyList, errors: Errors)
 @require_GET
 @vary_on_headers("HX-Request")
 def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    army_list = _get_list(request, pk)
-    template = TEMPLATE
+    """The page; its builder part comes from the cache while the list and its army are unchanged."""
+    army_list = builder_list_row(request, pk)
+    query = {name: request.GET[name] for name in ("to", "q", "type") if request.GET.get(name)}
+    key = builder_cache.page_key(TEMPLATE, army_list, get_language() or "en", query)
+    # Kept as UTF-8 bytes: a large list's builder is a few hundred kB, not re-encoded each time.
+    content = builder_cache.page_cache().get(key)
+    if content is None:
+        context = _context(request, with_builder_rows(army_list), add_to=query.get("to"), with_catalogue=True)
+        content = render_to_string(f"{TEMPLATE}#builder", context, request).encode()
+        builder_cache.page_cache().set(key, content, builder_cache.TIMEOUT)
+    content = builder_cache.with_csrf_bytes(request, content)
     if request.htmx and not request.htmx.history_restore_request:
-        template += "#builder"
-    context = _context(request, army_list, add_to=request.GET.get("to"), with_catalogue=True)
-    return render(request, template, context)
+        return HttpResponse(content)
+    # The page around it (layout, navigation, messages) is the visitor's own: rendered each time.
+    page = render_to_string(TEMPLATE, {"army_list": army_list, "builder_html": _BUILDER_SLOT}, request)
+    head, tail = page.split(_BUILDER_SLOT)
+    return HttpResponse(b"".join((head.encode(), content, tail.encode())))
+
+
+# Where the page's layout takes the builder's cached bytes.
+_BUILDER_SLOT = SafeString("<muster-builder>")
 
 
 @require_GET
@@ -655,7 +698,7 @@ def _entry_refused(
         return _page_with_errors(request, army_list, errors)
     context = _context(request, army_list, errors=errors, open_entry=(entry.pk, section), only_entry=entry.pk)
     # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages.
-    return HttpResponse(context["rows"][0].html)
+    return _html(request, context["rows"][0].html)
 
 
 def _roster_changed(

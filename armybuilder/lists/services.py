@@ -3,7 +3,8 @@
 Two tabs open on the same list must not undo each other's work, so nothing here saves a whole
 list or a whole entry loaded earlier: single fields go through ``QuerySet.update()``, a model
 step is applied relative to the stored count, and every write bumps the list's ``updated_at``
-(the lists index sorts on it) with its own one-field update.
+(the lists index sorts on it, the builder's cache is keyed by it) with its own one-field
+update; a new entry or platoon, saved as a model, bumps it through ``signals``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None
         options={},
         position=0 if last is None else last + 1,
     )
-    _touch(army_list)
     return entry
 
 
@@ -94,7 +94,6 @@ def entry_duplicate(*, entry: Entry) -> Entry:
         options=dict(entry.options or {}),
         position=entry.position + 1,
     )
-    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
     return copy
 
 
@@ -136,7 +135,6 @@ def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
     platoon = Platoon.objects.create(
         army_list=army_list, kind=kind, name=name, position=0 if last is None else last + 1
     )
-    _touch(army_list)
     return platoon
 
 

@@ -23,11 +23,15 @@ def _logged_in(client, size: int):
 @pytest.mark.parametrize("size", [5, 50])
 def test_it_builds_the_page_in_a_constant_number_of_queries(client, django_assert_num_queries, size):
     army_list = _logged_in(client, size)
-    # 1 session, 2 user, 3 list + edition + army, 4 platoons, 5 entries, 6 their distinct units,
-    # 7 those units' options, 8 catalogue units (the catalogue shows no options, weapons or rules).
+    # 1 session, 2 user, 3 list + edition + army, 4 platoons, 5 entries, 6 the army's units, 7
+    # their options (both kept for the next requests: catalogue.unit_cache), 8 catalogue units
+    # (the catalogue shows no options, weapons or rules).
     with django_assert_num_queries(8):
         response = client.get(f"/lists/{army_list.pk}/")
     assert response.status_code == 200
+    # Reopened unchanged: its builder comes from the cache (tests/lists/test_builder_cache.py).
+    with django_assert_num_queries(3):
+        client.get(f"/lists/{army_list.pk}/")
 
 
 def _action(army_list, name: str) -> tuple[str, str, dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -27,4 +28,7 @@ class Command(BaseCommand):
             self.stdout.write("No fixtures found in fixtures/.")
             return
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
+        # Fixtures keep their own timestamps, so no army stamp moved: drop builders rendered
+        # from the catalogue as it was (a shared cache outlives the restart that follows).
+        caches["builder-pages"].clear()
         self.stdout.write(f"Loaded built-in data from {len(files)} fixture files.")

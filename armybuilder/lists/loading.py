@@ -1,0 +1,37 @@
+"""Loading a list for the builder: its row first, then its platoons and entries on demand.
+
+The builder's page can often be answered from its cache with the list's row alone
+(``builder_cache``); everything else loads its rows with ``with_builder_rows``: platoons and
+entries in two queries, and each entry's unit (with its options) from the army's units kept
+in memory (``catalogue.unit_cache``), so no query per entry or per unit.
+"""
+
+from __future__ import annotations
+
+from django.db.models import prefetch_related_objects
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from armybuilder.catalogue.unit_cache import army_units, load_units
+from armybuilder.lists.access import lists_for_user
+from armybuilder.lists.models import ArmyList, Entry
+
+_UNIT = Entry._meta.get_field("unit")
+
+
+def builder_list_row(request: HttpRequest, pk: int) -> ArmyList:
+    """The visitor's own active list with its edition and army (one query), or a 404."""
+    return get_object_or_404(lists_for_user(request).active().select_related("edition", "army"), pk=pk)
+
+
+def with_builder_rows(army_list: ArmyList) -> ArmyList:
+    """``army_list`` with its platoons and entries, each entry with its unit and the unit's options."""
+    prefetch_related_objects([army_list], "platoons", "entries")
+    units = army_units(army_list.army)
+    entries = army_list.entries.all()
+    strays = {entry.unit_id for entry in entries} - units.keys()
+    if strays:  # a unit of another army (an admin's doing): loaded on its own, still shared
+        units = units | load_units(strays)
+    for entry in entries:
+        _UNIT.set_cached_value(entry, units[entry.unit_id])
+    return army_list
