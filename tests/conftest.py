@@ -32,6 +32,18 @@ def _fast_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    # A request in French leaves French active in this thread (the test client runs views here):
+    # each test starts in the default language, whatever ran before it.
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_caches():
     # Each test starts cold: rendered markup and army units cached by an earlier test (whose rows
     # were rolled back, their ids reused) must not stand in for this test's own.

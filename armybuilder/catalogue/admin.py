@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.reference.models import SpecialRule, Weapon
@@ -71,14 +72,30 @@ class UnitAdmin(admin.ModelAdmin):
         "cost_regular",
         "cost_veteran",
         "officer_rank",
+        "armament",
         "hidden",
         "removed",
     ]
     list_filter = ["army", "unit_type", "slot", "officer_rank", "hidden", "removed"]
     list_select_related = ["army", "army__edition"]
-    search_fields = ["name", "name_fr", "slug", "composition", "source", "source_id", "army__name"]
+    search_fields = [
+        "name",
+        "name_fr",
+        "slug",
+        "composition",
+        "weapons_text",
+        "weapons_text_fr",
+        "source",
+        "source_id",
+        "army__name",
+    ]
     filter_horizontal = ["weapons", "special_rules"]
     inlines = [OptionInline]
+
+    @admin.display(description=_("Weapons"), ordering="weapons_text")
+    def armament(self, unit: Unit) -> str:
+        # In the admin's language, as the lists and playsheets show it.
+        return unit.display_weapons
 
     def formfield_for_manytomany(
         self, db_field: models.ManyToManyField, request: HttpRequest | None, **kwargs: Any

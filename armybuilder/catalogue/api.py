@@ -96,6 +96,7 @@ def _unit_json(unit: Unit, edition: Edition, weapons: dict[int, Weapon]) -> dict
         "transport_capacity": unit.transport_capacity,
         "composition": unit.composition,
         "weapons_text": unit.weapons_text,
+        "weapons_text_fr": unit.weapons_text_fr,
         "weapons": [{"slug": w.slug, "name": w.name} for w in unit.weapons.all()],
         "special_rules": [{"slug": r.slug, "name": r.name} for r in unit.special_rules.all()],
         "options": [_option_json(option, qualities, weapons) for option in unit.options.all()],

@@ -160,6 +160,7 @@ class Unit(models.Model):
     transport_capacity = models.PositiveSmallIntegerField(null=True, blank=True)
     composition = models.CharField(max_length=300, blank=True, help_text="Who is in the unit, briefly.")
     weapons_text = models.CharField(max_length=300, blank=True, help_text="Default armament, as printed.")
+    weapons_text_fr = models.CharField(max_length=300, blank=True)
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="units")
     special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="units")
     theatres = models.JSONField(default=list, blank=True, help_text="Theatre selectors it belongs to; empty = all.")
@@ -186,6 +187,11 @@ class Unit(models.Model):
     @property
     def display_name(self) -> str:
         return self.name_fr if _is_french() and self.name_fr else self.name
+
+    @property
+    def display_weapons(self) -> str:
+        # Imported lists have no French armament, so they keep the printed English text.
+        return self.weapons_text_fr if _is_french() and self.weapons_text_fr else self.weapons_text
 
     def base_cost(self) -> dict[str, int]:
         costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django import forms
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
@@ -44,9 +43,9 @@ from django_htmx.http import replace_url, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from armybuilder.catalogue.models import OfficerRank, Quality, Unit, UnitType
+from armybuilder.catalogue.unit_cache import army_units
 from armybuilder.importers.writer import unit_change_notes
 from armybuilder.lists import builder_cache, services
-from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.builder_forms import (
     AddEntryForm,
     CatalogueFilterForm,
@@ -223,8 +222,8 @@ class _UnitCard:
         facts = [names["unit_type"].get(unit.unit_type, unit.unit_type)]
         if unit.officer_rank:
             facts.append(names["rank"].get(unit.officer_rank, unit.officer_rank))
-        if unit.weapons_text:
-            facts.append(unit.weapons_text)
+        if unit.display_weapons:
+            facts.append(unit.display_weapons)
         self.facts = conditional_escape(" · ".join(facts))
         # Entries given their own name show the unit's name first.
         self.named_facts = conditional_escape(" · ".join([self.name, *facts]))
@@ -298,7 +297,8 @@ class Cards:
         self._units: dict[int, _UnitCard] = {}
         self._platoon_options: dict[int | None, SafeString] = {}
         self._option_fields: dict[tuple, str] = {}
-        self._cards: dict[tuple, str] = {}
+        self._cards: dict[tuple, str] = {}  # rendered by an earlier request (``_fetch_cached``)
+        self._pieces: dict[tuple, list[list[str]]] = {}  # rendered, split at the placeholders
         # Units an import changed or removed since the list was saved get a note on their card.
         self.change_notes = unit_change_notes(army_list.entries.all(), since=army_list.updated_at)
 
@@ -374,7 +374,7 @@ class Cards:
     def _fetch_cached(self, keys: list[tuple]) -> None:
         """Fill ``self._cards`` with the cards rendered by earlier requests, in one cache read."""
         wanted = {}
-        for shared in keys:
+        for shared in dict.fromkeys(keys):  # cards alike (identical squads) looked up once
             if shared not in self._cards:
                 wanted[builder_cache.card_key(TEMPLATE, self.language, shared)] = shared
         if wanted:
@@ -383,18 +383,23 @@ class Cards:
 
     def _row(self, entry: Entry, card: dict, shared: tuple | None) -> EntryRow:
         pk = entry.pk
-        html = self._cards.get(shared) if shared else None
-        if html is None:
-            errors = self.errors.entries.get(pk, NO_ERRORS)
-            context = {"row": card, "e": errors, "t": self.text, "csrf_input": builder_cache.CSRF_INPUT}
-            html = _partial("entry-card").render(context | {"use_platoons": self.use_platoons})
+        pieces = self._pieces.get(shared) if shared else None
+        if pieces is None:
+            html = self._cards.get(shared) if shared else None
+            if html is None:
+                errors = self.errors.entries.get(pk, NO_ERRORS)
+                context = {"row": card, "e": errors, "t": self.text, "csrf_input": builder_cache.CSRF_INPUT}
+                html = _partial("entry-card").render(context | {"use_platoons": self.use_platoons})
+                if shared:
+                    key = builder_cache.card_key(TEMPLATE, self.language, shared)
+                    builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
+            # Split once at the placeholders, so each card alike is joined, not searched (the
+            # markup holds non-Latin-1 characters, where str.replace is ten times slower).
+            pieces = [part.split(_PK) for part in html.split(_PLATOON_OPTIONS)]
             if shared:
-                self._cards[shared] = html
-                key = builder_cache.card_key(TEMPLATE, self.language, shared)
-                builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
-        html = html.replace(_PK, str(pk))
-        if self.use_platoons:
-            html = html.replace(_PLATOON_OPTIONS, self._platoon_select(entry.platoon_id))
+                self._pieces[shared] = pieces
+        platoon_select = self._platoon_select(entry.platoon_id) if self.use_platoons else ""
+        html = platoon_select.join(str(pk).join(parts) for parts in pieces)
         return EntryRow(entry, SafeString(html))
 
     def _unit(self, unit: Unit) -> _UnitCard:
@@ -412,8 +417,8 @@ class Cards:
     def _options(self, entry: Entry) -> str:
         """The options form's fields (``#option-fields``, ids by ``_PK``), empty without options.
 
-        They depend on the unit, quality, models and options taken: rendered once for each such
-        kind of entry.
+        They depend on the unit (its options: the army's catalogue stamp), quality, models and
+        options taken: rendered once for each such kind of entry, and kept for later requests.
         """
         try:
             key = (entry.unit_id, entry.quality, entry.models_count, frozenset((entry.options or {}).items()))
@@ -421,12 +426,23 @@ class Cards:
         except TypeError:  # an option count that is not a plain value: render it on its own
             key = None
         fields = self._option_fields.get(key) if key is not None else None
+        if fields is not None:
+            return fields
+        cache_key = None
+        if key is not None:
+            # Sorted, for the same key in every process (a frozenset's order varies with the hash seed).
+            taken = tuple(sorted(key[3], key=lambda item: item[0]))
+            parts = ("options", self.army_list.army.updated_at.isoformat(), *key[:3], taken)
+            cache_key = builder_cache.card_key(TEMPLATE, self.language, parts)
+        fields = builder_cache.card_cache().get(cache_key) if cache_key else None
         if fields is None:
             blocks = option_blocks(entry)
             context = {"k": SafeString(f"entry-{_PK}"), "blocks": blocks, "t": self.text}
             fields = SafeString(_partial("option-fields").render(context)) if blocks else ""
-            if key is not None:
-                self._option_fields[key] = fields
+            if cache_key:
+                builder_cache.card_cache().set(cache_key, fields, builder_cache.TIMEOUT)
+        if key is not None:
+            self._option_fields[key] = fields
         return fields
 
 
@@ -491,29 +507,24 @@ def _groups(army_list: ArmyList, rows: list[EntryRow], errors: Errors) -> list[G
     return groups
 
 
-# What ``_catalogue`` reads of each unit.
-CATALOGUE_FIELDS = (
-    "name",
-    "name_fr",
-    "unit_type",
-    "cost_inexperienced",
-    "cost_regular",
-    "cost_veteran",
-    "base_models",
-    "max_models",
-    "weapons_text",
-)
-
-
 def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
-    # The catalogue shows a few of the units' own fields only: no options, weapons or rules to
-    # prefetch, and one army's units in their order (no join to order by army and edition).
-    units = Unit.objects.all().for_army(army_list.army).available()
-    units = units.order_by("position", "name").only(*CATALOGUE_FIELDS)
-    if query:
-        units = units.filter(Q(name__icontains=query) | Q(name_fr__icontains=query))
-    if unit_type:
-        units = units.filter(unit_type=unit_type)
+    """The army's units the player can add, in their order, filtered by name and type.
+
+    Read from the army's units kept in memory (``catalogue.unit_cache``): no query, as the live
+    filter asks at every keystroke. Names match whatever their case or accents' case, in
+    English or French.
+    """
+    wanted = query.casefold()
+    units = sorted(
+        (
+            unit
+            for unit in army_units(army_list.army).values()
+            if not (unit.hidden or unit.removed)
+            and (not unit_type or unit.unit_type == unit_type)
+            and (not wanted or wanted in unit.name.casefold() or wanted in unit.name_fr.casefold())
+        ),
+        key=lambda unit: (unit.position, unit.name),
+    )
     text, names = card_text(), labels()
     rows = []
     for unit in units:
@@ -528,7 +539,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
                 name=unit.display_name,
                 facts=f"{names['unit_type'].get(unit.unit_type, unit.unit_type)} · {models}",
                 costs=f"{costs} {text['pts']}",
-                weapons=unit.weapons_text,
+                weapons=unit.display_weapons,
                 add_label=_fill(text["add_unit"], name=unit.display_name),
             )
         )
@@ -659,7 +670,7 @@ _BUILDER_SLOT = SafeString("<muster-builder>")
 @vary_on_headers("HX-Request")
 def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The catalogue's units filtered by name and type: the live filter's fragment."""
-    army_list = get_list_for_user(request, pk)
+    army_list = builder_list_row(request, pk)
     filter_form = CatalogueFilterForm(request.GET)
     query, unit_type = filter_form.filters()
     params = urlencode({k: v for k, v in (("q", query), ("type", unit_type)) if v})

@@ -156,7 +156,14 @@ class Platoon(models.Model):
 
     @property
     def display_name(self) -> str:
-        return self.name or str(self.get_kind_display())
+        if self.name:
+            return self.name
+        # Not get_kind_display(): it translates every kind's label to find one (the builder asks
+        # for each platoon's name on every change).
+        try:
+            return str(PlatoonKind(self.kind).label)
+        except ValueError:
+            return self.kind
 
     def to_rules(self) -> army_rules.PlatoonSpec:
         return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=self.display_name)

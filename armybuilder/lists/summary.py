@@ -18,21 +18,24 @@ def list_spec(army_list: ArmyList) -> ListSpec:
     The builder summarises the whole list on every change, and a list's entries share a few
     units, each with its options. Same data as ``ArmyList.to_rules()`` (a test holds them equal).
     """
-    units: dict[int, UnitSpec] = {}
+    units: dict[int, tuple[UnitSpec, str]] = {}
     entries = []
     for entry in army_list.entries.all():
-        unit = units.get(entry.unit_id)
-        if unit is None:
-            unit = units[entry.unit_id] = entry.unit.to_rules()
+        unit_id = entry.unit_id
+        known = units.get(unit_id)
+        if known is None:
+            unit = entry.unit
+            known = units[unit_id] = (unit.to_rules(), unit.display_name)
+        platoon_id = entry.platoon_id
         entries.append(
             EntrySpec(
                 key=str(entry.pk),
-                name=entry.display_name,
-                unit=unit,
+                name=entry.name or known[1],  # ``entry.display_name``, the unit's name looked up once
+                unit=known[0],
                 quality=entry.quality,
                 models=entry.models_count,
                 options=dict(entry.options),
-                platoon=str(entry.platoon_id) if entry.platoon_id else None,
+                platoon=str(platoon_id) if platoon_id else None,
             )
         )
     return ListSpec(

@@ -325,7 +325,7 @@ class UnitLine:
     quality_label: str
     models: int
     points: int | None
-    weapons_text: str
+    display_weapons: str  # the printed armament, shown when the unit has no weapon profiles
     weapons: list[WeaponLine]
     weapon_table: PrintTable
     options: list[str]
@@ -447,7 +447,7 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
         quality_label=_quality_label(entry.quality),
         models=entry.models_count,
         points=summary.entry_points.get(str(entry.pk)),
-        weapons_text=unit.weapons_text,
+        display_weapons=unit.display_weapons,
         weapons=weapons,
         weapon_table=weapon_table(weapons, slug=f"unit-{entry.pk}-weapons", line_chars=CARD_LINE_CHARS),
         options=_option_texts(entry),

@@ -11,15 +11,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.formats import get_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 # Tails below this share of the total are left out of the picture (never out of the table).
 TAIL_CUTOFF = Fraction(1, 2000)
 
 WIDTH = 340
 ROW = 24
-PERCENT_WIDTH = 54
+# Room for the longest percentage, ">99,9 %" (French adds a space before the sign).
+PERCENT_WIDTH = 60
 TOP = 4
 # Roughly the advance of one 13px sans-serif character, to size the label column to its longest label.
 CHAR_WIDTH = 7.4
@@ -32,25 +35,42 @@ def to_fraction(value: object) -> Fraction:
     return Fraction(str(value))
 
 
+def _is_french() -> bool:
+    return (get_language() or "en").startswith("fr")
+
+
+def _localised(number: str) -> str:
+    """A number written with Python's "." in the active language's decimal separator: "58,3" in French."""
+    return number.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def _with_sign(number: str) -> str:
+    # French puts a no-break space before "%" ("58,3 %"); U+00A0 keeps the two on one line.
+    return f"{number}\u00a0%" if _is_french() else f"{number}%"
+
+
 def percent(value: object) -> str:
-    """A probability as a percentage with one decimal, never showing a possible outcome as 0% or 100%."""
+    """A probability as a percentage with one decimal, never showing a possible outcome as 0% or 100%.
+
+    In the active language: "58.3%" in English, "58,3 %" (no-break space) in French.
+    """
     p = to_fraction(value)
     if p == 0:
-        return "0%"
+        return _with_sign("0")
     if p == 1:
-        return "100%"
+        return _with_sign("100")
     scaled = round(float(p) * 100, 1)
     if scaled <= 0:
-        return "<0.1%"
+        return "<" + _with_sign(_localised("0.1"))
     if scaled >= 100:
-        return ">99.9%"
-    return f"{scaled:.1f}%"
+        return ">" + _with_sign(_localised("99.9"))
+    return _with_sign(_localised(f"{scaled:.1f}"))
 
 
 def decimal(value: object, places: int = 2) -> str:
-    """A mean (casualties, rounds) as a short decimal: "1.67"."""
+    """A mean (casualties, rounds) as a short decimal: "1.67" in English, "1,67" in French."""
     text = f"{float(to_fraction(value)):.{places}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return _localised(text.rstrip("0").rstrip(".") if "." in text else text)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from armybuilder.lists.models import Entry
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters, forms
 from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
+from armybuilder.resolver.errors import display_error
 from rules.combat import api as engine
 from rules.combat.config import config_for
 from rules.errors import RulesError
@@ -230,6 +231,11 @@ def _error_fields(form: Any, groups: Sequence[Any] = ()) -> list[Any]:
     return fields
 
 
+def _weapon_names(weapons: Iterable[WeaponRow]) -> dict[str, str]:
+    """Weapon names in the active language, by slug, for the engine's errors that name a weapon."""
+    return {w.slug: w.display_name for w in weapons}
+
+
 def _common(page: str, title: str) -> dict[str, Any]:
     return {"page": page, "page_title": title}
 
@@ -286,7 +292,7 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
         try:
             result = _shooting_result(form, {w.slug: w for w in weapons})
         except RulesError as exc:
-            groups_error = _engine_message(exc)
+            groups_error = display_error(exc, _weapon_names(weapons))
 
     context = _common("shooting", _("Shooting"))
     context.update(
@@ -300,11 +306,6 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
         can_add_row=rows < forms.MAX_GROUP_ROWS,
     )
     return _render(request, "resolver/shooting.html", context, state=data)
-
-
-def _engine_message(exc: RulesError) -> str:
-    text = str(exc)
-    return text.split(": ", 1)[1] if ": " in text else text
 
 
 def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
@@ -507,7 +508,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
             )
             result = present_anti_tank(raw, cd)
         except RulesError as exc:
-            error = _engine_message(exc)
+            error = display_error(exc, _weapon_names(weapons))
     context = _common("anti-tank", _("Anti-tank fire"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/anti_tank.html", context, state=data)
@@ -587,7 +588,7 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
             )
             result = present_order_test(raw, cd)
         except RulesError as exc:
-            error = _engine_message(exc)
+            error = display_error(exc)
     context = _common("order-test", _("Order test"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/order_test.html", context, state=data)
@@ -608,7 +609,7 @@ def order_dice(request: HtmxHttpRequest) -> HttpResponse:
             result = present_order_dice(bag, cd)
             ranging = present_ranging_in(ladder)
         except RulesError as exc:
-            error = _engine_message(exc)
+            error = display_error(exc)
     context = _common("order-dice", _("Order dice and ranging in"))
     context.update(form=form, result=result, ranging=ranging, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/order_dice.html", context, state=data)
@@ -774,7 +775,7 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
             )
             result = present_close_quarters(raw, cd)
         except RulesError as exc:
-            error = _engine_message(exc)
+            error = display_error(exc)
     context = _common("close-quarters", _("Close quarters"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/close_quarters.html", context, state=data)

@@ -290,12 +290,13 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
     problems: list[Problem] = []
     company_exempt = rules.company_commanders_per_list is not None
     # Units in the platoon that the rules look at (a 3rd-ed Company Commander sits outside the tables).
-    counted = [e for e in entries if not (company_exempt and entry_role(e) == "company_commander")]
+    roles = {id(entry): entry_role(entry) for entry in entries}  # looked up once, used per slot
+    counted = [e for e in entries if not (company_exempt and roles[id(e)] == "company_commander")]
     allowed_slots = {slot for limit in table.limits for slot in limit.slots}
     if table.transports:
         allowed_slots.add("transport")
     for entry in counted:
-        role = entry_role(entry)
+        role = roles[id(entry)]
         if role not in allowed_slots:
             problems.append(
                 Problem(
@@ -315,7 +316,7 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                 )
             )
     for limit in table.limits:
-        members = [e for e in counted if entry_role(e) in limit.slots]
+        members = [e for e in counted if roles[id(e)] in limit.slots]
         rule = f"{_kind_id(table.kind)}-{limit.key}"
         if len(members) < limit.minimum:
             wanted = limit.singular if limit.minimum == 1 else limit.plural
@@ -355,8 +356,8 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                 )
             )
     if table.transports:
-        transports = [e for e in counted if entry_role(e) == "transport"]
-        carried = [e for e in entries if entry_role(e) != "transport" and e.unit.unit_type in CARRIED_TYPES]
+        transports = [e for e in counted if roles[id(e)] == "transport"]
+        carried = [e for e in entries if roles[id(e)] != "transport" and e.unit.unit_type in CARRIED_TYPES]
         if len(transports) > len(carried):
             problems.append(
                 Problem(

@@ -113,9 +113,22 @@ def _need_block(need: Need, p: Fraction) -> dict[str, Any]:
     return {"need": need.need, "modifiers": [list(m) for m in need.modifiers], "p": p}
 
 
+def _weapon_params(w: Weapon) -> dict[str, object]:
+    """A weapon as error params: its name for the English message, its slug to find a translated name."""
+    return {"weapon": w.name, "weapon_slug": w.slug}
+
+
+def _within(field: str, params: Mapping[str, object]) -> dict[str, object]:
+    """An inner error's params with its field placed under ``field`` ("order" -> "groups[0].order")."""
+    inner = params.get("field")
+    return {**params, "field": f"{field}.{inner}" if inner else field}
+
+
 def _check_target(target: object) -> TargetCtx:
     if not isinstance(target, TargetCtx):
-        raise RulesError("target: expected a TargetInput")
+        raise RulesError(
+            "target: expected a TargetInput", code="wrong-type", params={"field": "target", "expected": "TargetInput"}
+        )
     return target
 
 
@@ -123,28 +136,44 @@ def _plan_groups(
     cfg: RulesConfig, shooter: ShooterCtx, groups: Sequence[ShotGroupInput], target: TargetCtx, used: set[str]
 ) -> list[_Plan]:
     if not isinstance(groups, Sequence) or isinstance(groups, str) or not groups:
-        raise RulesError("groups: at least one shot group is required")
+        raise RulesError("groups: at least one shot group is required", code="no-groups", params={"field": "groups"})
     total = 0
     plans: list[_Plan] = []
     for i, g in enumerate(groups):
         field = f"groups[{i}]"
         if not isinstance(g, ShotGroupInput):
-            raise RulesError(f"{field}: expected a ShotGroupInput")
+            raise RulesError(
+                f"{field}: expected a ShotGroupInput",
+                code="wrong-type",
+                params={"field": field, "expected": "ShotGroupInput"},
+            )
         if not isinstance(g.weapon, Weapon):
-            raise RulesError(f"{field}.weapon: expected a Weapon")
+            raise RulesError(
+                f"{field}.weapon: expected a Weapon",
+                code="wrong-type",
+                params={"field": f"{field}.weapon", "expected": "Weapon"},
+            )
         check_int(f"{field}.models", g.models, 1, MAX_MODELS)
         check_choice(f"{field}.band", g.band, BANDS)
         check_choice(f"{field}.ammo", g.ammo, ("auto", "ap", "he"))
         check_int(f"{field}.ranging_attempt", g.ranging_attempt, 1, 20)
         total += g.models
         if total > MAX_MODELS:
-            raise RulesError(f"groups: more than {MAX_MODELS} firing models")
+            raise RulesError(
+                f"groups: more than {MAX_MODELS} firing models",
+                code="too-many-models",
+                params={"field": "groups", "maximum": MAX_MODELS},
+            )
         w = g.weapon
         he = _fires_he(w, g.ammo, target, field)
         kind: ShotKind = "flamer" if w.flamethrower else ("he" if he else "kinetic")
         ind = w.indirect if g.indirect is None else g.indirect
         if ind and w.he_size is None:
-            raise RulesError(f"{field}.indirect: only HE weapons fire indirectly")
+            raise RulesError(
+                f"{field}.indirect: only HE weapons fire indirectly",
+                code="indirect-not-he",
+                params={"field": f"{field}.indirect", **_weapon_params(w)},
+            )
         member = replace(shooter, short_crew=g.short_crew)
         if w.fixed and shooter.order == "advance":
             used.add("fixed_fires_on_advance")
@@ -153,7 +182,7 @@ def _plan_groups(
                 cfg, member, target, w, g.band, indirect=ind, ranging_attempt=g.ranging_attempt, zeroed=g.zeroed
             )
         except RulesError as exc:
-            raise RulesError(f"{field}.{exc}") from exc
+            raise RulesError(f"{field}.{exc}", code=exc.code, params=_within(field, exc.params)) from exc
         dmg = damage(cfg, target, w, target.facing, g.band, he=he, indirect=ind)
         sv = save_need(cfg, target, w, g.band == "point_blank", he=he, indirect=ind)
         dice = convolve_power(w.shots_pmf, g.models) if kind != "flamer" else point(g.models)
@@ -174,11 +203,19 @@ def _fires_he(w: Weapon, ammo: str, target: TargetCtx, field: str) -> bool:
         return False
     if ammo == "he":
         if w.he_size is None:
-            raise RulesError(f"{field}.ammo: {w.name} has no HE")
+            raise RulesError(
+                f"{field}.ammo: {w.name} has no HE",
+                code="no-he",
+                params={"field": f"{field}.ammo", **_weapon_params(w)},
+            )
         return True
     if ammo == "ap":
         if w.pen == 0 and w.he_size is not None:
-            raise RulesError(f"{field}.ammo: {w.name} only fires HE")
+            raise RulesError(
+                f"{field}.ammo: {w.name} only fires HE",
+                code="he-only",
+                params={"field": f"{field}.ammo", **_weapon_params(w)},
+            )
         return False
     if w.he_size is None:
         return False
@@ -536,7 +573,9 @@ def anti_tank(
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
     if not isinstance(weapon, Weapon):
-        raise RulesError("weapon: expected a Weapon")
+        raise RulesError(
+            "weapon: expected a Weapon", code="wrong-type", params={"field": "weapon", "expected": "Weapon"}
+        )
     check_int("damage_value", damage_value, 6, 12)
     check_choice("facing", facing, FACINGS)
     check_choice("vehicle_quality", vehicle_quality, QUALITIES)
@@ -637,7 +676,14 @@ def order_test(
         ranks = dict(cfg.officer_bonuses)
         if officer_bonus not in ranks:
             raise RulesError(
-                f"officer_bonus: unknown rank {officer_bonus!r} for {cfg.edition} (expected {', '.join(ranks)})"
+                f"officer_bonus: unknown rank {officer_bonus!r} for {cfg.edition} (expected {', '.join(ranks)})",
+                code="unknown-rank",
+                params={
+                    "field": "officer_bonus",
+                    "rank": officer_bonus,
+                    "edition": cfg.edition,
+                    "ranks": ", ".join(ranks),
+                },
             )
         bonus = ranks[officer_bonus]
         used.add("officer_bonuses")
@@ -670,13 +716,17 @@ _SIDE_FIELDS = {"models", "quality", "tough_fighters", "assault_weapons", "defen
 
 def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{name}: expected a mapping of models, quality, tough_fighters ...")
+        raise RulesError(
+            f"{name}: expected a mapping of models, quality, tough_fighters ...",
+            code="wrong-type",
+            params={"field": name, "expected": "mapping"},
+        )
     allowed = _SIDE_FIELDS if defender else _SIDE_FIELDS - {"defensive_position"}
     for key in data:
         if key not in allowed:
-            raise RulesError(f"{name}.{key}: unknown field")
+            raise RulesError(f"{name}.{key}: unknown field", code="unknown-field", params={"field": f"{name}.{key}"})
     if "models" not in data:
-        raise RulesError(f"{name}.models: required")
+        raise RulesError(f"{name}.models: required", code="required", params={"field": f"{name}.models"})
     models = check_int(f"{name}.models", data["models"], 1, MAX_MODELS)
     quality = check_choice(f"{name}.quality", data.get("quality", "regular"), QUALITIES)
     aw = data.get("assault_weapons", 0)
@@ -685,7 +735,11 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
     aw = check_int(f"{name}.assault_weapons", aw, 0, models)
     for flag in ("tough_fighters", "defensive_position"):
         if not isinstance(data.get(flag, False), bool):
-            raise RulesError(f"{name}.{flag}: expected true or false")
+            raise RulesError(
+                f"{name}.{flag}: expected true or false",
+                code="not-bool",
+                params={"field": f"{name}.{flag}", "value": data[flag]},
+            )
     return cq.CQSide(
         models=models,
         quality=quality,

@@ -19,7 +19,11 @@ def _check(own: int, enemy: int, draws: int = 0) -> None:
     check_int("enemy_dice", enemy, 0, 200)
     check_int("draws", draws, 0, own + enemy)
     if own + enemy == 0:
-        raise RulesError("own_dice: the bag is empty (own_dice and enemy_dice are both 0)")
+        raise RulesError(
+            "own_dice: the bag is empty (own_dice and enemy_dice are both 0)",
+            code="empty-bag",
+            params={"field": "own_dice"},
+        )
 
 
 def p_next_die(own: int, enemy: int) -> Fraction:

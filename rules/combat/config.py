@@ -267,5 +267,9 @@ def config_for(edition: str) -> RulesConfig:
     """
     key = _ALIASES.get(str(edition).strip().lower())
     if key is None:
-        raise RulesError(f"edition: unknown edition {edition!r} (expected 1e, 2e, 3e or v1, v2, v3)")
+        raise RulesError(
+            f"edition: unknown edition {edition!r} (expected 1e, 2e, 3e or v1, v2, v3)",
+            code="unknown-edition",
+            params={"field": "edition", "edition": edition},
+        )
     return PRESETS[key]

@@ -32,18 +32,34 @@ MAX_MODELS = 50
 def check_choice(field: str, value: object, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise RulesError naming ``field``."""
     if value not in choices:
-        raise RulesError(f"{field}: unknown value {value!r} (expected one of {', '.join(choices)})")
+        raise RulesError(
+            f"{field}: unknown value {value!r} (expected one of {', '.join(choices)})",
+            code="unknown-value",
+            params={"field": field, "value": value, "choices": ", ".join(choices)},
+        )
     return str(value)
 
 
 def check_int(field: str, value: object, lo: int, hi: int) -> int:
     """Return ``value`` if it is an int in [lo, hi], else raise RulesError naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{field}: expected a whole number, got {value!r}")
+        raise RulesError(
+            f"{field}: expected a whole number, got {value!r}",
+            code="not-int",
+            params={"field": field, "value": value},
+        )
     if value < lo:
-        raise RulesError(f"{field}: must be at least {lo}, got {value}")
+        raise RulesError(
+            f"{field}: must be at least {lo}, got {value}",
+            code="too-small",
+            params={"field": field, "minimum": lo, "value": value},
+        )
     if value > hi:
-        raise RulesError(f"{field}: must be at most {hi}, got {value}")
+        raise RulesError(
+            f"{field}: must be at most {hi}, got {value}",
+            code="too-large",
+            params={"field": field, "maximum": hi, "value": value},
+        )
     return value
 
 
@@ -103,7 +119,11 @@ class TargetCtx:
             check_int("target.starting_models", self.starting_models, self.models, MAX_MODELS)
         if self.kind == "armoured":
             if self.damage_value is None:
-                raise RulesError("target.damage_value: required for an armoured target (7 to 11)")
+                raise RulesError(
+                    "target.damage_value: required for an armoured target (7 to 11)",
+                    code="armour-required",
+                    params={"field": "target.damage_value"},
+                )
             check_int("target.damage_value", self.damage_value, 6, 12)
         elif self.damage_value is not None:
             check_int("target.damage_value", self.damage_value, 2, 12)

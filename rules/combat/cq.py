@@ -222,7 +222,11 @@ def _fight(att: _Arms, dfd: _Arms, a0: int, d0: int, first: RoundKind, later: Ro
         rnd = _round(later, att, dfd, a, d)
         denom = rnd.total - rnd.draws[0]
         if denom == 0:
-            raise RulesError("close_quarters: endless draw (neither side can cause a casualty)")
+            raise RulesError(
+                "close_quarters: endless draw (neither side can cause a casualty)",
+                code="endless-draw",
+                params={"field": "close_quarters"},
+            )
         w_att, w_dfd, w_both, rounds = Fraction(rnd.att), Fraction(rnd.dfd), Fraction(rnd.both), Fraction(rnd.total)
         for k in range(1, len(rnd.draws)):
             if rnd.draws[k]:

@@ -54,7 +54,11 @@ def p_hit(need: int, seven_plus: str = "six_then_six", nat1_always_fails: bool =
         return _GRADED.get(need, ZERO)
     if seven_plus == "impossible":
         return ZERO
-    raise RulesError(f"seven_plus: unknown rule {seven_plus!r}")
+    raise RulesError(
+        f"seven_plus: unknown rule {seven_plus!r}",
+        code="unknown-value",
+        params={"field": "seven_plus", "value": seven_plus, "choices": "six_then_six, graded, impossible"},
+    )
 
 
 # --- named dice -------------------------------------------------------------------------------
@@ -66,14 +70,20 @@ _DICE_RE = re.compile(r"^(?:(\d+)|(\d*)D(\d+)([+-]\d+)?)$")
 def _parse_dice(spec: str) -> tuple[tuple[int, Fraction], ...]:
     match = _DICE_RE.match(spec.replace(" ", "").upper())
     if match is None:
-        raise RulesError(f"dice: cannot read {spec!r} (expected e.g. 1, 4, D3, D6+1, 2D6)")
+        raise RulesError(
+            f"dice: cannot read {spec!r} (expected e.g. 1, 4, D3, D6+1, 2D6)",
+            code="dice-unreadable",
+            params={"field": "dice", "value": spec},
+        )
     fixed, count, sides, plus = match.groups()
     if fixed is not None:
         return ((int(fixed), ONE),)
     n_dice = int(count) if count else 1
     n_sides = int(sides)
     if n_dice < 1 or n_dice > 6 or n_sides not in (2, 3, 6):
-        raise RulesError(f"dice: unsupported dice {spec!r}")
+        raise RulesError(
+            f"dice: unsupported dice {spec!r}", code="dice-unsupported", params={"field": "dice", "value": spec}
+        )
     if n_sides == 6:
         one = dict.fromkeys(range(1, 7), SIXTH)
     elif n_sides == 3:
@@ -134,7 +144,7 @@ def _from_counts(counts: Mapping[int, int], den: int) -> PMF:
 def binomial(n: int, q: Fraction) -> PMF:
     """Binomial(n, q) computed as exact integer counts over q.denominator**n."""
     if n < 0:
-        raise RulesError(f"dice: negative number of dice {n}")
+        raise RulesError(f"dice: negative number of dice {n}", code="negative", params={"field": "dice", "value": n})
     num, den = q.numerator, q.denominator
     miss = den - num
     total = den**n

@@ -54,7 +54,11 @@ def template_hits(cfg: RulesConfig, target: TargetCtx, he_size: int, hits: int |
         return dice_pmf(cfg.he_class_hits_for(he_size))
     if isinstance(hits, int):
         if hits < 0:
-            raise RulesError(f"models_under_template: must not be negative, got {hits}")
+            raise RulesError(
+                f"models_under_template: must not be negative, got {hits}",
+                code="negative",
+                params={"field": "models_under_template", "value": hits},
+            )
         return point(hits)
     return dict(hits)
 
@@ -78,7 +82,11 @@ def resolve_he(
     Pins come as one batch per firing whatever K >= 1 (``he_multi_hit_pins`` [JK3; 2e R]).
     """
     if not 1 <= he_size <= 6:
-        raise RulesError(f"he_size: must be 1 to 6 inches, got {he_size}")
+        raise RulesError(
+            f"he_size: must be 1 to 6 inches, got {he_size}",
+            code="he-size",
+            params={"field": "he_size", "value": he_size},
+        )
     models = target.models
     need_dmg = target.dv - he_size
     need_save = cover_save_need(cfg, target, kind="he", indirect=indirect, point_blank=point_blank)

@@ -30,7 +30,11 @@ def ranging_need(attempt: int, zeroed: bool = False) -> int:
     if zeroed:
         return 2
     if attempt < 1:
-        raise RulesError(f"ranging_attempt: must be at least 1, got {attempt}")
+        raise RulesError(
+            f"ranging_attempt: must be at least 1, got {attempt}",
+            code="too-small",
+            params={"field": "ranging_attempt", "minimum": 1, "value": attempt},
+        )
     return RANGING_NEEDS[min(attempt, len(RANGING_NEEDS)) - 1]
 
 
@@ -54,7 +58,11 @@ def to_hit_modifiers(
         mods.append(("Long range", cfg.long_range_to_hit))
     if shooter.order == "advance" and not weapon.assault:
         if weapon.fixed and not cfg.fixed_fires_on_advance:
-            raise RulesError(f"order: {weapon.name} is a fixed weapon and cannot fire on an Advance order")
+            raise RulesError(
+                f"order: {weapon.name} is a fixed weapon and cannot fire on an Advance order",
+                code="fixed-on-advance",
+                params={"field": "order", "weapon": weapon.name, "weapon_slug": weapon.slug},
+            )
         mods.append(("Fire on the move", cfg.moving_to_hit))
     if shooter.pins:
         if cfg.pinned_firer == "per_pin":

@@ -39,16 +39,36 @@ class Weapon:
 
     def __post_init__(self) -> None:
         if self.range_max < 0:
-            raise RulesError(f"weapon.range_max: must not be negative ({self.slug})")
+            raise RulesError(
+                f"weapon.range_max: must not be negative ({self.slug})",
+                code="negative",
+                params={"field": "weapon.range_max", "value": self.range_max, "weapon_slug": self.slug},
+            )
         if self.range_min is not None and not 0 <= self.range_min <= self.range_max:
-            raise RulesError(f"weapon.range_min: must lie between 0 and range_max ({self.slug})")
+            raise RulesError(
+                f"weapon.range_min: must lie between 0 and range_max ({self.slug})",
+                code="range-min",
+                params={"field": "weapon.range_min", "value": self.range_min, "weapon_slug": self.slug},
+            )
         if self.pen < 0:
-            raise RulesError(f"weapon.pen: must not be negative ({self.slug})")
+            raise RulesError(
+                f"weapon.pen: must not be negative ({self.slug})",
+                code="negative",
+                params={"field": "weapon.pen", "value": self.pen, "weapon_slug": self.slug},
+            )
         if self.he_size is not None and not 1 <= self.he_size <= 6:
-            raise RulesError(f"weapon.he_size: must be 1 to 6 inches ({self.slug})")
+            raise RulesError(
+                f"weapon.he_size: must be 1 to 6 inches ({self.slug})",
+                code="he-size",
+                params={"field": "weapon.he_size", "value": self.he_size, "weapon_slug": self.slug},
+            )
         pmf = dice_pmf(self.shots)  # raises RulesError for an unreadable shots string
         if min(pmf) < 0 or max(pmf) > 20:
-            raise RulesError(f"weapon.shots: out of range ({self.slug})")
+            raise RulesError(
+                f"weapon.shots: out of range ({self.slug})",
+                code="shots-range",
+                params={"field": "weapon.shots", "value": self.shots, "weapon_slug": self.slug},
+            )
 
     @property
     def shots_pmf(self) -> PMF:

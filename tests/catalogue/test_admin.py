@@ -47,3 +47,18 @@ def test_it_edits_a_unit_with_its_options_inline(staff_client, unit):
 def test_it_filters_armies_by_origin(staff_client, unit):
     response = staff_client.get("/admin/catalogue/army/", {"origin": "barracks"})
     assert "Generic" not in response.text
+
+
+def test_it_lists_units_with_their_armament_in_the_admins_language(staff_client, unit):
+    unit.weapons_text, unit.weapons_text_fr = "Rifles", "Fusils"
+    unit.save()
+    staff_client.cookies["django_language"] = "fr"
+    response = staff_client.get("/admin/catalogue/unit/")
+    assert '<td class="field-armament">Fusils</td>' in response.text
+
+
+def test_it_searches_units_by_french_armament(staff_client, unit):
+    unit.weapons_text_fr = "Fusils"
+    unit.save()
+    response = staff_client.get("/admin/catalogue/unit/", {"q": "Fusils"})
+    assert "Rifle squad" in response.text

@@ -113,6 +113,13 @@ def test_it_describes_a_unit_with_its_costs_weapons_rules_and_options(client, v2
     ]
 
 
+def test_it_gives_the_armament_in_both_languages_whatever_the_visitors_language(client, v2, generic):
+    make_unit(generic, weapons_text="Rifles", weapons_text_fr="Fusils")
+    client.cookies["django_language"] = "fr"
+    [item] = client.get("/api/editions/v2/armies/generic/units/").json()
+    assert (item["weapons_text"], item["weapons_text_fr"]) == ("Rifles", "Fusils")
+
+
 def test_it_gives_a_vehicles_damage_value_and_a_transports_capacity(client, v2, generic):
     make_unit(generic, unit_type="transport", slot="transport", damage_value=6, transport_capacity=12)
     [item] = client.get("/api/editions/v2/armies/generic/units/").json()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.reference.models import Edition
@@ -153,6 +154,15 @@ def test_it_has_every_kind_of_unit_every_army_has(loaded, edition, kind):
 def test_it_gives_every_vehicle_a_damage_value(loaded, edition):
     vehicles = [u for u in generic_units(edition) if u.unit_type in ("transport", "vehicle_soft", "vehicle_armoured")]
     assert [u.slug for u in vehicles if u.damage_value is None] == []
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_it_gives_every_armament_a_french_summary(loaded, edition):
+    units = generic_units(edition)
+    assert [u.slug for u in units if u.weapons_text and not u.weapons_text_fr] == []
+    with translation.override("fr"):
+        officers = [u.display_weapons for u in units if u.officer_rank]
+    assert officers and all(text.startswith("Pistolet") for text in officers), officers
 
 
 def _snapshot():

@@ -681,3 +681,16 @@ def test_it_keeps_the_add_to_platoon_between_round_trips(alice_client, world):
     second = make_platoon(world.army_list, kind="reinforced_platoon", name="Second")
     response = alice_client.get(f"/lists/{world.army_list.pk}/?to={second.pk}")
     assert f'<option value="{second.pk}" selected>Second</option>'.encode() in response.content
+
+
+@pytest.mark.django_db
+def test_it_filters_the_catalogue_by_french_name_whatever_the_case(alice_client, world):
+    mortar = make_unit(world.army_list.army, name="Light mortar", name_fr="Équipe de mortier léger")
+    hidden = make_unit(world.army_list.army, name="Hidden mortar", name_fr="Équipe cachée", hidden=True)
+    gone = make_unit(world.army_list.army, name="Old mortar", name_fr="Équipe retirée", removed=True)
+    for query in ("équipe", "ÉQUIPE", "mortier LÉGER"):
+        response = alice_client.get(f"/lists/{world.army_list.pk}/catalogue/", {"q": query}, headers=HX)
+        assert f'id="add-unit-{mortar.pk}"'.encode() in response.content, query
+        assert f'id="add-unit-{hidden.pk}"'.encode() not in response.content
+        assert f'id="add-unit-{gone.pk}"'.encode() not in response.content
+        assert f'id="add-unit-{world.tank_unit.pk}"'.encode() not in response.content

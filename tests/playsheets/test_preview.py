@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.lists.factories import make_entry, make_unit
+
 pytestmark = pytest.mark.django_db
 
 
@@ -64,3 +66,20 @@ def test_it_serves_the_preview_document_to_its_own_frame_only(alice_client, army
     assert '<html lang="fr">' in html
     assert 'href="/static/playsheets/playsheet.css"' in html and 'href="/static/playsheets/screen.css"' in html
     assert "Escouade de fusiliers" in html
+
+
+@pytest.mark.parametrize("parts", ["roster", "cards"])
+def test_it_prints_a_units_armament_in_french(alice_client, army_list, parts):
+    # A unit with no weapon profiles shows its printed armament instead of a weapons table.
+    medic = make_unit(army_list.army, name="Medic", weapons_text="Pistol or none", weapons_text_fr="Pistolet ou aucune")
+    make_entry(army_list, medic, models_count=1, position=9)
+    html = alice_client.get(f"/lists/{army_list.pk}/print/document/?parts={parts}&lang=fr").content.decode()
+    assert "Pistolet ou aucune" in html
+    assert "Pistol or none" not in html
+
+
+def test_it_prints_a_units_armament_in_english(alice_client, army_list):
+    medic = make_unit(army_list.army, name="Medic", weapons_text="Pistol or none", weapons_text_fr="Pistolet ou aucune")
+    make_entry(army_list, medic, models_count=1, position=9)
+    html = alice_client.get(f"/lists/{army_list.pk}/print/document/?parts=cards&lang=en").content.decode()
+    assert "Pistol or none" in html

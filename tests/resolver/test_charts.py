@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+from django.utils import translation
+
 from armybuilder.resolver.charts import Bar, bar_chart, bars_from_pmf, decimal, percent
 
 
@@ -19,6 +22,43 @@ def test_it_never_shows_a_possible_failure_as_certain():
 
 def test_it_rounds_to_one_decimal():
     assert percent("7/12") == "58.3%"
+
+
+@pytest.mark.parametrize(
+    ("value", "french"),
+    [
+        ("1/2", "50,0\u00a0%"),
+        ("7/12", "58,3\u00a0%"),
+        ("0", "0\u00a0%"),
+        ("1", "100\u00a0%"),
+        (Fraction(1, 60466176), "<0,1\u00a0%"),
+        (Fraction(59999, 60000), ">99,9\u00a0%"),
+    ],
+)
+def test_it_writes_percentages_the_french_way_in_french(value, french):
+    with translation.override("fr"):
+        assert percent(value) == french
+
+
+@pytest.mark.parametrize(
+    ("value", "english"),
+    [("1/2", "50.0%"), ("0", "0%"), (Fraction(1, 60466176), "<0.1%"), (Fraction(59999, 60000), ">99.9%")],
+)
+def test_it_keeps_english_percentages_with_a_point_and_no_space(value, english):
+    with translation.override("en"):
+        assert percent(value) == english
+
+
+def test_it_writes_means_with_a_decimal_comma_in_french():
+    with translation.override("fr"):
+        assert decimal("5/3") == "1,67"
+
+
+def test_it_labels_bars_with_french_percentages_in_french():
+    with translation.override("fr"):
+        chart = bar_chart("Touches", [Bar("0 touche", Fraction(1, 4)), Bar("1 touche", Fraction(3, 4))])
+    assert "<title>1 touche: 75,0\u00a0% (3/4)</title>" in chart.svg
+    assert ">75,0\u00a0%</text>" in chart.svg
 
 
 def test_it_shortens_means():
