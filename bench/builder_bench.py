@@ -39,6 +39,7 @@ TARGET_RATIO = 3.0
 PAGE_TARGET_MS = 15.0
 ACTION_TARGET_MS = 5.0
 BUSY_LOAD = 2.0
+FORM_ENCODED = "application/x-www-form-urlencoded"
 
 
 def _setup_django(db_dir: str) -> None:
@@ -231,6 +232,7 @@ def main() -> None:
         from django.core.cache import caches
 
         from armybuilder.catalogue import unit_cache
+        from armybuilder.lists import row_cache
 
         def page_after_change(pk: int):
             caches["builder-pages"].clear()
@@ -240,6 +242,7 @@ def main() -> None:
             for cache in caches.all():
                 cache.clear()
             unit_cache.clear()
+            row_cache.clear()
             return client.get(f"/lists/{pk}/")
 
         client = Client()
@@ -255,7 +258,10 @@ def main() -> None:
             "page_changed": lambda: page_after_change(army_list.pk),
             "page_cold": lambda: page_cold(army_list.pk),
             "page_renamed": lambda: page_cold(renamed.pk),
-            "quality": lambda: client.post(quality_url, {"quality": next(qualities)}, headers=hx),
+            # Form-encoded, as htmx sends a form (the test client's default would be multipart).
+            "quality": lambda: client.post(
+                quality_url, f"quality={next(qualities)}", content_type=FORM_ENCODED, headers=hx
+            ),
         }
         labels = {
             "ping": "ping (/ping/, no database)",

@@ -50,10 +50,12 @@ def _empty_caches():
     from django.core.cache import caches
 
     from armybuilder.catalogue import unit_cache
+    from armybuilder.lists import row_cache
 
     for cache in caches.all():
         cache.clear()
     unit_cache.clear()
+    row_cache.clear()
 
 
 def chromium_path() -> str:

@@ -1,10 +1,10 @@
-"""Each army's units, with their options, kept in memory between requests.
+"""Each army (with its edition) and its units (with their options), kept in memory between requests.
 
-The builder reads a list's units (costs, model counts, options) on every request, and they
-change only when the catalogue does: an import or an admin edit, both of which move the
-army's ``updated_at`` (``signals``). So the units are loaded once per army and stamp, in two
-queries whatever the number of units, and shared by the requests that follow. The shared
-``Unit`` instances are read-only: nothing in a request may change them.
+The builder reads a list's army and units (costs, model counts, options) on every request, and
+they change only when the catalogue does: an import or an admin edit, both of which move the
+army's ``updated_at`` (``signals``). So they are loaded once per army and stamp (the units in
+two queries whatever their number) and shared by the requests that follow. The shared
+instances are read-only: nothing in a request may change them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ MAX_ARMIES = 32
 
 _lock = threading.Lock()
 _armies: OrderedDict[tuple[int, datetime], dict[int, Unit]] = OrderedDict()
+_army_rows: OrderedDict[tuple[int, datetime], Army] = OrderedDict()
 
 
 def _options() -> Prefetch:
@@ -52,6 +53,24 @@ def army_units(army: Army) -> dict[int, Unit]:
     return units
 
 
+def army(army_id: int, stamp: datetime) -> Army:
+    """The army ``army_id`` with its edition, as of its ``updated_at`` ``stamp`` (read with the list)."""
+    key = (army_id, stamp)
+    with _lock:
+        found = _army_rows.get(key)
+        if found is not None:
+            _army_rows.move_to_end(key)
+            return found
+    found = Army.objects.select_related("edition").get(pk=army_id)
+    with _lock:
+        # Changed since the stamp was read: kept under its own stamp, the one later lists will read.
+        _army_rows[(army_id, found.updated_at)] = found
+        while len(_army_rows) > MAX_ARMIES:
+            _army_rows.popitem(last=False)
+    return found
+
+
 def clear() -> None:
     with _lock:
         _armies.clear()
+        _army_rows.clear()

@@ -546,6 +546,56 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
     return rows
 
 
+class SummaryPanels:
+    """The points bar, problems and officers panels' markup (``{{ panels.bar }}``...), each kept
+    between requests by what it shows: most changes move the points only, not the problems or
+    the officers. ``oob_*`` are the same panels for an out-of-band swap.
+    """
+
+    def __init__(self, context: dict) -> None:
+        self.context = context
+        self.language = get_language() or "en"
+
+    def _render(self, name: str, oob: bool, shows: tuple) -> SafeString:
+        key = builder_cache.card_key(TEMPLATE, self.language, (name, oob, *shows))
+        html = builder_cache.card_cache().get(key)
+        if html is None:
+            html = _partial(name).render(self.context | {"oob": oob})
+            builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
+        return SafeString(html)
+
+    def _bar(self, oob: bool) -> SafeString:
+        c = self.context
+        summary = c["summary"]
+        shows = (summary.points, summary.points_limit, c["over_by"], c["left"], c["progress"], c["percent"])
+        shows += (summary.order_dice, c["army_list"].max_order_dice, len(c["problems"]))
+        return self._render("summary-bar", oob, shows)
+
+    def _problems(self, oob: bool) -> SafeString:
+        return self._render("problems-panel", oob, (self.context["problems"], self.context["has_entries"]))
+
+    def _officers(self, oob: bool) -> SafeString:
+        return self._render("officers-panel", oob, (self.context["summary"].officers, self.context["is_v3"]))
+
+    def bar(self) -> SafeString:
+        return self._bar(False)
+
+    def problems(self) -> SafeString:
+        return self._problems(False)
+
+    def officers(self) -> SafeString:
+        return self._officers(False)
+
+    def oob_bar(self) -> SafeString:
+        return self._bar(True)
+
+    def oob_problems(self) -> SafeString:
+        return self._problems(True)
+
+    def oob_officers(self) -> SafeString:
+        return self._officers(True)
+
+
 def _summary_context(army_list: ArmyList, summary: ListSummary) -> dict:
     over = summary.points - summary.points_limit
     problems = [
@@ -608,6 +658,7 @@ def _context(
         "errors": errors,
         **_summary_context(army_list, summary),
     }
+    context["panels"] = SummaryPanels(context)
     if with_catalogue:
         filter_form = CatalogueFilterForm(request.GET)
         query, unit_type = filter_form.filters()

@@ -4,7 +4,7 @@ Two tabs open on the same list must not undo each other's work, so nothing here 
 list or a whole entry loaded earlier: single fields go through ``QuerySet.update()``, a model
 step is applied relative to the stored count, and every write bumps the list's ``updated_at``
 (the lists index sorts on it, the builder's cache is keyed by it) with its own one-field
-update; a new entry or platoon, saved as a model, bumps it through ``signals``.
+update; a new or deleted entry or platoon bumps it through ``signals``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from armybuilder.catalogue.models import Quality, Unit
+from armybuilder.lists import row_cache
 from armybuilder.lists.models import ArmyList, Entry, Platoon
 
 ENTRY_FIELDS = frozenset({"quality", "models_count", "options", "name", "platoon"})
@@ -24,6 +25,26 @@ PLATOON_FIELDS = frozenset({"name"})
 
 def _touch(army_list: ArmyList) -> None:
     ArmyList.objects.filter(pk=army_list.pk).update(updated_at=timezone.now())
+
+
+_ARMY_LIST = Entry._meta.get_field("army_list")
+
+
+def _touch_after_entry_write(entry: Entry) -> None:
+    """Move the list's ``updated_at`` after a change to one of its entries, made in memory too.
+
+    When the list ``entry`` was loaded with is still at the revision it was loaded at (no other
+    write in between, checked by the update itself), its rows in memory are now exactly the new
+    revision's: they are kept for the next request (``row_cache``), which then reads no rows.
+    """
+    now = timezone.now()
+    rows = ArmyList.objects.filter(pk=entry.army_list_id)
+    army_list = entry.army_list if _ARMY_LIST.is_cached(entry) else None
+    if army_list is not None and rows.filter(updated_at=army_list.updated_at).update(updated_at=now):
+        army_list.updated_at = now
+        transaction.on_commit(lambda: row_cache.remember(army_list, changed=entry))
+    else:
+        rows.update(updated_at=now)
 
 
 def default_quality(unit: Unit) -> str:
@@ -60,7 +81,7 @@ def entry_update(*, entry: Entry, **fields: Any) -> bool:
     if updated:
         for name, value in fields.items():
             setattr(entry, name, value)
-        ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+        _touch_after_entry_write(entry)
     return bool(updated)
 
 
@@ -74,7 +95,7 @@ def entry_step_models(*, entry: Entry, step: int) -> bool:
     if not bounded.update(models_count=F("models_count") + step):
         return False
     entry.models_count = Entry.objects.values_list("models_count", flat=True).get(pk=entry.pk)
-    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
+    _touch_after_entry_write(entry)
     return True
 
 
@@ -125,8 +146,8 @@ def entry_move(*, army_list: ArmyList, entry: Entry, direction: str) -> bool:
 
 @transaction.atomic
 def entry_remove(*, entry: Entry) -> None:
+    # The deletion moves the list's ``updated_at`` (``signals``).
     Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).delete()
-    ArmyList.objects.filter(pk=entry.army_list_id).update(updated_at=timezone.now())
 
 
 @transaction.atomic
@@ -147,6 +168,8 @@ def platoon_rename(*, platoon: Platoon, name: str) -> None:
 
 @transaction.atomic
 def platoon_remove(*, platoon: Platoon) -> None:
-    """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``)."""
+    """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``).
+
+    The deletion moves the list's ``updated_at`` (``signals``).
+    """
     Platoon.objects.filter(pk=platoon.pk).delete()
-    ArmyList.objects.filter(pk=platoon.army_list_id).update(updated_at=timezone.now())

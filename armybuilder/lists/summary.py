@@ -6,10 +6,20 @@ loaded with ``ArmyList.objects.for_builder()`` and keeps a rules error from beco
 
 from __future__ import annotations
 
+from armybuilder.catalogue.models import Unit
 from armybuilder.lists.models import ArmyList
 from rules.army.model import EntrySpec, ListSpec, ListSummary, Problem, UnitSpec
 from rules.army.summary import summarise
 from rules.errors import RulesError
+
+
+def _unit_rules(unit: Unit) -> UnitSpec:
+    """``unit.to_rules()``, kept on the unit: the builder's units are shared between requests,
+    unchanged for as long as they are kept (``catalogue.unit_cache``)."""
+    spec = unit.__dict__.get("_rules_spec")
+    if spec is None:
+        spec = unit.__dict__["_rules_spec"] = unit.to_rules()
+    return spec
 
 
 def list_spec(army_list: ArmyList) -> ListSpec:
@@ -25,7 +35,7 @@ def list_spec(army_list: ArmyList) -> ListSpec:
         known = units.get(unit_id)
         if known is None:
             unit = entry.unit
-            known = units[unit_id] = (unit.to_rules(), unit.display_name)
+            known = units[unit_id] = (_unit_rules(unit), unit.display_name)
         platoon_id = entry.platoon_id
         entries.append(
             EntrySpec(

@@ -292,6 +292,9 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
     # Units in the platoon that the rules look at (a 3rd-ed Company Commander sits outside the tables).
     roles = {id(entry): entry_role(entry) for entry in entries}  # looked up once, used per slot
     counted = [e for e in entries if not (company_exempt and roles[id(e)] == "company_commander")]
+    by_role: dict[str, list[EntrySpec]] = {}  # in list order, for the single-slot limits
+    for entry in counted:
+        by_role.setdefault(roles[id(entry)], []).append(entry)
     allowed_slots = {slot for limit in table.limits for slot in limit.slots}
     if table.transports:
         allowed_slots.add("transport")
@@ -316,7 +319,11 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                 )
             )
     for limit in table.limits:
-        members = [e for e in counted if roles[id(e)] in limit.slots]
+        members = (
+            by_role.get(limit.slots[0], [])
+            if len(limit.slots) == 1
+            else [e for e in counted if roles[id(e)] in limit.slots]
+        )
         rule = f"{_kind_id(table.kind)}-{limit.key}"
         if len(members) < limit.minimum:
             wanted = limit.singular if limit.minimum == 1 else limit.plural

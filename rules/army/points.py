@@ -79,6 +79,8 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
     A per-model option costs its price once per model that takes it; a per-unit option costs
     its flat price, once for each time it is taken (most can be taken once).
     """
+    if not chosen:
+        return 0  # most entries take no option: nothing to look up
     name = name or unit.name
     by_key = {option.key: option for option in unit.options}
     groups: dict[str, list[OptionSpec]] = {}

@@ -10,9 +10,12 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from armybuilder.catalogue import unit_cache
 from armybuilder.catalogue.models import Army
+from armybuilder.lists import services
+from armybuilder.lists.models import ArmyList, Entry
 from tests.lists.factories import make_builder_list, make_entry, make_option, make_platoon, make_user
 
 HX = {"HX-Request": "true"}
@@ -161,3 +164,75 @@ def test_no_builder_response_carries_a_placeholder(client, alice_list, htmx):
         assert response.status_code in (200, 400)
         assert b"<muster-" not in response.content
         assert b'name="csrfmiddlewaretoken"' in response.content
+
+
+# --- A list's rows kept between one change and the next (lists.row_cache) --------------------
+
+
+def _quality(client, army_list, entry, quality: str):
+    url = f"/lists/{army_list.pk}/entries/{entry.pk}/quality/"
+    return client.post(url, {"quality": quality}, headers=HX)
+
+
+@pytest.mark.django_db
+def test_the_next_change_reads_no_rows_after_one_of_the_builders_own(
+    client, alice_list, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    first, second = alice_list.entries.order_by("position", "pk")[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _quality(client, alice_list, first, "veteran").status_code == 200
+    # 1 session, 2 user, 3 list, then only writes: 4 the entry, 5 the list's updated_at, inside
+    # 6-7 a savepoint (the test runs in a transaction). The platoons and entries are the ones the
+    # first change left, as it wrote them.
+    with django_assert_num_queries(7), django_capture_on_commit_callbacks(execute=True):
+        response = _quality(client, alice_list, second, "veteran")
+    # The points shown are the database's, both changes counted.
+    assert response.status_code == 200
+    page = _page(client, alice_list)
+    fresh = client.get(f"/lists/{alice_list.pk}/", {"q": "x"}).content  # another key: rendered anew
+    points = re.search(rb'<strong id="summary-points">(\d+)</strong>', page).group(1)
+    assert re.search(rb'<strong id="summary-points">(\d+)</strong>', fresh).group(1) == points
+    assert points in response.content
+    assert list(alice_list.entries.order_by("position", "pk").values_list("quality", flat=True)) == [
+        "veteran",
+        "veteran",
+        "regular",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_write_in_between_is_never_hidden(client, alice_list, monkeypatch, django_capture_on_commit_callbacks):
+    """Another tab renames a squad between this tab's load and its write: nothing is lost."""
+    first, second, third = alice_list.entries.order_by("position", "pk")
+    real_update = services.entry_update
+
+    def other_tab_first(*, entry, **fields):
+        if entry.pk == second.pk:
+            Entry.objects.filter(pk=third.pk).update(name="Renamed elsewhere")
+            ArmyList.objects.filter(pk=alice_list.pk).update(updated_at=timezone.now())
+        return real_update(entry=entry, **fields)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _quality(client, alice_list, first, "veteran")  # rows kept for the next change
+    monkeypatch.setattr(services, "entry_update", other_tab_first)
+    with django_capture_on_commit_callbacks(execute=True):
+        _quality(client, alice_list, second, "veteran")
+    monkeypatch.setattr(services, "entry_update", real_update)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _quality(client, alice_list, first, "inexperienced")
+    # After a third change the page shows the other tab's name and this tab's changes.
+    assert response.status_code == 200
+    page = _page(client, alice_list)
+    assert b"Renamed elsewhere" in page
+    assert page.count(b'<option value="veteran" selected>') == 1
+    assert page.count(b'<option value="inexperienced" selected>') == 1
+
+
+@pytest.mark.django_db
+def test_rows_deleted_outside_the_builder_move_the_list_on(client, alice_list):
+    _page(client, alice_list)
+    gone = alice_list.entries.order_by("position", "pk").last()
+    Entry.objects.filter(pk=gone.pk).delete()
+    page = _page(client, alice_list)
+    assert f'id="entry-{gone.pk}"'.encode() not in page
+    assert len(re.findall(rb'<article id="entry-\d+"', page)) == 2
