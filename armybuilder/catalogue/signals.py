@@ -3,8 +3,7 @@
 The builder keeps each army's units in memory keyed by that stamp (``unit_cache``), so any
 change to the catalogue, from the admin or an import, must move it. Queryset ``update()``
 sends no signal: catalogue code saves rows one by one (see importers/writer.py). Fixtures
-(``raw`` saves) keep their own timestamps and are loaded before the server starts; their
-command drops the cached builders.
+(``raw`` saves) keep their own timestamps: ``load_reference_data`` moves the stamps itself.
 """
 
 from __future__ import annotations
