@@ -30,7 +30,6 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html_join
@@ -667,9 +666,28 @@ def _context(
             "filter_query": query,
             "filter_type": unit_type,
             "unit_types": UnitType.choices,
-            "catalogue": _catalogue(army_list, query, unit_type),
+            "catalogue_html": _catalogue_html(army_list, query, unit_type),
         }
     return context
+
+
+def _catalogue_html(army_list: ArmyList, query: str, unit_type: str) -> SafeString:
+    """The catalogue's filtered units (``#catalogue-results``), kept between requests by the
+    army's catalogue stamp and the filter: the live filter asks for them at every keystroke."""
+    army = army_list.army
+    shows = ("catalogue-results", army.pk, army.updated_at.isoformat(), query, unit_type)
+    key = builder_cache.card_key(TEMPLATE, get_language() or "en", shows)
+    html = builder_cache.card_cache().get(key)
+    if html is None:
+        context = {
+            "catalogue": _catalogue(army_list, query, unit_type),
+            "filter_query": query,
+            "filter_type": unit_type,
+            "text": card_text(),
+        }
+        html = _partial("catalogue-results").render(context)
+        builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
+    return SafeString(html)
 
 
 def _html(request: HttpRequest, html: str, status: int = 200) -> HttpResponse:
@@ -728,14 +746,7 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     page_url = _builder_url(army_list) + (f"?{params}" if params else "")
     if not request.htmx:
         return HttpResponseRedirect(f"{page_url}#catalogue")
-    context = {
-        "army_list": army_list,
-        "catalogue": _catalogue(army_list, query, unit_type),
-        "filter_query": query,
-        "filter_type": unit_type,
-        "text": card_text(),
-    }
-    response = render(request, f"{TEMPLATE}#catalogue-results", context)
+    response = HttpResponse(_catalogue_html(army_list, query, unit_type))
     # Keep the filter in the address bar, so a reload or a shared link shows the same units.
     return replace_url(response, page_url)
 
