@@ -30,6 +30,7 @@ from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters, forms
 from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
 from armybuilder.resolver.errors import display_error
+from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
 from rules.combat.config import config_for
 from rules.errors import RulesError
@@ -141,7 +142,7 @@ def _roll(label: str, block: Mapping[str, Any], start: int, start_label: str, *,
     return Roll(
         label=label,
         start=f"{start_label} {start}+",
-        modifiers=tuple((name, _signed(value) if value else "") for name, value in block["modifiers"]),
+        modifiers=tuple((modifier_name(name), _signed(value) if value else "") for name, value in block["modifiers"]),
         need=_need_text(block["need"], to_hit=to_hit),
         chance=to_fraction(block["p"]),
     )
