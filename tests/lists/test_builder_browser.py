@@ -151,3 +151,38 @@ def test_it_replaces_the_card_of_an_entry_removed_in_another_tab(page, live_serv
     expect(page.locator("#summary-points")).to_have_text("50")
     expect(page.locator(f"#entry-{kept.pk}-quality")).to_be_visible()
     assert page.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_builds_without_javascript_from_cached_pages(new_browser_context, live_server):
+    """Every change is a plain form post and a redirect; pages come from the builder's caches,
+    and their forms still carry this visitor's own CSRF token (a stale one would be refused)."""
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"), name="British")
+    officer = make_officer(army)
+    squad = make_unit(army, name="Rifle Section")
+    army_list = make_list(alice, army, name="Desert Rats", force_org="none")
+    context = new_browser_context(java_script_enabled=False)
+    _log_in(context, alice, live_server)
+    page = context.new_page()
+
+    page.goto(f"/lists/{army_list.pk}/")
+    page.goto(f"/lists/{army_list.pk}/")  # reopened unchanged: from the cache
+    page.click(f"#add-unit-{officer.pk}")
+    page.click(f"#add-unit-{squad.pk}")
+    page.click(f"#add-unit-{squad.pk}")
+    expect(page.locator("#summary-dice")).to_have_text("3")
+    expect(page.locator("#summary-points")).to_have_text("150")
+    first_squad = _entries(army_list)[1]
+    card = f"#entry-{first_squad.pk}"
+    page.select_option(f"{card}-quality", "veteran")
+    page.locator(card).get_by_role("button", name="Set").click()
+    expect(page.locator(f"{card}-points")).to_have_text("65 pts")
+    expect(page.locator("#summary-points")).to_have_text("165")
+    page.click(f"{card}-more")
+    expect(page.locator(f"{card}-models")).to_have_value("6")
+    expect(page.locator("#summary-points")).to_have_text("178")
+    page.reload()  # the same page again, from the cache
+    expect(page.locator("#summary-points")).to_have_text("178")
+    assert list(Entry.objects.filter(pk=first_squad.pk).values_list("quality", "models_count")) == [("veteran", 6)]
