@@ -2,8 +2,9 @@
 
 The builder's page can often be answered from its cache with the list's row alone
 (``builder_cache``); everything else loads its rows with ``with_builder_rows``: platoons and
-entries in two queries, and each entry's unit (with its options) from the army's units kept
-in memory (``catalogue.unit_cache``), so no query per entry or per unit.
+entries from memory (``row_cache``) or in two queries, and each entry's unit (with its
+options) from the army's units kept in memory (``catalogue.unit_cache``), so no query per
+entry or per unit.
 """
 
 from __future__ import annotations
