@@ -11,7 +11,7 @@ Both are keyed by everything they show, so a cached copy is never stale, only un
   the template: reopening or reloading an unchanged list costs one query for its row.
 
 The markup holds no visitor's secret: forms carry ``CSRF_INPUT``, replaced by the visitor's own
-token input in each response (``with_csrf``), and ids of entries as placeholders (``Cards``).
+token input in each response (``with_csrf``), and stand-ins for the ids of entries (``Cards``).
 Cached in each process's memory by default (``CACHES["builder-cards"]`` and ``["builder-pages"]``).
 """
 

@@ -297,7 +297,7 @@ class Cards:
         self._platoon_options: dict[int | None, SafeString] = {}
         self._option_fields: dict[tuple, str] = {}
         self._cards: dict[tuple, str] = {}  # rendered by an earlier request (``_fetch_cached``)
-        self._pieces: dict[tuple, list[list[str]]] = {}  # rendered, split at the placeholders
+        self._pieces: dict[tuple, list[list[str]]] = {}  # rendered, split where ids go
         # Units an import changed or removed since the list was saved get a note on their card.
         self.change_notes = unit_change_notes(army_list.entries.all(), since=army_list.updated_at)
 
@@ -392,7 +392,7 @@ class Cards:
                 if shared:
                     key = builder_cache.card_key(TEMPLATE, self.language, shared)
                     builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
-            # Split once at the placeholders, so each card alike is joined, not searched (the
+            # Split once where the ids go, so each card alike is joined, not searched (the
             # markup holds non-Latin-1 characters, where str.replace is ten times slower).
             pieces = [part.split(_PK) for part in html.split(_PLATOON_OPTIONS)]
             if shared:
@@ -548,51 +548,33 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
 class SummaryPanels:
     """The points bar, problems and officers panels' markup (``{{ panels.bar }}``...), each kept
     between requests by what it shows: most changes move the points only, not the problems or
-    the officers. ``oob_*`` are the same panels for an out-of-band swap.
+    the officers. ``oob``: the same panels for an out-of-band swap (``{{ oob_panels.bar }}``).
     """
 
-    def __init__(self, context: dict) -> None:
-        self.context = context
+    def __init__(self, context: dict, *, oob: bool = False) -> None:
+        self.context, self.oob = context, oob
         self.language = get_language() or "en"
 
-    def _render(self, name: str, oob: bool, shows: tuple) -> SafeString:
-        key = builder_cache.card_key(TEMPLATE, self.language, (name, oob, *shows))
+    def _render(self, name: str, shows: tuple) -> SafeString:
+        key = builder_cache.card_key(TEMPLATE, self.language, (name, self.oob, *shows))
         html = builder_cache.card_cache().get(key)
         if html is None:
-            html = _partial(name).render(self.context | {"oob": oob})
+            html = _partial(name).render(self.context | {"oob": self.oob})
             builder_cache.card_cache().set(key, html, builder_cache.TIMEOUT)
         return SafeString(html)
 
-    def _bar(self, oob: bool) -> SafeString:
+    def bar(self) -> SafeString:
         c = self.context
         summary = c["summary"]
         shows = (summary.points, summary.points_limit, c["over_by"], c["left"], c["progress"], c["percent"])
         shows += (summary.order_dice, c["army_list"].max_order_dice, len(c["problems"]))
-        return self._render("summary-bar", oob, shows)
-
-    def _problems(self, oob: bool) -> SafeString:
-        return self._render("problems-panel", oob, (self.context["problems"], self.context["has_entries"]))
-
-    def _officers(self, oob: bool) -> SafeString:
-        return self._render("officers-panel", oob, (self.context["summary"].officers, self.context["is_v3"]))
-
-    def bar(self) -> SafeString:
-        return self._bar(False)
+        return self._render("summary-bar", shows)
 
     def problems(self) -> SafeString:
-        return self._problems(False)
+        return self._render("problems-panel", (self.context["problems"], self.context["has_entries"]))
 
     def officers(self) -> SafeString:
-        return self._officers(False)
-
-    def oob_bar(self) -> SafeString:
-        return self._bar(True)
-
-    def oob_problems(self) -> SafeString:
-        return self._problems(True)
-
-    def oob_officers(self) -> SafeString:
-        return self._officers(True)
+        return self._render("officers-panel", (self.context["summary"].officers, self.context["is_v3"]))
 
 
 def _summary_context(army_list: ArmyList, summary: ListSummary) -> dict:
@@ -658,6 +640,7 @@ def _context(
         **_summary_context(army_list, summary),
     }
     context["panels"] = SummaryPanels(context)
+    context["oob_panels"] = SummaryPanels(context, oob=True)
     if with_catalogue:
         filter_form = CatalogueFilterForm(request.GET)
         query, unit_type = filter_form.filters()

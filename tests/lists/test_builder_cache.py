@@ -128,7 +128,7 @@ def test_cards_alike_in_two_users_lists_keep_each_their_own_ids_and_tokens():
         client = clients[user.username] = Client(enforce_csrf_checks=True)
         client.force_login(user)
         page = _page(client, army_list)
-        assert b"<muster-" not in page  # no placeholder is ever sent
+        assert b"<muster-" not in page  # no stand-in is ever sent
         ids = {int(pk) for pk in re.findall(rb'<article id="entry-(\d+)"', page)}
         assert ids == set(army_list.entries.values_list("pk", flat=True))
     # Bob's tokens (from his page served from the cache) work for his forms, without JavaScript.
@@ -149,7 +149,7 @@ def test_cards_alike_in_two_users_lists_keep_each_their_own_ids_and_tokens():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
-def test_no_builder_response_carries_a_placeholder(client, alice_list, htmx):
+def test_no_builder_response_carries_a_stand_in(client, alice_list, htmx):
     headers = HX if htmx else {}
     entry = alice_list.entries.order_by("position", "pk")[1]
     url = f"/lists/{alice_list.pk}/entries/{entry.pk}/"
