@@ -32,6 +32,9 @@ class ArmyListForm(forms.ModelForm):
                 "hx-target": "#army-field",
                 "hx-swap": "outerHTML",
                 "hx-trigger": "change",
+                # The army select is replaced by the edition's armies: no choosing in the old one
+                # meanwhile, or the choice would be lost when the new one arrives.
+                "hx-disabled-elt": "#id_army",
             }
         ),
     )

@@ -74,3 +74,27 @@ def test_it_deletes_and_undoes_with_htmx_in_place(django_db_setup, page):
     assert page.inner_text("#trash-link") == "Trash (0)"
     army_list.refresh_from_db()
     assert army_list.deleted_at is None
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_army_select_waits_for_the_editions_armies(django_db_setup, page):
+    """While the edition's armies are on their way the army select is disabled: an army picked
+    in the old select meanwhile would be lost when the new one replaces it."""
+    make_army(edition=make_edition("v2"), name="Soviet Union")
+    make_army(edition=make_edition("v3"), name="Finland")
+    page.goto("/lists/new/")
+    page.evaluate(
+        """() => {
+            window.__armyDisabled = false;
+            new MutationObserver(() => {
+                const army = document.querySelector('#id_army');
+                if (army && army.disabled) window.__armyDisabled = true;
+            }).observe(document.body, {attributes: true, subtree: true, childList: true});
+        }"""
+    )
+    page.select_option("#id_edition", "v3")
+    page.wait_for_function("!document.querySelector('#id_army').textContent.includes('Soviet Union')")
+    assert page.evaluate("window.__armyDisabled") is True
+    assert page.is_enabled("#id_army")
+    page.select_option("#id_army", label="Finland")
