@@ -162,6 +162,13 @@ class Unit(models.Model):
     weapons_text = models.CharField(max_length=300, blank=True, help_text="Default armament, as printed.")
     weapons_text_fr = models.CharField(max_length=300, blank=True)
     weapons = models.ManyToManyField(Weapon, blank=True, related_name="units")
+    # The distinct weapons above say what the unit can fire; the lines say how it carries them,
+    # one per mount, so a tank's turret gun, co-axial MMG and hull MMG stay separate (own arc).
+    weapon_lines = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='One line per weapon mount: [{"weapon": slug, "mount": "turret", "count": 1, "arc": "360"}].',
+    )
     special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="units")
     theatres = models.JSONField(default=list, blank=True, help_text="Theatre selectors it belongs to; empty = all.")
     source = models.CharField(max_length=300)
