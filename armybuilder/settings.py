@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "armybuilder.reference",
     "armybuilder.catalogue",
+    "armybuilder.importers",
     "armybuilder.lists",
     "armybuilder.resolver",
     "armybuilder.playsheets",

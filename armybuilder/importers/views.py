@@ -31,9 +31,9 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
-from armybuilder.importers.safety import MAX_FILE_BYTES, CatalogueImportError
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
+from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
 
 ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100

@@ -25,18 +25,19 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 
+# unit_change_notes now lives with the catalogue; re-exported for the builder, which imports it from here.
+from armybuilder.catalogue.change_notes import unit_change_notes  # noqa: F401
 from armybuilder.catalogue.models import Army, OfficerRank, Option, Origin, Slot, Unit, UnitType
-from armybuilder.importers.barracks import parse_barracks
-from armybuilder.importers.battlescribe import parse_battlescribe
-from armybuilder.importers.loader import detect_format
-from armybuilder.importers.model import (
+from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
+from armydata.barracks import parse_barracks
+from armydata.battlescribe import parse_battlescribe
+from armydata.loader import detect_format
+from armydata.model import (
     QUALITIES,
     ImportedArmy,
     ImportedCatalogue,
@@ -45,11 +46,7 @@ from armybuilder.importers.model import (
     ImportedWeapon,
     ImportReport,
 )
-from armybuilder.importers.safety import CatalogueImportError, expand_archives
-from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
-
-if TYPE_CHECKING:
-    from armybuilder.lists.models import Entry
+from armydata.safety import CatalogueImportError, expand_archives
 
 Progress = Callable[[int, int, str, str], None]
 """Called as ``progress(units_done, units_total, army, unit)``: with ``unit=""`` when an army starts,
@@ -759,30 +756,3 @@ def import_files(
 ) -> ImportResult:
     """Parse ``{name: bytes}`` (archives included) and write it: what the command and the page run."""
     return import_catalogues(parse_files(files, edition=edition), dry_run=dry_run, progress=progress)
-
-
-# --- for the builder -----------------------------------------------------------------------------
-
-
-def unit_change_notes(entries: Iterable[Entry], *, since: datetime | None = None) -> dict[int, str]:
-    """``{entry.pk: note}`` for entries whose unit an import removed or changed since the list was saved.
-
-    "Changed" means the unit's ``updated_at`` is later than ``since`` (default: the entry's list
-    ``updated_at``, which every edit of the list moves). Reads ``entry.unit`` and
-    ``entry.army_list``: pass entries loaded through ``ArmyList.objects.for_builder()`` and it
-    runs no query.
-    """
-    notes: dict[int, str] = {}
-    for entry in entries:
-        unit = entry.unit
-        if unit.removed:
-            notes[entry.pk] = _(
-                "%(unit)s is no longer in the latest catalogue data; it stays in this list as it was."
-            ) % {"unit": unit.display_name}
-            continue
-        reference = since if since is not None else entry.army_list.updated_at
-        if unit.updated_at > reference:
-            notes[entry.pk] = _(
-                "%(unit)s changed in the catalogue since this list was last saved; check its points and options."
-            ) % {"unit": unit.display_name}
-    return notes

@@ -6,8 +6,8 @@ import io
 import zipfile
 from pathlib import Path
 
-from armybuilder.importers.battlescribe import parse_battlescribe
-from armybuilder.importers.model import ImportedCatalogue, ImportedUnit
+from armydata.battlescribe import parse_battlescribe
+from armydata.model import ImportedCatalogue, ImportedUnit
 
 DATA = Path(__file__).parent / "data"
 BATTLESCRIBE = DATA / "battlescribe"

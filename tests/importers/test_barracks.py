@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from armybuilder.importers.barracks import parse_barracks
-from armybuilder.importers.safety import CatalogueImportError
+from armydata.barracks import parse_barracks
+from armydata.safety import CatalogueImportError
 from tests.importers.helpers import read_barracks
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from armybuilder.importers.battlescribe import parse_battlescribe
-from armybuilder.importers.safety import CatalogueImportError
+from armydata.battlescribe import parse_battlescribe
+from armydata.safety import CatalogueImportError
 from tests.importers.helpers import only_unit, parse_catalogue, read_battlescribe
 
 

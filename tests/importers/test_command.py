@@ -10,10 +10,10 @@ import pytest
 from django.core.management import call_command, execute_from_command_line
 from django.db import connections
 
-from armybuilder.catalogue.management.commands.import_catalogue import ProgressBar
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.importers import safety
+from armybuilder.importers.management.commands.import_catalogue import ProgressBar
 from armybuilder.reference.models import SpecialRule, Weapon
+from armydata import safety
 from tests.importers.helpers import BARRACKS, BATTLESCRIBE, make_zip, read_battlescribe
 from tests.importers.test_writer import make_chart
 

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from armybuilder.importers.loader import load_paths, parse_any
-from armybuilder.importers.safety import CatalogueImportError
+from armydata.loader import load_paths, parse_any
+from armydata.safety import CatalogueImportError
 from tests.importers.helpers import BARRACKS, BATTLESCRIBE, make_zip, read_battlescribe
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armybuilder.importers.battlescribe import parse_battlescribe
+from armydata.battlescribe import parse_battlescribe
 from tests.importers.helpers import read_battlescribe
 
 QUALITY_NAMES = ("Inexperienced", "Regular", "Veteran")

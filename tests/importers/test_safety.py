@@ -7,9 +7,9 @@ import zipfile
 
 import pytest
 
-from armybuilder.importers import safety
-from armybuilder.importers.loader import parse_any
-from armybuilder.importers.safety import CatalogueImportError, expand_archive, expand_archives, parse_json, read_file
+from armydata import safety
+from armydata.loader import parse_any
+from armydata.safety import CatalogueImportError, expand_archive, expand_archives, parse_json, read_file
 from tests.importers.helpers import make_zip, read_battlescribe
 
 OVER_LIMIT = safety.MAX_FILE_BYTES + 1

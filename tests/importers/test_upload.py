@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.importers import safety
+from armydata import safety
 from tests.importers.helpers import read_battlescribe
 from tests.importers.test_writer import make_chart
 

@@ -6,9 +6,9 @@ import pytest
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.importers import writer
-from armybuilder.importers.safety import CatalogueImportError
 from armybuilder.importers.writer import import_files, parse_files
 from armybuilder.reference.models import SpecialRule, Weapon
+from armydata.safety import CatalogueImportError
 from tests.catalogue.factories import make_army, make_edition, make_special_rule, make_weapon
 from tests.importers.helpers import read_barracks, read_battlescribe
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from armybuilder.catalogue.change_notes import unit_change_notes
 from armybuilder.catalogue.models import Army, Option, Unit
-from armybuilder.importers.writer import import_files, unit_change_notes
+from armybuilder.importers.writer import import_files
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference.models import SpecialRule, Weapon

@@ -11,9 +11,9 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from armybuilder.importers.loader import load_paths
-from armybuilder.importers.safety import CatalogueImportError
 from armybuilder.importers.writer import import_catalogues, parse_files
+from armydata.loader import load_paths
+from armydata.safety import CatalogueImportError
 
 
 class ProgressBar:
