@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .classify import Classification, classify
 from .model import (
     QUALITIES,
     ImportedArmy,
@@ -30,40 +31,10 @@ SYSTEM_NAME = "Bolt Action 2nd Edition (Barracks)"
 _EXTRA_MODEL_RE = re.compile(
     r"^\s*(additional|extra)\b.*\b(soldiers?|men|man|crew(men|man)?|models?)\b|^\s*attendants?\b", re.IGNORECASE
 )
-_SQUAD_RE = re.compile(r"\b(squad|section|platoon)\b", re.IGNORECASE)
 _REPLACES_RE = re.compile(
     r"replac(?:es|e|ing)\s+(?:the\s+|its\s+|their\s+|a\s+)?([\w\s.-]+?)(?:\)|,|$|\s+with\b)", re.I
 )
 _UPGRADE_RE = re.compile(r"\bupgrade\s+(?:the\s+)?(.+?)\s+to\s+(.+)$", re.IGNORECASE)
-_TEAM_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), slot)
-    for pattern, slot in (
-        (r"sniper", "sniper"),
-        (r"flame|roks", "flamethrower"),
-        (r"mortar", "mortar"),
-        (r"machine gun|\bmmg\b|\bhmg\b", "machine_gun"),
-        (r"anti-?\s?tank|bazooka|\bpiat\b|panzerschreck|\bboys\b", "anti_tank"),
-    )
-)
-_HQ_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), slot)
-    for pattern, slot in (
-        (r"observer", "forward_observer"),
-        (r"\bmedic", "medic"),
-        (r"officer|lieutenant|captain|\bmajor\b|colonel", "officer"),
-    )
-)
-_RANKS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), rank)
-    for pattern, rank in (
-        (r"lieutenant[\s-]+colonel", "lieutenant_colonel"),
-        (r"second lieutenant|2nd\s+lieutenant", "second_lieutenant"),
-        (r"first lieutenant|1st\s+lieutenant", "first_lieutenant"),
-        (r"\bcaptain\b", "captain"),
-        (r"\bmajor\b", "major"),
-        (r"\bcolonel\b", "colonel"),
-    )
-)
 
 
 def _slug(text: str) -> str:
@@ -158,30 +129,12 @@ def _weapon_change(name: str, weapons: _WeaponIndex) -> tuple[str | None, str | 
     return weapons.find(name), None
 
 
-def _unit_kind(section: str, category: str, name: str, damage: str | None) -> tuple[str, str]:
-    lowered = category.lower()
-    if damage is not None and section != "artillery":
-        value = _first_int(damage, r"(\d+)\s*\+")
-        soft = "soft" in damage.lower() or (value is not None and value <= 6)
-        vehicle = "vehicle_soft" if soft else "vehicle_armoured"
-        if "transport" in lowered or "tow" in lowered:
-            return "transport", "transport"
-        if "armoured car" in lowered:
-            return vehicle, "armoured_car"
-        if section == "vehicles":
-            return vehicle, "tank"
-        return vehicle, "other"
-    if section == "artillery":
-        return "artillery", "artillery"
-    if "headquarters" in lowered:
-        slot = next((s for pattern, s in _HQ_SLOTS if pattern.search(name)), "other")
-        return "headquarters", slot
-    if _SQUAD_RE.search(name):
-        return "infantry", "infantry"
-    slot = next((s for pattern, s in _TEAM_SLOTS if pattern.search(name)), None)
-    if slot is not None:
-        return "team", slot
-    return "infantry", "infantry"
+def _unit_kind(section: str, category: str, name: str, damage: str | None) -> Classification:
+    # Barracks files group units as section ("infantry", "artillery", "vehicles") and category
+    # ("Headquarters", "Infantry Squads and Teams", "Tanks", "Transports and Tows"...): the category
+    # is the more telling of the two. Guns have no vehicle profile worth reading as one.
+    categories = [category, section]
+    return classify(categories, name, damage=damage if section != "artillery" else None)
 
 
 class _BarracksParser:
@@ -243,7 +196,8 @@ class _BarracksParser:
         if not base_cost:
             raise CatalogueImportError(f"{where} ({name}): no cost at any quality")
         damage = raw.get("damage") if isinstance(raw.get("damage"), str) else None
-        unit_type, slot = _unit_kind(section, category, f"{raw.get('name', '')} {name}", damage)
+        kind = _unit_kind(section, category, f"{raw.get('name', '')} {name}", damage)
+        unit_type, slot = kind.unit_type, kind.slot
         base_models = _model_count(raw.get("composition")) or 1
 
         weapon_names: list[str] = []
@@ -304,9 +258,7 @@ class _BarracksParser:
             description = text.partition(":")[2].strip() if rule != text.strip() else ""
             self.add_rule(f"{army}/{_slug(rule)}", rule, description)
 
-        officer_rank = None
-        if slot == "officer":
-            officer_rank = next((rank for pattern, rank in _RANKS if pattern.search(name)), None)
+        officer_rank = kind.officer_rank
         transport = raw.get("transport") if isinstance(raw.get("transport"), str) else None
         return ImportedUnit(
             source_id=source_id,

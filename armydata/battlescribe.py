@@ -27,6 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
+from .classify import Classification, classify, is_setting
 from .model import (
     QUALITIES,
     ImportedArmy,
@@ -35,6 +36,7 @@ from .model import (
     ImportedRule,
     ImportedUnit,
     ImportedWeapon,
+    ImportedWeaponLine,
     ImportReport,
 )
 from .safety import CatalogueImportError, parse_xml
@@ -49,7 +51,11 @@ MAX_UNIT_WORK = 2_000_000
 _ENTRY_TAGS = ("selectionEntry", "selectionEntryGroup")
 # A quality choice is named just that, maybe with a bracketed note ("Veteran (+3 pts)");
 # "Regular Soldier" is a model, not a quality.
-_QUALITY_RE = re.compile(r"^\s*(inexperienced|regular|veteran)\s*(\(.*\))?\s*$", re.IGNORECASE)
+_QUALITY_RE = re.compile(r"^\s*(inexperienced|regular|experienced|veteran)\s*(\(.*\))?\s*$", re.IGNORECASE)
+# Community 3rd-edition data calls the quality choice "Veterancy", "Rating", "Experience" or
+# "Quality"; in a group so named, "Experienced" is the Regular choice.
+_QUALITY_GROUP_RE = re.compile(r"\b(veterancy|rating|experience|quality|qualities)\b", re.IGNORECASE)
+_QUALITY_ALIASES = {"experienced": "regular"}
 _QUALITY_WORD_RE = re.compile(r"\b(inexperienced|regular|veteran)\b", re.IGNORECASE)
 _POINTS_NAME_RE = re.compile(r"^\s*(pts|points?|pt)\s*$", re.IGNORECASE)
 _SELECTOR_RE = re.compile(r"th(?:r)?ea?t(?:re|er)\s+selector", re.IGNORECASE)
@@ -63,66 +69,6 @@ _IGNORED_TAGS = frozenset({"description", "comment", "readme", "publications", "
 _KNOWN_CONDITIONS = frozenset(
     {"lessThan", "greaterThan", "equalTo", "notEqualTo", "atLeast", "atMost", "instanceOf", "notInstanceOf"}
 )
-
-_CATEGORY_MAP: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), unit_type, slot)
-    for pattern, unit_type, slot in (
-        (r"fore?ward observer|observer", "headquarters", "forward_observer"),
-        (r"\bmedic", "headquarters", "medic"),
-        (r"ambulance", "vehicle_soft", "other"),
-        (r"platoon commander|company commander|officer", "headquarters", "officer"),
-        (r"headquarters|\bhq\b", "headquarters", None),
-        (r"sniper", "team", "sniper"),
-        (r"machine gun", "team", "machine_gun"),
-        (r"mortar", "team", "mortar"),
-        (r"flame", "team", "flamethrower"),
-        (r"anti-?\s?tank teams?", "team", "anti_tank"),
-        (r"anti-?\s?tank guns?|anti-?\s?aircraft guns?|field artillery|^\s*artillery\s*$", "artillery", "artillery"),
-        (
-            r"self.propelled|tank destroyer|(^|[\s,])tanks?\b|anti-?\s?aircraft vehicle|compulsory vehicle|"
-            r"command vehicle|lend.lease",
-            "vehicle_armoured",
-            "tank",
-        ),
-        (r"armou?red car|recce vehicle", "vehicle_armoured", "armoured_car"),
-        (r"transport|\btows?\b", "transport", "transport"),
-        (r"artillery", "artillery", "artillery"),
-        (r"\barv\b|recovery", "vehicle_armoured", "other"),
-        (r"^\s*vehicles?\s*$", "vehicle_armoured", "tank"),
-        (r"infantry support|heavy weapons|support", "team", None),
-        (r"infantry|squad|section|compulsory|engineer", "infantry", "infantry"),
-    )
-)
-
-_RANKS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), rank)
-    for pattern, rank in (
-        (r"lieutenant[\s-]+colonel|lt\.?[\s-]+col", "lieutenant_colonel"),
-        (r"second lieutenant|2nd\s+lieutenant|2nd\s+lt\b|sub-?lieutenant", "second_lieutenant"),
-        (r"first lieutenant|1st\s+lieutenant|1st\s+lt\b", "first_lieutenant"),
-        (r"\bcaptain\b", "captain"),
-        (r"\bmajor\b", "major"),
-        (r"\bcolonel\b", "colonel"),
-        (r"company commander", "company_commander"),
-        (r"platoon commander", "platoon_commander"),
-        (r"\blieutenant\b", "second_lieutenant"),
-    )
-)
-
-_NAME_SLOTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), slot)
-    for pattern, slot in (
-        (r"observer", "forward_observer"),
-        (r"\bmedic|corpsman", "medic"),
-        (r"sniper", "sniper"),
-        (r"flame", "flamethrower"),
-        (r"mortar", "mortar"),
-        (r"machine gun|\bmmg\b|\bhmg\b", "machine_gun"),
-        (r"anti-?\s?tank|bazooka|\bpiat\b|panzerschreck|\bboys\b", "anti_tank"),
-        (r"officer|commander|lieutenant|captain|\bmajor\b|colonel|general", "officer"),
-    )
-)
-
 
 # --- the resolved tree -------------------------------------------------------------------
 
@@ -645,6 +591,15 @@ def _constraint(element: Element) -> _Constraint:
     )
 
 
+def _quality_of(name: str) -> str | None:
+    """The quality a choice named like "Veteran" or "Experienced (+2 pts)" stands for."""
+    match = _QUALITY_RE.match(name)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return _QUALITY_ALIASES.get(word, word)
+
+
 def _static_hidden(node: _Node) -> bool:
     """Hidden in the source with nothing that could ever show it."""
     if not node.hidden:
@@ -732,12 +687,15 @@ class _Unit:
             if child.kind != "group":
                 continue
             entries = [c for c in child.children if c.kind == "entry"]
-            matches = [_QUALITY_RE.match(e.name) for e in entries]
-            if entries and all(matches):
+            qualities = [_quality_of(e.name) for e in entries]
+            named = bool(_QUALITY_GROUP_RE.search(child.name)) and any(qualities)
+            if entries and (all(qualities) or named):
                 mapping: dict[str, _Node] = {}
-                for entry, match in zip(entries, matches, strict=True):
-                    if match is not None:
-                        mapping.setdefault(match.group(1).lower(), entry)
+                for entry, quality in zip(entries, qualities, strict=True):
+                    if quality is not None:
+                        mapping.setdefault(quality, entry)
+                    else:
+                        self.note(f"{entry.name!r} in the quality group {child.name!r} is not a quality; ignored")
                 self.quality_groups[id(child)] = mapping
             else:
                 self._find_quality_groups(child)
@@ -983,8 +941,7 @@ class _Unit:
                 return entry
         # A nested rating group (an attached specialist's own quality) follows the unit's.
         for entry in visible:
-            match = _QUALITY_RE.match(entry.name)
-            if match and match.group(1).lower() == quality:
+            if _quality_of(entry.name) == quality:
                 return entry
         costs = [(self.cost(self._select(e, 1, group, quality, {}, ctx), ctx), i) for i, e in enumerate(visible)]
         return visible[min(costs)[1]]
@@ -1059,6 +1016,53 @@ def _weapons_of(selection: _Sel) -> list[str]:
     return names
 
 
+_COAXIAL_RE = re.compile(r"co-?\s?axial", re.IGNORECASE)
+_MOUNTS = (
+    (re.compile(r"turret", re.IGNORECASE), "turret"),
+    (re.compile(r"pintle", re.IGNORECASE), "pintle"),
+    (re.compile(r"sponson", re.IGNORECASE), "sponson"),
+    (re.compile(r"casemate", re.IGNORECASE), "casemate"),
+    (re.compile(r"platform", re.IGNORECASE), "platform"),
+    (re.compile(r"\bhull|forward.facing|front.facing|bow", re.IGNORECASE), "hull"),
+)
+_ARCS = (
+    (re.compile(r"360", re.IGNORECASE), "360"),
+    (re.compile(r"rear", re.IGNORECASE), "rear"),
+    (re.compile(r"forward|front", re.IGNORECASE), "front"),
+    (re.compile(r"\bleft", re.IGNORECASE), "left"),
+    (re.compile(r"\bright", re.IGNORECASE), "right"),
+)
+
+
+def _weapon_lines(root: _Sel) -> list[ImportedWeaponLine]:
+    """One line per weapon entry of a vehicle, with the mount and arc its entry's name gives.
+
+    An entry holding two weapons ("turret-mounted gun and co-axial MMG") puts the first on the
+    named mount and the others on the co-axial mount when the name mentions one.
+    """
+    lines: list[ImportedWeaponLine] = []
+
+    def walk(selection: _Sel, multiplier: int) -> None:
+        amount = multiplier * selection.count
+        weapons = [p for p in selection.node.profiles if p.is_weapon and p.name]
+        text = " ".join([selection.node.name, *selection.node.rules])
+        mount = next((m for pattern, m in _MOUNTS if pattern.search(selection.node.name)), "")
+        coaxial = bool(_COAXIAL_RE.search(text))
+        if coaxial and not mount:
+            mount = "coaxial"
+        arc = next((a for pattern, a in _ARCS if pattern.search(selection.node.name)), "")
+        for index, profile in enumerate(weapons):
+            line_mount = "coaxial" if index and coaxial else mount
+            line = ImportedWeaponLine(weapon=profile.name, mount=line_mount, count=amount, arc=arc)
+            if line not in lines:
+                lines.append(line)
+        for child in selection.children:
+            walk(child, amount)
+
+    walk(root, 1)
+    return lines
+
+
 def _round(value: float) -> int:
     return int(math.floor(value + 0.5))
 
@@ -1103,6 +1107,10 @@ class _ArmyParser:
             categories = self.category_names(root)
             if _SELECTOR_RE.search(root.name):
                 selectors.extend(n for n in _selectable_names(root) if n not in selectors)
+                continue
+            if is_setting(root.name, *categories):
+                # Every roster takes it once: a setting, not a unit (no order die, no points, no slot).
+                self.report.skip(f"{root.name} ({root.id})", "roster setting, not a unit")
                 continue
             if categories and _NOT_A_UNIT_RE.search(categories[0]):
                 self.report.skip(f"{root.name} ({root.id})", f"utility entry ({categories[0]}), not a unit")
@@ -1175,9 +1183,9 @@ class _ArmyParser:
                 if match:
                     return match.group(1).lower()
             for profile in selection.node.profiles:
-                match = _QUALITY_RE.match(profile.name)
-                if match and not profile.is_weapon:
-                    return match.group(1).lower()
+                quality = _quality_of(profile.name)
+                if quality and not profile.is_weapon:
+                    return quality
         unit.note("no quality found in the source; priced as Regular")
         return "regular"
 
@@ -1299,20 +1307,18 @@ class _ArmyParser:
                 vehicle = next((p for p in wrapper.profiles if p.is_vehicle), None)
         damage_text = vehicle.get("damage value", "damage", "dv") if vehicle else None
         transport_text = vehicle.get("transport", "transport capacity") if vehicle else None
-        unit_type, slot = self._classify(unit, wrapper, damage_text, transport_text)
-        officer_rank = None
-        if slot == "officer":
-            names = f"{node.name} {wrapper.name if wrapper else ''}"
-            officer_rank = next((rank for pattern, rank in _RANKS if pattern.search(names)), None)
+        kind = self._classify(unit, wrapper, damage_text, transport_text)
         hidden = _static_hidden(node) or (wrapper is not None and _static_hidden(wrapper))
         if hidden:
             self.report.warn(f"{self.catalogue.name}: {node.name!r} is hidden in the source; imported as hidden")
         options = self._options(unit, priced, weapons)
+        # Vehicles keep each weapon on its own mount; the cheapest quality's tree is the default kit.
+        lines = _weapon_lines(next(iter(priced.trees.values()))[0]) if damage_text else []
         return ImportedUnit(
             source_id=node.id,
             name=node.name,
-            unit_type=unit_type,
-            slot=slot,
+            unit_type=kind.unit_type,
+            slot=kind.slot,
             base_cost=dict(priced.base),
             per_model_cost=dict(priced.per_model),
             base_models=priced.base_models,
@@ -1323,40 +1329,19 @@ class _ArmyParser:
             special_rules=rules,
             damage_value=_first_int(damage_text, r"(\d+)\s*\+") if damage_text else None,
             transport_capacity=_first_int(transport_text, r"(\d+)") if transport_text else None,
-            officer_rank=officer_rank,
+            officer_rank=kind.officer_rank,
             hidden=hidden,
+            weapon_lines=lines,
         )
 
     def _classify(
         self, unit: _Unit, wrapper: _Node | None, damage: str | None, transport: str | None
-    ) -> tuple[str, str]:
-        names = self.category_names(unit.node, wrapper)
-        unit_type: str | None = None
-        slot: str | None = None
-        for category in names:
-            for pattern, mapped_type, mapped_slot in _CATEGORY_MAP:
-                if pattern.search(category):
-                    unit_type, slot = mapped_type, mapped_slot
-                    break
-            if unit_type is not None:
-                break
-        display = f"{unit.node.name} {wrapper.name if wrapper else ''}"
-        if unit_type is None:
-            if damage is not None:
-                unit_type = "vehicle_armoured"
-                slot = "transport" if transport and _first_int(transport, r"(\d+)") else "tank"
-            else:
-                unit_type = "infantry"
-                unit.note("no category says what kind of unit this is; imported as infantry")
-        if slot is None:
-            slot = next((s for pattern, s in _NAME_SLOTS if pattern.search(display)), None)
-            if slot is None:
-                slot = "infantry" if unit_type == "infantry" else "other"
-        if unit_type in ("vehicle_soft", "vehicle_armoured") and damage is not None:
-            value = _first_int(damage, r"(\d+)\s*\+")
-            soft = "soft" in damage.lower() or (value is not None and value <= 6)
-            unit_type = "vehicle_soft" if soft else "vehicle_armoured"
-        return unit_type, slot
+    ) -> Classification:
+        display = f"{unit.node.name} {wrapper.name if wrapper else ''}".strip()
+        result = classify(self.category_names(unit.node, wrapper), display, damage=damage, transport=transport)
+        if result.guessed:
+            unit.note("no category says what kind of unit this is; imported as infantry")
+        return result
 
     def _options(self, unit: _Unit, priced: _Priced, base_weapons: list[str]) -> list[ImportedOption]:
         in_base: dict[int, set[str]] = defaultdict(set)

@@ -22,11 +22,13 @@ UNIT_TYPES: tuple[str, ...] = (
 
 SLOTS: tuple[str, ...] = (
     "officer",
+    "character",
     "infantry",
     "medic",
     "forward_observer",
     "sniper",
     "machine_gun",
+    "light_mortar",
     "mortar",
     "flamethrower",
     "anti_tank",
@@ -84,6 +86,20 @@ class ImportedOption:
 
 
 @dataclass(frozen=True)
+class ImportedWeaponLine:
+    """One weapon as a vehicle carries it: on which mount, how many, firing into which arc.
+
+    ``mount`` is "turret", "coaxial", "hull", "pintle", "platform", "casemate", "sponson" or ""
+    when the source does not say; ``arc`` is "360", "front", "rear", "left", "right" or "".
+    """
+
+    weapon: str
+    mount: str = ""
+    count: int = 1
+    arc: str = ""
+
+
+@dataclass(frozen=True)
 class ImportedUnit:
     """A unit as the source prices it.
 
@@ -107,6 +123,7 @@ class ImportedUnit:
     transport_capacity: int | None = None
     officer_rank: str | None = None
     hidden: bool = False
+    weapon_lines: list[ImportedWeaponLine] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ class UnitType(models.TextChoices):
 class Slot(models.TextChoices):
     OFFICER = "officer", _("Officer")
     COMPANY_COMMANDER = "company_commander", _("Company commander")
+    CHARACTER = "character", _("National character")
     INFANTRY = "infantry", _("Infantry squad")
     MEDIC = "medic", _("Medic")
     FORWARD_OBSERVER = "forward_observer", _("Forward observer")

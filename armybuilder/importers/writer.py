@@ -631,6 +631,7 @@ class _CatalogueWriter:
     ) -> None:
         values = self._unit_values(imported, source_id, position)
         weapons = {w.pk for w in (self.weapons.resolve(name) for name in imported.weapons) if w is not None}
+        values["weapon_lines"] = self._weapon_lines(imported)
         rules = {rule.pk for rule in self.rules.resolve_all(imported.special_rules)}
         created = row is None
         if row is None:
@@ -652,6 +653,15 @@ class _CatalogueWriter:
         if related and not changed:
             self._update(row, {}, force=True)
         self.result.units.count(created, changed or related)
+
+    def _weapon_lines(self, imported: ImportedUnit) -> list[dict[str, Any]]:
+        lines: list[dict[str, Any]] = []
+        for line in imported.weapon_lines:
+            weapon = self.weapons.resolve(line.weapon)
+            if weapon is None:
+                continue
+            lines.append({"weapon": weapon.slug, "mount": line.mount, "count": max(line.count, 1), "arc": line.arc})
+        return lines
 
     # options
 

@@ -1,0 +1,171 @@
+"""What kind of unit an imported entry is, and which platoon slot it fills: one classifier for every source.
+
+The BattleScribe and Barracks importers used to carry their own slot rules, and they drifted
+apart. Both now describe an entry the same way (the data's category names, most telling first,
+its name, and the vehicle profile's damage and transport texts) and ask ``classify``.
+
+Order of the tests, and why:
+
+1. Roster settings ("Configuration", "Game options"...) are not units at all.
+2. National characters (commissars, chaplains, political officers) are named by category or
+   name; they are checked before anything else so that a character filed under an infantry
+   category is never counted as an infantry squad.
+3. A vehicle profile (a damage value) makes a vehicle, unless the category says it is a gun.
+4. Categories that name one kind of unit decide it (the first one, in the data's order).
+5. Broad categories ("Headquarters", "Infantry Squads and Teams", "Support") only narrow the
+   kind; the unit's name then decides the slot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Classification:
+    unit_type: str
+    slot: str
+    officer_rank: str | None = None
+    character: bool = False
+    guessed: bool = False  # nothing in the data said what it is; the default was used
+
+
+def _patterns(*pairs: tuple[str, tuple[str, str]]) -> tuple[tuple[re.Pattern[str], tuple[str, str]], ...]:
+    return tuple((re.compile(pattern, re.IGNORECASE), kind) for pattern, kind in pairs)
+
+
+SETTING_RE = re.compile(
+    r"^\s*(configuration|config|roster (settings|options|configuration)|game (settings|options|type|size)|"
+    r"settings|army (configuration|settings|options)|force (configuration|settings|options))\s*$",
+    re.IGNORECASE,
+)
+CHARACTER_RE = re.compile(
+    r"commissar|kommissar|politruk|political officer|chaplain|padre|priest|\bimam\b|\brabbi\b|"
+    r"national characters?|^\s*characters?\s*$|\bhero\b",
+    re.IGNORECASE,
+)
+
+# Categories that name one kind of unit. Tested in this order against each category.
+SPECIFIC_CATEGORIES = _patterns(
+    (r"fore?ward observer|\bobservers?\b", ("headquarters", "forward_observer")),
+    (r"\bmedics?\b|medical", ("headquarters", "medic")),
+    (r"ambulance", ("vehicle_soft", "other")),
+    (r"platoon commander|company commander|\bofficers?\b|command(ing)? officer", ("headquarters", "officer")),
+    (r"sniper", ("team", "sniper")),
+    (r"machine.?gun|\bmmg\b|\bhmg\b", ("team", "machine_gun")),
+    (r"light mortar", ("team", "light_mortar")),
+    (r"mortar", ("team", "mortar")),
+    (r"flame", ("team", "flamethrower")),
+    (r"anti-?\s?tank teams?|\bat teams?", ("team", "anti_tank")),
+    (
+        r"anti-?\s?tank guns?|anti-?\s?aircraft guns?|field artillery|^\s*artillery\s*$|\bhowitzers?\b",
+        ("artillery", "artillery"),
+    ),
+    (
+        r"self.propelled|tank destroyer|(^|[\s,])tanks?\b|assault guns?|anti-?\s?aircraft vehicle|"
+        r"compulsory vehicle|command vehicle|lend.lease",
+        ("vehicle_armoured", "tank"),
+    ),
+    (r"armou?red car|recce vehicle|reconnaissance vehicle", ("vehicle_armoured", "armoured_car")),
+    (r"transport|\btows?\b|tractor", ("transport", "transport")),
+    (r"artillery", ("artillery", "artillery")),
+    (r"\barv\b|recovery", ("vehicle_armoured", "other")),
+    (r"^\s*vehicles?\s*$", ("vehicle_armoured", "tank")),
+)
+# Broad categories: they narrow the kind, the name decides the slot.
+BROAD_CATEGORIES = _patterns(
+    (r"headquarters|\bhq\b", ("headquarters", "other")),
+    (r"squads? and teams|infantry support|heavy weapons|support|^\s*teams?\s*$", ("team", "other")),
+    (r"infantry|squads?|sections?|compulsory|engineers?|pioneers?|paratroop", ("infantry", "infantry")),
+)
+NAME_SLOTS = _patterns(
+    (r"observer", ("headquarters", "forward_observer")),
+    (r"\bmedic|corpsman|doctor", ("headquarters", "medic")),
+    (
+        r"officer|commander|lieutenant|captain|\bmajor\b|colonel|general|\bfenrik\b|\bkaptein\b|\bløytnant\b",
+        ("headquarters", "officer"),
+    ),
+    (r"sniper", ("team", "sniper")),
+    (r"flame|\broks\b", ("team", "flamethrower")),
+    (r"light mortar|(50|51|60) ?mm mortar|knee mortar", ("team", "light_mortar")),
+    (r"mortar", ("team", "mortar")),
+    (r"machine gun|\bmmg\b|\bhmg\b", ("team", "machine_gun")),
+    (r"anti-?\s?tank (rifle|team)|bazooka|\bpiat\b|panzerschreck|\bboys\b", ("team", "anti_tank")),
+    (r"\b(squad|section|platoon|infantry|riflemen|guards?)\b", ("infantry", "infantry")),
+)
+RANKS = tuple(
+    (re.compile(pattern, re.IGNORECASE), rank)
+    for pattern, rank in (
+        (r"lieutenant[\s-]+colonel|lt\.?[\s-]+col", "lieutenant_colonel"),
+        (r"second lieutenant|2nd\s+lieutenant|2nd\s+lt\b|sub-?lieutenant", "second_lieutenant"),
+        (r"first lieutenant|1st\s+lieutenant|1st\s+lt\b", "first_lieutenant"),
+        (r"\bcaptain\b", "captain"),
+        (r"\bmajor\b", "major"),
+        (r"\bcolonel\b", "colonel"),
+        (r"company commander", "company_commander"),
+        (r"platoon commander", "platoon_commander"),
+        (r"\blieutenant\b", "second_lieutenant"),
+    )
+)
+
+
+def is_setting(*names: str) -> bool:
+    """A roster setting (an entry or force every roster takes once), not a unit."""
+    return any(SETTING_RE.match(name or "") for name in names)
+
+
+def officer_rank(name: str) -> str | None:
+    return next((rank for pattern, rank in RANKS if pattern.search(name)), None)
+
+
+def _first_int(text: str | None, pattern: str) -> int | None:
+    match = re.search(pattern, text or "")
+    return int(match.group(1)) if match else None
+
+
+def _vehicle_type(damage: str) -> str:
+    value = _first_int(damage, r"(\d+)\s*\+")
+    soft = "soft" in damage.lower() or (value is not None and value <= 6)
+    return "vehicle_soft" if soft else "vehicle_armoured"
+
+
+def _match(patterns: tuple[tuple[re.Pattern[str], tuple[str, str]], ...], text: str) -> tuple[str, str] | None:
+    return next((kind for pattern, kind in patterns if pattern.search(text)), None)
+
+
+def classify(
+    categories: Sequence[str], name: str, *, damage: str | None = None, transport: str | None = None
+) -> Classification:
+    """Classify one unit from its category names (most telling first) and its name."""
+    categories = [c for c in categories if c and not SETTING_RE.match(c)]
+    if any(CHARACTER_RE.search(c) for c in categories) or CHARACTER_RE.search(name):
+        return Classification("headquarters", "character", character=True)
+    specific = next((kind for c in categories if (kind := _match(SPECIFIC_CATEGORIES, c)) is not None), None)
+    broad = next((kind for c in categories if (kind := _match(BROAD_CATEGORIES, c)) is not None), None)
+    by_name = _match(NAME_SLOTS, name)
+    if damage is not None and (specific is None or specific[0] != "artillery"):
+        vehicle = _vehicle_type(damage)
+        if specific is not None and specific[0] in ("transport", "vehicle_soft", "vehicle_armoured"):
+            unit_type, slot = specific
+        elif _first_int(transport, r"(\d+)"):
+            unit_type, slot = "transport", "transport"
+        else:
+            unit_type, slot = vehicle, "tank"
+        if unit_type in ("vehicle_soft", "vehicle_armoured"):
+            unit_type = vehicle
+        return Classification(unit_type, slot)
+    guessed = False
+    if specific is not None:
+        unit_type, slot = specific
+    elif broad is not None:
+        unit_type, slot = broad
+        if by_name is not None and (broad[0] != "headquarters" or by_name[0] == "headquarters"):
+            unit_type, slot = by_name
+    elif by_name is not None:
+        unit_type, slot = by_name
+    else:
+        unit_type, slot, guessed = "infantry", "infantry", True
+    rank = officer_rank(" ".join([name, *categories])) if slot == "officer" else None
+    return Classification(unit_type, slot, officer_rank=rank, guessed=guessed)

@@ -1,0 +1,65 @@
+"""The classifier both importers share: categories first, then the name; characters and settings apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from armydata.classify import classify, is_setting
+
+
+@pytest.mark.parametrize(
+    ("categories", "name", "expected"),
+    [
+        (["Infantry Squad", "National Character"], "Commissar", ("headquarters", "character")),
+        (["Headquarters", "infantry"], "Chaplain", ("headquarters", "character")),
+        (["Infantry Squads and Teams", "infantry"], "Politruk", ("headquarters", "character")),
+        (["Headquarters", "infantry"], "Second Lieutenant", ("headquarters", "officer")),
+        (["Headquarters", "infantry"], "Medic", ("headquarters", "medic")),
+        (["Headquarters", "infantry"], "Artillery Forward Observer", ("headquarters", "forward_observer")),
+        (["Infantry Squads and Teams", "infantry"], "Rifle Section", ("infantry", "infantry")),
+        (["Infantry Squads and Teams", "infantry"], "Sniper Team", ("team", "sniper")),
+        (["Infantry Squads and Teams", "infantry"], "Light Mortar Team", ("team", "light_mortar")),
+        (["Infantry Squads and Teams", "infantry"], "Medium Mortar Team", ("team", "mortar")),
+        (["Infantry Squads and Teams", "infantry"], "PIAT Team", ("team", "anti_tank")),
+        (["Anti-Tank Guns", "artillery"], "6 pdr", ("artillery", "artillery")),
+        (["Platoon Commander"], "Lieutenant", ("headquarters", "officer")),
+        (["Machine Gun Team"], "MG 42 Team", ("team", "machine_gun")),
+        (["Infantry Squad"], "Grenadier Squad", ("infantry", "infantry")),
+    ],
+)
+def test_it_classifies_from_categories_then_name(categories, name, expected):
+    result = classify(categories, name)
+    assert (result.unit_type, result.slot) == expected
+
+
+@pytest.mark.parametrize(
+    ("categories", "damage", "transport", "expected"),
+    [
+        (["Tanks", "vehicles"], "8+", None, ("vehicle_armoured", "tank")),
+        (["Armoured Cars", "vehicles"], "7+", None, ("vehicle_armoured", "armoured_car")),
+        (["Transports and Tows", "vehicles"], "6+", "12", ("transport", "transport")),
+        (["Tanks"], "6+ (soft skin)", None, ("vehicle_soft", "tank")),
+        ([], "7+", "10", ("transport", "transport")),
+    ],
+)
+def test_it_classifies_vehicles_by_category_and_damage_value(categories, damage, transport, expected):
+    result = classify(categories, "Vehicle", damage=damage, transport=transport)
+    assert (result.unit_type, result.slot) == expected
+
+
+def test_an_officer_rank_comes_from_the_name():
+    assert classify(["Headquarters"], "Captain (Kaptein)").officer_rank == "captain"
+
+
+def test_nothing_to_go_on_is_a_guess():
+    assert classify([], "Something").guessed
+
+
+@pytest.mark.parametrize("name", ["Configuration", "Game Options", "roster settings", "Army Configuration"])
+def test_roster_settings_are_recognised(name):
+    assert is_setting(name)
+
+
+@pytest.mark.parametrize("name", ["Rifle Squad", "Configuration Squad", "Commando"])
+def test_units_are_not_settings(name):
+    assert not is_setting(name)
