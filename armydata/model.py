@@ -124,6 +124,46 @@ class ImportedUnit:
     officer_rank: str | None = None
     hidden: bool = False
     weapon_lines: list[ImportedWeaponLine] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)  # the source's category ids, for force limits
+
+
+@dataclass(frozen=True)
+class ImportedLimitAdjustment:
+    """A force limit that moves with what else the platoon holds: when it holds ``comparison``
+    ``threshold`` units of ``category``, the ``bound`` ("min"/"max") is set/incremented/decremented."""
+
+    bound: str
+    type: str
+    value: int
+    category: str
+    comparison: str
+    threshold: int
+
+
+@dataclass(frozen=True)
+class ImportedForceLimit:
+    """Between ``minimum`` and ``maximum`` units of the data's category ``category``.
+
+    ``slots`` are the Muster slots the category stands for (from the shared classifier), used
+    for units that carry no categories (built-in ones).
+    """
+
+    category: str
+    label: str
+    slots: tuple[str, ...]
+    minimum: int = 0
+    maximum: int | None = None
+    adjustments: tuple[ImportedLimitAdjustment, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportedForce:
+    """A platoon kind the game system defines (a BattleScribe force entry), mapped to Muster's ``kind``."""
+
+    source_id: str
+    name: str
+    kind: str
+    limits: tuple[ImportedForceLimit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,3 +208,4 @@ class ImportedCatalogue:
     weapons: list[ImportedWeapon]
     rules: list[ImportedRule]
     report: ImportReport
+    forces: list[ImportedForce] = field(default_factory=list)

@@ -92,6 +92,9 @@ class Army(models.Model):
     description = models.TextField(blank=True)
     national_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="armies")
     theatre_selectors = models.JSONField(default=list, blank=True, help_text="Names of theatre selectors.")
+    # Imported armies: the game system's own platoon tables (armydata.model.ImportedForce as dicts);
+    # empty for built-in armies, whose lists follow the edition's tables in rules/army/force_org.py.
+    force_org = models.JSONField(default=list, blank=True, help_text="Platoon tables read from imported data.")
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.BUILTIN)
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
@@ -116,6 +119,33 @@ class Army(models.Model):
     @property
     def display_name(self) -> str:
         return self.name_fr if _is_french() and self.name_fr else self.name
+
+    def force_rules(self) -> tuple[army_rules.ForceEntrySpec, ...]:
+        """The imported platoon tables as plain data for rules/ (kept on the instance)."""
+        cached = self.__dict__.get("_force_rules")
+        if cached is None:
+            cached = self.__dict__["_force_rules"] = tuple(_force_entry(force) for force in self.force_org or ())
+        return cached
+
+
+def _force_entry(force: dict) -> army_rules.ForceEntrySpec:
+    return army_rules.ForceEntrySpec(
+        kind=force["kind"],
+        label=force.get("name", ""),
+        source=f"imported force entry {force.get('source_id', '')}",
+        limits=tuple(
+            army_rules.ForceLimitSpec(
+                key=limit["category"],
+                label=limit.get("label", ""),
+                categories=(limit["category"],),
+                slots=tuple(limit.get("slots", ())),
+                minimum=limit.get("minimum", 0),
+                maximum=limit.get("maximum"),
+                adjustments=tuple(army_rules.LimitAdjustment(**a) for a in limit.get("adjustments", ())),
+            )
+            for limit in force.get("limits", ())
+        ),
+    )
 
 
 class UnitQuerySet(models.QuerySet["Unit"]):
@@ -172,6 +202,9 @@ class Unit(models.Model):
     )
     special_rules = models.ManyToManyField(SpecialRule, blank=True, related_name="units")
     theatres = models.JSONField(default=list, blank=True, help_text="Theatre selectors it belongs to; empty = all.")
+    categories = models.JSONField(
+        default=list, blank=True, help_text="Imported units: the source's category ids, which force limits count."
+    )
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
     hidden = models.BooleanField(default=False)
@@ -227,6 +260,7 @@ class Unit(models.Model):
             options=tuple(option.to_rules() for option in self.options.all()),
             transport_capacity=self.transport_capacity,
             damage_value=self.damage_value,
+            categories=tuple(self.categories or ()),
         )
 
 

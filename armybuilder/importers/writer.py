@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -47,6 +47,7 @@ from armydata.model import (
     ImportReport,
 )
 from armydata.safety import CatalogueImportError, expand_archives
+from rules.army.force_org import edition_rules
 
 Progress = Callable[[int, int, str, str], None]
 """Called as ``progress(units_done, units_total, army, unit)``: with ``unit=""`` when an army starts,
@@ -271,6 +272,15 @@ def _name_keys(name: str, expand: bool) -> list[tuple[int, str]]:
         if _ABBREVIATION_RE.match(inner.strip()):
             keys.append((1, _words(inner, expand)))
     return [(rank, key) for rank, key in keys if key]
+
+
+def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any]]:
+    """The game system's platoon tables as stored on each of its armies (``Army.force_rules()`` reads them).
+
+    Only kinds the edition has are kept: a 2nd-edition army cannot field a 3rd-edition platoon.
+    """
+    kinds = set(edition_rules(edition).platoons)
+    return [asdict(force) for force in catalogue.forces if force.kind in kinds]
 
 
 # --- weapons and rules -------------------------------------------------------------------------
@@ -515,6 +525,7 @@ class _CatalogueWriter:
             "name": name,
             "theatre_selectors": list(imported.theatre_selectors),
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, {name} (id {source_id})", 300),
+            "force_org": _force_org(self.catalogue, self.edition.slug),
         }
         national = {rule.pk for rule in self.rules.resolve_all(imported.national_rules)}
         army = Army.objects.filter(edition=self.edition, origin=self.origin, source_id=source_id).first()
@@ -616,6 +627,7 @@ class _CatalogueWriter:
             ),
             "composition": _composition(base, maximum),
             "weapons_text": _fit(", ".join(unit.weapons), 300),
+            "categories": [_fit(category, 120) for category in unit.categories],
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, entry {source_id}", 300),
             "source_id": source_id,
             "hidden": unit.hidden,

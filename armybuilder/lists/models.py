@@ -139,6 +139,7 @@ class ArmyList(models.Model):
             max_platoons=self.max_platoons,
             platoons=tuple(p.to_rules() for p in platoons),
             entries=tuple(e.to_rules() for e in self.entries.all()),
+            forces=self.army.force_rules(),
         )
 
 

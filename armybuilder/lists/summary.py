@@ -56,6 +56,7 @@ def list_spec(army_list: ArmyList) -> ListSpec:
         max_platoons=army_list.max_platoons,
         platoons=tuple(p.to_rules() for p in army_list.platoons.all()),
         entries=tuple(entries),
+        forces=army_list.army.force_rules(),
     )
 
 

@@ -18,9 +18,18 @@ Company Commander), then the tournament limits (points, order dice, platoons).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rules.army.model import PLATOON_KINDS, EntrySpec, ListSpec, PlatoonSpec, Problem
+from rules.army.model import (
+    PLATOON_KINDS,
+    EntrySpec,
+    ForceEntrySpec,
+    ForceLimitSpec,
+    LimitAdjustment,
+    ListSpec,
+    PlatoonSpec,
+    Problem,
+)
 from rules.army.order_dice import order_dice
 from rules.army.points import entry_points, join_words
 from rules.errors import ForceOrgError, RulesError
@@ -34,7 +43,12 @@ JUNIOR_RANKS = ("second_lieutenant", "first_lieutenant", "platoon_commander")
 
 @dataclass(frozen=True)
 class SlotLimit:
-    """Between ``minimum`` and ``maximum`` units whose role is one of ``slots``."""
+    """Between ``minimum`` and ``maximum`` units whose role is one of ``slots``.
+
+    A limit read from imported data also names the data's ``categories``: a unit that carries
+    categories counts when it has one of them, a unit without (built in) by its role. Its
+    ``adjustments`` move the bounds with what else the platoon holds.
+    """
 
     key: str
     slots: tuple[str, ...]
@@ -42,6 +56,8 @@ class SlotLimit:
     plural: str
     minimum: int = 0
     maximum: int | None = None  # None: no fixed maximum
+    categories: tuple[str, ...] = ()
+    adjustments: tuple[LimitAdjustment, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +96,8 @@ REINFORCED_PLATOON = PlatoonRules(
         SlotLimit("infantry", ("infantry",), "infantry section", "infantry sections", 2, 6),
         SlotLimit("senior-officer", ("company_commander",), "Captain or Major", "Captains or Majors", 0, 1),
         SlotLimit("medic", ("medic",), "medic", "medics", 0, 1),
+        # National characters (commissars, chaplains) come from the national lists, one per platoon [R].
+        SlotLimit("character", ("character",), "national character", "national characters", 0, 1),
         SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
         SlotLimit("machine-gun", ("machine_gun",), "machine-gun team", "machine-gun teams", 0, 1),
         SlotLimit("mortar", ("light_mortar", "mortar"), "mortar team", "mortar teams", 0, 1),
@@ -103,28 +121,30 @@ REINFORCED_PLATOON = PlatoonRules(
     ),
 )
 
-V3_SOURCE = "v3-generic-costs.md, 3rd-edition force organisation"
-JK3_SOURCE = (
-    'JK3: Jelle-Kuipers/Bolt-Action-Third-Edition-NRData, "Bolt Action: Third Edition.gst" forceEntries '
-    "(3rd-ed book pp.184-189)"
+V3_SOURCE = (
+    "v3-force-org.md: 3rd-edition platoon structures (community 3rd-edition BattleScribe game system, "
+    "December 2025, checked against Warlord's July 2024 army-building preview)"
 )
+JK3_SOURCE = 'JK3: Jelle-Kuipers/Bolt-Action-Third-Edition-NRData, "Bolt Action: Third Edition.gst" forceEntries'
+
+_COMMANDER = SlotLimit("officer", ("officer",), "Platoon Commander", "Platoon Commanders", 1, 1)
+_CHARACTER = SlotLimit("character", ("character",), "national character", "national characters", 0, 1)
 
 RIFLE_PLATOON = PlatoonRules(
     kind="rifle_platoon",
     label="Rifle Platoon",
     source=f"{V3_SOURCE}; the same in {JK3_SOURCE}",
     limits=(
-        SlotLimit("officer", ("officer",), "Platoon Commander", "Platoon Commanders", 1, 1),
+        _COMMANDER,
         SlotLimit("infantry", ("infantry",), "infantry squad", "infantry squads", 2, 4),
         SlotLimit("sniper", ("sniper",), "sniper", "snipers", 0, 1),
         SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
         SlotLimit("medic", ("medic",), "medic", "medics", 0, 1),
         SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 1),
         SlotLimit("light-mortar", ("light_mortar",), "light mortar", "light mortars", 0, 2),
+        _CHARACTER,
     ),
 )
-
-_COMMANDER = SlotLimit("officer", ("officer",), "Platoon Commander", "Platoon Commanders", 1, 1)
 
 V3_PLATOONS = {
     "rifle_platoon": RIFLE_PLATOON,
@@ -133,27 +153,33 @@ V3_PLATOONS = {
         "Heavy Weapons Platoon",
         (
             _COMMANDER,
-            SlotLimit("machine-gun", ("machine_gun",), "machine-gun team", "machine-gun teams", 0, 3),
-            SlotLimit("mortar", ("mortar",), "mortar team", "mortar teams", 0, 3),
+            SlotLimit("machine-gun", ("machine_gun",), "machine-gun team", "machine-gun teams", 0, 5),
+            SlotLimit("mortar", ("mortar",), "mortar team", "mortar teams", 0, 5),
+            # 5 of one kind leaves room for 3 of the other, 4 for 4: at most 8 together, and at least 2.
+            SlotLimit(
+                "support-weapons",
+                ("machine_gun", "mortar"),
+                "machine-gun or mortar team",
+                "machine-gun or mortar teams",
+                2,
+                8,
+            ),
             SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 3),
         ),
-        f'{JK3_SOURCE}, "Heavy Weapon Platoon" (its author marks the mandatory units "CHECK MAND")',
-        unverified=True,
+        f'{V3_SOURCE}, "Heavy Weapons Platoon"',
     ),
     "artillery_platoon": PlatoonRules(
         "artillery_platoon",
         "Artillery Platoon",
-        (_COMMANDER, SlotLimit("guns", ("artillery", "anti_tank_gun"), "gun", "guns", 1, 3)),
-        f'{JK3_SOURCE}, "Artillery Platoon": 1-3 field, anti-tank or anti-aircraft guns; the file gives 1-3 '
-        "per kind of gun, read here as 1-3 guns in all [R]",
-        unverified=True,
+        (_COMMANDER, SlotLimit("guns", ("artillery", "anti_tank_gun"), "gun", "guns", 1, 4)),
+        f'{V3_SOURCE}, "Artillery Platoon": 1-4 anti-aircraft, anti-tank or field guns in all',
     ),
     "armoured_platoon": PlatoonRules(
         "armoured_platoon",
         "Armoured Platoon",
-        (SlotLimit("vehicles", ("tank", "armoured_car"), "vehicle", "vehicles", 2, 5),),
-        f'{JK3_SOURCE}, "Armoured Platoon": a platoon command vehicle and 1-4 more vehicles; the command '
-        "vehicle is not marked in the catalogue, so this counts 2-5 vehicles in all [R]",
+        (SlotLimit("vehicles", ("tank", "armoured_car"), "vehicle", "vehicles", 1, None),),
+        f'{V3_SOURCE}, "Armoured Platoon": a platoon command vehicle and further vehicles; the command '
+        "vehicle is not marked on units, so this counts at least one vehicle [R]",
         transports=False,
         unverified=True,
     ),
@@ -166,9 +192,7 @@ V3_PLATOONS = {
             SlotLimit("forward-observer", ("forward_observer",), "forward observer", "forward observers", 0, 1),
             SlotLimit("anti-tank", ("anti_tank",), "anti-tank team", "anti-tank teams", 0, 1),
         ),
-        f'{JK3_SOURCE}, "Recce Infantry Platoon" (its minimum of one transport is marked "CHECK BOOK" and '
-        "is not enforced)",
-        unverified=True,
+        f'{V3_SOURCE}, "Recce Infantry Platoon"',
     ),
     "engineer_platoon": PlatoonRules(
         "engineer_platoon",
@@ -178,7 +202,7 @@ V3_PLATOONS = {
             SlotLimit("infantry", ("infantry",), "engineer squad", "engineer squads", 2, 4),
             SlotLimit("flamethrower", ("flamethrower",), "flamethrower team", "flamethrower teams", 0, 3),
         ),
-        f'{JK3_SOURCE}, "Engineer Platoon"',
+        f'{V3_SOURCE}, "Engineer Platoon"',
     ),
 }
 
@@ -224,11 +248,89 @@ KIND_LABELS = {
 }
 
 
-def edition_rules(edition: str) -> EditionRules:
+def edition_rules(edition: str, forces: Sequence[ForceEntrySpec] = ()) -> EditionRules:
+    """The edition's tables; an imported army's own platoon tables (``forces``) replace those of their kind."""
     rules = EDITION_RULES.get(edition)
     if rules is None:
         raise ForceOrgError(f"Unknown edition “{edition}”.")
-    return rules
+    if not forces:
+        return rules
+    platoons = dict(rules.platoons)
+    for force in forces:
+        if force.kind not in PLATOON_KINDS:
+            raise ForceOrgError(f"Unknown platoon kind “{force.kind}” in the army's force organisation.")
+        built_in = platoons.get(force.kind)
+        platoons[force.kind] = PlatoonRules(
+            kind=force.kind,
+            label=force.label or KIND_LABELS.get(force.kind, force.kind),
+            limits=tuple(_data_limit(limit) for limit in force.limits),
+            source=force.source,
+            transports=built_in.transports if built_in is not None else True,
+        )
+    return replace(rules, platoons=platoons)
+
+
+def _plural(label: str) -> str:
+    return label if label.endswith("s") else f"{label}s"
+
+
+def _data_limit(limit: ForceLimitSpec) -> SlotLimit:
+    return SlotLimit(
+        key=limit.key,
+        slots=limit.slots,
+        singular=limit.label,
+        plural=_plural(limit.label),
+        minimum=limit.minimum,
+        maximum=limit.maximum,
+        categories=limit.categories,
+        adjustments=limit.adjustments,
+    )
+
+
+def _fills(limit: SlotLimit, entry: EntrySpec, role: str) -> bool:
+    """Whether an entry counts toward a limit: by the data's categories when both have them, else by role."""
+    if limit.categories and entry.unit.categories:
+        return not set(limit.categories).isdisjoint(entry.unit.categories)
+    return role in limit.slots
+
+
+_COMPARE = {
+    "lessThan": lambda count, value: count < value,
+    "greaterThan": lambda count, value: count > value,
+    "equalTo": lambda count, value: count == value,
+    "notEqualTo": lambda count, value: count != value,
+    "atLeast": lambda count, value: count >= value,
+    "atMost": lambda count, value: count <= value,
+}
+
+
+def _bounds(limit: SlotLimit, entries: Sequence[EntrySpec], roles: dict[int, str]) -> tuple[int, int | None]:
+    """The limit's minimum and maximum once its adjustments have looked at the rest of the platoon."""
+    minimum, maximum = limit.minimum, limit.maximum
+    for adjustment in limit.adjustments:
+        held = sum(
+            1 for e in entries if adjustment.category in e.unit.categories or roles[id(e)] == adjustment.category
+        )
+        if adjustment.comparison == "per":
+            # Once per ``threshold`` units held (one more transport per infantry unit).
+            times = held // adjustment.threshold if adjustment.threshold > 0 else 0
+        else:
+            compare = _COMPARE.get(adjustment.comparison)
+            times = 1 if compare is not None and compare(held, adjustment.threshold) else 0
+        if not times:
+            continue
+        current = minimum if adjustment.bound == "min" else maximum
+        if adjustment.type == "set":
+            current = adjustment.value
+        elif current is not None and adjustment.type == "increment":
+            current += adjustment.value * times
+        elif current is not None and adjustment.type == "decrement":
+            current -= adjustment.value * times
+        if adjustment.bound == "min":
+            minimum = max(0, current or 0)
+        else:
+            maximum = None if current is None or current < 0 else current
+    return minimum, maximum
 
 
 def entry_role(entry: EntrySpec) -> str:
@@ -295,12 +397,10 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
     by_role: dict[str, list[EntrySpec]] = {}  # in list order, for the single-slot limits
     for entry in counted:
         by_role.setdefault(roles[id(entry)], []).append(entry)
-    allowed_slots = {slot for limit in table.limits for slot in limit.slots}
-    if table.transports:
-        allowed_slots.add("transport")
     for entry in counted:
         role = roles[id(entry)]
-        if role not in allowed_slots:
+        fits = any(_fills(limit, entry, role) for limit in table.limits)
+        if not fits and not (table.transports and role == "transport"):
             problems.append(
                 Problem(
                     f"{platoon.name}: {_article(table.label)} {table.label} has no place for {entry.name} "
@@ -319,17 +419,19 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                 )
             )
     for limit in table.limits:
-        members = (
-            by_role.get(limit.slots[0], [])
-            if len(limit.slots) == 1
-            else [e for e in counted if roles[id(e)] in limit.slots]
-        )
+        if limit.categories:
+            members = [e for e in counted if _fills(limit, e, roles[id(e)])]
+        elif len(limit.slots) == 1:
+            members = by_role.get(limit.slots[0], [])
+        else:
+            members = [e for e in counted if roles[id(e)] in limit.slots]
+        minimum, maximum = _bounds(limit, counted, roles) if limit.adjustments else (limit.minimum, limit.maximum)
         rule = f"{_kind_id(table.kind)}-{limit.key}"
-        if len(members) < limit.minimum:
-            wanted = limit.singular if limit.minimum == 1 else limit.plural
+        if len(members) < minimum:
+            wanted = limit.singular if minimum == 1 else limit.plural
             problems.append(
                 Problem(
-                    f"{platoon.name}: {_article(table.label)} {table.label} needs {limit.minimum} {wanted}; "
+                    f"{platoon.name}: {_article(table.label)} {table.label} needs {minimum} {wanted}; "
                     f"it has {len(members)}.",
                     f"{rule}-min",
                     platoon_key=platoon.key,
@@ -337,16 +439,16 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                         "platoon": platoon.name,
                         "kind": table.kind,
                         "kind_label": table.label,
-                        "minimum": limit.minimum,
+                        "minimum": minimum,
                         "units": wanted,
                         "count": len(members),
                     },
                 )
             )
-        if limit.maximum is not None and len(members) > limit.maximum:
+        if maximum is not None and len(members) > maximum:
             problems.append(
                 Problem(
-                    f"{platoon.name}: {_article(table.label)} {table.label} allows {limit.minimum}–{limit.maximum} "
+                    f"{platoon.name}: {_article(table.label)} {table.label} allows {minimum}–{maximum} "
                     f"{limit.plural}; it has {len(members)} ({_names(members)}).",
                     f"{rule}-max",
                     platoon_key=platoon.key,
@@ -354,8 +456,8 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
                         "platoon": platoon.name,
                         "kind": table.kind,
                         "kind_label": table.label,
-                        "minimum": limit.minimum,
-                        "maximum": limit.maximum,
+                        "minimum": minimum,
+                        "maximum": maximum,
                         "units": limit.plural,
                         "count": len(members),
                         "names": _names(members),
@@ -388,6 +490,7 @@ def _platoon_problems(rules: EditionRules, platoon: PlatoonSpec, entries: list[E
 ROLE_LABELS = {
     "officer": "an officer",
     "company_commander": "a senior officer",
+    "character": "a national character",
     "infantry": "an infantry squad",
     "medic": "a medic",
     "forward_observer": "a forward observer",
@@ -416,7 +519,7 @@ def platoon_problems(spec: ListSpec) -> list[Problem]:
         return []
     if spec.force_org != "platoons":
         raise ForceOrgError(f"Unknown force organisation “{spec.force_org}”.")
-    rules = edition_rules(spec.edition)
+    rules = edition_rules(spec.edition, spec.forces)
     platoon_keys = {platoon.key for platoon in spec.platoons}
     company_exempt = rules.company_commanders_per_list is not None
     problems: list[Problem] = []

@@ -18,6 +18,7 @@ UNIT_TYPES = ("headquarters", "infantry", "team", "artillery", "vehicle_soft", "
 SLOTS = (
     "officer",
     "company_commander",
+    "character",  # a national character (commissar, chaplain): never an infantry squad
     "infantry",
     "medic",
     "forward_observer",
@@ -82,6 +83,7 @@ class UnitSpec:
     options: tuple[OptionSpec, ...] = ()
     transport_capacity: int | None = None
     damage_value: int | None = None
+    categories: tuple[str, ...] = ()  # imported units: the source data's category ids
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,48 @@ class PlatoonSpec:
 
 
 @dataclass(frozen=True)
+class LimitAdjustment:
+    """A platoon limit that moves with what else the platoon holds (imported force organisation).
+
+    When the platoon holds ``comparison`` ``threshold`` units of ``category`` (a category id of
+    the data, or a slot), the limit's ``bound`` ("min" or "max") is ``set`` to, ``increment``-ed or
+    ``decrement``-ed by ``value``. With ``comparison`` "per" the change applies once for every
+    ``threshold`` units held.
+    """
+
+    bound: str
+    type: str
+    value: int
+    category: str
+    comparison: str
+    threshold: int
+
+
+@dataclass(frozen=True)
+class ForceLimitSpec:
+    """Between ``minimum`` and ``maximum`` units of one of ``categories`` (or, for units without
+    categories, of one of ``slots``)."""
+
+    key: str
+    label: str
+    categories: tuple[str, ...]
+    slots: tuple[str, ...]
+    minimum: int = 0
+    maximum: int | None = None
+    adjustments: tuple[LimitAdjustment, ...] = ()
+
+
+@dataclass(frozen=True)
+class ForceEntrySpec:
+    """A platoon kind as imported data defines it; it replaces the built-in table of ``kind``."""
+
+    kind: str
+    label: str
+    limits: tuple[ForceLimitSpec, ...]
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class ListSpec:
     edition: str  # "v1", "v2", "v3"
     force_org: str  # "platoons" or "none"
@@ -111,6 +155,7 @@ class ListSpec:
     platoons: tuple[PlatoonSpec, ...] = ()
     max_order_dice: int | None = None
     max_platoons: int | None = None
+    forces: tuple[ForceEntrySpec, ...] = ()  # the army's imported platoon tables, if any
 
 
 @dataclass(frozen=True)

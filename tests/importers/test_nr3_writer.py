@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from armybuilder.catalogue.models import Unit
+from armybuilder.catalogue.models import Army, Unit
 from armybuilder.importers.writer import import_files
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import list_summary
 from tests.importers.test_nr3 import read_nr3
 from tests.importers.test_writer import make_chart
+from tests.lists.factories import make_entry, make_list, make_platoon
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +47,30 @@ def test_importing_again_changes_nothing():
     result = import_files(read_nr3())
     assert dict(Unit.objects.values_list("name", "updated_at")) == stamps
     assert result.catalogues[0].units.updated == 0
+
+
+def test_the_game_systems_platoons_are_stored_on_the_army_and_validate_its_lists():
+    make_chart("v3")
+    import_files(read_nr3())
+    army = Army.objects.get(source_id="nr3-testland")
+    assert [force["kind"] for force in army.force_org] == ["rifle_platoon", "heavy_weapons_platoon", "armoured_platoon"]
+    army_list = make_list(army=army, force_org="platoons", points_limit=5000)
+    rifle = make_platoon(army_list, kind="rifle_platoon", name="1st Platoon")
+    heavy = make_platoon(army_list, kind="heavy_weapons_platoon", name="Support")
+    for name in ("Second Lieutenant", "Rifle Squad", "Rifle Squad", "Commissar"):
+        make_entry(army_list, Unit.objects.get(name=name), platoon=rifle, quality="regular")
+    make_entry(army_list, Unit.objects.get(name="Second Lieutenant"), platoon=heavy, quality="regular")
+    for _ in range(5):
+        make_entry(army_list, Unit.objects.get(name="Machine Gun Team"), platoon=heavy, quality="regular")
+    for _ in range(4):
+        make_entry(army_list, Unit.objects.get(name="Medium Mortar Team"), platoon=heavy, quality="regular")
+    loaded = ArmyList.objects.for_builder().get(pk=army_list.pk)
+    messages = [problem.message for problem in list_summary(loaded).problems]
+    # The data's rule: 4 mortar teams leave room for 4 machine-gun teams, 5 of those for 3 mortar
+    # teams. The commissar fills no squad slot, and the rifle platoon's two squads are enough.
+    assert messages == [
+        "Support: a Heavy Weapons Platoon allows 0–4 Machine Gun Teams; it has 5 "
+        "(Machine Gun Team, Machine Gun Team, Machine Gun Team, Machine Gun Team, Machine Gun Team).",
+        "Support: a Heavy Weapons Platoon allows 0–3 Mortar Teams; it has 4 "
+        "(Medium Mortar Team, Medium Mortar Team, Medium Mortar Team, Medium Mortar Team).",
+    ]

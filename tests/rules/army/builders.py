@@ -12,6 +12,7 @@ _keys = count(1)
 SLOT_TYPES = {
     "officer": "headquarters",
     "company_commander": "headquarters",
+    "character": "headquarters",
     "infantry": "infantry",
     "medic": "headquarters",
     "forward_observer": "headquarters",

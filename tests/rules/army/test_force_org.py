@@ -1,8 +1,8 @@
 """Force organisation per edition, the "none" setting and the tournament limits.
 
 The tables below restate the rules independently of ``rules.army.force_org`` so that a change
-to the data there breaks a test here: 2nd ed's Reinforced Platoon, 3rd ed's Rifle Platoon
-(v3-generic-costs.md) and the 3rd-ed support platoons (JK3).
+to the data there breaks a test here: 2nd ed's Reinforced Platoon, 3rd ed's Rifle Platoon and
+support platoons (v3-force-org.md).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ REINFORCED_MAXIMA = {
     "infantry": 6,
     "company_commander": 1,
     "medic": 1,
+    "character": 1,
     "forward_observer": 1,
     "machine_gun": 1,
     "light_mortar": 1,
@@ -41,17 +42,22 @@ RIFLE_MAXIMA = {
     "medic": 1,
     "anti_tank": 1,
     "light_mortar": 2,
+    "character": 1,
 }
 # 3rd-ed support platoons: kind -> (units that make it valid, {slot: maximum}).
 SUPPORT = {
-    "heavy_weapons_platoon": (["officer"], {"officer": 1, "machine_gun": 3, "mortar": 3, "anti_tank": 3}),
-    "artillery_platoon": (["officer", "artillery"], {"officer": 1, "artillery": 3, "anti_tank_gun": 3}),
-    "armoured_platoon": (["tank", "tank"], {"tank": 5, "armoured_car": 5}),
+    "heavy_weapons_platoon": (
+        ["officer", "machine_gun", "mortar"],
+        {"officer": 1, "machine_gun": 5, "mortar": 5, "anti_tank": 3},
+    ),
+    "artillery_platoon": (["officer", "artillery"], {"officer": 1, "artillery": 4, "anti_tank_gun": 4}),
+    "armoured_platoon": (["tank"], {}),
     "recce_platoon": (["officer", "infantry"], {"officer": 1, "infantry": 4, "forward_observer": 1, "anti_tank": 1}),
     "engineer_platoon": (["officer", "infantry", "infantry"], {"officer": 1, "infantry": 4, "flamethrower": 3}),
 }
 # Slots that share one limit (guns in an Artillery Platoon, vehicles in an Armoured Platoon).
 SHARED_LIMITS = {
+    "heavy_weapons_platoon": [{"machine_gun", "mortar"}],
     "artillery_platoon": [{"artillery", "anti_tank_gun"}],
     "armoured_platoon": [{"tank", "armoured_car"}],
 }
@@ -338,3 +344,33 @@ def test_it_accepts_platoons_at_the_tournament_limit():
 def test_it_puts_the_force_org_problems_before_the_tournament_limits():
     spec = make_list([make_entry()], max_order_dice=0)
     assert [p.rule for p in validate(spec)] == ["unit-outside-platoon", "reinforced-platoon-required", "max-order-dice"]
+
+
+# 3rd-edition Heavy Weapons Platoon: up to 5 of each kind, at most 8 together, at least 2
+
+
+@pytest.mark.parametrize(("machine_guns", "mortars"), [(5, 3), (4, 4), (3, 5), (2, 0), (0, 2), (1, 1)])
+def test_a_heavy_weapons_platoon_holds_up_to_eight_support_teams(machine_guns, mortars):
+    slots = ["officer"] + ["machine_gun"] * machine_guns + ["mortar"] * mortars
+    assert platoon_problems(platoon_list("v3", "heavy_weapons_platoon", slots)) == []
+
+
+def test_a_heavy_weapons_platoon_of_nine_support_teams_is_flagged_in_one_sentence():
+    slots = ["officer"] + ["machine_gun"] * 5 + ["mortar"] * 4
+    problems = platoon_problems(platoon_list("v3", "heavy_weapons_platoon", slots))
+    assert [p.rule for p in problems] == ["heavy-weapons-platoon-support-weapons-max"]
+    assert problems[0].message.startswith(
+        "1st Platoon: a Heavy Weapons Platoon allows 2–8 machine-gun or mortar teams; it has 9 ("
+    )
+
+
+def test_a_heavy_weapons_platoon_needs_two_support_teams():
+    problems = platoon_problems(platoon_list("v3", "heavy_weapons_platoon", ["officer", "mortar"]))
+    assert [p.message for p in problems] == [
+        "1st Platoon: a Heavy Weapons Platoon needs 2 machine-gun or mortar teams; it has 1."
+    ]
+
+
+def test_a_national_character_never_fills_an_infantry_squad_slot():
+    problems = platoon_problems(platoon_list("v3", "rifle_platoon", ["officer", "infantry", "character"]))
+    assert [p.rule for p in problems] == ["rifle-platoon-infantry-min"]
