@@ -159,6 +159,11 @@ if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "muster@localhost")
 
 # Uploads (list imports, catalogue files) are bounded; the importers check their own 20 MB limit too.
+# `import_catalogue --github OWNER/REPO[@REF]` downloads this archive ({owner}, {repo}, {ref} filled in);
+# HTTPS only (tests point it at a local server).
+CATALOGUE_GITHUB_ARCHIVE_URL = os.environ.get(
+    "CATALOGUE_GITHUB_ARCHIVE_URL", "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
+)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 

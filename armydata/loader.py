@@ -49,7 +49,8 @@ def load_paths(paths: list[str]) -> dict[str, bytes]:
                         continue
                     if filename.lower().endswith(KNOWN_SUFFIXES):
                         add(os.path.relpath(full, path).replace(os.sep, "/"), full)
-        elif os.path.isfile(path):
+        elif os.path.exists(path):
+            # read_file refuses anything but a regular file (a FIFO would block the command).
             add(os.path.basename(path), path)
         else:
             raise CatalogueImportError(f"{path} does not exist")

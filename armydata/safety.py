@@ -14,12 +14,16 @@ import json
 import os
 import stat
 import zipfile
+from collections.abc import Callable
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import ElementTree as SafeElementTree
 from defusedxml.common import DefusedXmlException
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# A large community catalogue holds some tens of thousands of elements; this leaves ample room
+# and bounds the memory a parsed file can take (a few hundred bytes per element).
+MAX_XML_ELEMENTS = 400_000
 MAX_ARCHIVE_MEMBERS = 500
 MAX_ARCHIVE_TOTAL_BYTES = 100 * 1024 * 1024
 MAX_COMPRESSION_RATIO = 100
@@ -51,14 +55,27 @@ def check_size(name: str, data: bytes) -> None:
 
 
 def read_file(path: str) -> bytes:
-    """Read a file from disk, refusing it as soon as it exceeds the per-file limit."""
+    """Read a regular file from disk, refusing it as soon as it exceeds the per-file limit.
+
+    A FIFO, socket or device is refused before anything is read: reading one could block the
+    command forever or never end. The file is opened without blocking and checked through its
+    open descriptor, so it cannot be swapped for something else in between.
+    """
     name = os.path.basename(path)
     try:
-        with open(path, "rb") as handle:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise CatalogueImportError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise CatalogueImportError(f"{name} is not a regular file (a pipe, socket or device); refused")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
             # Read one byte past the limit rather than trusting stat(): the file may grow.
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise CatalogueImportError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(descriptor)
     check_size(name, data)
     return data
 
@@ -113,8 +130,18 @@ def _read_member(archive: str, zf: zipfile.ZipFile, info: zipfile.ZipInfo, budge
     return out.getvalue()
 
 
-def expand_archive(name: str, data: bytes, depth: int = 0, budget: list[int] | None = None) -> dict[str, bytes]:
-    """Unpack a .zip, .gstz or .catz held in memory; nested archives are unpacked in turn."""
+def expand_archive(
+    name: str,
+    data: bytes,
+    depth: int = 0,
+    budget: list[int] | None = None,
+    keep: Callable[[str], bool] | None = None,
+) -> dict[str, bytes]:
+    """Unpack a .zip, .gstz or .catz held in memory; nested archives are unpacked in turn.
+
+    ``keep`` picks the members worth reading by name; the others are never decompressed (a
+    repository archive's images and read-me files). Every path is checked all the same.
+    """
     check_size(name, data)
     budget = budget if budget is not None else [0]
     try:
@@ -132,6 +159,8 @@ def expand_archive(name: str, data: bytes, depth: int = 0, budget: list[int] | N
                 continue
             if stat.S_ISLNK(info.external_attr >> 16):
                 raise CatalogueImportError(f"{name} contains a symbolic link ({info.filename}); refused")
+            if keep is not None and not keep(member):
+                continue
             if info.flag_bits & 0x1:
                 raise CatalogueImportError(f"{name}: {info.filename} is encrypted; refused")
             content = _read_member(name, zf, info, budget)
@@ -166,9 +195,28 @@ def expand_archives(files: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def parse_xml(name: str, data: bytes) -> Element:
+    """Parse XML incrementally, refusing it once it holds more than ``MAX_XML_ELEMENTS`` elements.
+
+    The byte limit alone does not bound memory: 20 MB of ``<a/>`` is millions of elements, each
+    far larger in memory than in the file. Counting elements as the parser meets them stops such
+    a file early, with memory bounded by the element limit.
+    """
     check_size(name, data)
     try:
-        return SafeElementTree.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        root: Element | None = None
+        events = SafeElementTree.iterparse(
+            io.BytesIO(data), events=("start",), forbid_dtd=True, forbid_entities=True, forbid_external=True
+        )
+        for count, (_event, element) in enumerate(events, start=1):
+            if root is None:
+                root = element
+            if count > MAX_XML_ELEMENTS:
+                raise CatalogueImportError(
+                    f"{name} holds more than {MAX_XML_ELEMENTS:,} XML elements, far more than any army list; refused"
+                )
+        if root is None:
+            raise ParseError("no element found")
+        return root
     except DefusedXmlException as exc:
         raise CatalogueImportError(
             f"{name}: XML entity declarations are not allowed (the file declares a DOCTYPE, "

@@ -26,6 +26,7 @@ EDITION_LABELS = {"v1": _("1st edition"), "v2": _("2nd edition"), "v3": _("3rd e
 ROLE_LABELS = {
     "officer": _("an officer"),
     "company_commander": _("a senior officer"),
+    "character": _("a national character"),
     "infantry": _("an infantry squad"),
     "medic": _("a medic"),
     "forward_observer": _("a forward observer"),
@@ -59,6 +60,10 @@ UNIT_LABELS = {
     "engineer squads": _("engineer squads"),
     "medic": _("medic"),
     "medics": _("medics"),
+    "national character": _("national character"),
+    "national characters": _("national characters"),
+    "machine-gun or mortar team": _("machine-gun or mortar team"),
+    "machine-gun or mortar teams": _("machine-gun or mortar teams"),
     "forward observer": _("forward observer"),
     "forward observers": _("forward observers"),
     "sniper": _("sniper"),

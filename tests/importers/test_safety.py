@@ -106,3 +106,10 @@ def test_it_reports_malformed_json_with_line_and_column():
 def test_it_refuses_json_that_is_not_utf8():
     with pytest.raises(CatalogueImportError, match="not UTF-8"):
         parse_json("armies.json", b'{"name": "\xff"}')
+
+
+def test_a_file_of_countless_tiny_elements_is_refused_early():
+    # 19 MB of "<a/>": under the byte limit, but millions of elements; refused at the element limit.
+    data = b"<catalogue>" + b"<a/>" * (19 * 1024 * 1024 // 4) + b"</catalogue>"
+    with pytest.raises(CatalogueImportError, match="more than 400,000 XML elements"):
+        safety.parse_xml("tiny.cat", data)

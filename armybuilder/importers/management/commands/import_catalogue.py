@@ -1,17 +1,21 @@
 """Import community army data (BattleScribe or Barracks) into the catalogue.
 
-``PATH`` may be files, folders or zip archives (.zip, .gstz, .catz); BattleScribe and Barracks
-files given together are parsed separately and written in one transaction. Anything that cannot
-be imported stops the command with exit code 1 and the reason on stderr, and nothing is written.
+``PATH`` may be files, folders or zip archives (.zip, .gstz, .catz); ``--github OWNER/REPO[@REF]``
+downloads a repository's archive and takes every BattleScribe file in it. BattleScribe and
+Barracks files given together are parsed separately and written in one transaction. Anything
+that cannot be imported stops the command with exit code 1 and the reason on stderr, and
+nothing is written.
 """
 
 from __future__ import annotations
 
 from typing import Any, TextIO
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from armybuilder.importers.writer import import_catalogues, parse_files
+from armydata.github import fetch_repository
 from armydata.loader import load_paths
 from armydata.safety import CatalogueImportError
 
@@ -63,7 +67,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or zip archives")
+        parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or zip archives")
+        parser.add_argument(
+            "--github",
+            metavar="OWNER/REPO[@REF]",
+            help="download this GitHub repository (a branch, tag or commit after @) and import its .gst and .cat files",
+        )
         parser.add_argument(
             "--dry-run", action="store_true", help="parse and check everything, print the summary, write nothing"
         )
@@ -76,8 +85,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         stderr = self.stderr._out
         bar = ProgressBar(stderr, tty=self.stderr.isatty(), enabled=options["verbosity"] > 0)
+        if not options["paths"] and not options["github"]:
+            raise CommandError("give PATH arguments, --github OWNER/REPO, or both")
         try:
-            files = load_paths(options["paths"])
+            files = load_paths(options["paths"]) if options["paths"] else {}
+            if options["github"]:
+                files = self._github(options["github"], files, stderr, enabled=options["verbosity"] > 0)
             parsed = parse_files(files, edition=options["edition"])
             result = import_catalogues(parsed, dry_run=options["dry_run"], progress=bar.update)
         except CatalogueImportError as exc:
@@ -86,3 +99,25 @@ class Command(BaseCommand):
             bar.finish()
         for line in result.lines():
             self.stdout.write(line)
+
+    def _github(self, name: str, files: dict[str, bytes], stream: TextIO, *, enabled: bool) -> dict[str, bytes]:
+        last = [-1]
+
+        def progress(done: int, expected: int | None) -> None:
+            megabytes = done // (1024 * 1024)
+            if enabled and megabytes != last[0]:
+                last[0] = megabytes
+                total = f" of {expected / (1024 * 1024):.1f}" if expected else ""
+                stream.write(f"downloading {name}: {done / (1024 * 1024):.1f}{total} MB\n")
+                stream.flush()
+
+        repository, fetched = fetch_repository(
+            name, url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL, progress=progress
+        )
+        if enabled:
+            stream.write(f"{repository.label}: {len(fetched)} BattleScribe files\n")
+        for key, data in fetched.items():
+            if key in files:
+                raise CatalogueImportError(f"two files are named {key}")
+            files[key] = data
+        return files

@@ -1,0 +1,131 @@
+"""Fetch a community data repository from GitHub as one zip archive, and keep its catalogue files.
+
+``OWNER/REPO[@REF]`` names the repository (REF: a branch, tag or commit; the default branch
+when left out). The archive is downloaded over HTTPS from a base URL the caller gives (the
+Django setting ``CATALOGUE_GITHUB_ARCHIVE_URL``, so tests serve a local archive), read in chunks
+and refused as soon as it passes the size limit, then unpacked with the same guards as an
+upload (member count, sizes, compression ratio, paths). Only BattleScribe files are kept.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .safety import CatalogueImportError, expand_archive
+
+DEFAULT_ARCHIVE_URL = "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
+MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024
+TIMEOUT_SECONDS = 60
+CATALOGUE_SUFFIXES = (".gst", ".cat", ".gstz", ".catz")
+_CHUNK = 256 * 1024
+_NAME_RE = re.compile(r"^(?P<owner>[A-Za-z0-9][A-Za-z0-9-]{0,38})/(?P<repo>[A-Za-z0-9._-]{1,100})(?:@(?P<ref>.+))?$")
+_REF_RE = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True)
+class Repository:
+    owner: str
+    repo: str
+    ref: str  # "HEAD" for the default branch
+
+    @property
+    def label(self) -> str:
+        return f"{self.owner}/{self.repo}" + ("" if self.ref == "HEAD" else f"@{self.ref}")
+
+
+def parse_repository(text: str) -> Repository:
+    """``OWNER/REPO`` or ``OWNER/REPO@REF``, checked so nothing but a repository can be named."""
+    match = _NAME_RE.match(text.strip())
+    if match is None or match.group("repo") in (".", ".."):
+        raise CatalogueImportError(f"{text!r} is not a GitHub repository: write OWNER/REPO or OWNER/REPO@REF")
+    ref = match.group("ref") or "HEAD"
+    if not _REF_RE.match(ref) or ".." in ref.split("/") or ref.startswith("/"):
+        raise CatalogueImportError(f"{ref!r} is not a branch, tag or commit name")
+    return Repository(match.group("owner"), match.group("repo"), ref)
+
+
+def archive_url(repository: Repository, template: str = DEFAULT_ARCHIVE_URL) -> str:
+    url = template.format(
+        owner=urllib.parse.quote(repository.owner),
+        repo=urllib.parse.quote(repository.repo),
+        ref=urllib.parse.quote(repository.ref, safe="/"),
+    )
+    parts = urllib.parse.urlsplit(url)
+    # HTTPS only; plain HTTP is accepted on the loopback interface, where the tests serve archives.
+    if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in _LOOPBACK):
+        raise CatalogueImportError(f"the archive address {url} is not HTTPS; refused")
+    return url
+
+
+class _HttpsOnlyRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        parts = urllib.parse.urlsplit(newurl)
+        if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in _LOOPBACK):
+            raise CatalogueImportError(f"the download was redirected to {newurl}, which is not HTTPS; refused")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+Progress = Callable[[int, int | None], None]
+"""Called as ``progress(bytes_so_far, bytes_expected_or_None)`` while downloading."""
+
+
+def download(url: str, *, limit: int | None = None, progress: Progress | None = None) -> bytes:
+    """The body at ``url``, refused once it passes ``limit`` bytes (whatever Content-Length says)."""
+    limit = MAX_DOWNLOAD_BYTES if limit is None else limit
+    opener = urllib.request.build_opener(_HttpsOnlyRedirects)
+    request = urllib.request.Request(url, headers={"User-Agent": "Muster catalogue import"})
+    chunks: list[bytes] = []
+    received = 0
+    try:
+        with opener.open(request, timeout=TIMEOUT_SECONDS) as response:
+            length = response.headers.get("Content-Length")
+            expected = int(length) if length and length.isdigit() else None
+            if expected is not None and expected > limit:
+                raise CatalogueImportError(f"the archive is larger than {limit // (1024 * 1024)} MB; refused")
+            while chunk := response.read(_CHUNK):
+                received += len(chunk)
+                if received > limit:
+                    raise CatalogueImportError(f"the archive is larger than {limit // (1024 * 1024)} MB; refused")
+                chunks.append(chunk)
+                if progress is not None:
+                    progress(received, expected)
+    except urllib.error.HTTPError as exc:
+        reason = "not found (check the owner, repository and branch)" if exc.code == 404 else f"HTTP {exc.code}"
+        raise CatalogueImportError(f"cannot download {url}: {reason}") from exc
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise CatalogueImportError(f"cannot download {url}: {reason}") from exc
+    return b"".join(chunks)
+
+
+def catalogue_files(repository: Repository, archive: bytes) -> dict[str, bytes]:
+    """The BattleScribe files of a repository archive, named by their path inside the repository.
+
+    GitHub puts everything under one ``REPO-REF/`` folder; it is dropped. Other files (read-me
+    files, images, workflows) are not unpacked at all.
+    """
+    members = expand_archive(
+        f"{repository.label}.zip", archive, keep=lambda name: name.lower().endswith(CATALOGUE_SUFFIXES)
+    )
+    files: dict[str, bytes] = {}
+    for name, data in members.items():
+        inside = name.split("/", 1)[1] if "/" in name else name
+        files[inside] = data
+    if not files:
+        raise CatalogueImportError(f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz)")
+    return files
+
+
+def fetch_repository(
+    text: str, *, url_template: str = DEFAULT_ARCHIVE_URL, progress: Progress | None = None
+) -> tuple[Repository, dict[str, bytes]]:
+    """Download ``OWNER/REPO[@REF]`` and return its catalogue files."""
+    repository = parse_repository(text)
+    archive = download(archive_url(repository, url_template), progress=progress)
+    return repository, catalogue_files(repository, archive)
