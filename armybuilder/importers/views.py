@@ -18,6 +18,7 @@ from functools import wraps
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
@@ -33,6 +34,7 @@ from django_htmx.middleware import HtmxDetails
 
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
+from armydata.github import fetch_repository, parse_repository
 from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
 
 ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
@@ -90,10 +92,23 @@ class MultipleFileField(forms.FileField):
 
 class CatalogueUploadForm(forms.Form):
     files = MultipleFileField(
+        required=False,
         label=gettext_lazy("Files"),
         help_text=gettext_lazy(
             "BattleScribe .gst and .cat (or .gstz, .catz, .zip), or Barracks armies.json, core.json and the "
             "units files; several at once. 20 MB at most per file."
+        ),
+    )
+    github = forms.CharField(
+        required=False,
+        max_length=200,
+        label=gettext_lazy("Or a GitHub repository"),
+        help_text=gettext_lazy(
+            "OWNER/REPO, or OWNER/REPO@BRANCH: its .gst and .cat files are downloaded and imported, e.g. "
+            "BSData/boltaction (2nd edition) or Jelle-Kuipers/Bolt-Action-Third-Edition-NRData (3rd edition)."
+        ),
+        widget=forms.TextInput(
+            attrs={"placeholder": "BSData/boltaction", "autocomplete": "off", "spellcheck": "false"}
         ),
     )
     edition = forms.ChoiceField(
@@ -110,8 +125,23 @@ class CatalogueUploadForm(forms.Form):
         editions = Edition.objects.order_by("number").values_list("slug", "name")
         self.fields["edition"].choices = [("", _("Detect from the data")), *editions]
 
+    def clean_github(self) -> str:
+        text = self.cleaned_data["github"].strip()
+        if text:
+            try:
+                parse_repository(text)
+            except CatalogueImportError as exc:
+                raise forms.ValidationError(exc.message) from exc
+        return text
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors and not cleaned.get("files") and not cleaned.get("github"):
+            raise forms.ValidationError(_("Choose files to upload or name a GitHub repository."))
+        return cleaned
+
     def clean_files(self) -> list[UploadedFile]:
-        uploads: list[UploadedFile] = self.cleaned_data["files"]
+        uploads: list[UploadedFile] = [upload for upload in self.cleaned_data["files"] if upload]
         if len(uploads) > MAX_UPLOAD_FILES:
             raise forms.ValidationError(_("At most %(count)s files at once.") % {"count": MAX_UPLOAD_FILES})
         names: set[str] = set()
@@ -197,6 +227,14 @@ def _catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
         return _render(request, form)
     files = {upload.name or "": upload.read() for upload in form.cleaned_data["files"]}
     try:
+        if form.cleaned_data["github"]:
+            _repository, fetched = fetch_repository(
+                form.cleaned_data["github"], url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL
+            )
+            for name, data in fetched.items():
+                if name in files:
+                    raise CatalogueImportError(f"two files are named {name}")
+                files[name] = data
         result = import_files(files, edition=form.cleaned_data["edition"] or None, dry_run=form.cleaned_data["dry_run"])
     except CatalogueImportError as exc:
         return _render(request, form, errors=[_("%(reason)s. Nothing was imported.") % {"reason": exc.message}])

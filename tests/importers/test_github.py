@@ -169,3 +169,34 @@ def test_the_command_refuses_a_fifo_inside_a_folder(tmp_path):
     os.mkfifo(tmp_path / "army.cat")
     with pytest.raises(Exception, match="not a regular file"):
         run(str(tmp_path))
+
+
+# the staff page's field
+
+
+@pytest.fixture
+def staff_client(client):
+    from django.contrib.auth import get_user_model
+
+    make_chart("v3")
+    client.force_login(get_user_model().objects.create_user(username="quartermaster", password=None, is_staff=True))
+    return client
+
+
+def test_the_staff_page_imports_a_repository_named_in_its_field(staff_client, archive_server):
+    archive_server.archives["/muster/testland/zip/main"] = repository_zip()
+    response = staff_client.post("/catalogue/import/", {"github": "muster/testland@main"})
+    assert response.status_code == 200
+    assert "Import complete." in response.content.decode()
+    assert Unit.objects.count() == 8
+
+
+def test_the_staff_page_explains_a_name_that_is_not_a_repository(staff_client, archive_server):
+    response = staff_client.post("/catalogue/import/", {"github": "not a repository"})
+    assert "is not a GitHub repository: write OWNER/REPO or OWNER/REPO@REF" in response.content.decode()
+    assert archive_server.requested == []
+
+
+def test_the_staff_page_asks_for_files_or_a_repository(staff_client):
+    response = staff_client.post("/catalogue/import/", {})
+    assert "Choose files to upload or name a GitHub repository." in response.content.decode()
