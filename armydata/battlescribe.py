@@ -27,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
-from .classify import Classification, classify, is_setting
+from .classify import Classification, classify, is_setting, platoon_kind
 from .model import (
     QUALITIES,
     ImportedArmy,
@@ -594,7 +594,7 @@ def _constraint(element: Element) -> _Constraint:
     )
 
 
-def _quality_of(name: str) -> str | None:
+def quality_of(name: str) -> str | None:
     """The quality a choice named like "Veteran" or "Experienced (+2 pts)" stands for."""
     match = _QUALITY_RE.match(name)
     if match is None:
@@ -690,7 +690,7 @@ class _Unit:
             if child.kind != "group":
                 continue
             entries = [c for c in child.children if c.kind == "entry"]
-            qualities = [_quality_of(e.name) for e in entries]
+            qualities = [quality_of(e.name) for e in entries]
             named = bool(_QUALITY_GROUP_RE.search(child.name)) and any(qualities)
             if entries and (all(qualities) or named):
                 mapping: dict[str, _Node] = {}
@@ -944,7 +944,7 @@ class _Unit:
                 return entry
         # A nested rating group (an attached specialist's own quality) follows the unit's.
         for entry in visible:
-            if _quality_of(entry.name) == quality:
+            if quality_of(entry.name) == quality:
                 return entry
         costs = [(self.cost(self._select(e, 1, group, quality, {}, ctx), ctx), i) for i, e in enumerate(visible)]
         return visible[min(costs)[1]]
@@ -1186,7 +1186,7 @@ class _ArmyParser:
                 if match:
                     return match.group(1).lower()
             for profile in selection.node.profiles:
-                quality = _quality_of(profile.name)
+                quality = quality_of(profile.name)
                 if quality and not profile.is_weapon:
                     return quality
         unit.note("no quality found in the source; priced as Regular")
@@ -1722,18 +1722,6 @@ def parse_battlescribe(files: dict[str, bytes], edition: str | None = None) -> I
 
 # --- force organisation ----------------------------------------------------------------------
 
-_PLATOON_KINDS = tuple(
-    (re.compile(pattern, re.IGNORECASE), kind)
-    for pattern, kind in (
-        (r"reinforced platoon", "reinforced_platoon"),
-        (r"heavy weapons? platoon", "heavy_weapons_platoon"),
-        (r"artillery platoon", "artillery_platoon"),
-        (r"armou?red platoon|tank platoon", "armoured_platoon"),
-        (r"rec(ce|onnaissance)\b.*platoon", "recce_platoon"),
-        (r"(engineer|pioneer|sapper)s? platoon", "engineer_platoon"),
-        (r"(rifle|infantry) platoon", "rifle_platoon"),
-    )
-)
 _ADJUSTABLE = ("set", "increment", "decrement")
 _COMPARISONS = ("lessThan", "greaterThan", "equalTo", "notEqualTo", "atLeast", "atMost")
 
@@ -1753,7 +1741,7 @@ def _forces(system: _Document, report: ImportReport) -> list[ImportedForce]:
         if is_setting(name):
             report.skip(label, "roster setting, not a platoon")
             continue
-        kind = next((k for pattern, k in _PLATOON_KINDS if pattern.search(name)), None)
+        kind = platoon_kind(name)
         if kind is None:
             report.skip(label, "not a platoon kind Muster knows; its limits are not used")
             continue

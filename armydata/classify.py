@@ -111,6 +111,25 @@ RANKS = tuple(
 )
 
 
+PLATOON_KINDS = tuple(
+    (re.compile(pattern, re.IGNORECASE), kind)
+    for pattern, kind in (
+        (r"reinforced platoon", "reinforced_platoon"),
+        (r"heavy weapons? platoon", "heavy_weapons_platoon"),
+        (r"artillery platoon", "artillery_platoon"),
+        (r"armou?red platoon|tank platoon", "armoured_platoon"),
+        (r"rec(ce|onnaissance)\b.*platoon", "recce_platoon"),
+        (r"(engineer|pioneer|sapper)s? platoon", "engineer_platoon"),
+        (r"(rifle|infantry) platoon", "rifle_platoon"),
+    )
+)
+
+
+def platoon_kind(name: str) -> str | None:
+    """The Muster platoon kind a force of this name stands for ("Heavy Weapon Platoon"...), if any."""
+    return next((kind for pattern, kind in PLATOON_KINDS if pattern.search(name)), None)
+
+
 def is_setting(*names: str) -> bool:
     """A roster setting (an entry or force every roster takes once), not a unit."""
     return any(SETTING_RE.match(name or "") for name in names)

@@ -1,0 +1,74 @@
+"""``/lists/import/roster/``: bring a BattleScribe or NewRecruit roster in as a new list (PRG)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from armybuilder.importers.rosters import MAX_ROSTER_BYTES, RosterImport, import_roster
+from armybuilder.lists import exchange
+from armybuilder.lists.access import remember_in_session
+from armydata.roster import ROSTER_SUFFIXES
+
+
+class RosterForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Roster file"),
+        help_text=gettext_lazy("A .ros or .rosz file saved by BattleScribe or NewRecruit, at most 2 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ",".join(ROSTER_SUFFIXES)}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if not (upload.name or "").lower().endswith(ROSTER_SUFFIXES):
+            raise forms.ValidationError(_("Choose a .ros or .rosz roster file."))
+        if (upload.size or 0) > MAX_ROSTER_BYTES:
+            raise forms.ValidationError(_("The file is larger than 2 MB."))
+        return upload
+
+
+def points_message(result: RosterImport) -> str:
+    """How Muster's points compare with the roster's own total."""
+    if result.roster_points is None:
+        return _("Muster counts %(points)s points; the roster gave no total to compare.") % {
+            "points": result.muster_points
+        }
+    difference = result.difference or 0
+    if difference == 0:
+        return _("Muster counts %(points)s points, the same as the roster.") % {"points": result.muster_points}
+    return _(
+        "Muster counts %(points)s points; the roster said %(roster)s (%(difference)+d). "
+        "Check the units' qualities and options against the roster."
+    ) % {"points": result.muster_points, "roster": result.roster_points, "difference": difference}
+
+
+@require_http_methods(["GET", "POST"])
+def import_roster_view(request: HttpRequest) -> HttpResponse:
+    errors: list[str] = []
+    if request.method == "POST":
+        form = RosterForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            owner = request.user if request.user.is_authenticated else None
+            try:
+                result = import_roster(upload.name, upload.read(), owner=owner)
+            except exchange.ListImportError as exc:
+                errors = exc.errors
+            else:
+                if owner is None:
+                    remember_in_session(request, result.army_list)
+                messages.success(request, _("Imported “%(name)s”.") % {"name": result.army_list.name})
+                level = messages.SUCCESS if result.difference == 0 else messages.WARNING
+                messages.add_message(request, level, points_message(result))
+                for note in result.notes:
+                    messages.info(request, note)
+                return redirect(reverse("ab-list-builder", args=[result.army_list.pk]))
+    else:
+        form = RosterForm()
+    return render(request, "importers/roster.html", {"form": form, "errors": errors})
