@@ -7,10 +7,11 @@ its name, and the vehicle profile's damage and transport texts) and ask ``classi
 Order of the tests, and why:
 
 1. Roster settings ("Configuration", "Game options"...) are not units at all.
-2. National characters (commissars, chaplains, political officers) are named by category or
-   name; they are checked before anything else so that a character filed under an infantry
-   category is never counted as an infantry squad.
-3. A vehicle profile (a damage value) makes a vehicle, unless the category says it is a gun.
+2. A vehicle profile (a damage value) makes a vehicle, unless the category says it is a gun
+   (an "M7 Priest" is a vehicle whatever its name says).
+3. National characters (commissars, chaplains, political officers) are named by category or
+   name; they are checked before the other categories so that a character filed under an
+   infantry category is never counted as an infantry squad.
 4. Categories that name one kind of unit decide it (the first one, in the data's order).
 5. Broad categories ("Headquarters", "Infantry Squads and Teams", "Support") only narrow the
    kind; the unit's name then decides the slot.
@@ -47,6 +48,8 @@ CHARACTER_RE = re.compile(
     re.IGNORECASE,
 )
 
+# Vehicles that fill no fighting slot (they go with a headquarters or a platoon as support).
+VEHICLE_OTHER_RE = re.compile(r"ambulance|recovery|\barv\b", re.IGNORECASE)
 # Categories that name one kind of unit. Tested in this order against each category.
 SPECIFIC_CATEGORIES = _patterns(
     (r"fore?ward observer|\bobservers?\b", ("headquarters", "forward_observer")),
@@ -77,7 +80,9 @@ SPECIFIC_CATEGORIES = _patterns(
 # Broad categories: they narrow the kind, the name decides the slot.
 BROAD_CATEGORIES = _patterns(
     (r"headquarters|\bhq\b", ("headquarters", "other")),
-    (r"squads? and teams|infantry support|heavy weapons|support|^\s*teams?\s*$", ("team", "other")),
+    # Barracks files "Infantry Squads and Teams" together: a squad unless the name says a team.
+    (r"squads? and teams", ("infantry", "infantry")),
+    (r"infantry support|heavy weapons|support|^\s*teams?\s*$", ("team", "other")),
     (r"infantry|squads?|sections?|compulsory|engineers?|pioneers?|paratroop", ("infantry", "infantry")),
 )
 NAME_SLOTS = _patterns(
@@ -87,6 +92,8 @@ NAME_SLOTS = _patterns(
         r"officer|commander|lieutenant|captain|\bmajor\b|colonel|general|\bfenrik\b|\bkaptein\b|\bløytnant\b",
         ("headquarters", "officer"),
     ),
+    # A "Light Machine Gun Squad" is a squad armed with LMGs, not a machine-gun team.
+    (r"\b(squad|section)\b", ("infantry", "infantry")),
     (r"sniper", ("team", "sniper")),
     (r"flame|\broks\b", ("team", "flamethrower")),
     (r"light mortar|(50|51|60) ?mm mortar|knee mortar", ("team", "light_mortar")),
@@ -99,8 +106,9 @@ RANKS = tuple(
     (re.compile(pattern, re.IGNORECASE), rank)
     for pattern, rank in (
         (r"lieutenant[\s-]+colonel|lt\.?[\s-]+col", "lieutenant_colonel"),
-        (r"second lieutenant|2nd\s+lieutenant|2nd\s+lt\b|sub-?lieutenant", "second_lieutenant"),
-        (r"first lieutenant|1st\s+lieutenant|1st\s+lt\b", "first_lieutenant"),
+        # "Second (Junior) Lieutenant": a bracketed local rank may sit between the words.
+        (r"\b(second|2nd)\b[^,;]*?\b(lieutenant|lt)\b|sub-?lieutenant", "second_lieutenant"),
+        (r"\b(first|1st)\b[^,;]*?\b(lieutenant|lt)\b", "first_lieutenant"),
         (r"\bcaptain\b", "captain"),
         (r"\bmajor\b", "major"),
         (r"\bcolonel\b", "colonel"),
@@ -159,15 +167,15 @@ def classify(
 ) -> Classification:
     """Classify one unit from its category names (most telling first) and its name."""
     categories = [c for c in categories if c and not SETTING_RE.match(c)]
-    if any(CHARACTER_RE.search(c) for c in categories) or CHARACTER_RE.search(name):
-        return Classification("headquarters", "character", character=True)
     specific = next((kind for c in categories if (kind := _match(SPECIFIC_CATEGORIES, c)) is not None), None)
     broad = next((kind for c in categories if (kind := _match(BROAD_CATEGORIES, c)) is not None), None)
-    by_name = _match(NAME_SLOTS, name)
+    # A vehicle profile first: an "M7 Priest" is a self-propelled gun, not a priest.
     if damage is not None and (specific is None or specific[0] != "artillery"):
         vehicle = _vehicle_type(damage)
         if specific is not None and specific[0] in ("transport", "vehicle_soft", "vehicle_armoured"):
             unit_type, slot = specific
+        elif VEHICLE_OTHER_RE.search(name) or (specific is None and broad is not None and broad[0] == "headquarters"):
+            unit_type, slot = vehicle, "other"
         elif _first_int(transport, r"(\d+)"):
             unit_type, slot = "transport", "transport"
         else:
@@ -175,6 +183,9 @@ def classify(
         if unit_type in ("vehicle_soft", "vehicle_armoured"):
             unit_type = vehicle
         return Classification(unit_type, slot)
+    if any(CHARACTER_RE.search(c) for c in categories) or CHARACTER_RE.search(name):
+        return Classification("headquarters", "character", character=True)
+    by_name = _match(NAME_SLOTS, name)
     guessed = False
     if specific is not None:
         unit_type, slot = specific

@@ -63,3 +63,31 @@ def test_roster_settings_are_recognised(name):
 @pytest.mark.parametrize("name", ["Rifle Squad", "Configuration Squad", "Commando"])
 def test_units_are_not_settings(name):
     assert not is_setting(name)
+
+
+@pytest.mark.parametrize(
+    ("categories", "name", "damage", "expected"),
+    [
+        (["Self-Propelled Artillery", "vehicles"], "M7 Priest", "8+", ("vehicle_armoured", "tank")),
+        (["Headquarters", "infantry"], "Field Ambulance", "6+", ("vehicle_soft", "other")),
+        (["Infantry Squads and Teams", "infantry"], "Light Machine Gun Squad", None, ("infantry", "infantry")),
+        (["Infantry Squads and Teams", "infantry"], "Guastatori Destruction Group", None, ("infantry", "infantry")),
+    ],
+)
+def test_names_that_look_like_something_else_are_classified_by_what_they_are(categories, name, damage, expected):
+    result = classify(categories, name, damage=damage)
+    assert (result.unit_type, result.slot) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "rank"),
+    [
+        ("First (Senior) Lieutenant", "first_lieutenant"),
+        ("Second (Rikugun Shoi) Lieutenant", "second_lieutenant"),
+        ("Løytnant (First Lieutenant)", "first_lieutenant"),
+        ("Lieutenant", "second_lieutenant"),
+        ("Major (Major)", "major"),
+    ],
+)
+def test_officer_ranks_read_through_bracketed_local_ranks(name, rank):
+    assert classify(["Headquarters"], name).officer_rank == rank
