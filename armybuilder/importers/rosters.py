@@ -24,7 +24,7 @@ from armydata.battlescribe import quality_of
 from armydata.classify import is_setting, platoon_kind
 from armydata.roster import Roster, RosterForce, RosterSelection, parse_roster
 from armydata.safety import CatalogueImportError
-from rules.army.force_org import edition_rules
+from rules.army.force_org import KIND_LABELS, edition_rules
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 DEFAULT_POINTS_LIMIT = 1000
@@ -79,7 +79,10 @@ class _Matcher:
         kind = self.kinds.get(force.entry_id) or platoon_kind(force.name)
         platoon: int | None = None
         if kind in self.allowed_kinds:
-            self.platoons.append({"kind": kind, "name": force.name[: exchange.NAME_MAX]})
+            # A force named just for its kind gets no name of its own: the builder shows the
+            # kind's label, translated, rather than "Rifle Platoon Rifle Platoon".
+            plain = force.name.casefold() == KIND_LABELS.get(kind, "").casefold()
+            self.platoons.append({"kind": kind, "name": "" if plain else force.name[: exchange.NAME_MAX]})
             platoon = len(self.platoons) - 1
         else:
             self.notes.append(f"“{force.name}” is not a platoon Muster knows; its units are outside any platoon.")

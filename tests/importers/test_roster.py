@@ -48,9 +48,10 @@ def test_it_imports_a_roster_with_quality_models_options_and_platoons(catalogue)
     army_list = result.army_list
     expected = ("Testland Company", 500, "nr3-testland")
     assert (army_list.name, army_list.points_limit, army_list.army.source_id) == expected
+    # Forces named just for their kind leave the platoon's name to the builder (translated).
     assert [(p.kind, p.name) for p in army_list.platoons.order_by("position")] == [
-        ("rifle_platoon", "Rifle Platoon"),
-        ("heavy_weapons_platoon", "Heavy Weapons Platoon"),
+        ("rifle_platoon", ""),
+        ("heavy_weapons_platoon", ""),
     ]
     grenades = Unit.objects.get(name="Rifle Squad").options.get().slug
     assert entries(army_list) == [
