@@ -1081,6 +1081,7 @@ class _Priced:
     base_models: int
     max_models: int | None
     trees: dict[str, tuple[_Sel, _Ctx]]
+    implicit_models: int = 0
 
 
 class _ArmyParser:
@@ -1212,6 +1213,10 @@ class _ArmyParser:
                 unit.note(f"base cost at {quality} is fractional ({total:g}); rounded")
             priced.base[quality] = _round(total)
             base_models = ctx.model_entries or unit.fallback_models
+            if not ctx.model_entries:
+                # No entry stands for these models (an officer alone, a gun's crew): a roster
+                # lists only the models added to them.
+                priced.implicit_models = unit.fallback_models
             models_seen.add(base_models)
             node, extra, capacity = self._per_model(unit, quality, ctx, total)
             if node is not None:
@@ -1327,6 +1332,7 @@ class _ArmyParser:
             base_models=priced.base_models,
             min_models=priced.base_models,
             max_models=priced.max_models,
+            implicit_models=priced.implicit_models,
             weapons=weapons,
             options=options,
             special_rules=rules,

@@ -125,6 +125,7 @@ class ImportedUnit:
     hidden: bool = False
     weapon_lines: list[ImportedWeaponLine] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)  # the source's category ids, for force limits
+    implicit_models: int = 0  # models of the base size no entry of the source stands for
 
 
 @dataclass(frozen=True)

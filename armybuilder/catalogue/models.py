@@ -205,6 +205,9 @@ class Unit(models.Model):
     categories = models.JSONField(
         default=list, blank=True, help_text="Imported units: the source's category ids, which force limits count."
     )
+    implicit_models = models.PositiveSmallIntegerField(
+        default=0, help_text="Imported units: models of the base size that no source entry stands for."
+    )
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
     hidden = models.BooleanField(default=False)

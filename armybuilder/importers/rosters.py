@@ -135,7 +135,8 @@ class _Matcher:
             "unit": unit.slug,
             "name": "",
             "quality": quality,
-            "models": models or unit.base_models,
+            # Models no entry stands for (an officer alone) are not in the roster; only the added ones are.
+            "models": unit.implicit_models + models if models else unit.base_models,
             "options": taken,
             "platoon": platoon,
         }

@@ -628,6 +628,7 @@ class _CatalogueWriter:
             "composition": _composition(base, maximum),
             "weapons_text": _fit(", ".join(unit.weapons), 300),
             "categories": [_fit(category, 120) for category in unit.categories],
+            "implicit_models": max(0, min(unit.implicit_models, base)),
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, entry {source_id}", 300),
             "source_id": source_id,
             "hidden": unit.hidden,

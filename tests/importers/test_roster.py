@@ -15,6 +15,7 @@ from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList, Entry
 from armydata.roster import parse_roster
 from armydata.safety import CatalogueImportError
+from tests.importers.helpers import read_battlescribe
 from tests.importers.test_nr3 import NR3, read_nr3
 from tests.importers.test_writer import make_chart
 
@@ -151,3 +152,35 @@ def test_the_page_refuses_other_files(client):
 
 def test_the_lists_import_page_links_to_the_roster_import(client):
     assert 'href="/lists/import/roster/"' in client.get("/lists/import/").content.decode()
+
+
+V2_ROSTER = b"""<?xml version="1.0" encoding="UTF-8"?>
+<roster id="r2" name="Old style" gameSystemId="sys-test-2" xmlns="http://www.battlescribe.net/schema/rosterSchema">
+  <costs><cost name="pts" typeId="pts-id" value="91.0"/></costs>
+  <forces>
+    <force id="f1" name="Reinforced Platoon" entryId="fe-x" catalogueId="cat-rating" catalogueName="Rating Test">
+      <selections>
+        <selection id="s1" name="Second Lieutenant" entryId="u-lt" number="1" type="unit">
+          <selections>
+            <selection id="s2" name="Veteran" entryId="q-vet" entryGroupId="g-rating" number="1" type="upgrade">
+              <costs><cost name="pts" typeId="pts-id" value="65.0"/></costs>
+            </selection>
+            <selection id="s3" name="Veteran Soldier" entryId="m-q-vet" entryGroupId="g-men" number="2" type="upgrade">
+              <costs><cost name="pts" typeId="pts-id" value="26.0"/></costs>
+            </selection>
+          </selections>
+        </selection>
+      </selections>
+    </force>
+  </forces>
+</roster>
+"""
+
+
+def test_models_no_entry_stands_for_are_added_to_those_the_roster_lists():
+    # 2nd-edition data has no entry for the officer himself: the roster lists his two attendants only.
+    make_chart("v2")
+    import_files(read_battlescribe("rating.cat"))
+    result = import_roster("old.ros", V2_ROSTER)
+    assert entries(result.army_list) == [("Second Lieutenant", "veteran", 3, {}, "reinforced_platoon")]
+    assert (result.muster_points, result.difference) == (91, 0)
