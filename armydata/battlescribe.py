@@ -27,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from xml.etree.ElementTree import Element
 
-from .classify import Classification, classify, is_setting, platoon_kind
+from .classify import Classification, classify, is_setting, platoon_kind, weapon_mount
 from .model import (
     QUALITIES,
     ImportedArmy,
@@ -1019,51 +1019,26 @@ def _weapons_of(selection: _Sel) -> list[str]:
     return names
 
 
-_COAXIAL_RE = re.compile(r"co-?\s?axial", re.IGNORECASE)
-_MOUNTS = (
-    (re.compile(r"turret", re.IGNORECASE), "turret"),
-    (re.compile(r"pintle", re.IGNORECASE), "pintle"),
-    (re.compile(r"sponson", re.IGNORECASE), "sponson"),
-    (re.compile(r"casemate", re.IGNORECASE), "casemate"),
-    (re.compile(r"platform", re.IGNORECASE), "platform"),
-    (re.compile(r"\bhull|forward.facing|front.facing|bow", re.IGNORECASE), "hull"),
-)
-_ARCS = (
-    (re.compile(r"360", re.IGNORECASE), "360"),
-    (re.compile(r"rear", re.IGNORECASE), "rear"),
-    (re.compile(r"forward|front", re.IGNORECASE), "front"),
-    (re.compile(r"\bleft", re.IGNORECASE), "left"),
-    (re.compile(r"\bright", re.IGNORECASE), "right"),
-)
-
-
 def _weapon_lines(root: _Sel) -> list[ImportedWeaponLine]:
     """One line per weapon entry of a vehicle, with the mount and arc its entry's name gives.
 
     An entry holding two weapons ("turret-mounted gun and co-axial MMG") puts the first on the
     named mount and the others on the co-axial mount when the name mentions one.
     """
-    lines: list[ImportedWeaponLine] = []
+    counts: dict[tuple[str, str, str], int] = {}  # (weapon, mount, arc) -> how many, in source order
 
     def walk(selection: _Sel, multiplier: int) -> None:
         amount = multiplier * selection.count
         weapons = [p for p in selection.node.profiles if p.is_weapon and p.name]
-        text = " ".join([selection.node.name, *selection.node.rules])
-        mount = next((m for pattern, m in _MOUNTS if pattern.search(selection.node.name)), "")
-        coaxial = bool(_COAXIAL_RE.search(text))
-        if coaxial and not mount:
-            mount = "coaxial"
-        arc = next((a for pattern, a in _ARCS if pattern.search(selection.node.name)), "")
+        mount, arc, coaxial = weapon_mount(selection.node.name, *selection.node.rules)
         for index, profile in enumerate(weapons):
-            line_mount = "coaxial" if index and coaxial else mount
-            line = ImportedWeaponLine(weapon=profile.name, mount=line_mount, count=amount, arc=arc)
-            if line not in lines:
-                lines.append(line)
+            key = (profile.name, "coaxial" if index and coaxial else mount, arc)
+            counts[key] = counts.get(key, 0) + amount
         for child in selection.children:
             walk(child, amount)
 
     walk(root, 1)
-    return lines
+    return [ImportedWeaponLine(weapon, mount, count, arc) for (weapon, mount, arc), count in counts.items()]
 
 
 def _round(value: float) -> int:
@@ -1320,7 +1295,8 @@ class _ArmyParser:
         if hidden:
             self.report.warn(f"{self.catalogue.name}: {node.name!r} is hidden in the source; imported as hidden")
         options = self._options(unit, priced, weapons)
-        # Vehicles keep each weapon on its own mount; the cheapest quality's tree is the default kit.
+        # Vehicles keep each weapon on its own mount, read from the first offered quality's tree
+        # (the default kit does not change with quality).
         lines = _weapon_lines(next(iter(priced.trees.values()))[0]) if damage_text else []
         return ImportedUnit(
             source_id=node.id,

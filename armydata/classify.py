@@ -199,3 +199,34 @@ def classify(
         unit_type, slot, guessed = "infantry", "infantry", True
     rank = officer_rank(" ".join([name, *categories])) if slot == "officer" else None
     return Classification(unit_type, slot, officer_rank=rank, guessed=guessed)
+
+
+# --- weapon mounts -------------------------------------------------------------------------------
+
+COAXIAL_RE = re.compile(r"co-?\s?axial", re.IGNORECASE)
+MOUNTS = (
+    (re.compile(r"turret", re.IGNORECASE), "turret"),
+    (re.compile(r"pintle", re.IGNORECASE), "pintle"),
+    (re.compile(r"sponson", re.IGNORECASE), "sponson"),
+    (re.compile(r"casemate", re.IGNORECASE), "casemate"),
+    (re.compile(r"platform", re.IGNORECASE), "platform"),
+    (re.compile(r"\bhull|forward.facing|front.facing|\bbow\b", re.IGNORECASE), "hull"),
+)
+ARCS = (
+    (re.compile(r"360", re.IGNORECASE), "360"),
+    (re.compile(r"rear", re.IGNORECASE), "rear"),
+    (re.compile(r"forward|front", re.IGNORECASE), "front"),
+    (re.compile(r"\bleft", re.IGNORECASE), "left"),
+    (re.compile(r"\bright", re.IGNORECASE), "right"),
+)
+
+
+def weapon_mount(name: str, *notes: str) -> tuple[str, str, bool]:
+    """The mount and arc a weapon entry's name gives ("Pintle-mounted MMG (360°)": pintle, 360), and
+    whether it or its notes mention a co-axial weapon. Both importers describe weapons this way."""
+    mount = next((m for pattern, m in MOUNTS if pattern.search(name)), "")
+    coaxial = any(COAXIAL_RE.search(text) for text in (name, *notes))
+    if coaxial and not mount:
+        mount = "coaxial"
+    arc = next((a for pattern, a in ARCS if pattern.search(name)), "")
+    return mount, arc, coaxial

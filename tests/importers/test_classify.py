@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from armydata.classify import classify, is_setting
+from armydata.classify import classify, is_setting, weapon_mount
 
 
 @pytest.mark.parametrize(
@@ -91,3 +91,20 @@ def test_names_that_look_like_something_else_are_classified_by_what_they_are(cat
 )
 def test_officer_ranks_read_through_bracketed_local_ranks(name, rank):
     assert classify(["Headquarters"], name).officer_rank == rank
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Turret-mounted medium AT gun", ("turret", "", False)),
+        ("Turret-mounted medium AT gun and co-axial MMG", ("turret", "", True)),
+        ("Co-axial MMG", ("coaxial", "", True)),
+        ("Hull-mounted forward facing MMG", ("hull", "front", False)),
+        ("Pintle-mounted MMG (360°)", ("pintle", "360", False)),
+        ("Pintle-mounted MMG (Rear Arc)", ("pintle", "rear", False)),
+        ("Platform-mounted light autocannon with 360° arc of fire", ("platform", "360", False)),
+        ("Rifle", ("", "", False)),
+    ],
+)
+def test_a_weapon_entrys_name_gives_its_mount_and_arc(name, expected):
+    assert weapon_mount(name) == expected
