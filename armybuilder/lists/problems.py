@@ -211,6 +211,10 @@ def localise_params(params: Mapping[str, object]) -> dict[str, object]:
 def problem_message(problem: Problem) -> object | None:
     """The translatable sentence for a problem's rule (and reason), or None when there is none."""
     message = MESSAGES.get(problem.rule)
+    if message is None and "kind" in problem.params:
+        # Limits read from an imported army's data are keyed by the data's own category ids;
+        # they say the same sentences as the built-in tables.
+        message = {"min": LIMIT_MIN, "max": LIMIT_MAX}.get(problem.rule.rsplit("-", 1)[-1])
     if isinstance(message, dict):
         message = message.get(problem.params.get("reason", ""))
     return message

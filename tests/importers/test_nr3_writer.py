@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.importers.writer import import_files
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.problems import display_problem
 from armybuilder.lists.summary import list_summary
 from tests.importers.test_nr3 import read_nr3
 from tests.importers.test_writer import make_chart
@@ -74,3 +76,17 @@ def test_the_game_systems_platoons_are_stored_on_the_army_and_validate_its_lists
         "Support: a Heavy Weapons Platoon allows 0–3 Mortar Teams; it has 4 "
         "(Medium Mortar Team, Medium Mortar Team, Medium Mortar Team, Medium Mortar Team).",
     ]
+
+
+def test_a_limit_read_from_the_data_is_shown_in_french_too():
+    make_chart("v3")
+    import_files(read_nr3())
+    army = Army.objects.get(source_id="nr3-testland")
+    army_list = make_list(army=army, force_org="platoons", points_limit=5000)
+    make_platoon(army_list, kind="rifle_platoon", name="Alpha")
+    loaded = ArmyList.objects.for_builder().get(pk=army_list.pk)
+    problems = [p for p in list_summary(loaded).problems if p.rule.endswith("-min")]
+    with translation.override("fr"):
+        shown = [display_problem(problem) for problem in problems]
+    # The data's category names are translated where Muster's tables use the same words.
+    assert shown[0] == "Alpha : un Peloton de fusiliers doit compter 1 Chef de peloton ; il en compte 0."
