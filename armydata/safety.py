@@ -25,6 +25,7 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 # and bounds the memory a parsed file can take (a few hundred bytes per element).
 MAX_XML_ELEMENTS = 400_000
 MAX_ARCHIVE_MEMBERS = 500
+MAX_REPOSITORY_MEMBERS = 20_000
 MAX_ARCHIVE_TOTAL_BYTES = 100 * 1024 * 1024
 MAX_COMPRESSION_RATIO = 100
 # Small members compress unevenly (a run of blank lines squeezes very well), so the ratio
@@ -150,8 +151,13 @@ def expand_archive(
         raise CatalogueImportError(f"{name} is not a valid zip archive") from exc
     with zf:
         infos = zf.infolist()
-        if len(infos) > MAX_ARCHIVE_MEMBERS:
-            raise CatalogueImportError(f"{name} holds more than {MAX_ARCHIVE_MEMBERS} files; refused")
+        # A repository archive (``keep`` given) may hold many files that are never read; only
+        # the ones kept count toward the usual limit, under a looser bound on the whole archive.
+        limit = MAX_REPOSITORY_MEMBERS if keep is not None else MAX_ARCHIVE_MEMBERS
+        if len(infos) > limit:
+            raise CatalogueImportError(f"{name} holds more than {limit} files; refused")
+        if keep is not None and sum(1 for info in infos if keep(info.filename)) > MAX_ARCHIVE_MEMBERS:
+            raise CatalogueImportError(f"{name} holds more than {MAX_ARCHIVE_MEMBERS} catalogue files; refused")
         files: dict[str, bytes] = {}
         for info in infos:
             member = _safe_member_name(name, info.filename)

@@ -200,3 +200,11 @@ def test_the_staff_page_explains_a_name_that_is_not_a_repository(staff_client, a
 def test_the_staff_page_asks_for_files_or_a_repository(staff_client):
     response = staff_client.post("/catalogue/import/", {})
     assert "Choose files to upload or name a GitHub repository." in response.content.decode()
+
+
+def test_files_never_read_do_not_count_toward_the_archive_limit(archive_server):
+    make_chart("v3")
+    pictures = {f"images/unit-{n}.png": b"png" for n in range(600)}
+    archive_server.archives["/muster/testland/zip/HEAD"] = repository_zip(extra=pictures)
+    run("--github", "muster/testland")
+    assert Unit.objects.count() == 8
