@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "armybuilder.lists",
     "armybuilder.resolver",
     "armybuilder.playsheets",
+    "armybuilder.games",
 ]
 
 MIDDLEWARE = [

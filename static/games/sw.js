@@ -1,0 +1,1 @@
+const CACHE_VERSION = "dev";
