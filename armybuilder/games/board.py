@@ -69,6 +69,10 @@ class UnitRow:
     odds: dict[str, Any] | None  # weapons for "odds now" (units from a list)
 
     @property
+    def test_percent(self) -> str:
+        return percent(self.test.p_pass) if self.test else ""
+
+    @property
     def key(self) -> str:
         return self.state.key
 
