@@ -245,3 +245,10 @@ def test_the_service_worker_is_served_from_the_root(client) -> None:
 
 def test_the_offline_page_says_so(client) -> None:
     assert "offline" in client.get("/offline/").content.decode().lower()
+
+
+def test_the_table_speaks_french(alice_client, alice) -> None:
+    game = a_game(alice_client, alice)
+    act(alice_client, f"/games/{game.pk}/", action="record", side="b", rev="0")
+    html = alice_client.get(f"/games/{game.pk}/", headers={"Accept-Language": "fr"}).content.decode()
+    assert "Dé tiré : Bob" in html and "Embuscade" in html and "Tour 1" in html
