@@ -45,6 +45,8 @@ ERRORS = {
     "not-vehicle": gettext_lazy("Only vehicles take damage results."),
     "nothing": gettext_lazy("Nothing to undo."),
     "not-yours": gettext_lazy("Only the game's creator can undo this action."),
+    "not-your-side": gettext_lazy("You act for your own side only."),
+    "not-your-game": gettext_lazy("Only the game's creator can end it."),
     "edition": gettext_lazy("Both lists must be of the same edition."),
     "unit": gettext_lazy("No such unit in this game."),
 }

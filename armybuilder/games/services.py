@@ -19,7 +19,7 @@ from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
 from rules.army.order_dice import entry_order_dice
 from rules.army.summary import summarise
 from rules.errors import RulesError
-from rules.game.engine import Action, GameState, apply, replay
+from rules.game.engine import Action, GameSetup, GameState, apply, new_state, replay
 
 logger = logging.getLogger(__name__)
 
@@ -105,8 +105,7 @@ def game_start(
     else:
         side_b = stand_in_side(opponent_name, opponent_dice)
     setup = {"edition": army_list.edition.slug, "sides": [side_a, side_b], "odds": odds}
-    replay_check = Game(setup=setup).rules_setup()  # refuses a setup the engine cannot play
-    del replay_check
+    new_state(GameSetup.from_data(setup))  # RulesError for a setup the engine cannot play
     return Game.objects.create(
         owner=owner,
         name=f"{side_a['name']} – {side_b['name']}",

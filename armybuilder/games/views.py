@@ -175,7 +175,7 @@ def _build(form: ActionForm, door: Door):
     def unit_action(state: GameState, name: str, payload: dict) -> Action:
         unit = state.unit(data["unit"])
         if door.opponent and unit.side != "b":
-            raise RulesError("You act for your own side only.", code="not-yours")
+            raise RulesError("You act for your own side only.", code="not-your-side")
         return Action(name, side=unit.side, unit=unit.key, data=payload)
 
     def build(state: GameState) -> Action:
@@ -197,7 +197,7 @@ def _build(form: ActionForm, door: Door):
         if kind == "end_turn":
             return end_turn(state, server_rng, release=data["release"], force=data["force"])
         if door.opponent:
-            raise RulesError("Only the game's creator can end the game.", code="not-yours-end")
+            raise RulesError("Only the game's creator can end the game.", code="not-your-game")
         return Action("end_game", data={"result": data["result"], "scenario": data["scenario"]})
 
     return build
@@ -228,9 +228,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     try:
         game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent)
     except RulesError as exc:
-        error = presenter.error_text(exc) if exc.code != "not-yours-end" else _("Only the game's creator can end it.")
-        if exc.code == "not-yours":
-            error = _("You act for your own side only.")
+        error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] != "order" else ""
     return _after_post(request, door, error, anchor)
 

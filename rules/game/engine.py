@@ -455,6 +455,9 @@ def _destroy(state: GameState, unit: UnitState, how: str) -> None:
     unit.destroyed = True
     unit.destroyed_how = how
     unit.on_fire = False
+    if state.pending == unit.side and not any(u.can_take_order for u in state.side_units(unit.side)):
+        # The drawn die has no unit left to take it: it leaves the game with the last one.
+        state.pending = None
 
 
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:

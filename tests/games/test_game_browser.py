@@ -10,6 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from armybuilder.games import views
+from armybuilder.games.models import Game
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
@@ -121,8 +122,17 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert "Turn 2" in page.locator(".game-turn").inner_text()
     assert (page.locator("#dice-a strong").inner_text(), page.locator("#dice-b strong").inner_text()) == ("2", "1")
     assert officer.locator(".badge-order").inner_text() == "Down ↺"
+    # Bob follows on his own phone by the share link; each phone sees the other's action by polling.
+    bob_context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    bob_page = bob_context.new_page()
+    bob_page.goto(f"/g/{Game.objects.get().share_token}/")
+    assert bob_page.locator("section.force").first.get_attribute("id") == "side-b"  # his own force first
     step(lambda: page.click("button[name=side][value=b]"))
-    step(lambda: bob1.locator("button[name=order][value=fire]").click())
+    bob_page.locator("#current-die:has-text('Die drawn: Bob')").wait_for(timeout=6_000)
+    bob_page.locator("#side-b li.unit").first.locator("button[name=order][value=fire]").click()
+    page.locator("#side-b li.unit .badge-order:has-text('Fire')").wait_for(timeout=6_000)
+    assert bob_page.locator("#side-a details.unit-tools").count() == 0  # he acts for his own side only
+    _shot(bob_page, "game-opponent-phone")
     step(lambda: tools(tank).locator("button[name=result][value=immobilised]").click())
     assert "Immobilised" in tank.inner_text() and "1 pin" in tank.inner_text()
     step(lambda: page.click("button[name=side][value=a]"))

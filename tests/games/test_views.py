@@ -252,3 +252,18 @@ def test_the_table_speaks_french(alice_client, alice) -> None:
     act(alice_client, f"/games/{game.pk}/", action="record", side="b", rev="0")
     html = alice_client.get(f"/games/{game.pk}/", headers={"Accept-Language": "fr"}).content.decode()
     assert "Dé tiré : Bob" in html and "Embuscade" in html and "Tour 1" in html
+
+
+def test_odds_now_shows_the_exact_answer_for_real_weapons(alice_client, alice) -> None:
+    from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    theirs = make_playsheet_list(make_user("bob"), edition=army_list.edition)
+    start(alice_client, army_list, opponent="link", opponent_link=f"/s/{theirs.share_token}/")
+    game = Game.objects.get()
+    squad, target = game.setup["sides"][0]["units"][1]["key"], game.setup["sides"][1]["units"][1]["key"]
+    response = alice_client.get(f"/games/{game.pk}/odds/?firer={squad}&target={target}&cover=hard", follow=True)
+    html = response.content.decode()
+    assert (response.redirect_chain[0][0].startswith("/calc/shooting/?"), 'class="stat-value"' in html) == (True, True)
+    assert 'class="errorlist"' not in html

@@ -246,3 +246,8 @@ def test_nothing_happens_after_the_game_is_over() -> None:
     game = setup()
     with pytest.raises(RulesError, match="over"):
         play(game, Action("end_game", data={"result": "draw"}), recorded_draw("a"))
+
+
+def test_a_drawn_die_leaves_with_the_last_unit_that_could_take_it() -> None:
+    state = play(setup(), recorded_draw("b"), Action("remove", "a", "grens"))
+    assert (state.pending, state.bag_empty) == (None, False)
