@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from armybuilder.games.models import Game
 from rules.combat.morale import OrderTestResult
@@ -180,11 +180,25 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         if d.get("routed"):
             text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "casualties":
-        text = _("%(unit)s: %(delta)s casualties (%(models)s left)") % {
-            "unit": unit,
-            "delta": d["delta"],
-            "models": d["models"],
-        }
+        params = {"unit": unit, "delta": abs(d["delta"]), "models": d["models"]}
+        if d["delta"] < 0:
+            text = (
+                ngettext(
+                    "%(unit)s: %(delta)s model back (%(models)s left)",
+                    "%(unit)s: %(delta)s models back (%(models)s left)",
+                    -d["delta"],
+                )
+                % params
+            )
+        else:
+            text = (
+                ngettext(
+                    "%(unit)s: %(delta)s casualty (%(models)s left)",
+                    "%(unit)s: %(delta)s casualties (%(models)s left)",
+                    d["delta"],
+                )
+                % params
+            )
         if d.get("wiped_out"):
             text += " · " + _("wiped out")
     elif entry.kind == "damage":

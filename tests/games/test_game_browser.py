@@ -122,13 +122,13 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert "Turn 2" in page.locator(".game-turn").inner_text()
     assert (page.locator("#dice-a strong").inner_text(), page.locator("#dice-b strong").inner_text()) == ("2", "1")
     assert officer.locator(".badge-order").inner_text() == "Down ↺"
-    # Bob follows on his own phone by the share link; each phone sees the other's action by polling.
-    bob_context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    # Bob follows on his own phone (in French) by the share link; each phone sees the other's action by polling.
+    bob_context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
     bob_page = bob_context.new_page()
     bob_page.goto(f"/g/{Game.objects.get().share_token}/")
     assert bob_page.locator("section.force").first.get_attribute("id") == "side-b"  # his own force first
     step(lambda: page.click("button[name=side][value=b]"))
-    bob_page.locator("#current-die:has-text('Die drawn: Bob')").wait_for(timeout=6_000)
+    bob_page.locator("#current-die:has-text('Dé tiré : Bob')").wait_for(timeout=6_000)
     bob_page.locator("#side-b li.unit").first.locator("button[name=order][value=fire]").click()
     page.locator("#side-b li.unit .badge-order:has-text('Fire')").wait_for(timeout=6_000)
     assert bob_page.locator("#side-a details.unit-tools").count() == 0  # he acts for his own side only
@@ -150,3 +150,6 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert "1 / 2" in summary and "2 turns played" in summary
     page.locator("#log summary").click()
     assert page.locator("#log li").count() == 24  # every action, undone ones left out
+    if SHOTS:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path=os.path.join(SHOTS, "game-desktop.png"), full_page=True)
