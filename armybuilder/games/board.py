@@ -69,6 +69,8 @@ class UnitRow:
     awaits_order: bool  # the drawn die is this unit's side and it can take it
     test: OrderTestResult | None  # the order test it would take now (pinned units)
     odds: dict[str, Any] | None  # weapons for "odds now" (units from a list)
+    # The same test with each officer of the side in range: (officer, exact chance, percent).
+    officer_tests: list[tuple[UnitState, Fraction, str]]
 
     @property
     def test_percent(self) -> str:
@@ -103,6 +105,12 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         for unit in state.side_units(key):
             awaits = state.pending == key and unit.can_take_order and not state.finished
             test = order_odds(state, unit.key) if awaits and unit.pins else None
+            officer_tests = []
+            if test is not None:
+                for officer in state.side_units(key):
+                    if officer.setup.officer_bonus and not officer.destroyed:
+                        p_pass = order_odds(state, unit.key, officer.key).p_pass
+                        officer_tests.append((officer, p_pass, percent(p_pass)))
             units.append(
                 UnitRow(
                     state=unit,
@@ -112,6 +120,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     awaits_order=awaits and can_act,
                     test=test,
                     odds=odds.get(unit.key),
+                    officer_tests=officer_tests,
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]

@@ -99,9 +99,14 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     test = squad2.locator(".order-test")
     assert "7 or less" in test.inner_text() and "7/12 (58.3 %)" in test.inner_text()  # Regular 9 − 2 pins
     _shot(page, "game-order-test-phone", squad2)
+    # With the Platoon Commander (+2, 6") in range: 9 or less, 5/6.
+    officer_option = squad2.locator("select[name=officer] option").nth(1)
+    assert "Platoon Commander (+2, 6″) — 5/6 (83.3 %)" in officer_option.inner_text()
+    squad2.locator("select[name=officer]").select_option(index=1)
     squad2.locator("input[name=die1]").fill("1")
     squad2.locator("input[name=die2]").fill("2")
     step(lambda: squad2.locator("button[name=order][value=advance]").click())
+    assert "order test 1+2 against 9 · passed" in page.locator("#last-order").inner_text()
     assert squad2.locator(".badge-pins").inner_text() == "1 pin"
     # Bob's second unit is destroyed: its die leaves the bag.
     step(lambda: tools(bob2).locator("button:has-text('Destroyed')").click())
