@@ -99,6 +99,8 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     test = squad2.locator(".order-test")
     assert "7 or less" in test.inner_text() and "7/12 (58.3 %)" in test.inner_text()  # Regular 9 − 2 pins
     _shot(page, "game-order-test-phone", squad2)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     # With the Platoon Commander (+2, 6") in range: 9 or less, 5/6.
     officer_option = squad2.locator("select[name=officer] option").nth(1)
     assert "Platoon Commander (+2, 6″) — 5/6 (83.3 %)" in officer_option.inner_text()
