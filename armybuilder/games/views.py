@@ -8,6 +8,7 @@ polling: the page asks ``?since=<revision>`` every few seconds and gets 204 unti
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -129,8 +130,10 @@ def new(request: HttpRequest) -> HttpResponse:
 # --- the table -----------------------------------------------------------------------------------
 
 
-def _etag(door: Door) -> str:
-    return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}"'
+def _etag(request: HttpRequest, door: Door) -> str:
+    # The page holds the forms' CSRF token: a new CSRF cookie (a new login) must not reuse an old page.
+    csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:12]
+    return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
 
 
 @require_GET
@@ -141,15 +144,15 @@ def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     door = _door(request, pk, token)
     if request.htmx and request.GET.get("since") == str(door.game.revision):
         return HttpResponse(status=204)  # the poll: nothing moved, htmx leaves the page alone
-    etag = _etag(door)
+    etag = _etag(request, door)
     # A message waiting (an action refused) must be shown, so no 304 then.
     has_messages = len(messages.get_messages(request)) > 0
     if request.headers.get("If-None-Match") == etag and not has_messages and not request.htmx:
         return HttpResponseNotModified(headers={"ETag": etag})
-    return _render_game(request, door, etag)
+    return _render_game(request, door)
 
 
-def _render_game(request: HtmxHttpRequest, door: Door, etag: str, error: str = "") -> HttpResponse:
+def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpResponse:
     state = door.game.state()
     context = presenter.board(door.game, state, opponent=door.opponent)
     context.update(
@@ -160,7 +163,7 @@ def _render_game(request: HtmxHttpRequest, door: Door, etag: str, error: str = "
     )
     template = "games/game.html#game" if request.htmx else "games/game.html"
     response = render(request, template, context)
-    response["ETag"] = etag
+    response["ETag"] = _etag(request, door)
     response["Cache-Control"] = "private, no-cache"
     if door.opponent:
         response["X-Robots-Tag"] = "noindex"
@@ -206,7 +209,7 @@ def _build(form: ActionForm, door: Door):
 def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = "") -> HttpResponse:
     if request.htmx:
         # Restart as a GET of the board: the fragment shows the new state (and the error, if any).
-        return _render_game(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), "", error)
+        return _render_game(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), error)
     if error:
         messages.error(request, error)
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
