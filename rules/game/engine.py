@@ -10,10 +10,9 @@ fit (a die for a side with none left, an order for a unit that already has one) 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.combat.context import BASE_MORALE
 from rules.combat.morale import OrderTestResult, order_test
@@ -199,7 +198,15 @@ def replay(setup: GameSetup, actions: Iterable[Action]) -> GameState:
 # --- dice ----------------------------------------------------------------------------------------
 
 
-def roll(rng: random.Random, faces: int = 6) -> int:
+class Rng(Protocol):
+    """What the engine asks of the injected dice: ``random.Random`` (or ``SystemRandom``) fits."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+    def randrange(self, stop: int) -> int: ...
+
+
+def roll(rng: Rng, faces: int = 6) -> int:
     return rng.randint(1, faces)
 
 
@@ -217,7 +224,7 @@ def _check_die(value: object, name: str) -> int:
 # --- building actions (the only place that rolls) ------------------------------------------------
 
 
-def draw(state: GameState, rng: random.Random) -> Action:
+def draw(state: GameState, rng: Rng) -> Action:
     """Draw a die blind from the bag: each die left is equally likely [S003, S004, BD]."""
     _check_playing(state)
     if state.pending:
@@ -244,7 +251,7 @@ def give_order(
     state: GameState,
     unit_key: str,
     order: str,
-    rng: random.Random,
+    rng: Rng,
     *,
     officer: str | None = None,
     dice: tuple[int, int] | None = None,
@@ -270,7 +277,7 @@ def give_order(
     return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
-def end_turn(state: GameState, rng: random.Random, *, release: Iterable[str] = (), force: bool = False) -> Action:
+def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
     """End the turn: units on Down or Ambush keep their order unless released; staying Down sheds pins."""
     _check_playing(state)
     released = sorted(set(release))
