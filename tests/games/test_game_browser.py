@@ -58,6 +58,7 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     page.fill("input[name=opponent_name]", "Bob")
     page.fill("input[name=opponent_dice]", "2")
     page.fill("input[name=scenario]", "Hold until relieved")
+    _shot(page, "game-new-phone")
     page.click("button:has-text('Start the game')")
     page.wait_for_url("**/games/*/")
 
@@ -157,7 +158,11 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert "1 / 2" in summary and "2 turns played" in summary
     page.locator("#log summary").click()
     assert page.locator("#log li").count() == 24  # every action, undone ones left out
+    page.goto("/games/")
+    assert page.locator("text=Running").count() == 1 and page.locator("a:has-text('alice – Bob')").count() == 1
+    _shot(page, "my-games-phone")
     if SHOTS:
+        page.goto(f"/games/{Game.objects.get().pk}/")
         page.set_viewport_size({"width": 1280, "height": 900})
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SHOTS, "game-desktop.png"))
