@@ -166,3 +166,28 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
         page.set_viewport_size({"width": 1280, "height": 900})
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SHOTS, "game-desktop.png"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_plays_without_javascript(django_db_setup, live_server, new_browser_context, monkeypatch):
+    monkeypatch.setattr(views, "server_rng", FirstDie())
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    context = new_browser_context(viewport=PHONE, java_script_enabled=False)
+    _log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"/games/new/?list={army_list.pk}")
+    page.check("input[name=opponent][value=dice]")
+    page.fill("input[name=opponent_name]", "Bob")
+    page.click("button:has-text('Start the game')")
+    page.click("#draw-die")
+    assert "Die drawn: alice" in page.locator("#current-die").inner_text()
+    page.locator("#side-a li.unit").nth(1).locator("button[name=order][value=fire]").click()
+    assert page.locator("#side-a li.unit").nth(1).locator(".badge-order").inner_text() == "Fire"
+    squad = page.locator("#side-a li.unit").nth(2)
+    squad.locator("summary").click()
+    squad.get_by_role("button", name="Add a pin").click()
+    assert page.url.endswith(f"#{squad.get_attribute('id')}")  # back where the player was
+    assert squad.locator(".badge-pins").inner_text() == "1 pin"
