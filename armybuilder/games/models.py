@@ -41,6 +41,7 @@ class Game(models.Model):
     share_token = models.CharField(max_length=32, unique=True, default=new_share_token, editable=False)
     # Moves on every action and every undo: the ETag and the polling of the two phones key on it.
     revision = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=1)  # copied from the state for My games
     result = models.CharField(max_length=4, choices=Result.choices, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -137,7 +137,8 @@ def game_act(*, game: Game, build: Callable[[GameState], Action], by_opponent: b
             game.scenario = state.scenario or game.scenario
             game.finished_at = timezone.now()
         game.revision += 1
-        game.save(update_fields=["revision", "result", "scenario", "finished_at", "updated_at"])
+        game.turn = state.turn
+        game.save(update_fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
     logger.info("game %s: %s %s", game.pk, action.kind, action.to_data())
     return action
 
@@ -156,6 +157,7 @@ def game_undo(*, game: Game, by_opponent: bool = False) -> GameAction:
         game.result = state.result or ""
         game.finished_at = game.finished_at if state.finished else None
         game.revision += 1
-        game.save(update_fields=["revision", "result", "finished_at", "updated_at"])
+        game.turn = state.turn
+        game.save(update_fields=["revision", "turn", "result", "finished_at", "updated_at"])
     logger.info("game %s: undo %s", game.pk, last.kind)
     return last

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:pk>/act/", views.act, name="games-act"),
     path("games/<int:pk>/undo/", views.undo, name="games-undo"),
     path("games/<int:pk>/odds/", views.odds, name="games-odds"),
+    path("games/<int:pk>/delete/", views.delete, name="games-delete"),
     path("g/<str:token>/", views.game, name="games-shared"),
     path("g/<str:token>/act/", views.act, name="games-shared-act"),
     path("g/<str:token>/undo/", views.undo, name="games-shared-undo"),

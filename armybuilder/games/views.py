@@ -127,6 +127,15 @@ def new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form, "army_list": army_list, "has_lists": bool(my_lists)})
 
 
+@require_POST
+@login_required
+def delete(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.owned_by(request.user), pk=pk)
+    game.delete()
+    messages.success(request, _("Game deleted."))
+    return redirect("/games/")
+
+
 # --- the table -----------------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 
 from armybuilder.games.models import Game
 from tests.lists.factories import make_builder_list, make_entry, make_officer, make_unit, make_user
@@ -21,6 +22,12 @@ def alice():
 def alice_client(client, alice):
     client.force_login(alice)
     return client
+
+
+@pytest.fixture
+def other():
+    """A second browser: another user, or the opponent on their own phone (not logged in)."""
+    return Client()
 
 
 def start(client, army_list, **data):
@@ -91,12 +98,12 @@ def test_it_will_not_play_someone_elses_private_list(alice_client) -> None:
     assert alice_client.get(f"/games/new/?list={private.pk}").status_code == 404
 
 
-def test_a_game_is_private_to_its_creator(alice_client, alice, client) -> None:
+def test_a_game_is_private_to_its_creator(alice_client, alice, other) -> None:
     game = a_game(alice_client, alice)
-    client.force_login(make_user("mallory"))
+    other.force_login(make_user("mallory"))
     assert [
-        client.get(f"/games/{game.pk}/").status_code,
-        act(client, f"/games/{game.pk}/", action="draw").status_code,
+        other.get(f"/games/{game.pk}/").status_code,
+        act(other, f"/games/{game.pk}/", action="draw").status_code,
     ] == [
         404,
         404,
@@ -109,10 +116,9 @@ def test_a_game_asks_an_anonymous_visitor_to_log_in(alice_client, alice) -> None
     assert alice_client.get(f"/games/{game.pk}/")["Location"].startswith("/accounts/login/")
 
 
-def test_the_share_link_opens_the_game_without_an_account(alice_client, alice, client) -> None:
+def test_the_share_link_opens_the_game_without_an_account(alice_client, alice, other) -> None:
     game = a_game(alice_client, alice)
-    client.logout()
-    response = client.get(f"/g/{game.share_token}/")
+    response = other.get(f"/g/{game.share_token}/")
     assert response.status_code == 200
     assert "Bob" in response.content.decode()
 
@@ -121,21 +127,21 @@ def test_a_wrong_share_link_is_404(client) -> None:
     assert client.get("/g/not-a-real-token-at-all/").status_code == 404
 
 
-def test_the_opponent_acts_for_their_own_side_only(alice_client, alice, client) -> None:
+def test_the_opponent_acts_for_their_own_side_only(alice_client, alice, other) -> None:
     game = a_game(alice_client, alice)
     base = f"/g/{game.share_token}/"
     mine, theirs = game.setup["sides"][0]["units"][0]["key"], game.setup["sides"][1]["units"][0]["key"]
-    act(client, base, action="pins", unit=mine, delta="1")
-    act(client, base, action="pins", unit=theirs, delta="1")
+    act(other, base, action="pins", unit=mine, delta="1")
+    act(other, base, action="pins", unit=theirs, delta="1")
     assert [a.payload["unit"] for a in game.actions.all()] == [theirs]
 
 
-def test_the_opponent_cannot_undo_the_creators_action_nor_end_the_game(alice_client, alice, client) -> None:
+def test_the_opponent_cannot_undo_the_creators_action_nor_end_the_game(alice_client, alice, other) -> None:
     game = a_game(alice_client, alice)
     act(alice_client, f"/games/{game.pk}/", action="record", side="a", rev="0")
     base = f"/g/{game.share_token}/"
-    client.post(f"{base}undo/")
-    act(client, base, action="end_game", result="b", rev="1")
+    other.post(f"{base}undo/")
+    act(other, base, action="end_game", result="b", rev="1")
     game.refresh_from_db()
     assert (game.actions.count(), game.result) == (1, "")
 
@@ -267,3 +273,17 @@ def test_odds_now_shows_the_exact_answer_for_real_weapons(alice_client, alice) -
     html = response.content.decode()
     assert (response.redirect_chain[0][0].startswith("/calc/shooting/?"), 'class="stat-value"' in html) == (True, True)
     assert 'class="errorlist"' not in html
+
+
+def test_only_the_creator_deletes_a_game(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    other.force_login(make_user("mallory"))
+    refused = other.post(f"/games/{game.pk}/delete/").status_code
+    alice_client.post(f"/games/{game.pk}/delete/")
+    assert (refused, Game.objects.count()) == (404, 0)
+
+
+def test_my_games_shows_the_turn_each_game_is_at(alice_client, alice) -> None:
+    game = a_game(alice_client, alice)
+    act(alice_client, f"/games/{game.pk}/", action="end_turn", force="on", rev="0")
+    assert "Turn 2" in alice_client.get("/games/").content.decode()
