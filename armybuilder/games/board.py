@@ -154,6 +154,8 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         "summary": summarise(state),
         "log": [log_line(game, state, entry) for entry in reversed(state.log)],
         "opponent": opponent,
+        # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
+        "down_unverified": "down_end_turn" in state.rules.unverified,
     }
 
 
