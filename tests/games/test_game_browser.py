@@ -158,6 +158,14 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert "1 / 2" in summary and "2 turns played" in summary
     page.locator("#log summary").click()
     assert page.locator("#log li").count() == 24  # every action, undone ones left out
+    # Odds now: the pinned squad against Bob's unit in soft cover opens the calculator, live state filled in.
+    tools(squad2).locator("select[name=cover]").select_option("soft")
+    squad2.locator("button:has-text('Odds now')").click()
+    page.wait_for_url("**/calc/shooting/?*")
+    assert page.locator("input[name=firer_pins]").input_value() == "1"
+    assert page.locator("select[name=cover]").input_value() == "soft"
+    assert page.locator(".stat-value").count() > 0
+
     page.goto("/games/")
     assert page.locator("text=Running").count() == 1 and page.locator("a:has-text('alice – Bob')").count() == 1
     _shot(page, "my-games-phone")
