@@ -49,6 +49,7 @@ ERRORS = {
     "not-your-game": gettext_lazy("Only the game's creator can end it."),
     "edition": gettext_lazy("Both lists must be of the same edition."),
     "unit": gettext_lazy("No such unit in this game."),
+    "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
 }
 
 

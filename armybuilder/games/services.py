@@ -116,16 +116,21 @@ def game_start(
     )
 
 
-def _locked(game: Game) -> tuple[Game, list[GameAction]]:
+def _locked(game: Game, revision: int | None) -> tuple[Game, list[GameAction]]:
     # The row lock serialises the two phones: each action is checked against the state it extends.
+    # ``revision``: the one the player saw; a double tap or the other phone's move makes it stale.
     locked = Game.objects.select_for_update().get(pk=game.pk)
+    if revision is not None and revision != locked.revision:
+        raise RulesError("The game moved on since this page was loaded.", code="moved-on")
     return locked, list(locked.actions.all())
 
 
-def game_act(*, game: Game, build: Callable[[GameState], Action], by_opponent: bool = False) -> Action:
+def game_act(
+    *, game: Game, build: Callable[[GameState], Action], by_opponent: bool = False, revision: int | None = None
+) -> Action:
     """Build an action from the current state (rolling any dice), check it, store it and move the revision."""
     with transaction.atomic():
-        game, rows = _locked(game)
+        game, rows = _locked(game, revision)
         state = game.state(rows)
         action = build(state)
         apply(state, action)
@@ -143,10 +148,10 @@ def game_act(*, game: Game, build: Callable[[GameState], Action], by_opponent: b
     return action
 
 
-def game_undo(*, game: Game, by_opponent: bool = False) -> GameAction:
+def game_undo(*, game: Game, by_opponent: bool = False, revision: int | None = None) -> GameAction:
     """Drop the last action (the opponent may only drop their own); RulesError when there is none."""
     with transaction.atomic():
-        game, rows = _locked(game)
+        game, rows = _locked(game, revision)
         if not rows:
             raise RulesError("Nothing to undo.", code="nothing")
         last = rows[-1]

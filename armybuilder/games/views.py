@@ -234,11 +234,10 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     if not form.is_valid():
         return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
     data = form.cleaned_data
-    if data["action"] in GUARDED and data["rev"] is not None and data["rev"] != door.game.revision:
-        return _after_post(request, door, _("The game moved on since this page was loaded: check, then try again."))
+    revision = data["rev"] if data["action"] in GUARDED else None
     error = ""
     try:
-        game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent)
+        game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent, revision=revision)
     except RulesError as exc:
         error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] != "order" else ""
@@ -250,12 +249,10 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     if _needs_login(request, token):
         raise Http404("No such game")
     door = _door(request, pk, token)
-    rev = request.POST.get("rev")
-    if rev is not None and rev != str(door.game.revision):
-        return _after_post(request, door, _("The game moved on since this page was loaded: check, then try again."))
+    rev = request.POST.get("rev", "")
     error = ""
     try:
-        game_undo(game=door.game, by_opponent=door.opponent)
+        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev) if rev.isdigit() else None)
     except RulesError as exc:
         error = presenter.error_text(exc)
     return _after_post(request, door, error)
