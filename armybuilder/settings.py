@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "armybuilder.lists",
     "armybuilder.resolver",
     "armybuilder.playsheets",
+    "armybuilder.games",
 ]
 
 MIDDLEWARE = [

@@ -27,4 +27,5 @@ urlpatterns = [
     path("", include("armybuilder.catalogue.urls")),
     path("calc/", include("armybuilder.resolver.urls")),
     path("", include("armybuilder.playsheets.urls")),
+    path("", include("armybuilder.games.urls")),
 ]

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    name = "armybuilder.games"
+    label = "games"
+    verbose_name = "Games"

@@ -1,0 +1,247 @@
+"""What the game page shows, from the engine's state: forces, the drawn die, odds, and the log in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from armybuilder.games.models import Game
+from rules.combat.morale import OrderTestResult
+from rules.errors import RulesError
+from rules.game.editions import KEPT_ORDERS, ORDERS
+from rules.game.engine import GameState, UnitState, order_odds, summarise
+
+ORDER_LABELS = {
+    "fire": gettext_lazy("Fire"),
+    "advance": gettext_lazy("Advance"),
+    "run": gettext_lazy("Run"),
+    "ambush": gettext_lazy("Ambush"),
+    "rally": gettext_lazy("Rally"),
+    "down": gettext_lazy("Down"),
+    "fubar": gettext_lazy("FUBAR"),
+}
+QUALITY_LABELS = {
+    "inexperienced": gettext_lazy("Inexperienced"),
+    "regular": gettext_lazy("Regular"),
+    "veteran": gettext_lazy("Veteran"),
+}
+# The engine's errors in the player's language, by code (its English text is the fallback).
+ERRORS = {
+    "pending": gettext_lazy("Give the drawn die an order first."),
+    "empty-bag": gettext_lazy("The bag is empty: end the turn."),
+    "no-die": gettext_lazy("That side has no die left in the bag."),
+    "no-pending": gettext_lazy("Draw a die of this unit's side first."),
+    "ordered": gettext_lazy("This unit cannot take another order this turn."),
+    "officer": gettext_lazy("That officer cannot help this unit."),
+    "test": gettext_lazy("This unit is pinned: it takes an order test."),
+    "finished": gettext_lazy("The game is over."),
+    "dice-left": gettext_lazy("Dice are left in the bag: draw them, or tick “end the turn anyway”."),
+    "destroyed": gettext_lazy("This unit is destroyed."),
+    "models": gettext_lazy("Muster does not know this unit's models: mark it destroyed instead."),
+    "not-vehicle": gettext_lazy("Only vehicles take damage results."),
+    "nothing": gettext_lazy("Nothing to undo."),
+    "not-yours": gettext_lazy("Only the game's creator can undo this action."),
+    "not-your-side": gettext_lazy("You act for your own side only."),
+    "not-your-game": gettext_lazy("Only the game's creator can end it."),
+    "edition": gettext_lazy("Both lists must be of the same edition."),
+    "unit": gettext_lazy("No such unit in this game."),
+    "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
+}
+
+
+def error_text(error: RulesError) -> str:
+    return str(ERRORS.get(error.code, str(error)))
+
+
+def percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+@dataclass
+class UnitRow:
+    state: UnitState
+    quality: str
+    order_label: str
+    can_act: bool  # the viewer may act for this unit
+    awaits_order: bool  # the drawn die is this unit's side and it can take it
+    test: OrderTestResult | None  # the order test it would take now (pinned units)
+    odds: dict[str, Any] | None  # weapons for "odds now" (units from a list)
+    # The same test with each officer of the side in range: (officer, exact chance, percent).
+    officer_tests: list[tuple[UnitState, Fraction, str]]
+
+    @property
+    def test_percent(self) -> str:
+        return percent(self.test.p_pass) if self.test else ""
+
+    @property
+    def key(self) -> str:
+        return self.state.key
+
+
+@dataclass
+class SideView:
+    key: str
+    name: str
+    list_name: str
+    units: list[UnitRow]
+    officers: list[UnitState]
+    dice_in_bag: int
+    dice_total: int
+    can_act: bool
+    enemies: list[UnitState] | None = None  # targets for "odds now"
+
+
+def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
+    """Everything the game page reads. ``opponent``: the viewer came by the share link (acts for side b)."""
+    odds = game.setup.get("odds", {})
+    sides = []
+    for side in game.setup["sides"]:
+        key = side["key"]
+        can_act = not opponent or key == "b"
+        units = []
+        for unit in state.side_units(key):
+            awaits = state.pending == key and unit.can_take_order and not state.finished
+            test = order_odds(state, unit.key) if awaits and unit.pins else None
+            officer_tests = []
+            if test is not None:
+                for officer in state.side_units(key):
+                    if officer.setup.officer_bonus and not officer.destroyed:
+                        p_pass = order_odds(state, unit.key, officer.key).p_pass
+                        officer_tests.append((officer, p_pass, percent(p_pass)))
+            units.append(
+                UnitRow(
+                    state=unit,
+                    quality=str(QUALITY_LABELS.get(unit.setup.quality, unit.setup.quality)),
+                    order_label=str(ORDER_LABELS.get(unit.order or "", "")),
+                    can_act=can_act and not state.finished,
+                    awaits_order=awaits and can_act,
+                    test=test,
+                    odds=odds.get(unit.key),
+                    officer_tests=officer_tests,
+                )
+            )
+        officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
+        sides.append(
+            SideView(
+                key=key,
+                name=side["name"],
+                list_name=side.get("list_name", ""),
+                units=units,
+                officers=officers,
+                dice_in_bag=state.dice_in_bag(key),
+                dice_total=state.dice_total(key),
+                can_act=can_act,
+            )
+        )
+    for view in sides:
+        view.enemies = [u for u in state.units.values() if u.side != view.key and not u.destroyed]
+    if opponent:
+        sides.reverse()  # the viewer's own force comes first
+    kept = [u for u in state.units.values() if not u.destroyed and u.order in KEPT_ORDERS]
+    last_order = next((e for e in reversed(state.log) if e.kind == "order"), None)
+    return {
+        "game": game,
+        "state": state,
+        "sides": sides,
+        "orders": [(o, ORDER_LABELS[o]) for o in ORDERS],
+        "pending_name": game.side_name(state.pending) if state.pending else "",
+        "last_order": log_line(game, state, last_order) if last_order and last_order.turn == state.turn else "",
+        "kept_units": [(u, ORDER_LABELS[u.order or "down"]) for u in kept],
+        "result_line": result_text(game, state.result) if state.finished and state.result else "",
+        "summary": summarise(state),
+        "log": [log_line(game, state, entry) for entry in reversed(state.log)],
+        "opponent": opponent,
+        # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
+        "down_unverified": "down_end_turn" in state.rules.unverified,
+    }
+
+
+def _unit_name(state: GameState, key: str | None) -> str:
+    return state.units[key].setup.name if key in state.units else "?"
+
+
+def log_line(game: Game, state: GameState, entry: Any) -> str:
+    """One log entry as a sentence in the active language."""
+    d = entry.detail
+    unit = _unit_name(state, entry.unit)
+    turn = _("Turn %(turn)s") % {"turn": entry.turn}
+    if entry.kind == "draw":
+        side = game.side_name(entry.side)
+        text = (_("Die recorded: %(side)s") if d.get("recorded") else _("Die drawn: %(side)s")) % {"side": side}
+    elif entry.kind == "order":
+        text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
+        if "dice" in d:
+            params = {"a": d["dice"][0], "b": d["dice"][1], "morale": d["morale"]}
+            text += " · " + _("order test %(a)s+%(b)s against %(morale)s") % params
+            if d.get("fubar") == "friendly_fire":
+                text += " · " + _("FUBAR: friendly fire")
+            elif d.get("fubar"):
+                text += " · " + _("FUBAR: panic")
+            elif d.get("failed"):
+                text += " · " + _("failed: Down")
+            else:
+                text += " · " + _("passed")
+        if d["given"] == "rally":
+            text += " · " + _("pins %(before)s → %(after)s") % {"before": d["pins_before"], "after": d["pins_after"]}
+    elif entry.kind == "pins":
+        text = _("%(unit)s: pins %(delta)+d (now %(pins)s)") % {"unit": unit, "delta": d["delta"], "pins": d["pins"]}
+        if d.get("routed"):
+            text += " · " + _("pin limit reached: destroyed")
+    elif entry.kind == "casualties":
+        params = {"unit": unit, "delta": abs(d["delta"]), "models": d["models"]}
+        if d["delta"] < 0:
+            text = (
+                ngettext(
+                    "%(unit)s: %(delta)s model back (%(models)s left)",
+                    "%(unit)s: %(delta)s models back (%(models)s left)",
+                    -d["delta"],
+                )
+                % params
+            )
+        else:
+            text = (
+                ngettext(
+                    "%(unit)s: %(delta)s casualty (%(models)s left)",
+                    "%(unit)s: %(delta)s casualties (%(models)s left)",
+                    d["delta"],
+                )
+                % params
+            )
+        if d.get("wiped_out"):
+            text += " · " + _("wiped out")
+    elif entry.kind == "damage":
+        text = _("%(unit)s: %(result)s") % {"unit": unit, "result": DAMAGE_LABELS[d["result"]]}
+        if d.get("knocked_out"):
+            text += " · " + _("second Immobilised result: knocked out")
+        if d.get("routed"):
+            text += " · " + _("pin limit reached: destroyed")
+    elif entry.kind == "remove":
+        text = _("%(unit)s destroyed") % {"unit": unit}
+    elif entry.kind == "end_turn":
+        text = _("End of turn %(turn)s") % {"turn": d["turn"]}
+        shed = [f"{_unit_name(state, k)} −{n}" for k, n in d["down_pins"].items() if n]
+        if shed:
+            text += " · " + _("pins lost for staying Down: %(units)s") % {"units": ", ".join(shed)}
+    elif entry.kind == "end_game":
+        text = result_text(game, d["result"])
+    else:
+        text = entry.kind
+    return f"{turn} · {text}"
+
+
+DAMAGE_LABELS = {
+    "immobilised": gettext_lazy("Immobilised"),
+    "on_fire": gettext_lazy("On fire"),
+    "extinguished": gettext_lazy("Fire out"),
+    "knocked_out": gettext_lazy("Knocked out"),
+}
+
+
+def result_text(game: Game, result: str) -> str:
+    if result == "draw":
+        return _("The game ends in a draw")
+    return _("Victory for %(side)s") % {"side": game.side_name(result)}

@@ -1,0 +1,96 @@
+"""Forms of the game pages: starting a game, and the one form every table action posts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.games.services import MAX_STAND_IN_DICE
+from rules.game.editions import ORDERS
+
+KINDS = ("draw", "record", "order", "pins", "casualties", "damage", "remove", "end_turn", "end_game")
+TOKEN = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{16,32})/?(?:[?#].*)?$")
+
+
+class NewGameForm(forms.Form):
+    my_name = forms.CharField(label=_("Your name"), max_length=60)
+    opponent = forms.ChoiceField(label=_("Opponent"), widget=forms.RadioSelect)
+    opponent_list = forms.TypedChoiceField(label=_("One of my lists"), required=False, coerce=int, empty_value=None)
+    opponent_link = forms.CharField(label=_("Share link of the opponent's list"), required=False, max_length=300)
+    opponent_name = forms.CharField(label=_("Opponent's name"), required=False, max_length=60)
+    opponent_dice = forms.IntegerField(
+        label=_("Opponent's order dice"), required=False, min_value=1, max_value=MAX_STAND_IN_DICE
+    )
+    scenario = forms.CharField(label=_("Scenario"), required=False, max_length=100)
+
+    def __init__(self, *args: Any, my_lists: list[tuple[int, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["opponent"].choices = [
+            ("list", _("One of my lists")),
+            ("link", _("A list's share link")),
+            ("dice", _("Just a name and a number of order dice")),
+        ]
+        self.fields["opponent_list"].choices = [("", "—"), *my_lists]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("opponent")
+        if kind == "list" and not data.get("opponent_list"):
+            self.add_error("opponent_list", _("Choose one of your lists."))
+        if kind == "link":
+            match = TOKEN.search((data.get("opponent_link") or "").strip())
+            if not match:
+                self.add_error("opponent_link", _("Paste the link of a shared list (…/s/…/)."))
+            else:
+                data["opponent_token"] = match.group(1)
+        if kind == "dice":
+            if not data.get("opponent_name"):
+                self.add_error("opponent_name", _("Give the opponent a name."))
+            if not data.get("opponent_dice") and "opponent_dice" not in self.errors:
+                self.add_error("opponent_dice", _("How many order dice does the opponent have?"))
+        return data
+
+
+class ActionForm(forms.Form):
+    """Every button of the table posts here; ``action`` says which, the rest is what it needs."""
+
+    action = forms.ChoiceField(choices=[(k, k) for k in KINDS])
+    rev = forms.IntegerField(required=False, min_value=0)
+    unit = forms.CharField(required=False, max_length=40)
+    side = forms.ChoiceField(required=False, choices=[("a", "a"), ("b", "b")])
+    order = forms.ChoiceField(required=False, choices=[(o, o) for o in ORDERS])
+    officer = forms.CharField(required=False, max_length=40)
+    die1 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    die2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
+    result = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("immobilised", ""),
+            ("on_fire", ""),
+            ("extinguished", ""),
+            ("knocked_out", ""),
+            ("a", ""),
+            ("b", ""),
+            ("draw", ""),
+        ],
+    )
+    scenario = forms.CharField(required=False, max_length=100)
+    release = forms.MultipleChoiceField(required=False)
+    force = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, unit_keys: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["release"].choices = [(k, k) for k in unit_keys]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        dice = (data.get("die1"), data.get("die2"))
+        if (dice[0] is None) != (dice[1] is None):
+            raise forms.ValidationError(_("Type both dice of the order test, or neither to let Muster roll."))
+        data["dice"] = dice if dice[0] is not None else None
+        return data

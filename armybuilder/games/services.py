@@ -1,0 +1,168 @@
+"""Starting a game (freezing both forces) and writing its actions; each write is one transaction."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from armybuilder.catalogue.models import Option
+from armybuilder.games.models import Game, GameAction
+from armybuilder.lists.models import ArmyList
+from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
+from rules.army.order_dice import entry_order_dice
+from rules.army.summary import summarise
+from rules.errors import RulesError
+from rules.game.engine import Action, GameSetup, GameState, apply, new_state, replay
+
+logger = logging.getLogger(__name__)
+
+# Dice, draws and order tests are rolled here, on the server, never by the page: a player cannot
+# predict or choose the next die from the client. SystemRandom has no seed to recover.
+server_rng = random.SystemRandom()
+
+MAX_STAND_IN_DICE = 40
+
+
+def lists_for_game():
+    """What freezing a list reads: entries, units with options (and their weapons) and weapons."""
+    options = Prefetch(
+        "entries__unit__options",
+        queryset=Option.objects.select_related("grants_weapon", "replaces_weapon").order_by("position", "name"),
+    )
+    return (
+        ArmyList.objects.active()
+        .select_related("edition", "army")
+        .prefetch_related("platoons", "entries__platoon", "entries__unit__weapons", options)
+    )
+
+
+def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A side of the game from a list (loaded with ``lists_for_game``), and what "odds now" needs per unit."""
+    spec = army_list.to_rules()
+    summary = summarise(spec)
+    officers = {o.entry_key: o for o in summary.officers}
+    units, odds = [], {}
+    for entry, entry_spec in zip(army_list.entries.all(), spec.entries, strict=True):
+        key = f"{side}{entry.pk}"
+        officer = officers.get(entry_spec.key)
+        units.append(
+            {
+                "key": key,
+                "name": entry.display_name,
+                "quality": entry.quality,
+                "models": entry.models_count,
+                "unit_type": entry.unit.unit_type,
+                "dice": entry_order_dice(entry_spec),
+                "officer_bonus": officer.morale_bonus if officer else 0,
+                "command_range": officer.command_range if officer else 0,
+                "officer_label": officer.rank_label if officer else "",
+                "damage_value": entry.unit.damage_value,
+                "points": summary.entry_points.get(entry_spec.key, 0),
+            }
+        )
+        target = target_from_entry(entry)
+        odds[key] = {
+            "groups": [[g.weapon, g.models] for g in firer_from_entry(entry).groups],
+            "kind": target.kind,
+            "damage_value": target.damage_value,
+        }
+    return {"key": side, "name": name, "list_name": army_list.name, "units": units}, odds
+
+
+def stand_in_side(name: str, dice: int) -> dict[str, Any]:
+    """An opponent whose army is not in Muster: one stand-in unit per order die, so pins and losses still count."""
+    units = [
+        {"key": f"b{i}", "name": _("Unit %(number)s") % {"number": i}, "quality": "regular", "models": None}
+        for i in range(1, dice + 1)
+    ]
+    return {"key": "b", "name": name, "list_name": "", "units": units}
+
+
+def game_start(
+    *,
+    owner,
+    army_list: ArmyList,
+    my_name: str,
+    opponent_list: ArmyList | None = None,
+    opponent_name: str = "",
+    opponent_dice: int = 0,
+    scenario: str = "",
+) -> Game:
+    """Freeze both forces into a new game; RulesError if the two lists are not of the same edition."""
+    if opponent_list is not None and opponent_list.edition_id != army_list.edition_id:
+        raise RulesError("Both lists must be of the same edition.", code="edition")
+    side_a, odds = side_from_list("a", my_name, army_list)
+    if opponent_list is not None:
+        side_b, odds_b = side_from_list("b", opponent_name or opponent_list.name, opponent_list)
+        odds.update(odds_b)
+    else:
+        side_b = stand_in_side(opponent_name, opponent_dice)
+    setup = {"edition": army_list.edition.slug, "sides": [side_a, side_b], "odds": odds}
+    new_state(GameSetup.from_data(setup))  # RulesError for a setup the engine cannot play
+    return Game.objects.create(
+        owner=owner,
+        name=f"{side_a['name']} – {side_b['name']}",
+        edition=army_list.edition.slug,
+        points_limit=army_list.points_limit,
+        scenario=scenario,
+        setup=setup,
+    )
+
+
+def _locked(game: Game, revision: int | None) -> tuple[Game, list[GameAction]]:
+    # The row lock serialises the two phones: each action is checked against the state it extends.
+    # ``revision``: the one the player saw; a double tap or the other phone's move makes it stale.
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if revision is not None and revision != locked.revision:
+        raise RulesError("The game moved on since this page was loaded.", code="moved-on")
+    return locked, list(locked.actions.all())
+
+
+def game_act(
+    *, game: Game, build: Callable[[GameState], Action], by_opponent: bool = False, revision: int | None = None
+) -> Action:
+    """Build an action from the current state (rolling any dice), check it, store it and move the revision."""
+    with transaction.atomic():
+        game, rows = _locked(game, revision)
+        state = game.state(rows)
+        action = build(state)
+        apply(state, action)
+        GameAction.objects.create(
+            game=game, seq=len(rows) + 1, kind=action.kind, payload=action.to_data(), by_opponent=by_opponent
+        )
+        if action.kind == "end_game":
+            game.result = state.result or ""
+            game.scenario = state.scenario or game.scenario
+            game.finished_at = timezone.now()
+        game.revision += 1
+        game.turn = state.turn
+        game.save(update_fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
+    logger.info("game %s: %s %s", game.pk, action.kind, action.to_data())
+    return action
+
+
+def game_undo(*, game: Game, by_opponent: bool = False, revision: int | None = None) -> GameAction:
+    """Drop the last action (the opponent may only drop their own); RulesError when there is none."""
+    with transaction.atomic():
+        game, rows = _locked(game, revision)
+        if not rows:
+            raise RulesError("Nothing to undo.", code="nothing")
+        last = rows[-1]
+        if by_opponent and not last.by_opponent:
+            raise RulesError("Only the game's creator can undo this action.", code="not-yours")
+        last.delete()
+        state = replay(game.rules_setup(), [Action.from_data(row.payload) for row in rows[:-1]])
+        game.result = state.result or ""
+        game.finished_at = game.finished_at if state.finished else None
+        game.revision += 1
+        game.turn = state.turn
+        game.save(update_fields=["revision", "turn", "result", "finished_at", "updated_at"])
+    logger.info("game %s: undo %s", game.pk, last.kind)
+    return last

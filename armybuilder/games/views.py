@@ -1,0 +1,318 @@
+"""Game pages: My games, starting a game, the table (owner or share link), odds now, and the service worker.
+
+Each table view serves both doors into a game: ``/games/<pk>/`` for its creator (404 for anyone
+else) and ``/g/<token>/`` for the opponent, who acts for side b only. Two phones stay in step by
+polling: the page asks ``?since=<revision>`` every few seconds and gets 204 until the game moves
+(plain GETs also carry an ETag built from the revision, answered 304 when unchanged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from armybuilder.games import board as presenter
+from armybuilder.games.forms import ActionForm, NewGameForm
+from armybuilder.games.models import Game
+from armybuilder.games.services import game_act, game_start, game_undo, lists_for_game, server_rng
+from armybuilder.lists.access import lists_for_user
+from armybuilder.lists.models import ArmyList
+from rules.errors import RulesError
+from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw
+
+POLL_SECONDS = 3
+# Actions that must not be repeated by a double tap or a second phone that has not seen the first.
+GUARDED = ("draw", "record", "end_turn", "end_game")
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@dataclass
+class Door:
+    """How the viewer reached the game: its creator, or the opponent by the share link."""
+
+    game: Game
+    opponent: bool
+
+    @property
+    def base(self) -> str:
+        return f"/g/{self.game.share_token}/" if self.opponent else f"/games/{self.game.pk}/"
+
+
+def _door(request: HttpRequest, pk: int | None, token: str | None) -> Door:
+    if token is not None:
+        return Door(get_object_or_404(Game, share_token=token), opponent=True)
+    return Door(get_object_or_404(Game.objects.owned_by(request.user), pk=pk), opponent=False)
+
+
+def _needs_login(request: HttpRequest, token: str | None) -> bool:
+    return token is None and not request.user.is_authenticated
+
+
+# --- My games and a new game ---------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    games = list(Game.objects.owned_by(request.user).for_index())
+    context = {
+        "running": [g for g in games if not g.finished_at],
+        "past": [g for g in games if g.finished_at],
+    }
+    return render(request, "games/index.html", context)
+
+
+def _source_list(request: HttpRequest) -> ArmyList:
+    """The list to play: one of mine (``?list=``) or one shared with me (``?shared=``); else 404."""
+    if request.GET.get("shared"):
+        return get_object_or_404(lists_for_game(), share_token=request.GET["shared"])
+    try:
+        pk = int(request.GET.get("list", ""))
+    except ValueError:
+        raise Http404("No list") from None
+    return get_object_or_404(lists_for_game().filter(pk__in=lists_for_user(request).values("pk")), pk=pk)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def new(request: HttpRequest) -> HttpResponse:
+    army_list = _source_list(request)
+    mine = lists_for_user(request).active().filter(edition_id=army_list.edition_id).order_by("name")
+    my_lists = [(pk, name) for pk, name in mine.values_list("pk", "name")]
+    initial = {"my_name": request.user.get_username(), "opponent": "list" if my_lists else "dice", "opponent_dice": 6}
+    form = NewGameForm(request.POST or None, initial=initial, my_lists=my_lists)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        opponent_list = None
+        if data["opponent"] == "list":
+            opponent_list = get_object_or_404(
+                lists_for_game().filter(pk__in=mine.values("pk")), pk=data["opponent_list"]
+            )
+        elif data["opponent"] == "link":
+            opponent_list = lists_for_game().filter(share_token=data["opponent_token"]).first()
+            if opponent_list is None:
+                form.add_error("opponent_link", _("No shared list has this link."))
+        if not form.errors:
+            try:
+                game = game_start(
+                    owner=request.user,
+                    army_list=army_list,
+                    my_name=data["my_name"],
+                    opponent_list=opponent_list,
+                    opponent_name=data.get("opponent_name") or "",
+                    opponent_dice=data.get("opponent_dice") or 0,
+                    scenario=data.get("scenario") or "",
+                )
+            except RulesError as error:
+                form.add_error(None, presenter.error_text(error))
+            else:
+                return redirect(f"/games/{game.pk}/")
+    return render(request, "games/new.html", {"form": form, "army_list": army_list, "has_lists": bool(my_lists)})
+
+
+@require_POST
+@login_required
+def delete(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.owned_by(request.user), pk=pk)
+    game.delete()
+    messages.success(request, _("Game deleted."))
+    return redirect("/games/")
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+
+def _etag(request: HttpRequest, door: Door) -> str:
+    # The page holds the forms' CSRF token: a new CSRF cookie (a new login) must not reuse an old page.
+    csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:12]
+    return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    if _needs_login(request, token):
+        return redirect_to_login(request.get_full_path())
+    door = _door(request, pk, token)
+    if request.htmx and request.GET.get("since") == str(door.game.revision):
+        return HttpResponse(status=204)  # the poll: nothing moved, htmx leaves the page alone
+    etag = _etag(request, door)
+    # A message waiting (an action refused) must be shown, so no 304 then.
+    has_messages = len(messages.get_messages(request)) > 0
+    if request.headers.get("If-None-Match") == etag and not has_messages and not request.htmx:
+        return HttpResponseNotModified(headers={"ETag": etag})
+    return _render_game(request, door)
+
+
+def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpResponse:
+    state = door.game.state()
+    context = presenter.board(door.game, state, opponent=door.opponent)
+    context.update(
+        base=door.base,
+        error=error,
+        poll_seconds=POLL_SECONDS,
+        share_url=request.build_absolute_uri(f"/g/{door.game.share_token}/"),
+    )
+    template = "games/game.html#game" if request.htmx else "games/game.html"
+    response = render(request, template, context)
+    response["ETag"] = _etag(request, door)
+    response["Cache-Control"] = "private, no-cache"
+    if door.opponent:
+        response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _build(form: ActionForm, door: Door):
+    """The engine call for a posted action, checked against the state when it is built."""
+    data = form.cleaned_data
+    kind = data["action"]
+
+    def unit_action(state: GameState, name: str, payload: dict) -> Action:
+        unit = state.unit(data["unit"])
+        if door.opponent and unit.side != "b":
+            raise RulesError("You act for your own side only.", code="not-your-side")
+        return Action(name, side=unit.side, unit=unit.key, data=payload)
+
+    def build(state: GameState) -> Action:
+        if kind == "draw":
+            return draw(state, server_rng)
+        if kind == "record":
+            return recorded_draw(data["side"] or "")
+        if kind == "order":
+            unit_action(state, "order", {})
+            return give_order(
+                state, data["unit"], data["order"], server_rng, officer=data["officer"] or None, dice=data["dice"]
+            )
+        if kind in ("pins", "casualties"):
+            return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
+        if kind == "damage":
+            return unit_action(state, "damage", {"result": data["result"]})
+        if kind == "remove":
+            return unit_action(state, "remove", {})
+        if kind == "end_turn":
+            return end_turn(state, server_rng, release=data["release"], force=data["force"])
+        if door.opponent:
+            raise RulesError("Only the game's creator can end the game.", code="not-your-game")
+        return Action("end_game", data={"result": data["result"], "scenario": data["scenario"]})
+
+    return build
+
+
+def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = "") -> HttpResponse:
+    if request.htmx:
+        # Restart as a GET of the board: the fragment shows the new state (and the error, if any).
+        return _render_game(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), error)
+    if error:
+        messages.error(request, error)
+    return redirect(door.base + (f"#{anchor}" if anchor else ""))
+
+
+@require_POST
+def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    if _needs_login(request, token):
+        raise Http404("No such game")
+    door = _door(request, pk, token)
+    unit_keys = [u["key"] for side in door.game.setup["sides"] for u in side["units"]]
+    form = ActionForm(request.POST, unit_keys=unit_keys)
+    if not form.is_valid():
+        return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
+    data = form.cleaned_data
+    revision = data["rev"] if data["action"] in GUARDED else None
+    error = ""
+    try:
+        game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent, revision=revision)
+    except RulesError as exc:
+        error = presenter.error_text(exc)
+    anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] != "order" else ""
+    return _after_post(request, door, error, anchor)
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    if _needs_login(request, token):
+        raise Http404("No such game")
+    door = _door(request, pk, token)
+    rev = request.POST.get("rev", "")
+    error = ""
+    try:
+        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev) if rev.isdigit() else None)
+    except RulesError as exc:
+        error = presenter.error_text(exc)
+    return _after_post(request, door, error)
+
+
+@require_GET
+def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    """Open the shooting calculator with the live state: firer's weapons and pins, target's models and cover."""
+    if _needs_login(request, token):
+        return redirect_to_login(request.get_full_path())
+    door = _door(request, pk, token)
+    state = door.game.state()
+    firer = state.units.get(request.GET.get("firer", ""))
+    if firer is None or firer.destroyed or (door.opponent and firer.side != "b"):
+        raise Http404("No such unit")
+    frozen = door.game.setup.get("odds", {})
+    query: dict[str, str] = {
+        "edition": door.game.edition,
+        "order": "advance" if firer.order == "advance" else "fire",
+        "firer_quality": firer.setup.quality,
+        "firer_pins": str(firer.pins),
+    }
+    # Casualties come off the first weapon group (the rifles), as a player removes riflemen first.
+    lost = (firer.setup.models or 0) - (firer.models or 0)
+    for i, (weapon, models) in enumerate(frozen.get(firer.key, {}).get("groups", [])[:8]):
+        if i == 0:
+            models = max(models - lost, 0)
+        if models:
+            query.update({f"g{i}-weapon": weapon, f"g{i}-models": str(models), f"g{i}-range": "normal"})
+    cover = request.GET.get("cover", "none")
+    query["cover"] = cover if cover in ("none", "soft", "hard") else "none"
+    target = state.units.get(request.GET.get("target", ""))
+    if target is not None and target.side != firer.side and not target.destroyed:
+        info = frozen.get(target.key, {})
+        query.update(
+            target_kind=info.get("kind", "infantry"),
+            target_quality=target.setup.quality,
+            target_models=str(max(target.models or 10, 1)),
+            damage_value=str(info.get("damage_value") or ""),
+        )
+        if target.order == "down":
+            query["down"] = "on"
+    return redirect(f"/calc/shooting/?{urlencode(query)}")
+
+
+# --- offline -------------------------------------------------------------------------------------
+
+SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "games" / "sw.js"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the site root so its scope is the whole site."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
+    # Browsers check for a new worker on navigation; never let a proxy keep an old one.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows when the network is gone and nothing is cached for the URL."""
+    return render(request, "games/offline.html")

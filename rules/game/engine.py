@@ -1,0 +1,572 @@
+"""A game as a log of actions: the state is what replaying the log gives, so undo drops the last one.
+
+Every random outcome (the die drawn, an order test's 2D6, the D6 of a Rally, the D3 pins lost by
+staying Down) is rolled *before* the action is stored, with an injected ``rng``, and written into
+the action. Replaying is therefore deterministic and never rolls again; players who roll real dice
+type them instead. ``apply`` checks every action against the state, so an action that does not
+fit (a die for a side with none left, an order for a unit that already has one) is refused with a
+``RulesError`` whatever built it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rules.combat.context import BASE_MORALE
+from rules.combat.morale import OrderTestResult, order_test
+from rules.errors import RulesError
+from rules.game.editions import KEPT_ORDERS, ORDERS, VEHICLE_TYPES, GameRules, game_rules
+
+SIDES = ("a", "b")
+RESULTS = ("a", "b", "draw")
+DAMAGE = ("immobilised", "on_fire", "extinguished", "knocked_out")
+
+
+def other_side(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+# --- setup (frozen when the game starts) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitSetup:
+    key: str
+    name: str
+    quality: str  # inexperienced / regular / veteran
+    models: int | None  # None: a stand-in unit whose size Muster does not know
+    unit_type: str = "infantry"
+    dice: int = 1  # order dice it puts in the bag (rules.army.order_dice)
+    officer_bonus: int = 0  # morale bonus to units in range, if an officer
+    command_range: int = 0  # inches
+    officer_label: str = ""
+    damage_value: int | None = None
+    points: int = 0
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.unit_type in VEHICLE_TYPES
+
+    @property
+    def base_morale(self) -> int:
+        return BASE_MORALE.get(self.quality, BASE_MORALE["regular"])
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    key: str  # "a" (the game's creator) or "b"
+    name: str
+    units: tuple[UnitSetup, ...]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    edition: str
+    sides: tuple[SideSetup, SideSetup]
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> GameSetup:
+        """Build from the plain JSON stored with the game."""
+        sides = tuple(
+            SideSetup(
+                key=side["key"],
+                name=side["name"],
+                units=tuple(UnitSetup(**unit) for unit in side["units"]),
+            )
+            for side in data["sides"]
+        )
+        if len(sides) != 2 or tuple(s.key for s in sides) != SIDES:
+            raise RulesError("A game has two sides, a and b.", code="sides")
+        return cls(edition=data["edition"], sides=sides)  # type: ignore[arg-type]
+
+
+# --- actions and state ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step of the game. ``side`` is the side acting (the die's side for a draw)."""
+
+    kind: str
+    side: str | None = None
+    unit: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "unit": self.unit, "data": dict(self.data)}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Action:
+        return cls(kind=data["kind"], side=data.get("side"), unit=data.get("unit"), data=data.get("data") or {})
+
+
+@dataclass
+class UnitState:
+    setup: UnitSetup
+    side: str
+    pins: int = 0
+    models: int | None = None
+    orders: list[str] = field(default_factory=list)  # orders taken this turn (kept ones included)
+    kept: bool = False  # its Down/Ambush order carried over from last turn
+    destroyed: bool = False
+    destroyed_how: str = ""  # pins / casualties / knocked_out / removed
+    immobilised: int = 0
+    on_fire: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.setup.key
+
+    @property
+    def order(self) -> str | None:
+        return self.orders[-1] if self.orders else None
+
+    @property
+    def can_take_order(self) -> bool:
+        return not self.destroyed and len(self.orders) < self.setup.dice
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """What one action did, for the game log; ``detail`` holds the numbers the sentence uses."""
+
+    turn: int
+    kind: str
+    side: str | None
+    unit: str | None
+    detail: Mapping[str, Any]
+
+
+@dataclass
+class GameState:
+    setup: GameSetup
+    rules: GameRules
+    units: dict[str, UnitState]
+    turn: int = 1
+    pending: str | None = None  # the side whose drawn die waits for an order
+    finished: bool = False
+    result: str | None = None  # a, b or draw
+    scenario: str = ""
+    log: list[LogEntry] = field(default_factory=list)
+
+    def side_units(self, side: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def unit(self, key: str | None) -> UnitState:
+        unit = self.units.get(key or "")
+        if unit is None:
+            raise RulesError("No such unit in this game.", code="unit")
+        return unit
+
+    def dice_in_bag(self, side: str) -> int:
+        """Dice of ``side`` still in the bag: one per order a surviving unit can still take.
+
+        A destroyed unit's die leaves the game, in the bag or beside the unit [§16]; kept Down and
+        Ambush orders keep theirs out; the die drawn and not yet given is out too.
+        """
+        left = sum(u.setup.dice - len(u.orders) for u in self.side_units(side) if not u.destroyed)
+        return max(left - (1 if self.pending == side else 0), 0)
+
+    def dice_total(self, side: str) -> int:
+        return sum(u.setup.dice for u in self.side_units(side) if not u.destroyed)
+
+    @property
+    def bag_empty(self) -> bool:
+        return all(self.dice_in_bag(side) == 0 for side in SIDES)
+
+
+def new_state(setup: GameSetup) -> GameState:
+    units: dict[str, UnitState] = {}
+    for side in setup.sides:
+        for unit in side.units:
+            if unit.key in units:
+                raise RulesError(f"Two units share the key {unit.key!r}.", code="unit-key")
+            units[unit.key] = UnitState(setup=unit, side=side.key, models=unit.models)
+    return GameState(setup=setup, rules=game_rules(setup.edition), units=units)
+
+
+def replay(setup: GameSetup, actions: Iterable[Action]) -> GameState:
+    """The state after ``actions``, in order, from the start of the game."""
+    state = new_state(setup)
+    for action in actions:
+        apply(state, action)
+    return state
+
+
+# --- dice ----------------------------------------------------------------------------------------
+
+
+class Rng(Protocol):
+    """What the engine asks of the injected dice: ``random.Random`` (or ``SystemRandom``) fits."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+    def randrange(self, stop: int) -> int: ...
+
+
+def roll(rng: Rng, faces: int = 6) -> int:
+    return rng.randint(1, faces)
+
+
+def d3(value: int) -> int:
+    """A D3 read off a D6: half, rounded up [TR1/TR2]."""
+    return (value + 1) // 2
+
+
+def _check_die(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+        raise RulesError(f"{name}: a die shows 1 to 6.", code="die", params={"field": name})
+    return value
+
+
+# --- building actions (the only place that rolls) ------------------------------------------------
+
+
+def draw(state: GameState, rng: Rng) -> Action:
+    """Draw a die blind from the bag: each die left is equally likely [S003, S004, BD]."""
+    _check_playing(state)
+    if state.pending:
+        raise RulesError("Give the drawn die an order first.", code="pending")
+    counts = [state.dice_in_bag(side) for side in SIDES]
+    if sum(counts) == 0:
+        raise RulesError("The bag is empty: end the turn.", code="empty-bag")
+    index = rng.randrange(sum(counts))
+    return Action("draw", side="a" if index < counts[0] else "b")
+
+
+def recorded_draw(side: str) -> Action:
+    """The die the players really drew from their own bag."""
+    return Action("draw", side=side, data={"recorded": True})
+
+
+def order_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> OrderTestResult:
+    """The order test the unit would take now: morale, whether a test is needed and its exact odds."""
+    unit = state.unit(unit_key)
+    return order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer_key), unit.pins)
+
+
+def give_order(
+    state: GameState,
+    unit_key: str,
+    order: str,
+    rng: Rng,
+    *,
+    officer: str | None = None,
+    dice: tuple[int, int] | None = None,
+) -> Action:
+    """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed."""
+    unit = state.unit(unit_key)
+    data: dict[str, Any] = {"order": order}
+    if officer:
+        data["officer"] = officer
+    if order not in ORDERS:
+        raise RulesError("Choose an order.", code="order")
+    needs_test = _test_needed(unit, order)
+    if needs_test:
+        if dice is None:
+            dice = (roll(rng), roll(rng))
+            data["rolled"] = True
+        data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
+        if dice == (6, 6):
+            data["fubar"] = roll(rng)
+    passed = not needs_test or _passes(state, unit, officer, data)
+    if order == "rally" and passed and state.rules.rally == "d6":
+        data["rally"] = roll(rng)
+    return Action("order", side=unit.side, unit=unit_key, data=data)
+
+
+def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
+    """End the turn: units on Down or Ambush keep their order unless released; staying Down sheds pins."""
+    _check_playing(state)
+    released = sorted(set(release))
+    data: dict[str, Any] = {"release": released}
+    if force:
+        data["force"] = True
+    down_pins: dict[str, int] = {}
+    for unit in state.units.values():
+        if unit.destroyed or unit.order != "down" or unit.key in released or not unit.pins:
+            continue
+        if state.rules.down_end_turn == "d3":
+            down_pins[unit.key] = d3(roll(rng))
+        else:
+            down_pins[unit.key] = unit.pins
+    data["down_pins"] = down_pins
+    return Action("end_turn", data=data)
+
+
+# --- applying actions ----------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> None:
+    """Apply one action to ``state`` in place, or raise RulesError (checked before anything changes)."""
+    handler = _HANDLERS.get(action.kind)
+    if handler is None:
+        raise RulesError(f"Unknown action {action.kind!r}.", code="action")
+    if action.kind != "end_game":
+        _check_playing(state)
+    detail = handler(state, action)
+    state.log.append(LogEntry(state.turn, action.kind, action.side, action.unit, detail))
+
+
+def _check_playing(state: GameState) -> None:
+    if state.finished:
+        raise RulesError("The game is over.", code="finished")
+
+
+def _officer_bonus(state: GameState, unit: UnitState, officer_key: str | None) -> int:
+    if not officer_key:
+        return 0
+    officer = state.unit(officer_key)
+    if officer.side != unit.side or officer.destroyed or not officer.setup.officer_bonus:
+        raise RulesError("That officer cannot help this unit.", code="officer")
+    return officer.setup.officer_bonus
+
+
+def _test_needed(unit: UnitState, order: str) -> bool:
+    # A pinned unit given Down needs no test (and loses no pin) [§12, S004].
+    return unit.pins > 0 and order != "down"
+
+
+def _passes(state: GameState, unit: UnitState, officer: str | None, data: Mapping[str, Any]) -> bool:
+    dice = data["dice"]
+    if dice == [6, 6]:
+        return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
+    odds = order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer), unit.pins)
+    return dice[0] + dice[1] <= odds.morale
+
+
+def _draw(state: GameState, action: Action) -> dict[str, Any]:
+    side = action.side or ""
+    if side not in SIDES:
+        raise RulesError("A die belongs to side a or b.", code="side")
+    if state.pending:
+        raise RulesError("Give the drawn die an order first.", code="pending")
+    if state.dice_in_bag(side) == 0:
+        raise RulesError("That side has no die left in the bag.", code="no-die")
+    state.pending = side
+    return {"recorded": bool(action.data.get("recorded")), "left": state.dice_in_bag(side)}
+
+
+def _order(state: GameState, action: Action) -> dict[str, Any]:
+    unit = state.unit(action.unit)
+    order = action.data.get("order")
+    if order not in ORDERS:
+        raise RulesError("Choose an order.", code="order")
+    if state.pending != unit.side:
+        raise RulesError("Draw a die of this unit's side first.", code="no-pending")
+    if not unit.can_take_order:
+        raise RulesError("This unit cannot take another order this turn.", code="ordered")
+    bonus = _officer_bonus(state, unit, action.data.get("officer"))
+    detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
+    given, pins = order, unit.pins
+    if _test_needed(unit, order):
+        dice = action.data.get("dice")
+        if not isinstance(dice, list) or len(dice) != 2:
+            raise RulesError("This unit is pinned: it takes an order test.", code="test")
+        _check_die(dice[0], "die1")
+        _check_die(dice[1], "die2")
+        odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
+        detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
+        if dice == [6, 6]:
+            chart = _check_die(action.data.get("fubar"), "fubar")
+            detail["fubar"] = "friendly_fire" if chart <= state.rules.combat.fubar_friendly_fire_faces else "panic"
+            given = "fubar"
+        elif dice[0] + dice[1] > odds.morale:
+            given = "down"  # a failed test: the unit goes Down [§12, S004]
+            detail["failed"] = True
+        else:
+            pins -= 1  # a passed test removes a pin [§7, all editions]
+            detail["passed"] = True
+    if given == "rally":
+        if state.rules.rally == "all":
+            pins = 0
+        else:
+            pins = max(pins - _check_die(action.data.get("rally"), "rally"), 0)
+            detail["rally"] = action.data["rally"]
+    unit.pins = pins
+    unit.orders.append(given)
+    unit.kept = False
+    state.pending = None
+    detail.update(given=given, pins_after=unit.pins)
+    return detail
+
+
+def _pins(state: GameState, action: Action) -> dict[str, Any]:
+    unit = _live_unit(state, action)
+    delta = _int(action.data.get("delta"), "delta", -50, 50)
+    unit.pins = max(unit.pins + delta, 0)
+    detail: dict[str, Any] = {"delta": delta, "pins": unit.pins}
+    if _pin_limit_reached(state, unit):
+        _destroy(state, unit, "pins")
+        detail["routed"] = True
+    return detail
+
+
+def _pin_limit_reached(state: GameState, unit: UnitState) -> bool:
+    # Pins at or over the unit's unmodified morale destroy it [§7, S004, DOL; JK3 for 3rd ed].
+    return state.rules.combat.pin_rout and unit.pins >= unit.setup.base_morale
+
+
+def _casualties(state: GameState, action: Action) -> dict[str, Any]:
+    unit = _live_unit(state, action)
+    if unit.models is None:
+        raise RulesError("Muster does not know this unit's models: mark it destroyed instead.", code="models")
+    delta = _int(action.data.get("delta"), "delta", -50, 50)
+    start = unit.setup.models or 0
+    unit.models = min(max(unit.models - delta, 0), start)
+    detail: dict[str, Any] = {"delta": delta, "models": unit.models}
+    if unit.models == 0:
+        _destroy(state, unit, "casualties")
+        detail["wiped_out"] = True
+    return detail
+
+
+def _damage(state: GameState, action: Action) -> dict[str, Any]:
+    unit = _live_unit(state, action)
+    result = action.data.get("result")
+    if result not in DAMAGE:
+        raise RulesError("Choose a damage result.", code="damage")
+    if not unit.setup.is_vehicle:
+        raise RulesError("Only vehicles take damage results.", code="not-vehicle")
+    detail: dict[str, Any] = {"result": result}
+    if result == "extinguished":
+        unit.on_fire = False
+        return detail
+    if result == "knocked_out":
+        _destroy(state, unit, "knocked_out")
+        return detail
+    unit.pins += 1  # every damage result adds a pin [§7, S002, S000]
+    if result == "on_fire":
+        unit.on_fire = True
+    else:
+        unit.immobilised += 1
+        if unit.immobilised >= 2 and state.rules.second_immobilised_knocks_out:
+            _destroy(state, unit, "knocked_out")
+            detail["knocked_out"] = True
+            return detail
+    if _pin_limit_reached(state, unit):
+        _destroy(state, unit, "pins")
+        detail["routed"] = True
+    return detail
+
+
+def _remove(state: GameState, action: Action) -> dict[str, Any]:
+    unit = _live_unit(state, action)
+    _destroy(state, unit, "removed")
+    return {}
+
+
+def _destroy(state: GameState, unit: UnitState, how: str) -> None:
+    unit.destroyed = True
+    unit.destroyed_how = how
+    unit.on_fire = False
+    if state.pending == unit.side and not any(u.can_take_order for u in state.side_units(unit.side)):
+        # The drawn die has no unit left to take it: it leaves the game with the last one.
+        state.pending = None
+
+
+def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
+    if state.pending:
+        raise RulesError("Give the drawn die an order first.", code="pending")
+    if not state.bag_empty and not action.data.get("force"):
+        raise RulesError("Dice are left in the bag.", code="dice-left")
+    released = set(action.data.get("release") or ())
+    down_pins = {key: _int(n, "down_pins", 0, 50) for key, n in dict(action.data.get("down_pins") or {}).items()}
+    kept, shed = [], {}
+    for unit in state.units.values():
+        order = unit.order
+        if unit.destroyed or order not in KEPT_ORDERS or unit.key in released:
+            unit.orders = []
+            unit.kept = False
+            continue
+        unit.orders = [order]
+        unit.kept = True
+        kept.append(unit.key)
+        if order == "down" and unit.key in down_pins:
+            lost = min(down_pins[unit.key], unit.pins)
+            unit.pins -= lost
+            shed[unit.key] = lost
+    detail = {"turn": state.turn, "kept": kept, "down_pins": shed}
+    state.turn += 1
+    return detail
+
+
+def _end_game(state: GameState, action: Action) -> dict[str, Any]:
+    result = action.data.get("result")
+    if result not in RESULTS:
+        raise RulesError("Choose the result.", code="result")
+    _check_playing(state)
+    state.finished = True
+    state.result = result
+    state.scenario = str(action.data.get("scenario") or "")[:100]
+    state.pending = None
+    return {"result": result, "scenario": state.scenario}
+
+
+def _live_unit(state: GameState, action: Action) -> UnitState:
+    unit = state.unit(action.unit)
+    if unit.destroyed:
+        raise RulesError("This unit is destroyed.", code="destroyed")
+    return unit
+
+
+def _int(value: object, name: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise RulesError(f"{name}: a whole number from {lo} to {hi}.", code="number", params={"field": name})
+    return value
+
+
+_HANDLERS = {
+    "draw": _draw,
+    "order": _order,
+    "pins": _pins,
+    "casualties": _casualties,
+    "damage": _damage,
+    "remove": _remove,
+    "end_turn": _end_turn,
+    "end_game": _end_game,
+}
+
+
+# --- summary -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    side: str
+    name: str
+    units: int
+    units_lost: int
+    points_lost: int
+    dice_in_bag: int
+    dice_total: int
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    turn: int
+    turns_played: int  # turns completed (the current one counts once the game is over)
+    sides: tuple[SideSummary, SideSummary]
+
+
+def summarise(state: GameState) -> GameSummary:
+    """Units and points lost per side (a common tournament tiebreaker) and turns played."""
+    sides = []
+    for side in state.setup.sides:
+        units = state.side_units(side.key)
+        lost = [u for u in units if u.destroyed]
+        sides.append(
+            SideSummary(
+                side=side.key,
+                name=side.name,
+                units=len(units),
+                units_lost=len(lost),
+                points_lost=sum(u.setup.points for u in lost),
+                dice_in_bag=state.dice_in_bag(side.key),
+                dice_total=state.dice_total(side.key),
+            )
+        )
+    played = state.turn if state.finished else state.turn - 1
+    return GameSummary(turn=state.turn, turns_played=played, sides=(sides[0], sides[1]))

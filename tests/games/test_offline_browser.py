@@ -1,0 +1,81 @@
+"""In a real browser set offline: the service worker serves the reference and my list's pages and cards,
+says plainly when a page needs the server, and forgets my pages when I log out."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.lists.factories import make_user
+from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+
+CONTROLLED = "navigator.serviceWorker.controller !== null"
+
+
+def _log_in(context, live_server, user) -> None:
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def _kept(page, path: str) -> None:
+    # The worker stores a copy after answering; wait until it is there before going offline.
+    page.wait_for_function("p => caches.match(p).then(r => !!r)", arg=path)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live_server, browser_context, page):
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    _log_in(browser_context, live_server, alice)
+
+    page.goto("/reference/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function(CONTROLLED)
+    for path in ("/reference/", "/reference/v3/", f"/lists/{army_list.pk}/"):
+        page.goto(path)
+        _kept(page, path)
+    page.evaluate("p => fetch(p).then(r => r.status)", f"/lists/{army_list.pk}/cards.pdf")
+    _kept(page, f"/lists/{army_list.pk}/cards.pdf")
+
+    browser_context.set_offline(True)
+    page.goto("/reference/v3/")
+    assert page.locator("#offline-title").count() == 0
+    assert page.locator("a:has-text('Orders')").count() > 0
+    page.goto(f"/lists/{army_list.pk}/")
+    assert page.locator("text=Sisu Company").count() > 0
+    start = page.evaluate(
+        "p => fetch(p).then(r => r.arrayBuffer()).then(b => String.fromCharCode(...new Uint8Array(b.slice(0, 5))))",
+        f"/lists/{army_list.pk}/cards.pdf",
+    )
+    assert start == "%PDF-"
+    page.goto("/games/")
+    assert page.locator("#offline-title").inner_text() == "You are offline"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browser_context, page):
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    _log_in(browser_context, live_server, alice)
+    page.goto("/reference/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function(CONTROLLED)
+    page.goto(f"/lists/{army_list.pk}/")
+    _kept(page, f"/lists/{army_list.pk}/")
+
+    page.click("button:has-text('Log out')")
+    page.wait_for_url("**/")
+    page.wait_for_function("u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", arg=str(alice.pk))
+    browser_context.set_offline(True)
+    page.goto(f"/lists/{army_list.pk}/")
+    assert page.locator("#offline-title").count() == 1
+    assert page.locator("text=Sisu Company").count() == 0
