@@ -47,7 +47,7 @@ def volley_exact() -> float:
         groups=[ShotGroupInput(RIFLE, 40), ShotGroupInput(SMG, 6, "point_blank"), ShotGroupInput(LMG, 2)],
         target=TargetInput("infantry", "regular", 20, "soft"),
     )
-    return float(res["casualties"]["mean"])
+    return float(res.casualties.mean)
 
 
 def volley_mc(rng: random.Random) -> float:
@@ -71,7 +71,7 @@ def volley_mc(rng: random.Random) -> float:
 
 def panzerfaust_exact() -> float:
     res = anti_tank("2e", weapon=PANZERFAUST, damage_value=9, band="long", shots=5)
-    return float(res["p_knocked_out"])
+    return float(res.p_knocked_out)
 
 
 def panzerfaust_mc(rng: random.Random) -> float:
@@ -130,7 +130,7 @@ def pen6_volley_exact() -> float:
         groups=[ShotGroupInput(HEAVY_GUN, 50)],
         target=TargetInput("armoured", "regular", 1, damage_value=9),
     )
-    return float(res["vehicle"]["p_knocked_out"])
+    return float(res.vehicle.p_knocked_out)
 
 
 def _on_fire_fails(rng: random.Random, pins: int) -> bool:
@@ -138,17 +138,19 @@ def _on_fire_fails(rng: random.Random, pins: int) -> bool:
 
 
 def pen6_volley_mc(rng: random.Random) -> float:
-    # 3e tables; a hit pins; knocked out or routed (pins >= morale 9) ends the sequence.
+    # 3e tables; the firing unit's first hit pins (one pin per firing unit), each damage result pins;
+    # knocked out or routed (pins >= morale 9) ends the sequence.
     ko_count = 0
     for _ in range(TRIALS):
-        pins, immobilised, steering, engine, ko = 0, False, 0, 0, False
+        pins, immobilised, steering, engine, ko, pinned = 0, False, 0, 0, False, False
         for _shot in range(50):
             if ko or pins >= 9:
                 break
             h = d6(rng)
             if h == 1 or h < 4:
                 continue
-            pins += 1
+            if not pinned:
+                pins, pinned = pins + 1, True
             pen = d6(rng)
             total = pen + 6
             if pen == 1 or total < 9:
@@ -185,7 +187,7 @@ def pen6_volley_mc(rng: random.Random) -> float:
 
 def cq_exact() -> float:
     res = close_quarters("2e", attacker={"models": 20}, defender={"models": 20})
-    return float(res["p_attacker_wins"])
+    return float(res.p_attacker_wins)
 
 
 def cq_mc(rng: random.Random) -> float:
