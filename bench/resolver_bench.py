@@ -1,8 +1,13 @@
 """Time the exact combat resolver against a naive Monte-Carlo estimate of the same questions.
 
 Run from the repository root: ``.venv/bin/python bench/resolver_bench.py [--runs N] [--mc-runs M]``.
-Only ``rules`` and the standard library are imported. Every exact run starts with the package caches
-cleared, so the figure is a cold computation, not a cache hit.
+The timed questions import only ``rules`` and the standard library. Every exact run starts with the
+package caches cleared, so the figure is a cold computation, not a cache hit.
+
+Then the long differential run (``--differential-trials``, 0 to skip): the suite's seeded comparison of
+the exact resolver with the independent dice simulator (``tests/resolver/differential.py``) on more
+scenarios and far more plays each; it sets Django up for the weapon adapter and exits non-zero on any
+disagreement beyond 5 standard errors.
 """
 
 from __future__ import annotations
@@ -236,6 +241,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each exact answer")
     parser.add_argument("--mc-runs", type=int, default=3, help="timed runs of each Monte-Carlo estimate")
+    parser.add_argument("--differential-trials", type=int, default=6000, help="plays per scenario (0: skip)")
+    parser.add_argument("--differential-scenarios", type=int, default=462, help="scenarios in the long run")
     args = parser.parse_args()
     questions = [
         (
@@ -265,6 +272,34 @@ def main() -> None:
         print(f"  exact       : {exact_ms:10.2f} ms   value {exact_value:.6f}")
         print(f"  monte carlo : {mc_ms:10.2f} ms   value {mc_value:.6f}")
         print(f"  ratio       : Monte Carlo takes {mc_ms / exact_ms:,.0f}x the exact time")
+    if args.differential_trials > 0 and differential(args.differential_scenarios, args.differential_trials):
+        sys.exit(1)
+
+
+def differential(scenarios: int, trials: int) -> int:
+    """The long differential run; returns the number of disagreements (each printed)."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+    django.setup()
+    from tests.resolver.differential import SIGMAS, compare
+    from tests.rules.combat.simulator import random_scenarios
+
+    start = time.perf_counter()
+    problems = []
+    cases = random_scenarios(scenarios, seed=10)
+    for i, s in enumerate(cases):
+        problems.extend(compare(i, s, trials))
+    seconds = time.perf_counter() - start
+    print(
+        f"Differential: {len(cases)} scenarios x {trials} plays against the exact resolver in {seconds:.0f} s:"
+        f" {len(problems)} statistic(s) beyond {SIGMAS} standard errors"
+    )
+    for p in problems:
+        print(f"  {p}")
+    return len(problems)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Each scenario goes the way the pages and the API go: weapon-chart rows (stand-ins with the chart's
 fields and special rules) through ``adapters.to_rules_weapon``, then ``rules.combat.api``. For every
 statistic the simulator estimates, the exact answer must lie within ``SIGMAS`` standard errors
-(computed from the exact distribution); a statistic the engine says is certain must come out exactly.
+(computed from the exact distribution, plus two plays' worth for rare events); a statistic the engine
+says is certain must come out exactly.
 Used by ``test_differential.py`` (CI size) and ``bench/resolver_bench.py --differential`` (long run).
 """
 
@@ -201,7 +202,9 @@ def compare(index: int, s: dict[str, Any], trials: int) -> list[Disagreement]:
         sim = got[name]
         se = math.sqrt(float(var) / trials)
         gap = abs(sim - float(mean))
-        if (se == 0 and gap > 1e-9) or (se > 0 and gap > SIGMAS * se):
+        # Plus two plays' worth: for a rare event (a few expected occurrences) the normal approximation
+        # behind "5 standard errors" is too tight, and a real bug moves a figure far more than that.
+        if (se == 0 and gap > 1e-9) or (se > 0 and gap > SIGMAS * se + 2 / trials):
             sigmas = math.inf if se == 0 else gap / se
             out.append(Disagreement(index, s["kind"], s["edition"], name, float(mean), sim, sigmas))
     return out
