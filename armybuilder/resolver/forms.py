@@ -144,10 +144,8 @@ def band_error(row: Weapon | None, band: str | None) -> str | None:
     labels = dict(BAND_CHOICES)
     if not possible:
         return str(_("%(weapon)s has no range to fire at.") % {"weapon": row.display_name})
-    return str(
-        _("%(weapon)s cannot fire at this range; it can fire at: %(bands)s.")
-        % {"weapon": row.display_name, "bands": ", ".join(str(labels[b]).lower() for b in possible)}
-    )
+    # Short: it sits under a narrow select. The weapon is the one chosen in the same row.
+    return str(_("Only %(bands)s for this weapon.") % {"bands": ", ".join(str(labels[b]).lower() for b in possible)})
 
 
 class GroupForm(forms.Form):

@@ -32,7 +32,7 @@ from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, de
 from armybuilder.resolver.errors import display_error
 from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
-from rules.combat.config import config_for
+from rules.combat.config import RulesConfig, config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
 from rules.combat.results import (
     AntiTankResult,
@@ -391,9 +391,11 @@ def _group_input(group: Mapping[str, Any], row: WeaponRow) -> engine.ShotGroupIn
     )
 
 
-def _group_subtitle(band: str, dice: str, raw_group: GroupInfo) -> str:
+def _group_subtitle(band: str, dice: str, raw_group: GroupInfo, flamer_hits: str = "") -> str:
     count = int(dice) if dice.isdigit() else 2
     parts = [ngettext("%(band)s · %(dice)s die", "%(band)s · %(dice)s dice", count) % {"band": band, "dice": dice}]
+    if flamer_hits:
+        parts.append(_("%(dice)s hits when it hits") % {"dice": flamer_hits})
     if raw_group.kind == "he":
         parts.append(_("HE"))
     if raw_group.template is not None:
@@ -404,6 +406,14 @@ def _group_subtitle(band: str, dice: str, raw_group: GroupInfo) -> str:
     if raw_group.indirect:
         parts.append(_("indirect fire"))
     return " · ".join(parts)
+
+
+def _flamer_hits(cfg: RulesConfig, row: WeaponRow, kind: str) -> str:
+    """A flamethrower's hit dice against men (D6, or D6+1 from a vehicle [notes §17]); "" otherwise."""
+    weapon = adapters.to_rules_weapon(row)
+    if not weapon.flamethrower or kind not in ("infantry", "artillery"):
+        return ""
+    return cfg.flamer_hits_vehicle_mounted if weapon.vehicle_mounted else cfg.flamer_hits
 
 
 def present_shooting(
@@ -434,7 +444,9 @@ def present_shooting(
         result.rows.append(
             {
                 "title": f"{group['models']} × {row.display_name}",
-                "subtitle": _group_subtitle(band_labels[group["range"]], dice_text, raw.groups[i]),
+                "subtitle": _group_subtitle(
+                    band_labels[group["range"]], dice_text, raw.groups[i], _flamer_hits(cfg, row, kind)
+                ),
                 "rolls": [r for r in (hit_roll, dmg_roll, save_roll) if r is not None],
             }
         )

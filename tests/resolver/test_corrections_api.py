@@ -130,6 +130,7 @@ def test_the_shooting_page_shows_the_vehicle_flamethrower_odds(client, charts):
     content = client.get(url).content.decode()
     assert 'title="25/8"' in content  # casualties (average), exact
     assert 'title="15/4"' in content  # hits (average)
+    assert "D6+1 hits when it hits" in content
 
 
 def test_the_shooting_page_shows_the_anti_tank_gun_bonus(client, charts):
@@ -150,7 +151,7 @@ def test_the_shooting_page_refuses_a_flamethrower_beyond_point_blank_next_to_the
     )
     content = client.get(url).content.decode()
     assert 'id="id_g0-range_error"' in content
-    assert "it can fire at: point blank" in content
+    assert "Only point blank for this weapon." in content
     assert 'data-no-long="1"' in content  # the stylesheet hides the impossible bands
 
 
