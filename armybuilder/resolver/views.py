@@ -34,6 +34,7 @@ from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
 from rules.combat.config import RulesConfig, config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
+from rules.combat.dice import p_at_least
 from rules.combat.results import (
     AntiTankResult,
     CloseQuartersOdds,
@@ -859,7 +860,15 @@ def present_close_quarters(raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> Res
             {
                 "title": title,
                 "subtitle": ngettext("%(n)s attack", "%(n)s attacks", sum(dice.values())) % {"n": sum(dice.values())},
-                "rolls": [Roll(_("To damage"), _("target %(dv)s+") % {"dv": dv}, mods, f"{dv}+", Fraction(7 - dv, 6))],
+                "rolls": [
+                    Roll(
+                        _("To damage"),
+                        _("target %(dv)s+") % {"dv": dv},
+                        mods,
+                        f"{dv}+",
+                        p_at_least(dv, cfg.nat1_always_fails),
+                    )
+                ],
             }
         )
     result.stats = [

@@ -373,12 +373,18 @@ def _shooting(
     return result, used
 
 
+# A switch whose other values move no figure by more than this is not reported: the pages show
+# probabilities to 0.1 %, so a smaller move could not change what a player reads.
+NEGLIGIBLE = Fraction(1, 2000)
+
+
 def _with_unverified(result: Any, cfg: RulesConfig, used: set[str], rerun: Callable[[RulesConfig], Any]) -> Any:
     """``result`` with the unverified switches that could change it, and by how much.
 
     Each unverified switch the answer read is tried at its other plausible values
     (``RulesConfig.alternatives``) and the answer worked out again: a switch that moves none of the
-    headline figures (``headline``) is dropped; the others carry the largest move of any figure. A
+    headline figures (``headline``) by ``NEGLIGIBLE`` or more is dropped; the others carry the largest
+    move of any figure. A
     switch with no known alternative, or whose alternative makes the input impossible (a fixed weapon
     that could not fire), is kept with no amount.
     """
@@ -400,7 +406,7 @@ def _with_unverified(result: Any, cfg: RulesConfig, used: set[str], rerun: Calla
                 best = move
         if best is None:
             details.append(Unverified(name))
-        elif best[0]:
+        elif best[0] >= NEGLIGIBLE:
             details.append(Unverified(name, best[1], best[0]))
     return replace(result, unverified=tuple(d.switch for d in details), unverified_detail=tuple(details))
 

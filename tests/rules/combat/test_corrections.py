@@ -230,3 +230,46 @@ def test_the_anti_tank_calculator_is_unchanged_for_one_shot() -> None:
         "2e", weapon=Weapon("Panzerfaust", "panzerfaust", 12, pen=6, shaped_charge=True), damage_value=9, band="long"
     )
     assert res.p_knocked_out == F(10693, 62208)
+
+
+# --- "unverified" only where an inferred rule could change the answer ----------------------------
+
+
+def _rifles(edition: str, target: TargetInput, **kwargs: object):
+    return shooting(
+        edition,
+        order=kwargs.get("order", "fire"),  # type: ignore[arg-type]
+        firer_quality=kwargs.get("quality", "regular"),  # type: ignore[arg-type]
+        firer_pins=kwargs.get("pins", 0),  # type: ignore[arg-type]
+        groups=[ShotGroupInput(RIFLE, 10, "normal")],
+        target=target,
+    )
+
+
+def test_ten_rifles_at_regulars_in_the_open_carry_no_badge() -> None:
+    # 3e: exceptional damage (judged removed) changes none of the figures shown for infantry, and at
+    # full strength both readings of the half-strength trigger agree.
+    assert _rifles("3e", TargetInput("infantry", "regular", 10)).unverified == ()
+
+
+def test_the_half_strength_trigger_is_flagged_when_the_readings_disagree() -> None:
+    res = _rifles("3e", TargetInput("infantry", "regular", 6, starting_models=10))
+    (detail,) = [d for d in res.unverified_detail if d.switch == "morale_check_trigger"]
+    assert detail.figure in ("p_check", "p_destroyed") and detail.swing is not None and detail.swing > 0
+    assert "morale_check_trigger" in res.unverified
+
+
+def test_needing_seven_to_hit_is_flagged_with_its_effect() -> None:
+    # 3e: 4+ base, inexperienced -1, pinned -1, moving -1 -> 7+ (a 6 then a 6).
+    res = _rifles("3e", TargetInput("infantry", "regular", 10), order="advance", quality="inexperienced", pins=1)
+    assert "seven_plus" in res.unverified
+    (detail,) = [d for d in res.unverified_detail if d.switch == "seven_plus"]
+    assert detail.swing is not None and detail.swing > F(1, 10)  # 1 - (35/36)^10 pinned, or not
+
+
+def test_officers_are_confirmed_in_3e_and_unknown_in_1e() -> None:
+    from rules.combat.api import order_test
+
+    assert order_test("3e", quality="regular", pins=2, officer_bonus="platoon_commander").unverified == ()
+    first = order_test("1e", quality="regular", pins=2, officer_bonus="captain")
+    assert [(d.switch, d.swing) for d in first.unverified_detail] == [("officer_bonuses", None)]
