@@ -15,19 +15,30 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.reference.models import Edition, Weapon
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
-from rules.combat.context import BANDS, MAX_MODELS
+from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, ORDERS, QUALITIES
 
-QUALITY_CHOICES = [("inexperienced", _("Inexperienced")), ("regular", _("Regular")), ("veteran", _("Veteran"))]
-ORDER_CHOICES = [("fire", _("Fire")), ("advance", _("Advance"))]
-BAND_CHOICES = [("point_blank", _("Point blank")), ("normal", _("Normal")), ("long", _("Long"))]
-KIND_CHOICES = [
-    ("infantry", _("Infantry")),
-    ("artillery", _("Artillery")),
-    ("soft_skin", _("Soft-skin vehicle")),
-    ("armoured", _("Armoured vehicle")),
-]
-COVER_CHOICES = [("none", _("In the open")), ("soft", _("Soft cover")), ("hard", _("Hard cover"))]
-FACING_CHOICES = [("front", _("Front")), ("side", _("Side")), ("rear", _("Rear")), ("top", _("Top"))]
+
+def _choices(values: tuple[str, ...], labels: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Select choices whose values are the engine's own (``rules.combat.context``), labelled here."""
+    return [(value, labels[value]) for value in values]
+
+
+QUALITY_CHOICES = _choices(
+    QUALITIES, {"inexperienced": _("Inexperienced"), "regular": _("Regular"), "veteran": _("Veteran")}
+)
+ORDER_CHOICES = _choices(ORDERS, {"fire": _("Fire"), "advance": _("Advance")})
+BAND_CHOICES = _choices(BANDS, {"point_blank": _("Point blank"), "normal": _("Normal"), "long": _("Long")})
+KIND_CHOICES = _choices(
+    KINDS,
+    {
+        "infantry": _("Infantry"),
+        "artillery": _("Artillery"),
+        "soft_skin": _("Soft-skin vehicle"),
+        "armoured": _("Armoured vehicle"),
+    },
+)
+COVER_CHOICES = _choices(COVERS, {"none": _("In the open"), "soft": _("Soft cover"), "hard": _("Hard cover")})
+FACING_CHOICES = _choices(FACINGS, {"front": _("Front"), "side": _("Side"), "rear": _("Rear"), "top": _("Top")})
 DV_CHOICES = [
     ("", _("From quality (infantry, artillery)")),
     ("6", _("6+ soft-skin")),
@@ -38,7 +49,7 @@ DV_CHOICES = [
     ("11", _("11+ super-heavy tank")),
 ]
 ARMOUR_CHOICES = DV_CHOICES[2:]
-AMMO_CHOICES = [("auto", _("Auto (HE at men)")), ("ap", _("AP")), ("he", _("HE"))]
+AMMO_CHOICES = _choices(AMMO, {"auto": _("Auto (HE at men)"), "ap": _("AP"), "he": _("HE")})
 # Indirect fire needs 6, 5, 4, 3, then 2 while ranging in, and 2 once zeroed [JK3, BS2, S000].
 FIRE_CHOICES = [
     ("", _("As the weapon fires")),

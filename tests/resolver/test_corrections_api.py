@@ -163,3 +163,11 @@ def test_the_shooting_page_takes_the_starting_strength(client, charts):
     assert 'title="53504/59049"' in client.get(url).content.decode()
     bad = client.get(url.replace("target_starting=10", "target_starting=4")).content.decode()
     assert "At least the 6 models it has now." in bad
+
+
+def test_the_anti_tank_page_starts_from_a_band_its_weapon_has_and_refuses_another(client, charts):
+    assert 'class="errorlist"' not in client.get("/calc/anti-tank/?edition=v3").content.decode()
+    url = "/calc/anti-tank/?edition=v3&weapon=panzerfaust&shots=1&range=normal&damage_value=9&facing=front"
+    content = client.get(url).content.decode()
+    assert 'id="id_range_error"' in content
+    assert "Only point blank, long for this weapon." in content
