@@ -130,7 +130,7 @@ class Result:
     stats: list[Stat] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
-    unverified: list[tuple[str, str, str]] = field(default_factory=list)
+    unverified: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -177,8 +177,8 @@ FIGURES = {
 }
 
 
-def _unverified(details: Iterable[Unverified]) -> list[tuple[str, str, str]]:
-    """(switch, rule name, how much it could change the answer) for each badge worth showing."""
+def _unverified(details: Iterable[Unverified]) -> list[tuple[str, str]]:
+    """(switch, "rule: how much it could change the answer") for each badge worth showing."""
     out = []
     for d in details:
         label = SWITCH_LABELS.get(d.switch, d.switch.replace("_", " ").capitalize())
@@ -189,7 +189,7 @@ def _unverified(details: Iterable[Unverified]) -> list[tuple[str, str, str]]:
                 "figure": FIGURES.get(d.figure, d.figure),
                 "points": decimal(d.swing * 100, 1),
             }
-        out.append((d.switch, str(label), effect))
+        out.append((d.switch, _("%(rule)s: %(effect)s") % {"rule": label, "effect": effect}))
     return out
 
 
