@@ -1,8 +1,13 @@
 """Time the exact combat resolver against a naive Monte-Carlo estimate of the same questions.
 
 Run from the repository root: ``.venv/bin/python bench/resolver_bench.py [--runs N] [--mc-runs M]``.
-Only ``rules`` and the standard library are imported. Every exact run starts with the package caches
-cleared, so the figure is a cold computation, not a cache hit.
+The timed questions import only ``rules`` and the standard library. Every exact run starts with the
+package caches cleared, so the figure is a cold computation, not a cache hit.
+
+Then the long differential run (``--differential-trials``, 0 to skip): the suite's seeded comparison of
+the exact resolver with the independent dice simulator (``tests/resolver/differential.py``) on more
+scenarios and far more plays each; it sets Django up for the weapon adapter and exits non-zero on any
+disagreement beyond 5 standard errors.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ def volley_exact() -> float:
         groups=[ShotGroupInput(RIFLE, 40), ShotGroupInput(SMG, 6, "point_blank"), ShotGroupInput(LMG, 2)],
         target=TargetInput("infantry", "regular", 20, "soft"),
     )
-    return float(res["casualties"]["mean"])
+    return float(res.casualties.mean)
 
 
 def volley_mc(rng: random.Random) -> float:
@@ -71,7 +76,7 @@ def volley_mc(rng: random.Random) -> float:
 
 def panzerfaust_exact() -> float:
     res = anti_tank("2e", weapon=PANZERFAUST, damage_value=9, band="long", shots=5)
-    return float(res["p_knocked_out"])
+    return float(res.p_knocked_out)
 
 
 def panzerfaust_mc(rng: random.Random) -> float:
@@ -130,7 +135,7 @@ def pen6_volley_exact() -> float:
         groups=[ShotGroupInput(HEAVY_GUN, 50)],
         target=TargetInput("armoured", "regular", 1, damage_value=9),
     )
-    return float(res["vehicle"]["p_knocked_out"])
+    return float(res.vehicle.p_knocked_out)
 
 
 def _on_fire_fails(rng: random.Random, pins: int) -> bool:
@@ -138,17 +143,19 @@ def _on_fire_fails(rng: random.Random, pins: int) -> bool:
 
 
 def pen6_volley_mc(rng: random.Random) -> float:
-    # 3e tables; a hit pins; knocked out or routed (pins >= morale 9) ends the sequence.
+    # 3e tables; the firing unit's first hit pins (one pin per firing unit), each damage result pins;
+    # knocked out or routed (pins >= morale 9) ends the sequence.
     ko_count = 0
     for _ in range(TRIALS):
-        pins, immobilised, steering, engine, ko = 0, False, 0, 0, False
+        pins, immobilised, steering, engine, ko, pinned = 0, False, 0, 0, False, False
         for _shot in range(50):
             if ko or pins >= 9:
                 break
             h = d6(rng)
             if h == 1 or h < 4:
                 continue
-            pins += 1
+            if not pinned:
+                pins, pinned = pins + 1, True
             pen = d6(rng)
             total = pen + 6
             if pen == 1 or total < 9:
@@ -185,7 +192,7 @@ def pen6_volley_mc(rng: random.Random) -> float:
 
 def cq_exact() -> float:
     res = close_quarters("2e", attacker={"models": 20}, defender={"models": 20})
-    return float(res["p_attacker_wins"])
+    return float(res.p_attacker_wins)
 
 
 def cq_mc(rng: random.Random) -> float:
@@ -234,6 +241,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each exact answer")
     parser.add_argument("--mc-runs", type=int, default=3, help="timed runs of each Monte-Carlo estimate")
+    parser.add_argument("--differential-trials", type=int, default=6000, help="plays per scenario (0: skip)")
+    parser.add_argument("--differential-scenarios", type=int, default=462, help="scenarios in the long run")
     args = parser.parse_args()
     questions = [
         (
@@ -263,6 +272,34 @@ def main() -> None:
         print(f"  exact       : {exact_ms:10.2f} ms   value {exact_value:.6f}")
         print(f"  monte carlo : {mc_ms:10.2f} ms   value {mc_value:.6f}")
         print(f"  ratio       : Monte Carlo takes {mc_ms / exact_ms:,.0f}x the exact time")
+    if args.differential_trials > 0 and differential(args.differential_scenarios, args.differential_trials):
+        sys.exit(1)
+
+
+def differential(scenarios: int, trials: int) -> int:
+    """The long differential run; returns the number of disagreements (each printed)."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+    django.setup()
+    from tests.resolver.differential import SIGMAS, compare
+    from tests.rules.combat.simulator import random_scenarios
+
+    start = time.perf_counter()
+    problems = []
+    cases = random_scenarios(scenarios, seed=10)
+    for i, s in enumerate(cases):
+        problems.extend(compare(i, s, trials))
+    seconds = time.perf_counter() - start
+    print(
+        f"Differential: {len(cases)} scenarios x {trials} plays against the exact resolver in {seconds:.0f} s:"
+        f" {len(problems)} statistic(s) beyond {SIGMAS} standard errors"
+    )
+    for p in problems:
+        print(f"  {p}")
+    return len(problems)
 
 
 if __name__ == "__main__":

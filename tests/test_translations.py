@@ -316,8 +316,10 @@ def test_it_shows_the_order_dice_calculator_in_french(fr_client, editions) -> No
 
 
 def test_it_names_unverified_rules_in_french(fr_client, editions) -> None:
-    text = page_text(fr_client.get("/calc/close-quarters/?edition=v3"))
+    # From a defensive position the later rounds' order (unverified) can change the 3rd-edition odds.
+    text = page_text(fr_client.get("/calc/close-quarters/?edition=v3&defensive_position=on"))
     assert "Règle non vérifiée" in text
+    assert "pourrait modifier l'issue du combat" in text
     assert "Later close-quarters rounds" not in text
     assert "Both sides strike at the same time." not in text
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from armybuilder.reference.models import Weapon as WeaponRow
+from rules.combat.context import MAX_MODELS
 from rules.combat.weapons import Weapon
 
 if TYPE_CHECKING:
@@ -31,9 +32,6 @@ _FLAGS = {
     "fixed-weapon": "fixed",
     "anti-tank-gun": "anti_tank_gun",
 }
-
-# How many models a group of weapons in a unit can hold at most (the API and forms allow 50 a side).
-MAX_MODELS = 50
 
 
 def _slugify(text: str) -> str:
@@ -57,6 +55,13 @@ def is_anti_tank_gun(row: WeaponRow) -> bool:
     return "anti_tank_gun" in weapon_flags(row) or row.slug.endswith("at-gun")
 
 
+def is_vehicle_mounted(row: WeaponRow, flags: set[str] | None = None) -> bool:
+    """A vehicle's flamethrower ("Flamethrower (vehicle)", ``vehicle-flamethrower``) scores D6+1 hits
+    rather than D6 (notes §17 [S002, JK3]); the charts name it, they carry no rule for it."""
+    flags = weapon_flags(row) if flags is None else flags
+    return "flamethrower" in flags and ("vehicle" in row.slug or "vehicle" in row.name.lower())
+
+
 def to_rules_weapon(row: WeaponRow) -> Weapon:
     """The engine's profile for one weapons-chart row (the numbers are already that edition's)."""
     flags = weapon_flags(row)
@@ -74,7 +79,26 @@ def to_rules_weapon(row: WeaponRow) -> Weapon:
         flamethrower="flamethrower" in flags,
         indirect="indirect" in flags,
         fixed="fixed" in flags,
+        vehicle_mounted=is_vehicle_mounted(row, flags),
+        anti_tank_gun=is_anti_tank_gun(row),
     )
+
+
+def is_indirect(row: WeaponRow) -> bool:
+    """The weapon fires indirectly unless told otherwise (mortars)."""
+    return "indirect" in weapon_flags(row)
+
+
+def bands(row: WeaponRow) -> tuple[str, ...]:
+    """The range bands a weapon can fire in directly (``rules.combat.weapons.Weapon.bands``)."""
+    return to_rules_weapon(row).bands
+
+
+def default_band(row: WeaponRow) -> str:
+    """The range band to start from: normal if the weapon has it, else its farthest band (a 12"
+    Panzerfaust beyond 6" is at long range; a 6" flamethrower is only ever at point blank)."""
+    possible = bands(row)
+    return "normal" if "normal" in possible or not possible else possible[-1]
 
 
 def has_he(row: WeaponRow) -> bool:
@@ -170,7 +194,11 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
             add(primary, max(total - used, 0))
     # The unit's main weapon (the rifles) leads, as on a unit card.
     order = sorted(counts, key=lambda pk: (pk != getattr(primary, "pk", None), list(counts).index(pk)))
-    groups = tuple(FirerGroup(by_pk[pk].slug, min(counts[pk], MAX_MODELS)) for pk in order if counts[pk] > 0)
+    groups = tuple(
+        FirerGroup(by_pk[pk].slug, min(counts[pk], MAX_MODELS), default_band(by_pk[pk]))
+        for pk in order
+        if counts[pk] > 0
+    )
     return FirerPrefill(
         edition=entry.army_list.edition.slug,
         name=entry.display_name,

@@ -1,8 +1,10 @@
 """The calculator's JSON API: POST a scenario as JSON, get exact odds back as JSON.
 
 Probabilities are reduced fractions as strings ("7/12", "0", "1"); distributions map a count (a string)
-to a fraction string. Bad input is a 400 ``{"error": ..., "field": "groups[0].weapon"}`` naming the
-field; only POST is allowed (405 otherwise).
+to a fraction string. The engine returns frozen dataclasses; ``serialise`` turns them into this JSON at
+the edge, and the fields are documented in ``docs/resolver-api.md``. Bad input is a 400
+``{"error": ..., "field": "groups[0].weapon"}`` naming the field (the engine's ``RulesError.field``, in
+the API's spelling); only POST is allowed (405 otherwise).
 
 These endpoints are exempt from CSRF on purpose: they are stateless calculators that read no session,
 no user and nothing private, and change nothing, so a forged cross-site request gains nothing. Any
@@ -22,22 +24,27 @@ from django.views.decorators.csrf import csrf_exempt
 from armybuilder.reference.models import Edition
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters
+from armybuilder.resolver.errors import english_message
 from rules.combat import api as engine
 from rules.combat.config import config_for
+from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
 from rules.errors import RulesError
 
-QUALITIES = ("inexperienced", "regular", "veteran")
-ORDERS = ("fire", "advance")
-BANDS = ("point_blank", "normal", "long")
-KINDS = ("infantry", "artillery", "soft_skin", "armoured")
-COVERS = ("none", "soft", "hard")
-FACINGS = ("front", "side", "rear", "top")
-AMMO = ("auto", "ap", "he")
 GROUP_FIELDS = ("weapon", "models", "range", "models_under_template", "ammo", "indirect", "ranging_attempt", "zeroed")
-MAX_MODELS = 50
+TARGET_FIELDS = (
+    "kind",
+    "quality",
+    "models",
+    "starting_models",
+    "cover",
+    "down",
+    "damage_value",
+    "facing",
+    "gun_shield",
+)
+# Limits of this API's requests, not rules: how many dice a bag may hold and how many weapon rows.
 MAX_BAG_DICE = 200
 MAX_GROUPS = 8
-MAX_PINS = 30
 _MISSING = object()
 
 
@@ -72,8 +79,7 @@ def json_endpoint(view: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[
         except BadInput as exc:
             return _bad(exc.field, exc.message)
         except RulesError as exc:
-            field, message = _split_engine_error(exc)
-            return _bad(field, message)
+            return _bad(_api_field(exc.field), english_message(exc))
 
     return wrapper
 
@@ -82,15 +88,14 @@ def json_endpoint(view: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[
 _ENGINE_FIELDS = {"firer_quality": "firer.quality", "firer_pins": "firer.pins", "band": "range"}
 
 
-def _split_engine_error(exc: RulesError) -> tuple[str | None, str]:
-    text = str(exc)
-    head, sep, rest = text.partition(": ")
-    if not sep or " " in head:
-        return None, text
-    parts = head.split(".")
+def _api_field(field: str | None) -> str | None:
+    """The engine's field name in the API's spelling ("groups[0].band" -> "groups[0].range")."""
+    if not field:
+        return None
+    parts = field.split(".")
     parts[-1] = _ENGINE_FIELDS.get(parts[-1], parts[-1])
     path = ".".join(parts)
-    return _ENGINE_FIELDS.get(path, path), rest
+    return _ENGINE_FIELDS.get(path, path)
 
 
 # --- strict readers -----------------------------------------------------------------------------
@@ -185,7 +190,7 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(slug, str):
             raise BadInput(f"{path}.weapon", "Expected a weapon slug (a string).")
         models = _int(_get(group, "models", f"{path}.models"), f"{path}.models", 1, MAX_MODELS)
-        band = _choice(group.get("range", "normal"), f"{path}.range", BANDS)
+        band = None if group.get("range") is None else _choice(group["range"], f"{path}.range", BANDS)
         template = group.get("models_under_template")
         indirect = group.get("indirect")
         extra = {
@@ -204,13 +209,10 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     for i, (slug, *_) in enumerate(parsed):
         if slug not in rows:
             raise BadInput(f"groups[{i}].weapon", f"Unknown weapon {slug!r} for edition {edition}.")
+    parsed = [(slug, n, band or adapters.default_band(rows[slug]), extra) for slug, n, band, extra in parsed]
 
     target_data = _object(_get(data, "target", "target"), "target")
-    _only(
-        target_data,
-        ("kind", "quality", "models", "cover", "down", "damage_value", "facing", "gun_shield"),
-        "target",
-    )
+    _only(target_data, TARGET_FIELDS, "target")
     kind = _choice(_get(target_data, "kind", "target.kind"), "target.kind", KINDS)
     vehicle = kind in ("soft_skin", "armoured")
     models = target_data.get("models", 1) if vehicle else _get(target_data, "models", "target.models")
@@ -221,10 +223,16 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
         raise BadInput("target.damage_value", "Required for an armoured target (7 to 11).")
     if kind in ("infantry", "artillery"):
         dv = None  # men use their quality's damage value
+    models = _int(models, "target.models", 1, MAX_MODELS)
+    # The unit's strength before any losses, for the half-strength morale check (default: as it is now).
+    starting = target_data.get("starting_models")
+    if starting is not None and not vehicle:
+        starting = _int(starting, "target.starting_models", models, MAX_MODELS)
     target = engine.TargetInput(
         kind=kind,
         quality=_choice(target_data.get("quality", "regular"), "target.quality", QUALITIES),
-        models=_int(models, "target.models", 1, MAX_MODELS),
+        models=models,
+        starting_models=None if vehicle else starting,
         cover=_choice(target_data.get("cover", "none"), "target.cover", COVERS),
         down=_bool(target_data.get("down", False), "target.down"),
         damage_value=dv,
@@ -262,7 +270,7 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
         damage_value=_int(_get(target, "damage_value", "target.damage_value"), "target.damage_value", 6, 12),
         shots=_int(data.get("shots", 1), "shots", 1, MAX_MODELS),
         facing=_choice(target.get("facing", "front"), "target.facing", FACINGS),
-        band=_choice(data.get("range", "normal"), "range", BANDS),
+        band=adapters.default_band(rows[slug]) if data.get("range") is None else _choice(data["range"], "range", BANDS),
         order=_choice(data.get("order", "fire"), "order", ORDERS),
         firer_quality=firer_quality,
         firer_pins=firer_pins,

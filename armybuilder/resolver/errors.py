@@ -43,13 +43,16 @@ MESSAGES = {
     "he-size": _("An HE template must be 1 to 6 inches, not %(value)s."),
     "range-min": _("The minimum range must lie between 0 and the maximum range, not %(value)s."),
     "shots-range": _("The number of shots is out of range: %(value)s."),
+    "band-out-of-reach": _("%(weapon)s cannot fire at this range."),
 }
 
 
 def english_message(exc: RulesError) -> str:
-    """The engine's English message without the field name it starts with."""
+    """The engine's English message without the field name it starts with (``exc.field``)."""
     text = str(exc)
-    return text.split(": ", 1)[1] if ": " in text else text
+    if exc.field and text.startswith(f"{exc.field}: "):
+        return text[len(exc.field) + 2 :]
+    return text
 
 
 def _params(exc: RulesError, weapon_names: Mapping[str, str]) -> dict[str, object]:

@@ -14,19 +14,31 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.reference.models import Edition, Weapon
-from armybuilder.resolver.adapters import has_ap_and_he, has_he
+from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
+from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, ORDERS, QUALITIES
 
-QUALITY_CHOICES = [("inexperienced", _("Inexperienced")), ("regular", _("Regular")), ("veteran", _("Veteran"))]
-ORDER_CHOICES = [("fire", _("Fire")), ("advance", _("Advance"))]
-BAND_CHOICES = [("point_blank", _("Point blank")), ("normal", _("Normal")), ("long", _("Long"))]
-KIND_CHOICES = [
-    ("infantry", _("Infantry")),
-    ("artillery", _("Artillery")),
-    ("soft_skin", _("Soft-skin vehicle")),
-    ("armoured", _("Armoured vehicle")),
-]
-COVER_CHOICES = [("none", _("In the open")), ("soft", _("Soft cover")), ("hard", _("Hard cover"))]
-FACING_CHOICES = [("front", _("Front")), ("side", _("Side")), ("rear", _("Rear")), ("top", _("Top"))]
+
+def _choices(values: tuple[str, ...], labels: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Select choices whose values are the engine's own (``rules.combat.context``), labelled here."""
+    return [(value, labels[value]) for value in values]
+
+
+QUALITY_CHOICES = _choices(
+    QUALITIES, {"inexperienced": _("Inexperienced"), "regular": _("Regular"), "veteran": _("Veteran")}
+)
+ORDER_CHOICES = _choices(ORDERS, {"fire": _("Fire"), "advance": _("Advance")})
+BAND_CHOICES = _choices(BANDS, {"point_blank": _("Point blank"), "normal": _("Normal"), "long": _("Long")})
+KIND_CHOICES = _choices(
+    KINDS,
+    {
+        "infantry": _("Infantry"),
+        "artillery": _("Artillery"),
+        "soft_skin": _("Soft-skin vehicle"),
+        "armoured": _("Armoured vehicle"),
+    },
+)
+COVER_CHOICES = _choices(COVERS, {"none": _("In the open"), "soft": _("Soft cover"), "hard": _("Hard cover")})
+FACING_CHOICES = _choices(FACINGS, {"front": _("Front"), "side": _("Side"), "rear": _("Rear"), "top": _("Top")})
 DV_CHOICES = [
     ("", _("From quality (infantry, artillery)")),
     ("6", _("6+ soft-skin")),
@@ -37,7 +49,7 @@ DV_CHOICES = [
     ("11", _("11+ super-heavy tank")),
 ]
 ARMOUR_CHOICES = DV_CHOICES[2:]
-AMMO_CHOICES = [("auto", _("Auto (HE at men)")), ("ap", _("AP")), ("he", _("HE"))]
+AMMO_CHOICES = _choices(AMMO, {"auto": _("Auto (HE at men)"), "ap": _("AP"), "he": _("HE")})
 # Indirect fire needs 6, 5, 4, 3, then 2 while ranging in, and 2 once zeroed [JK3, BS2, S000].
 FIRE_CHOICES = [
     ("", _("As the weapon fires")),
@@ -57,8 +69,6 @@ OFFICER_CHOICES = [
     ("4", "+4"),
 ]
 
-# Bolt Action units top out well below this; the engine and the API cap a side at 50 models.
-MAX_MODELS = 50
 MIN_GROUP_ROWS = 3
 MAX_GROUP_ROWS = 8
 _GROUP_KEY = re.compile(r"^g(\d+)-")
@@ -123,13 +133,30 @@ class WeaponSelect(forms.Select):
 
 
 def weapon_option_attrs(weapons: list[Weapon]) -> dict[str, dict[str, str]]:
+    """Per weapon: ``data-he``/``data-ap-he`` for the HE fields, and ``data-no-<band>`` for each range
+    band it cannot fire in, so the stylesheet offers only the possible bands."""
     attrs: dict[str, dict[str, str]] = {}
     for w in weapons:
+        attrs[w.slug] = {f"data-no-{band.replace('_', '-')}": "1" for band in BANDS if band not in bands(w)}
         if has_he(w):
-            attrs[w.slug] = {"data-he": "1"}
+            attrs[w.slug]["data-he"] = "1"
             if has_ap_and_he(w):
                 attrs[w.slug]["data-ap-he"] = "1"
     return attrs
+
+
+def band_error(row: Weapon | None, band: str | None) -> str | None:
+    """The error for a range band the weapon cannot fire in (None when it can, or nothing is chosen)."""
+    if row is None or not band:
+        return None
+    possible = bands(row)
+    if band in possible:
+        return None
+    labels = dict(BAND_CHOICES)
+    if not possible:
+        return str(_("%(weapon)s has no range to fire at.") % {"weapon": row.display_name})
+    # Short: it sits under a narrow select. The weapon is the one chosen in the same row.
+    return str(_("Only %(bands)s for this weapon.") % {"bands": ", ".join(str(labels[b]).lower() for b in possible)})
 
 
 class GroupForm(forms.Form):
@@ -164,6 +191,12 @@ class GroupForm(forms.Form):
         if row is None or not has_he(row) or data["ammo"] == "ap":
             data["fire"] = ""
             data["template"] = None
+        fire = data.get("fire") or ""
+        indirect = fire not in ("", "direct") or (fire == "" and row is not None and is_indirect(row))
+        if not indirect:  # indirect fire has its own range and no bands; direct fire must be in reach
+            error = band_error(row, data.get("range"))
+            if error and "range" not in self.errors:
+                self.add_error("range", error)
         return data
 
     @property
@@ -180,6 +213,7 @@ class ShootingForm(EditionForm):
     target_kind = forms.ChoiceField(label=_("Target type"), choices=KIND_CHOICES)
     target_quality = forms.ChoiceField(label=_("Target quality"), choices=QUALITY_CHOICES)
     target_models = count_field(_("Models in the target"), 1, MAX_MODELS)
+    target_starting = count_field(_("Models at the start"), 1, MAX_MODELS, required=False)
     cover = forms.ChoiceField(label=_("Cover"), choices=COVER_CHOICES)
     down = forms.BooleanField(label=_("Target is Down"), required=False)
     damage_value = forms.TypedChoiceField(
@@ -202,6 +236,11 @@ class ShootingForm(EditionForm):
             self.add_error("damage_value", _("Choose the armoured vehicle's damage value (7+ to 11+)."))
         if data.get("target_kind") in ("infantry", "artillery") and data.get("damage_value"):
             data["damage_value"] = None  # men use their quality's damage value
+        starting, models = data.get("target_starting"), data.get("target_models")
+        if data.get("target_kind") in ("soft_skin", "armoured"):
+            data["target_starting"] = None  # a vehicle is one model
+        elif starting is not None and models is not None and starting < models:
+            self.add_error("target_starting", _("At least the %(n)s models it has now.") % {"n": models})
         return data
 
     def used_groups(self) -> list[dict[str, Any]]:
@@ -276,16 +315,30 @@ class AntiTankForm(EditionForm):
 
     def __init__(self, *args: Any, weapons: list[Weapon], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["weapon"].choices = [(w.slug, w.display_name) for w in weapons if w.pen or w.he_size]
+        usable = [w for w in weapons if w.pen or w.he_size]
+        self.weapon_rows = {w.slug: w for w in usable}
+        self.fields["weapon"].choices = [(w.slug, w.display_name) for w in usable]
+        self.fields["weapon"].widget = WeaponSelect(
+            choices=self.fields["weapon"].choices, option_attrs=weapon_option_attrs(usable)
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        row = self.weapon_rows.get(data.get("weapon") or "")
+        if row is not None and not is_indirect(row):
+            error = band_error(row, data.get("range"))
+            if error and "range" not in self.errors:
+                self.add_error("range", error)
+        return data
 
 
 def anti_tank_defaults(edition: str) -> dict[str, object]:
-    """A Panzerfaust at normal range against a Regular medium tank from the front."""
+    """A Panzerfaust at long range (beyond 6") against a Regular medium tank from the front."""
     return {
         "edition": edition,
         "weapon": "panzerfaust",
         "shots": "1",
-        "range": "normal",
+        "range": "long",  # beyond 6" a 12" Panzerfaust is at long range
         "order": "fire",
         "firer_quality": "regular",
         "firer_pins": "0",

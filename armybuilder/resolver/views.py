@@ -32,7 +32,20 @@ from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, de
 from armybuilder.resolver.errors import display_error
 from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
-from rules.combat.config import config_for
+from rules.combat.config import RulesConfig, config_for
+from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
+from rules.combat.dice import p_at_least
+from rules.combat.results import (
+    AntiTankResult,
+    CloseQuartersOdds,
+    GroupInfo,
+    OrderDiceOdds,
+    OrderTestOdds,
+    RangingOdds,
+    ShootingResult,
+    Unverified,
+)
+from rules.combat.results import Roll as NeedRoll
 from rules.errors import RulesError
 
 
@@ -137,19 +150,47 @@ def _need_text(need: int, *, to_hit: bool = False) -> str:
     return f"{need}+"
 
 
-def _roll(label: str, block: Mapping[str, Any], start: int, start_label: str, *, to_hit: bool = False) -> Roll:
+def _roll(label: str, block: NeedRoll, start: int, start_label: str, *, to_hit: bool = False) -> Roll:
     """Modifiers are signed contributions to the roll (Pen +1 lowers the score needed by one)."""
     return Roll(
         label=label,
         start=f"{start_label} {start}+",
-        modifiers=tuple((modifier_name(name), _signed(value) if value else "") for name, value in block["modifiers"]),
-        need=_need_text(block["need"], to_hit=to_hit),
-        chance=to_fraction(block["p"]),
+        modifiers=tuple((modifier_name(name), _signed(value) if value else "") for name, value in block.modifiers),
+        need=_need_text(block.need, to_hit=to_hit),
+        chance=to_fraction(block.p),
     )
 
 
-def _unverified(switches: Iterable[str]) -> list[tuple[str, str]]:
-    return [(s, SWITCH_LABELS.get(s, s.replace("_", " ").capitalize())) for s in switches]
+# The figure an unverified rule could move, as the badge names it.
+FIGURES = {
+    "casualties": gettext_lazy("the casualties"),
+    "pins": gettext_lazy("the pins"),
+    "hits": gettext_lazy("the hits"),
+    "p_destroyed": gettext_lazy("the chance the unit is destroyed"),
+    "p_check": gettext_lazy("the chance of a morale check"),
+    "p_knocked_out": gettext_lazy("the chance of a knock-out"),
+    "p_immobilised": gettext_lazy("the chance it is immobilised"),
+    "p_pin_rout": gettext_lazy("the chance the crew flees"),
+    "p_exceptional": gettext_lazy("the chance of exceptional damage"),
+    "p_pass": gettext_lazy("the chance the order is given"),
+    "outcome": gettext_lazy("the outcome of the fight"),
+}
+
+
+def _unverified(details: Iterable[Unverified]) -> list[tuple[str, str]]:
+    """(switch, "rule: how much it could change the answer") for each badge worth showing."""
+    out = []
+    for d in details:
+        label = SWITCH_LABELS.get(d.switch, d.switch.replace("_", " ").capitalize())
+        if d.swing is None:
+            effect = _("could change this answer; by how much is not known")
+        else:
+            effect = _("could move %(figure)s by up to %(points)s percentage points") % {
+                "figure": FIGURES.get(d.figure, d.figure),
+                "points": decimal(d.swing * 100, 1),
+            }
+        out.append((d.switch, _("%(rule)s: %(effect)s") % {"rule": label, "effect": effect}))
+    return out
 
 
 def _hits(n: int) -> str:
@@ -262,7 +303,9 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
         defaults = {k: v for k, v in defaults.items() if not k.startswith("g")}
         defaults["firer_quality"] = firer.quality
         for i, group in enumerate(firer.groups[: forms.MAX_GROUP_ROWS]):
-            defaults.update({f"g{i}-weapon": group.weapon, f"g{i}-models": str(group.models), f"g{i}-range": "normal"})
+            defaults.update(
+                {f"g{i}-weapon": group.weapon, f"g{i}-models": str(group.models), f"g{i}-range": group.band}
+            )
     data = forms.bind(defaults, {k: v for k, v in query.items() if k not in ("from_entry", "add_group")})
     rows = forms.group_rows(data, add="add_group" in query)
     for i in range(rows):
@@ -321,6 +364,7 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         damage_value=cd["damage_value"],
         facing=cd["facing"],
         gun_shield=cd["gun_shield"],
+        starting_models=cd.get("target_starting"),
     )
     raw = engine.shooting(
         cd["edition"],
@@ -348,28 +392,38 @@ def _group_input(group: Mapping[str, Any], row: WeaponRow) -> engine.ShotGroupIn
     )
 
 
-def _group_subtitle(band: str, dice: str, raw_group: Mapping[str, Any]) -> str:
+def _group_subtitle(band: str, dice: str, raw_group: GroupInfo, flamer_hits: str = "") -> str:
     count = int(dice) if dice.isdigit() else 2
     parts = [ngettext("%(band)s · %(dice)s die", "%(band)s · %(dice)s dice", count) % {"band": band, "dice": dice}]
-    if raw_group.get("kind") == "he":
+    if flamer_hits:
+        parts.append(_("%(dice)s hits when it hits") % {"dice": flamer_hits})
+    if raw_group.kind == "he":
         parts.append(_("HE"))
-    if raw_group.get("template") is not None:
+    if raw_group.template is not None:
         parts.append(
-            ngettext("%(n)s model under each template", "%(n)s models under each template", raw_group["template"])
-            % {"n": raw_group["template"]}
+            ngettext("%(n)s model under each template", "%(n)s models under each template", raw_group.template)
+            % {"n": raw_group.template}
         )
-    if raw_group.get("indirect"):
+    if raw_group.indirect:
         parts.append(_("indirect fire"))
     return " · ".join(parts)
 
 
+def _flamer_hits(cfg: RulesConfig, row: WeaponRow, kind: str) -> str:
+    """A flamethrower's hit dice against men (D6, or D6+1 from a vehicle [notes §17]); "" otherwise."""
+    weapon = adapters.to_rules_weapon(row)
+    if not weapon.flamethrower or kind not in ("infantry", "artillery"):
+        return ""
+    return cfg.flamer_hits_vehicle_mounted if weapon.vehicle_mounted else cfg.flamer_hits
+
+
 def present_shooting(
-    raw: Mapping[str, Any], cd: Mapping[str, Any], rows: Sequence[WeaponRow], groups: Sequence[Mapping[str, Any]]
+    raw: ShootingResult, cd: Mapping[str, Any], rows: Sequence[WeaponRow], groups: Sequence[Mapping[str, Any]]
 ) -> Result:
     cfg = config_for(cd["edition"])
     band_labels = dict(forms.BAND_CHOICES)
-    kind = raw["target_kind"]
-    result = Result(unverified=_unverified(raw["unverified"]))
+    kind = raw.target_kind
+    result = Result(unverified=_unverified(raw.unverified_detail))
     target_dv = engine.TargetInput(
         kind=kind,
         quality=cd["target_quality"],
@@ -377,44 +431,42 @@ def present_shooting(
         damage_value=cd["damage_value"],
     ).dv
     for i, (row, group) in enumerate(zip(rows, groups, strict=True)):
-        hit = raw["need_to_hit"][i]
-        dmg = raw["need_to_damage"][i]
-        save = raw["save"][i] if raw.get("save") else None
-        dice = raw["groups"][i]["dice"]
-        pmf = {int(k): to_fraction(v) for k, v in dice["pmf"].items() if to_fraction(v)}
-        dice_text = (
-            str(next(iter(pmf))) if len(pmf) == 1 else _("%(mean)s on average") % {"mean": decimal(dice["mean"])}
-        )
+        hit = raw.need_to_hit[i]
+        dmg = raw.need_to_damage[i]
+        save = raw.save[i] if raw.save else None
+        dice = raw.groups[i].dice
+        pmf = {int(k): to_fraction(v) for k, v in dice.pmf.items() if to_fraction(v)}
+        dice_text = str(next(iter(pmf))) if len(pmf) == 1 else _("%(mean)s on average") % {"mean": decimal(dice.mean)}
         hit_roll = _roll(_("To hit"), hit, cfg.base_to_hit, _("base"), to_hit=True)
-        if raw["groups"][i].get("indirect"):
+        if raw.groups[i].indirect:
             hit_roll = replace(hit_roll, start="")  # the ranging-in ladder replaces the base and modifiers
         dmg_roll = _roll(_("To damage"), dmg, target_dv, _("target"))
-        save_roll = (
-            None if save is None else Roll(_("Cover save"), "", (), _need_text(save["need"]), to_fraction(save["p"]))
-        )
+        save_roll = None if save is None else Roll(_("Cover save"), "", (), _need_text(save.need), to_fraction(save.p))
         result.rows.append(
             {
                 "title": f"{group['models']} × {row.display_name}",
-                "subtitle": _group_subtitle(band_labels[group["range"]], dice_text, raw["groups"][i]),
+                "subtitle": _group_subtitle(
+                    band_labels[group["range"]], dice_text, raw.groups[i], _flamer_hits(cfg, row, kind)
+                ),
                 "rolls": [r for r in (hit_roll, dmg_roll, save_roll) if r is not None],
             }
         )
-    if all(block["need"] > 6 for block in raw["need_to_damage"]):
+    if all(block.need > 6 for block in raw.need_to_damage):
         result.notes.append(_("None of these weapons can damage this target."))
     if kind == "armoured":
-        vehicle = raw["vehicle"]
+        vehicle = raw.vehicle
         result.stats = [
-            Stat(_("Knocked out"), to_fraction(vehicle["p_knocked_out"])),
-            Stat(_("Immobilised (not knocked out)"), to_fraction(vehicle["p_immobilised"])),
-            Stat(_("Pinned"), to_fraction(raw["p_pin"])),
-            Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+            Stat(_("Knocked out"), to_fraction(vehicle.p_knocked_out)),
+            Stat(_("Immobilised (not knocked out)"), to_fraction(vehicle.p_immobilised)),
+            Stat(_("Pinned"), to_fraction(raw.p_pin)),
+            Stat(_("Hits (average)"), to_fraction(raw.hits.mean), is_probability=False),
         ]
-        if to_fraction(vehicle["p_pin_rout"]):
+        if to_fraction(vehicle.p_pin_rout):
             result.stats.insert(
                 1,
                 Stat(
                     _("Crew flees (pins reach morale)"),
-                    to_fraction(vehicle["p_pin_rout"]),
+                    to_fraction(vehicle.p_pin_rout),
                     note=_("destroyed before it can be knocked out"),
                 ),
             )
@@ -427,51 +479,49 @@ def present_shooting(
         result.charts = [
             bar_chart(
                 _("Best damage result"),
-                _prob_bars([(names[c], p) for c, p in vehicle["categories"].items()]),
+                _prob_bars([(names[c], p) for c, p in vehicle.categories.items()]),
                 trim=False,
             ),
-            bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)),
-            bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits)),
+            bar_chart(_("Pins added"), bars_from_pmf(raw.pins.pmf, _pins)),
+            bar_chart(_("Hits"), bars_from_pmf(raw.hits.pmf, _hits)),
         ]
         return result
     if kind == "soft_skin":
         result.stats = [
-            Stat(_("Destroyed"), to_fraction(raw["p_destroyed"])),
-            Stat(_("Pinned"), to_fraction(raw["p_pin"])),
-            Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+            Stat(_("Destroyed"), to_fraction(raw.p_destroyed)),
+            Stat(_("Pinned"), to_fraction(raw.p_pin)),
+            Stat(_("Hits (average)"), to_fraction(raw.hits.mean), is_probability=False),
         ]
-        result.charts = [bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits))]
+        result.charts = [bar_chart(_("Hits"), bars_from_pmf(raw.hits.pmf, _hits))]
         return result
-    casualties = raw["casualties"]
-    cas_pmf = {int(k): to_fraction(v) for k, v in casualties["pmf"].items()}
-    morale = raw["morale"] or {}
+    casualties = raw.casualties
+    cas_pmf = {int(k): to_fraction(v) for k, v in casualties.pmf.items()}
+    morale = raw.morale or {}
     result.stats = [
-        Stat(_("Pinned"), to_fraction(raw["p_pin"])),
+        Stat(_("Pinned"), to_fraction(raw.p_pin)),
         Stat(_("At least one casualty"), 1 - cas_pmf.get(0, Fraction(0))),
-        Stat(_("Casualties (average)"), to_fraction(casualties["mean"]), is_probability=False),
-        Stat(_("Hits (average)"), to_fraction(raw["hits"]["mean"]), is_probability=False),
+        Stat(_("Casualties (average)"), to_fraction(casualties.mean), is_probability=False),
+        Stat(_("Hits (average)"), to_fraction(raw.hits.mean), is_probability=False),
     ]
     if morale:
         result.stats.append(
             Stat(
                 _("Unit destroyed"),
-                to_fraction(morale["p_destroyed"]),
+                to_fraction(morale.p_destroyed),
                 note=_("wiped out, or broken by the morale check that follows"),
             )
         )
-        result.stats.append(Stat(_("Morale check forced"), to_fraction(morale["p_check"])))
-    if raw.get("p_exceptional") is not None:
-        result.stats.append(Stat(_("Exceptional damage"), to_fraction(raw["p_exceptional"])))
+        result.stats.append(Stat(_("Morale check forced"), to_fraction(morale.p_check)))
+    if raw.p_exceptional is not None:
+        result.stats.append(Stat(_("Exceptional damage"), to_fraction(raw.p_exceptional)))
     result.charts = [
-        bar_chart(_("Casualties"), bars_from_pmf(casualties["pmf"], _casualties)),
-        bar_chart(_("Hits"), bars_from_pmf(raw["hits"]["pmf"], _hits)),
+        bar_chart(_("Casualties"), bars_from_pmf(casualties.pmf, _casualties)),
+        bar_chart(_("Hits"), bars_from_pmf(raw.hits.pmf, _hits)),
     ]
-    if any(int(k) > 1 for k, v in raw["pins"]["pmf"].items() if to_fraction(v)):
-        result.charts.append(bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)))
-    if raw.get("firer_pins_added"):
-        result.notes.append(
-            _("The firers take %(n)s pin(s) for firing a flamethrower.") % {"n": raw["firer_pins_added"]}
-        )
+    if any(int(k) > 1 for k, v in raw.pins.pmf.items() if to_fraction(v)):
+        result.charts.append(bar_chart(_("Pins added"), bars_from_pmf(raw.pins.pmf, _pins)))
+    if raw.firer_pins_added:
+        result.notes.append(_("The firers take %(n)s pin(s) for firing a flamethrower.") % {"n": raw.firer_pins_added})
     return result
 
 
@@ -515,7 +565,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     return _render(request, "resolver/anti_tank.html", context, state=data)
 
 
-def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+def present_anti_tank(raw: AntiTankResult, cd: Mapping[str, Any]) -> Result:
     cfg = config_for(cd["edition"])
     names = {
         "none": _("No effect"),
@@ -523,19 +573,19 @@ def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
         "full": _("Full damage"),
         "massive": _("Massive damage"),
     }
-    result = Result(unverified=_unverified(raw["unverified"]))
+    result = Result(unverified=_unverified(raw.unverified_detail))
     result.stats = [
-        Stat(_("Knocked out"), to_fraction(raw["p_knocked_out"])),
-        Stat(_("Immobilised (not knocked out)"), to_fraction(raw["p_immobilised"])),
-        Stat(_("Hit (each shot)"), to_fraction(raw["p_hit"])),
-        Stat(_("Pins added (average)"), to_fraction(raw["pins"]["mean"]), is_probability=False),
+        Stat(_("Knocked out"), to_fraction(raw.p_knocked_out)),
+        Stat(_("Immobilised (not knocked out)"), to_fraction(raw.p_immobilised)),
+        Stat(_("Hit (each shot)"), to_fraction(raw.p_hit)),
+        Stat(_("Pins added (average)"), to_fraction(raw.pins.mean), is_probability=False),
     ]
-    if to_fraction(raw["p_pin_rout"]):
+    if to_fraction(raw.p_pin_rout):
         result.stats.insert(
             1,
             Stat(
                 _("Crew flees (pins reach morale)"),
-                to_fraction(raw["p_pin_rout"]),
+                to_fraction(raw.p_pin_rout),
                 note=_("destroyed before it can be knocked out"),
             ),
         )
@@ -544,25 +594,25 @@ def present_anti_tank(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
             "title": _("Each shot"),
             "subtitle": "",
             "rolls": [
-                _roll(_("To hit"), raw["need_to_hit"], cfg.base_to_hit, _("base"), to_hit=True),
-                _roll(_("To penetrate"), raw["need_to_damage"], cd["damage_value"], _("armour")),
+                _roll(_("To hit"), raw.need_to_hit, cfg.base_to_hit, _("base"), to_hit=True),
+                _roll(_("To penetrate"), raw.need_to_damage, cd["damage_value"], _("armour")),
             ],
         }
     ]
     result.charts = [
         bar_chart(
             _("Damage result of a hit"),
-            _prob_bars([(names[c], p) for c, p in raw["categories"].items()]),
+            _prob_bars([(names[c], p) for c, p in raw.categories.items()]),
             trim=False,
         ),
-        bar_chart(_("Pins added"), bars_from_pmf(raw["pins"]["pmf"], _pins)),
+        bar_chart(_("Pins added"), bars_from_pmf(raw.pins.pmf, _pins)),
     ]
-    if len(raw["by_shot"]) > 1:
+    if len(raw.by_shot) > 1:
         result.charts.insert(
             1,
             bar_chart(
                 _("Knocked out after each shot"),
-                _prob_bars([(_("shot %(n)s") % {"n": s["shot"]}, s["p_knocked_out"]) for s in raw["by_shot"]]),
+                _prob_bars([(_("shot %(n)s") % {"n": s.shot}, s.p_knocked_out) for s in raw.by_shot]),
                 trim=False,
             ),
         )
@@ -616,16 +666,16 @@ def order_dice(request: HtmxHttpRequest) -> HttpResponse:
     return _render(request, "resolver/order_dice.html", context, state=data)
 
 
-def present_order_dice(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+def present_order_dice(raw: OrderDiceOdds, cd: Mapping[str, Any]) -> Result:
     draws = cd["draws"]
-    own_pmf = {int(k): to_fraction(v) for k, v in raw["own_dice"].items()}
+    own_pmf = {int(k): to_fraction(v) for k, v in raw.own_dice.items()}
     result = Result()
     result.stats = [
-        Stat(_("Next die is yours"), to_fraction(raw["p_next"])),
+        Stat(_("Next die is yours"), to_fraction(raw.p_next)),
         Stat(
             ngettext("One of yours in the next draw", "At least one of yours in the next %(n)s draws", draws)
             % {"n": draws},
-            to_fraction(raw["p_at_least_one"]),
+            to_fraction(raw.p_at_least_one),
         ),
         Stat(_("Your dice among them (average)"), sum((k * v for k, v in own_pmf.items()), Fraction(0)), False),
     ]
@@ -643,8 +693,8 @@ def present_order_dice(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
     return result
 
 
-def present_ranging_in(raw: Mapping[str, Any]) -> Result:
-    by_turn = [to_fraction(p) for p in raw["p_first_hit_by_turn"]]
+def present_ranging_in(raw: RangingOdds) -> Result:
+    by_turn = [to_fraction(p) for p in raw.p_first_hit_by_turn]
     turns = len(by_turn)
     result = Result()
     result.stats = [
@@ -663,7 +713,7 @@ def present_ranging_in(raw: Mapping[str, Any]) -> Result:
             "subtitle": _("one attempt a turn"),
             "rolls": [
                 Roll(_("Turn %(n)s") % {"n": t}, "", (), f"{need}+", to_fraction(p))
-                for t, (need, p) in enumerate(zip(raw["need_by_turn"], raw["p_by_turn"], strict=True), start=1)
+                for t, (need, p) in enumerate(zip(raw.need_by_turn, raw.p_by_turn, strict=True), start=1)
             ],
         }
     ]
@@ -699,18 +749,18 @@ def _officer_ranks(edition: str) -> dict[int, str]:
     return {bonus: ", ".join(names) for bonus, names in ranks.items()}
 
 
-def present_order_test(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+def present_order_test(raw: OrderTestOdds, cd: Mapping[str, Any]) -> Result:
     cfg = config_for(cd["edition"])
-    base = {"inexperienced": 8, "regular": 9, "veteran": 10}[cd["quality"]]
-    result = Result(unverified=_unverified(raw["unverified"]))
+    base = BASE_MORALE[cd["quality"]]
+    result = Result(unverified=_unverified(raw.unverified_detail))
     result.stats = [
-        Stat(_("Order given"), to_fraction(raw["p_pass"])),
-        Stat(_("Fails (FUBAR included)"), to_fraction(raw["p_fail"])),
-        Stat(_("FUBAR"), to_fraction(raw["p_fubar"]), note=_("a double six")),
+        Stat(_("Order given"), to_fraction(raw.p_pass)),
+        Stat(_("Fails (FUBAR included)"), to_fraction(raw.p_fail)),
+        Stat(_("FUBAR"), to_fraction(raw.p_fubar), note=_("a double six")),
     ]
-    if raw.get("p_double_one") is not None:
+    if raw.p_double_one is not None:
         result.stats.append(
-            Stat(_("Incredible Courage"), to_fraction(raw["p_double_one"]), note=_("a double one (2nd edition)"))
+            Stat(_("Incredible Courage"), to_fraction(raw.p_double_one), note=_("a double one (2nd edition)"))
         )
     mods = [(_("Pins"), _signed(-cd["pins"]))] if cd["pins"] else []
     if cd["officer_bonus"]:
@@ -721,14 +771,14 @@ def present_order_test(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
     result.rows = [
         {
             "title": _("The test"),
-            "subtitle": "" if raw["test_needed"] else _("With no pins no test is needed: the order is simply given."),
+            "subtitle": "" if raw.test_needed else _("With no pins no test is needed: the order is simply given."),
             "rolls": [
                 Roll(
                     _("Morale"),
                     _("base %(m)s") % {"m": base},
                     tuple(mods),
-                    _("%(m)s or less on 2D6") % {"m": raw["morale"]},
-                    to_fraction(raw["p_pass"]),
+                    _("%(m)s or less on 2D6") % {"m": raw.morale},
+                    to_fraction(raw.p_pass),
                 )
             ],
         }
@@ -738,10 +788,10 @@ def present_order_test(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
             _("Outcome"),
             _prob_bars(
                 [
-                    (_("Order given"), raw["p_pass"]),
-                    (_("Fails, no FUBAR"), raw["p_fail_not_fubar"]),
-                    (_("FUBAR: friendly fire"), raw["p_fubar_friendly_fire"]),
-                    (_("FUBAR: panic"), raw["p_fubar_panic"]),
+                    (_("Order given"), raw.p_pass),
+                    (_("Fails, no FUBAR"), raw.p_fail_not_fubar),
+                    (_("FUBAR: friendly fire"), raw.p_fubar_friendly_fire),
+                    (_("FUBAR: panic"), raw.p_fubar_panic),
                 ]
             ),
             trim=False,
@@ -796,12 +846,12 @@ TOUGH_FIGHTERS = {
 }
 
 
-def present_close_quarters(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Result:
+def present_close_quarters(raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> Result:
     cfg = config_for(cd["edition"])
-    result = Result(unverified=_unverified(raw["unverified"]))
+    result = Result(unverified=_unverified(raw.unverified_detail))
     for side, enemy in (("attacker", "defender"), ("defender", "attacker")):
-        dice = raw[f"{side}_dice"]
-        dv = {"inexperienced": 3, "regular": 4, "veteran": 5}[cd[f"{enemy}_quality"]]
+        dice = getattr(raw, f"{side}_dice")
+        dv = DAMAGE_VALUE[cd[f"{enemy}_quality"]]
         mods: tuple[tuple[str, str], ...] = ()
         if cd[f"{side}_tough"]:
             mods = ((_(TOUGH_FIGHTERS[cfg.tough_fighters]), ""),)
@@ -810,24 +860,32 @@ def present_close_quarters(raw: Mapping[str, Any], cd: Mapping[str, Any]) -> Res
             {
                 "title": title,
                 "subtitle": ngettext("%(n)s attack", "%(n)s attacks", sum(dice.values())) % {"n": sum(dice.values())},
-                "rolls": [Roll(_("To damage"), _("target %(dv)s+") % {"dv": dv}, mods, f"{dv}+", Fraction(7 - dv, 6))],
+                "rolls": [
+                    Roll(
+                        _("To damage"),
+                        _("target %(dv)s+") % {"dv": dv},
+                        mods,
+                        f"{dv}+",
+                        p_at_least(dv, cfg.nat1_always_fails),
+                    )
+                ],
             }
         )
     result.stats = [
-        Stat(_("Attacker wins"), to_fraction(raw["p_attacker_wins"])),
-        Stat(_("Defender wins"), to_fraction(raw["p_defender_wins"])),
-        Stat(_("Both wiped out"), to_fraction(raw["p_both_destroyed"])),
-        Stat(_("Rounds (average)"), to_fraction(raw["expected_rounds"]), is_probability=False),
+        Stat(_("Attacker wins"), to_fraction(raw.p_attacker_wins)),
+        Stat(_("Defender wins"), to_fraction(raw.p_defender_wins)),
+        Stat(_("Both wiped out"), to_fraction(raw.p_both_destroyed)),
+        Stat(_("Rounds (average)"), to_fraction(raw.expected_rounds), is_probability=False),
     ]
-    result.notes = [_(FIRST_ROUND.get(raw["first_round"], raw["first_round"]))]
+    result.notes = [_(FIRST_ROUND.get(raw.first_round, raw.first_round))]
     result.charts = [
         bar_chart(
             _("Outcome"),
             _prob_bars(
                 [
-                    (_("Attacker wins"), raw["p_attacker_wins"]),
-                    (_("Defender wins"), raw["p_defender_wins"]),
-                    (_("Both wiped out"), raw["p_both_destroyed"]),
+                    (_("Attacker wins"), raw.p_attacker_wins),
+                    (_("Defender wins"), raw.p_defender_wins),
+                    (_("Both wiped out"), raw.p_both_destroyed),
                 ]
             ),
             trim=False,

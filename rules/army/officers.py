@@ -2,8 +2,8 @@
 
 Source: rules-notes §13. 2nd ed is confirmed [S002, MK]. 1st ed follows the same ladder, but
 only the "+1 to +4" bonus is sourced [DOL]; the rest is an inference [R]. 3rd ed has two tiers,
-Platoon Commander and Company Commander, at +2/2/6" and +4/4/12" [S000, S001]; RD1 says +1,
-so the 3rd-ed values are flagged unverified ("verify against the 3rd-ed book p.112"). The same
+Platoon Commander and Company Commander, at +2/2/6" and +4/4/12" [S000, S001]; RD1's +1 is
+outweighed (two seeds and the community 3rd-ed data agree), so §13 now marks them confirmed. The same
 table maps the 2nd-ed ranks onto the two 3rd-ed tiers (2nd/1st Lt -> Platoon Commander,
 Captain/Major -> Company Commander), as the §13 table does.
 
@@ -49,7 +49,7 @@ def _rank(
 
 _V1_SOURCE = 'rules-notes §13, 1st ed: bonus "+1 to +4" [DOL]; orders and ranges inferred from 2nd ed [R]'
 _V2_SOURCE = "rules-notes §13, 2nd ed [S002, MK]"
-_V3_SOURCE = "rules-notes §13, 3rd ed [S000, S001]; RD1 says +1: verify against the 3rd-ed book p.112"
+_V3_SOURCE = "rules-notes §13, 3rd ed [S000, S001, NRData 3rd-ed catalogues]; confirmed (Nov 2026)"
 
 RANK_EFFECTS: dict[str, dict[str, RankEffect]] = {
     "v1": {
@@ -65,13 +65,13 @@ RANK_EFFECTS: dict[str, dict[str, RankEffect]] = {
         "major": _rank("major", 4, 4, 12, _V2_SOURCE),
     },
     "v3": {
-        "platoon_commander": _rank("platoon_commander", 2, 2, 6, _V3_SOURCE, platoon=True, unverified=True),
-        "company_commander": _rank("company_commander", 4, 4, 12, _V3_SOURCE, unverified=True),
+        "platoon_commander": _rank("platoon_commander", 2, 2, 6, _V3_SOURCE, platoon=True),
+        "company_commander": _rank("company_commander", 4, 4, 12, _V3_SOURCE),
         # §13 maps the 2nd-ed ranks onto the two tiers (for units imported with the old ranks).
-        "second_lieutenant": _rank("second_lieutenant", 2, 2, 6, _V3_SOURCE, platoon=True, unverified=True),
-        "first_lieutenant": _rank("first_lieutenant", 2, 2, 6, _V3_SOURCE, platoon=True, unverified=True),
-        "captain": _rank("captain", 4, 4, 12, _V3_SOURCE, unverified=True),
-        "major": _rank("major", 4, 4, 12, _V3_SOURCE, unverified=True),
+        "second_lieutenant": _rank("second_lieutenant", 2, 2, 6, _V3_SOURCE, platoon=True),
+        "first_lieutenant": _rank("first_lieutenant", 2, 2, 6, _V3_SOURCE, platoon=True),
+        "captain": _rank("captain", 4, 4, 12, _V3_SOURCE),
+        "major": _rank("major", 4, 4, 12, _V3_SOURCE),
     },
 }
 

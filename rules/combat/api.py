@@ -1,14 +1,14 @@
-"""JSON-ready entry points for the Django views.
+"""Entry points for the Django views and the JSON API.
 
-Every probability in the returned dicts is an exact ``Fraction``; ``serialise`` turns a result into
-strings for JSON. Bad input raises ``RulesError`` with a message that starts with the field name.
-Each result carries ``unverified``: the config switches it depended on that are still inferences
-(see ``RulesConfig.unverified``).
+Each returns a frozen dataclass of ``rules.combat.results`` whose probabilities are exact
+``Fraction``s; ``serialise`` turns one into the API's JSON shape. Bad input raises ``RulesError``
+whose ``field`` names the input (and whose message starts with it). Each result carries
+``unverified``: the inferred config switches (``RulesConfig.unverified``) that could change that answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
@@ -21,6 +21,7 @@ from rules.combat.context import (
     COVERS,
     FACINGS,
     MAX_MODELS,
+    MAX_PINS,
     QUALITIES,
     ShooterCtx,
     TargetCtx,
@@ -46,6 +47,25 @@ from rules.combat.flamer import flamer_hits, resolve_flamethrower
 from rules.combat.he import default_models_under_template, resolve_he
 from rules.combat.morale import order_test as _order_test
 from rules.combat.morale import shooting_with_morale
+from rules.combat.results import (
+    AntiTankResult,
+    CloseQuartersOdds,
+    Dist,
+    GroupInfo,
+    MoraleOutcome,
+    OrderDiceOdds,
+    OrderTestOdds,
+    PenRoll,
+    RangingOdds,
+    Roll,
+    Save,
+    ShootingResult,
+    ShotStep,
+    Unverified,
+    VehicleOutcome,
+    largest_change,
+    to_json,
+)
 from rules.combat.to_hit import Need, p_hit, ranging_need, to_hit
 from rules.combat.vehicles import (
     CATEGORIES,
@@ -61,7 +81,7 @@ from rules.combat.vehicles import (
     summarise,
 )
 from rules.combat.volley import ShotGroup, VolleyResult, combine_results, mix_results, resolve_volley
-from rules.combat.weapons import Weapon
+from rules.combat.weapons import Weapon, check_band
 from rules.errors import RulesError
 
 TargetInput = TargetCtx  # kind, quality, models, cover, down, damage_value, facing, gun_shield, ...
@@ -104,13 +124,13 @@ class _Plan:
     template: int | None
 
 
-def _pmf_block(pmf: Mapping[int, Fraction], fill: bool = True) -> dict[str, Any]:
-    """{"pmf", "mean"}; ``fill`` writes the zero entries from 0 up for charts."""
-    return {"pmf": dense(pmf) if fill else dict(pmf), "mean": mean(pmf)}
+def _pmf_block(pmf: Mapping[int, Fraction], fill: bool = True) -> Dist:
+    """A distribution and its mean; ``fill`` writes the zero entries from 0 up for charts."""
+    return Dist(dense(pmf) if fill else dict(pmf), mean(pmf))
 
 
-def _need_block(need: Need, p: Fraction) -> dict[str, Any]:
-    return {"need": need.need, "modifiers": [list(m) for m in need.modifiers], "p": p}
+def _need_block(need: Need, p: Fraction) -> Roll:
+    return Roll(need.need, tuple(need.modifiers), p)
 
 
 def _weapon_params(w: Weapon) -> dict[str, object]:
@@ -168,6 +188,8 @@ def _plan_groups(
         he = _fires_he(w, g.ammo, target, field)
         kind: ShotKind = "flamer" if w.flamethrower else ("he" if he else "kinetic")
         ind = w.indirect if g.indirect is None else g.indirect
+        if not ind:  # indirect fire has its own range and no bands
+            check_band(f"{field}.band", w, g.band)
         if ind and w.he_size is None:
             raise RulesError(
                 f"{field}.indirect: only HE weapons fire indirectly",
@@ -182,7 +204,8 @@ def _plan_groups(
                 cfg, member, target, w, g.band, indirect=ind, ranging_attempt=g.ranging_attempt, zeroed=g.zeroed
             )
         except RulesError as exc:
-            raise RulesError(f"{field}.{exc}", code=exc.code, params=_within(field, exc.params)) from exc
+            inner = _within(field, exc.params)
+            raise RulesError(f"{field}.{exc}", code=exc.code, params=inner, field=str(inner["field"])) from exc
         dmg = damage(cfg, target, w, target.facing, g.band, he=he, indirect=ind)
         sv = save_need(cfg, target, w, g.band == "point_blank", he=he, indirect=ind)
         dice = convolve_power(w.shots_pmf, g.models) if kind != "flamer" else point(g.models)
@@ -275,54 +298,51 @@ def shooting(
     groups: Sequence[ShotGroupInput],
     target: TargetInput,
     anti_tank_gun: bool = False,
-) -> dict[str, Any]:
+) -> ShootingResult:
     """Resolve one unit's shooting at one target.
 
     Returns ``need_to_hit``/``need_to_damage`` (per group: need, modifiers, p), ``save`` (per group in
-    3e, else None), ``p_pin``, ``pins``/``hits``/``casualties`` ({"pmf", "mean"}), ``p_exceptional``
-    (1e/2e against men, else None), ``morale`` (against men), ``vehicle`` (armoured targets),
-    ``p_destroyed`` (vehicles), ``firer_pins_added`` and ``unverified``. ``groups`` gives each group's
-    weapon, kind ("kinetic", "he", "flamer"), dice, ``indirect`` and ``template`` (models under one HE
-    template against men, else None). A vehicle counts as one model,
-    so its casualties PMF is {0: survives, 1: destroyed}.
+    3e, else None), ``p_pin``, ``pins``/``hits``/``casualties`` (``Dist``), ``p_exceptional``
+    (1e/2e against men, else None), ``morale`` (units of men and soft-skins), ``vehicle`` (armoured
+    targets), ``p_destroyed`` (vehicles), ``firer_pins_added`` and ``unverified``. ``groups`` gives each
+    group's weapon, kind ("kinetic", "he", "flamer"), dice, ``indirect`` and ``template`` (models under
+    one HE template against men, else None). A vehicle counts as one model, so its casualties PMF is
+    {0: survives, 1: destroyed}. ``anti_tank_gun`` gives every group the Anti-tank Gun rule; a weapon
+    can also carry it (``Weapon.anti_tank_gun``).
     """
     cfg = config_for(edition)
     shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
     target = _check_target(target)
     if target.is_vehicle:
-        target = replace(target, models=1, down=False)
+        target = replace(target, models=1, down=False, starting_models=None)
+    result, used = _shooting(cfg, shooter, groups, target)
+    return _with_unverified(result, cfg, used, lambda alt: _shooting(alt, shooter, groups, target)[0])
+
+
+def _shooting(
+    cfg: RulesConfig, shooter: ShooterCtx, groups: Sequence[ShotGroupInput], target: TargetCtx
+) -> tuple[ShootingResult, set[str]]:
+    """``shooting`` under ``cfg``, with the config switches the answer read."""
     used: set[str] = set()
     plans = _plan_groups(cfg, shooter, groups, target, used)
-
-    result: dict[str, Any] = {
+    common: dict[str, Any] = {
         "edition": cfg.edition,
         "target_kind": target.kind,
-        "groups": [
-            {
-                "weapon": p.label,
-                "kind": p.kind,
-                "dice": _pmf_block(p.dice, fill=False),
-                "indirect": p.indirect,
-                "template": p.template,
-            }
-            for p in plans
-        ],
-        "need_to_hit": [_need_block(p.hit, p_hit(cfg, p.hit.need)) for p in plans],
-        "need_to_damage": [_need_block(p.dmg, p_damage(cfg, p.dmg.need)) for p in plans],
+        "groups": tuple(
+            GroupInfo(p.label, p.kind, _pmf_block(p.dice, fill=False), p.indirect, p.template) for p in plans
+        ),
+        "need_to_hit": tuple(_need_block(p.hit, p_hit(cfg, p.hit.need)) for p in plans),
+        "need_to_damage": tuple(_need_block(p.dmg, p_damage(cfg, p.dmg.need)) for p in plans),
         "save": (
-            [None if p.save is None else {"need": p.save, "p": p_save(cfg, p.save)} for p in plans]
+            tuple(None if p.save is None else Save(p.save, p_save(cfg, p.save)) for p in plans)
             if cfg.cover_mode == "save" and target.kind in ("infantry", "artillery")
             else None
         ),
-        "p_exceptional": None,
-        "morale": None,
-        "vehicle": None,
-        "p_destroyed": None,
     }
     if target.kind == "armoured" or (target.kind == "soft_skin" and not cfg.soft_skin_destroyed_when_damaged):
         if target.kind == "soft_skin":
             used.add("soft_skin_destroyed_when_damaged")
-        result.update(_shoot_armoured(cfg, plans, target, used))
+        result = _shoot_armoured(cfg, plans, target, used, common)
     else:
         if target.kind == "soft_skin":
             used.add("soft_skin_destroyed_when_damaged")
@@ -331,28 +351,64 @@ def shooting(
         if target.kind in ("infantry", "artillery"):
             used.add("morale_check_trigger")
         used.update(_morale_cap_used(cfg, target))
-        result.update(
-            {
-                "p_pin": volley.p_pin,
-                "pins": _pmf_block(volley.pins_pmf),
-                "hits": _pmf_block(volley.hits_pmf),
-                "casualties": _pmf_block(volley.casualties_pmf),
-                "p_exceptional": volley.p_exceptional,
-                "firer_pins_added": volley.firer_pins,
-            }
+        result = ShootingResult(
+            **common,
+            p_pin=volley.p_pin,
+            pins=_pmf_block(volley.pins_pmf),
+            hits=_pmf_block(volley.hits_pmf),
+            casualties=_pmf_block(volley.casualties_pmf),
+            p_exceptional=volley.p_exceptional,
+            morale=MoraleOutcome(
+                p_check=fate.p_check,
+                p_destroyed_by_check=fate.p_destroyed_by_check,
+                p_wiped_out=fate.p_wiped_out,
+                p_pin_rout=fate.p_pin_rout,
+                p_destroyed=fate.p_destroyed,
+            ),
+            vehicle=None,
+            p_destroyed=fate.p_destroyed if target.kind == "soft_skin" else None,
+            firer_pins_added=volley.firer_pins,
+            unverified=(),
         )
-        morale = {
-            "p_check": fate.p_check,
-            "p_destroyed_by_check": fate.p_destroyed_by_check,
-            "p_wiped_out": fate.p_wiped_out,
-            "p_pin_rout": fate.p_pin_rout,
-            "p_destroyed": fate.p_destroyed,
-        }
-        if target.kind == "soft_skin":
-            result["p_destroyed"] = fate.p_destroyed
-        result["morale"] = morale
-    result["unverified"] = sorted(used & cfg.unverified)
-    return result
+    return result, used
+
+
+# A switch whose other values move no figure by more than this is not reported: the pages show
+# probabilities to 0.1 %, so a smaller move could not change what a player reads.
+NEGLIGIBLE = Fraction(1, 2000)
+
+
+def _with_unverified(result: Any, cfg: RulesConfig, used: set[str], rerun: Callable[[RulesConfig], Any]) -> Any:
+    """``result`` with the unverified switches that could change it, and by how much.
+
+    Each unverified switch the answer read is tried at its other plausible values
+    (``RulesConfig.alternatives``) and the answer worked out again: a switch that moves none of the
+    headline figures (``headline``) by ``NEGLIGIBLE`` or more is dropped; the others carry the largest
+    move of any figure. A
+    switch with no known alternative, or whose alternative makes the input impossible (a fixed weapon
+    that could not fire), is kept with no amount.
+    """
+    details: list[Unverified] = []
+    for name in sorted(used & cfg.unverified):
+        alternatives = cfg.alternatives(name)
+        if not alternatives:
+            details.append(Unverified(name))
+            continue
+        best: tuple[Fraction, str] | None = (ZERO, "")
+        for value in alternatives:
+            try:
+                other = rerun(replace(cfg, **{name: value}))
+            except RulesError:
+                best = None
+                break
+            move = largest_change(result, other)
+            if move[0] > best[0]:
+                best = move
+        if best is None:
+            details.append(Unverified(name))
+        elif best[0] >= NEGLIGIBLE:
+            details.append(Unverified(name, best[1], best[0]))
+    return replace(result, unverified=tuple(d.switch for d in details), unverified_detail=tuple(details))
 
 
 def _morale_cap_used(cfg: RulesConfig, target: TargetCtx) -> set[str]:
@@ -418,28 +474,15 @@ def _vehicle(target: TargetCtx) -> VehicleCtx:
     )
 
 
-def _small_arms_pin(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, states: StatePMF) -> StatePMF:
-    """Open-topped vehicles are also pinned by weapons that cannot damage them: one pin per firing unit
-    if any such die hits [BS2, JK3]. Dice that can damage pin with every hit instead."""
-    p_none = ONE
-    for p in plans:
-        if p.kind == "kinetic" and not can_damage(target.dv, target.dv - p.dmg.need):
-            ph = p_hit(cfg, p.hit.need)
-            p_none *= sum((w * (ONE - ph) ** n for n, w in p.dice.items()), ZERO)
-    if p_none == ONE:
-        return states
-    out: StatePMF = {}
-    for s, q in states.items():
-        out[s] = out.get(s, ZERO) + q * p_none
-        s2 = s._replace(pins=s.pins + 1)
-        out[s2] = out.get(s2, ZERO) + q * (ONE - p_none)
-    return out
-
-
 def _shot_spec(
     cfg: RulesConfig, plan: _Plan, target: TargetCtx, vehicle: VehicleCtx, used: set[str]
 ) -> ShotSpec | None:
-    """One die of a group as the vehicle engine's ``ShotSpec``; None when it cannot hurt or pin."""
+    """One die of a group as the vehicle engine's ``ShotSpec``; None when it cannot hurt or pin.
+
+    A firing unit pins an armoured vehicle once if it hits with a weapon that could damage it (any
+    hit on an open-topped one), however many such hits; each damage result adds its own pin (notes §7
+    [BS2, JK3, S002, S000]). A flamethrower hit places its own D3+1 pins instead.
+    """
     ph = p_hit(cfg, plan.hit.need)
     pen_total = target.dv - plan.dmg.need
     result_mod = 0
@@ -460,9 +503,10 @@ def _shot_spec(
             pen_rolls=flamer_hits(cfg, plan.weapon.vehicle_mounted) if cfg.flamer_vs_vehicle == "per_hit" else None,
             forced_check=cfg.flamer_forced_morale,
         )
-    if plan.kind == "kinetic" and not can_damage(target.dv, pen_total):
-        return None  # cannot hurt or pin an enclosed vehicle; open-topped pins are added separately
-    return shot_spec(vehicle, ph, pen_total, result_mod=result_mod)
+    pins_it = can_damage(target.dv, pen_total) or target.open_topped
+    if not pins_it:
+        return None  # cannot hurt or pin an enclosed vehicle
+    return shot_spec(vehicle, ph, pen_total, result_mod=result_mod, hit_pins=point(0), unit_pin=True)
 
 
 def _push_states(
@@ -492,15 +536,15 @@ def _best_categories(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx) ->
     return out
 
 
-def _shoot_armoured(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str]) -> dict[str, Any]:
+def _shoot_armoured(
+    cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str], common: Mapping[str, Any]
+) -> ShootingResult:
     """Armoured targets: the state distribution after the whole attack, die by die, group by group."""
     vehicle = _vehicle(target)
     used.update({"vehicle_tables", "superficial_mode", "pin_on_no_effect"})
     if target.base_morale > cfg.morale_cap:
         used.add("morale_cap")
     states = start_state(vehicle, target.pins)
-    if target.open_topped:
-        states = _small_arms_pin(cfg, plans, target, states)
     for plan in plans:
         states = _push_states(cfg, plan, target, vehicle, states, used)
     summary = summarise(cfg, vehicle, states, target.pins)
@@ -509,25 +553,29 @@ def _shoot_armoured(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, use
         ph = p_hit(cfg, p.hit.need)
         hits = convolve(hits, mixture((w, poisson_binomial([ph] * n)) for n, w in p.dice.items()))
     pins_pmf = summary.pins_added
-    return {
-        "p_pin": ONE - pins_pmf.get(0, ZERO),
-        "pins": _pmf_block(pins_pmf),
-        "hits": _pmf_block(hits),
-        "casualties": _pmf_block({0: ONE - summary.p_knocked_out, 1: summary.p_knocked_out}),
-        "p_destroyed": summary.p_knocked_out,
-        "firer_pins_added": sum(cfg.flamer_firer_pin * next(iter(p.dice)) for p in plans if p.kind == "flamer"),
-        "vehicle": {
-            "p_knocked_out": summary.p_knocked_out,
-            "p_immobilised": summary.p_immobilised,
-            "p_pin_rout": summary.p_pin_rout,
-            "categories": _best_categories(cfg, plans, target),
-            "categories_per_hit": [
+    return ShootingResult(
+        **common,
+        p_pin=ONE - pins_pmf.get(0, ZERO),
+        pins=_pmf_block(pins_pmf),
+        hits=_pmf_block(hits),
+        casualties=_pmf_block({0: ONE - summary.p_knocked_out, 1: summary.p_knocked_out}),
+        p_exceptional=None,
+        morale=None,
+        vehicle=VehicleOutcome(
+            p_knocked_out=summary.p_knocked_out,
+            p_immobilised=summary.p_immobilised,
+            p_pin_rout=summary.p_pin_rout,
+            categories=_best_categories(cfg, plans, target),
+            categories_per_hit=tuple(
                 penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails) for p in plans
-            ],
-            "pen_total": [target.dv - p.dmg.need for p in plans],
-            "pins": dense(pins_pmf),
-        },
-    }
+            ),
+            pen_total=tuple(target.dv - p.dmg.need for p in plans),
+            pins=dense(pins_pmf),
+        ),
+        p_destroyed=summary.p_knocked_out,
+        firer_pins_added=sum(cfg.flamer_firer_pin * next(iter(p.dice)) for p in plans if p.kind == "flamer"),
+        unverified=(),
+    )
 
 
 def _mix_states(parts: list[tuple[Fraction, StatePMF]]) -> StatePMF:
@@ -562,13 +610,14 @@ def anti_tank(
     has_turret: bool = True,
     slow: bool = False,
     carries_flamer: bool = False,
-) -> dict[str, Any]:
+) -> AntiTankResult:
     """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
 
     The need to hit comes from the firer context unless ``need_to_hit`` is given. Returns
     ``need_to_hit``, ``need_to_damage`` (with ``pen_total``), ``p_hit``, ``categories`` (per hit),
     ``by_shot`` (cumulative KO and immobilised chances after each shot), ``p_knocked_out``,
-    ``p_immobilised``, ``p_pin_rout``, ``pins`` ({"pmf", "mean"}) and ``unverified``.
+    ``p_immobilised``, ``p_pin_rout``, ``pins`` and ``unverified``. Each shot is its own firing (a gun
+    on successive turns, or several guns), so each hit from a weapon that could damage the vehicle pins.
     """
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
@@ -580,7 +629,7 @@ def anti_tank(
     check_choice("facing", facing, FACINGS)
     check_choice("vehicle_quality", vehicle_quality, QUALITIES)
     check_choice("cover", cover, COVERS)
-    check_int("pins", pins, 0, 30)
+    check_int("pins", pins, 0, MAX_PINS)
     target = TargetCtx(
         kind="armoured",
         quality=vehicle_quality,
@@ -595,11 +644,37 @@ def anti_tank(
         carries_flamer=carries_flamer,
     )
     shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    if need_to_hit is not None:
+        check_int("need_to_hit", need_to_hit, 1, 12)
+    if not weapon.indirect:
+        check_band("band", weapon, band)
+    args = (shooter, weapon, band, ammo, target, shots, need_to_hit)
+    try:
+        result, used = _anti_tank(cfg, *args)
+    except RulesError as exc:
+        # The one shot group is internal: name the calculator's own field ("order", not "groups[0].order").
+        field = (exc.field or "").removeprefix("groups[0].")
+        message = str(exc).removeprefix("groups[0].")
+        raise RulesError(message, code=exc.code, params={**exc.params, "field": field}, field=field) from exc
+    return _with_unverified(result, cfg, used, lambda alt: _anti_tank(alt, *args)[0])
+
+
+def _anti_tank(
+    cfg: RulesConfig,
+    shooter: ShooterCtx,
+    weapon: Weapon,
+    band: str,
+    ammo: Literal["auto", "ap", "he"],
+    target: TargetCtx,
+    shots: int,
+    need_to_hit: int | None,
+) -> tuple[AntiTankResult, set[str]]:
+    pins = target.pins
+    damage_value = target.dv
     used: set[str] = {"vehicle_tables", "superficial_mode", "pin_on_no_effect"}
     plan = _plan_groups(cfg, shooter, [ShotGroupInput(weapon, 1, band, ammo=ammo)], target, used)[0]
     plan = replace(plan, dice=point(1))
     if need_to_hit is not None:
-        check_int("need_to_hit", need_to_hit, 1, 12)
         plan = replace(plan, hit=Need(need_to_hit, ()))
         used.discard("seven_plus")
         if need_to_hit > 6:
@@ -609,42 +684,37 @@ def anti_tank(
     vehicle = _vehicle(target)
     states = start_state(vehicle, pins)
     spec = _shot_spec(cfg, plan, target, vehicle, used)
+    if spec is not None and spec.unit_pin:
+        # Each shot is its own firing, so every hit places that firing's pin.
+        spec = replace(spec, unit_pin=False, pins=((1, 1),), pins_den=1)
     by_shot = []
     if spec is None:
         step = summarise(cfg, vehicle, states, pins)
-        by_shot = [
-            {"shot": i, "p_knocked_out": step.p_knocked_out, "p_immobilised": step.p_immobilised}
-            for i in range(1, shots + 1)
-        ]
+        by_shot = [ShotStep(i, step.p_knocked_out, step.p_immobilised) for i in range(1, shots + 1)]
     else:
         # One chain for the whole sequence: the per-shot figures are read off it as it goes.
         chain = ShotChain(cfg, vehicle, spec, states)
         for i in range(1, shots + 1):
             chain.step()
-            by_shot.append(
-                {
-                    "shot": i,
-                    "p_knocked_out": chain.mass(lambda s: s.ko),
-                    "p_immobilised": chain.mass(lambda s: s.immobilised and not s.ko),
-                }
-            )
+            by_shot.append(ShotStep(i, chain.mass(lambda s: s.ko), chain.mass(lambda s: s.immobilised and not s.ko)))
         states = chain.pmf()
     summary = summarise(cfg, vehicle, states, pins)
     ph = p_hit(cfg, plan.hit.need)
     pen_total = damage_value - plan.dmg.need
-    return {
-        "edition": cfg.edition,
-        "need_to_hit": _need_block(plan.hit, ph),
-        "need_to_damage": {**_need_block(plan.dmg, p_damage(cfg, plan.dmg.need)), "pen_total": pen_total},
-        "p_hit": ph,
-        "categories": penetration_categories(damage_value, pen_total, cfg.nat1_always_fails),
-        "by_shot": by_shot,
-        "p_knocked_out": summary.p_knocked_out,
-        "p_immobilised": summary.p_immobilised,
-        "p_pin_rout": summary.p_pin_rout,
-        "pins": _pmf_block(summary.pins_added),
-        "unverified": sorted(used & cfg.unverified),
-    }
+    result = AntiTankResult(
+        edition=cfg.edition,
+        need_to_hit=_need_block(plan.hit, ph),
+        need_to_damage=PenRoll(plan.dmg.need, plan.dmg.modifiers, p_damage(cfg, plan.dmg.need), pen_total),
+        p_hit=ph,
+        categories=penetration_categories(damage_value, pen_total, cfg.nat1_always_fails),
+        by_shot=tuple(by_shot),
+        p_knocked_out=summary.p_knocked_out,
+        p_immobilised=summary.p_immobilised,
+        p_pin_rout=summary.p_pin_rout,
+        pins=_pmf_block(summary.pins_added),
+        unverified=(),
+    )
+    return result, used
 
 
 # --- morale ------------------------------------------------------------------------------------------
@@ -658,7 +728,7 @@ def order_test(
     officer_bonus: int | str = 0,
     modifier: int = 0,
     shirkers: bool = False,
-) -> dict[str, Any]:
+) -> OrderTestOdds:
     """Odds of an order test.
 
     ``officer_bonus`` is the bonus itself (0-4) or a rank name from the edition's officer table
@@ -669,7 +739,7 @@ def order_test(
     """
     cfg = config_for(edition)
     check_choice("quality", quality, QUALITIES)
-    check_int("pins", pins, 0, 30)
+    check_int("pins", pins, 0, MAX_PINS)
     check_int("modifier", modifier, -10, 10)
     used: set[str] = set()
     if isinstance(officer_bonus, str):
@@ -692,20 +762,24 @@ def order_test(
     raw = BASE_MORALE[quality] + bonus + modifier - pins * (2 if shirkers else 1)
     if raw > cfg.morale_cap:
         used.add("morale_cap")
-    res = _order_test(cfg, BASE_MORALE[quality], bonus, pins, modifier, shirkers=shirkers)
-    return {
-        "edition": cfg.edition,
-        "morale": res.morale,
-        "test_needed": res.test_needed,
-        "p_pass": res.p_pass,
-        "p_fail": res.p_fail,
-        "p_fubar": res.p_fubar,
-        "p_fail_not_fubar": res.p_fail_not_fubar,
-        "p_fubar_friendly_fire": res.p_fubar_friendly_fire,
-        "p_fubar_panic": res.p_fubar_panic,
-        "p_double_one": res.p_double_one,
-        "unverified": sorted(used & cfg.unverified),
-    }
+
+    def odds(c: RulesConfig) -> OrderTestOdds:
+        res = _order_test(c, BASE_MORALE[quality], bonus, pins, modifier, shirkers=shirkers)
+        return OrderTestOdds(
+            edition=c.edition,
+            morale=res.morale,
+            test_needed=res.test_needed,
+            p_pass=res.p_pass,
+            p_fail=res.p_fail,
+            p_fubar=res.p_fubar,
+            p_fail_not_fubar=res.p_fail_not_fubar,
+            p_fubar_friendly_fire=res.p_fubar_friendly_fire,
+            p_fubar_panic=res.p_fubar_panic,
+            p_double_one=res.p_double_one,
+            unverified=(),
+        )
+
+    return _with_unverified(odds(cfg), cfg, used, odds)
 
 
 # --- close quarters ------------------------------------------------------------------------------
@@ -755,7 +829,7 @@ def close_quarters(
     attacker: Mapping[str, Any],
     defender: Mapping[str, Any],
     first_round: str | None = None,
-) -> dict[str, Any]:
+) -> CloseQuartersOdds:
     """A close-quarters fight between two units of men.
 
     ``attacker``: {models, quality, tough_fighters, assault_weapons (count, or true for all)};
@@ -774,53 +848,51 @@ def close_quarters(
     for side in (att, dfd):
         if side.tough_fighters or (side.assault_weapons and cfg.assault_weapon_cq == "tough_fighters"):
             used.add("tough_fighters")
-    res = cq.close_quarters(cfg, att, dfd, first_round)
-    return {
-        "edition": cfg.edition,
-        "p_attacker_wins": res.p_attacker_wins,
-        "p_defender_wins": res.p_defender_wins,
-        "p_both_destroyed": res.p_both_destroyed,
-        "expected_rounds": res.expected_rounds,
-        "first_round": res.first_round,
-        "attacker_dice": cq.attack_dice(cfg, att, dfd.quality),
-        "defender_dice": cq.attack_dice(cfg, dfd, att.quality),
-        "unverified": sorted(used & cfg.unverified),
-    }
+
+    def odds(c: RulesConfig) -> CloseQuartersOdds:
+        res = cq.close_quarters(c, att, dfd, first_round)
+        return CloseQuartersOdds(
+            edition=c.edition,
+            p_attacker_wins=res.p_attacker_wins,
+            p_defender_wins=res.p_defender_wins,
+            p_both_destroyed=res.p_both_destroyed,
+            expected_rounds=res.expected_rounds,
+            first_round=res.first_round,
+            attacker_dice=cq.attack_dice(c, att, dfd.quality),
+            defender_dice=cq.attack_dice(c, dfd, att.quality),
+            unverified=(),
+        )
+
+    return _with_unverified(odds(cfg), cfg, used, odds)
 
 
 # --- small helpers -----------------------------------------------------------------------------------
 
 
-def order_dice(*, own: int, enemy: int, draws: int = 1) -> dict[str, Any]:
+def order_dice(*, own: int, enemy: int, draws: int = 1) -> OrderDiceOdds:
     """Order-dice bag odds: ``p_next``, ``p_at_least_one`` in ``draws`` draws and the ``own_dice`` PMF."""
-    return {
-        "p_next": bag.p_next_die(own, enemy),
-        "p_at_least_one": bag.p_at_least_one(own, enemy, draws),
-        "own_dice": bag.own_dice_pmf(own, enemy, draws),
-    }
+    return OrderDiceOdds(
+        p_next=bag.p_next_die(own, enemy),
+        p_at_least_one=bag.p_at_least_one(own, enemy, draws),
+        own_dice=bag.own_dice_pmf(own, enemy, draws),
+    )
 
 
-def ranging_in(edition: str, *, turns: int = 5) -> dict[str, Any]:
+def ranging_in(edition: str, *, turns: int = 5) -> RangingOdds:
     """Ranging in on a still target, turn by turn: ``need_by_turn`` (6, 5, 4, 3, 2, 2 ...), ``p_by_turn``
     (that turn's chance) and ``p_first_hit_by_turn`` (P(the first hit has landed by then))."""
     cfg = config_for(edition)
     by_turn = indirect.p_first_hit_by_turn(turns, cfg.nat1_always_fails)
     needs = [ranging_need(t) for t in range(1, turns + 1)]
-    return {
-        "edition": cfg.edition,
-        "need_by_turn": needs,
-        "p_by_turn": [p_at_least(n, cfg.nat1_always_fails) for n in needs],
-        "p_first_hit_by_turn": by_turn,
-    }
+    return RangingOdds(
+        edition=cfg.edition,
+        need_by_turn=tuple(needs),
+        p_by_turn=tuple(p_at_least(n, cfg.nat1_always_fails) for n in needs),
+        p_first_hit_by_turn=tuple(by_turn),
+    )
 
 
 def serialise(obj: Any) -> Any:
-    """Make a result JSON-ready: Fractions become reduced strings ("7/12", "0", "1"), dict keys become
-    strings, tuples become lists; everything else is returned as is."""
-    if isinstance(obj, Fraction):
-        return str(obj)
-    if isinstance(obj, Mapping):
-        return {str(k): serialise(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [serialise(v) for v in obj]
-    return obj
+    """Make a result JSON-ready (``results.to_json``): dataclasses become objects, Fractions reduced
+    strings ("7/12", "0", "1"), dict keys strings, tuples lists; everything else is returned as is."""
+    return to_json(obj)

@@ -8,8 +8,9 @@ shows a "rule unverified" badge when a result depended on one of them.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from rules.errors import RulesError
 
@@ -97,6 +98,31 @@ class RulesConfig:
         """The pin dice for an HE template of ``size`` inches; sizes above 4 use the 4" entry."""
         table = dict(self.he_pins)
         return table[min(max(size, 1), max(table))]
+
+    def alternatives(self, name: str) -> tuple[Any, ...]:
+        """The other values an unverified switch could plausibly take, to see whether it can change an
+        answer and by how much: another edition's value, the other side of a yes/no or either-or rule,
+        or one step either way for a number. Empty when nothing better than a guess is known (a dice
+        expression, a stand-in table): such a switch is always reported, with no amount."""
+        current = getattr(self, name)
+        if name in _NO_ALTERNATIVE:
+            return ()
+        found: list[Any] = []
+        if isinstance(current, bool):
+            found.append(not current)
+        else:
+            hint = _HINTS.get(name)
+            if typing.get_origin(hint) is Literal:
+                found.extend(v for v in typing.get_args(hint) if v not in _NOT_BOLT_ACTION.get(name, ()))
+            for preset in PRESETS.values():
+                found.append(getattr(preset, name))
+            if isinstance(current, int) and all(v == current for v in found):
+                found.extend(v for v in (current - 1, current + 1) if v >= 0)
+        out: list[Any] = []
+        for value in found:
+            if value != current and value not in out:
+                out.append(value)
+        return tuple(out)
 
     def he_class_hits_for(self, size: int) -> str:
         """Random hit dice for an HE class (1e hits, and any edition against a building)."""
@@ -232,7 +258,8 @@ THIRD = RulesConfig(
     flamer_ignores_to_hit_mods=False,  # normal modifiers [JK3]
     exceptional_damage=False,
     morale_cap=11,  # [WLF, book p71/p73]
-    officer_bonuses=(("platoon_commander", 2), ("company_commander", 4)),  # [S000, S001]
+    # [S000, S001, NRData 3e catalogue]; confirmed in notes §13 (Nov 2026), so not unverified.
+    officer_bonuses=(("platoon_commander", 2), ("company_commander", 4)),
     vehicle_tables="3e",
     superficial_mode="3e_table",
     cq_first_round_open="simultaneous",  # [BoW, BTB]
@@ -247,7 +274,6 @@ THIRD = RulesConfig(
             "flamer_vs_vehicle",
             "exceptional_damage",  # judged removed in 3e
             "morale_check_trigger",
-            "officer_bonuses",  # +2 per the seeds, +1 per RD1
             "superficial_above_six",
             "pin_on_no_effect",
             "cq_later_rounds",
@@ -256,6 +282,13 @@ THIRD = RulesConfig(
 )
 
 PRESETS: dict[str, RulesConfig] = {"1e": FIRST, "2e": SECOND, "3e": THIRD}
+
+_HINTS = typing.get_type_hints(RulesConfig)
+# Switches whose code path is a whole procedure (the 1st-edition stand-ins): no single other value says
+# how far off the answer could be.
+_NO_ALTERNATIVE = frozenset({"vehicle_tables", "flamer_hits", "flamer_pins", "he_pins", "officer_bonuses"})
+# Values kept for comparison only: the graded 7+ table is Warhammer Fantasy's, not Bolt Action's (notes §2).
+_NOT_BOLT_ACTION = {"seven_plus": ("graded",)}
 
 _ALIASES = {"1e": "1e", "v1": "1e", "1": "1e", "2e": "2e", "v2": "2e", "2": "2e", "3e": "3e", "v3": "3e", "3": "3e"}
 

@@ -25,8 +25,11 @@ KINDS = ("infantry", "artillery", "soft_skin", "armoured")
 COVERS = ("none", "soft", "hard")
 FACINGS = ("front", "side", "rear", "top")
 BANDS = ("point_blank", "normal", "long")
+POINT_BLANK_RANGE = 6  # inches; point blank is within this in every edition [S004, S002, S000]
 ORDERS = ("fire", "advance")
-MAX_MODELS = 50
+AMMO = ("auto", "ap", "he")  # the shell a gun with both loads; "auto": HE at men, AP at vehicles
+MAX_MODELS = 50  # models a side: far above any Bolt Action unit, and keeps every answer fast
+MAX_PINS = 30
 
 
 def check_choice(field: str, value: object, choices: tuple[str, ...]) -> str:
@@ -75,7 +78,7 @@ class ShooterCtx:
 
     def __post_init__(self) -> None:
         check_choice("firer_quality", self.quality, QUALITIES)
-        check_int("firer_pins", self.pins, 0, 30)
+        check_int("firer_pins", self.pins, 0, MAX_PINS)
         check_choice("order", self.order, ORDERS)
 
 
@@ -112,7 +115,7 @@ class TargetCtx:
         check_int("target.models", self.models, 1, MAX_MODELS)
         check_choice("target.cover", self.cover, COVERS)
         check_choice("target.facing", self.facing, FACINGS)
-        check_int("target.pins", self.pins, 0, 30)
+        check_int("target.pins", self.pins, 0, MAX_PINS)
         check_int("target.officer_bonus", self.officer_bonus, 0, 4)
         check_int("target.morale_modifier", self.morale_modifier, -10, 10)
         if self.starting_models is not None:

@@ -76,8 +76,8 @@ def resolve_he(
 ) -> VolleyResult:
     """Casualties and pins from ``shots`` HE dice against a unit of men.
 
-    K ~ Binomial(shots, p_hit) templates land; the models hit are the sum of K templates, halved if the
-    unit is Down and capped at its size (each model is hit once [JK3]). Each model hit takes a damage
+    K ~ Binomial(shots, p_hit) templates land; the models hit are the sum of K templates capped at the
+    unit's size (each model is hit once [JK3]), then halved if the unit is Down. Each model hit takes a damage
     roll at the HE Pen (the HE size [S002, S000]) and, in 3e, a cover save unless the fire is indirect.
     Pins come as one batch per firing whatever K >= 1 (``he_multi_hit_pins`` [JK3; 2e R]).
     """
@@ -96,8 +96,11 @@ def resolve_he(
     pins_dist = dice_pmf(cfg.he_pins_for(he_size))
 
     def effective(raw: int) -> int:
-        # Halve first, then cap at the unit: the single-template rule of spec §2.4.
-        return min(halve_for_down(cfg, raw) if target.down else raw, models)
+        # Each model is hit once at most, so the cap is the unit's size, halved (the edition's rounding)
+        # when it is Down: two templates of 2 on a Down unit of 2 give 1 hit, never 2 [JK3; spec §2.4].
+        # For one template covering no more than the unit this is the same as halving first.
+        capped = min(raw, models)
+        return halve_for_down(cfg, capped) if target.down else capped
 
     outcome: Outcome = {}
     hits_pmf: PMF = {}

@@ -85,7 +85,8 @@ def to_hit_modifiers(
         mods.append(("Small unit or team", cfg.small_team_to_hit))
     if weapon.shaped_charge and cfg.shaped_charge_to_hit:
         mods.append(("Shaped charge", cfg.shaped_charge_to_hit))
-    if shooter.anti_tank_gun and target.is_vehicle and shooter.order == "fire" and cfg.at_gun_vs_vehicle_to_hit:
+    at_gun = shooter.anti_tank_gun or weapon.anti_tank_gun
+    if at_gun and target.is_vehicle and shooter.order == "fire" and cfg.at_gun_vs_vehicle_to_hit:
         mods.append(("Anti-tank gun", cfg.at_gun_vs_vehicle_to_hit))
     return tuple(mods)
 

@@ -50,6 +50,9 @@ class VehicleState(NamedTuple):
     slow: bool = False
     engine_crippled: bool = False
     turret_jammed: bool = False
+    # The firing unit has placed its one pin for hitting [S004, DOL, BS2]: later hits of the same
+    # attack add none (only their damage results pin). Reset for every attack by ``start_state``.
+    unit_pinned: bool = False
 
 
 def start_state(vehicle: VehicleCtx, pins: int = 0) -> StatePMF:
@@ -315,7 +318,8 @@ def _forced(cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState,
 class ShotSpec:
     """One die at a vehicle, as integer weights: P(hit) = hit_num / hit_den; the hit pins and the
     number of pen rolls are distributions given as (value, weight) pairs over ``pins_den`` and
-    ``rolls_den``; ``forced_check`` adds a morale check after a hit (flamethrowers)."""
+    ``rolls_den``; ``forced_check`` adds a morale check after a hit (flamethrowers). ``unit_pin``: a hit
+    places the firing unit's single pin unless an earlier hit of the same attack already did."""
 
     hit_num: int
     hit_den: int
@@ -326,6 +330,7 @@ class ShotSpec:
     rolls: tuple[tuple[int, int], ...] = ((1, 1),)
     rolls_den: int = 1
     forced_check: bool = False
+    unit_pin: bool = False
 
 
 def shot_spec(
@@ -337,9 +342,11 @@ def shot_spec(
     hit_pins: Mapping[int, Fraction] | None = None,
     pen_rolls: Mapping[int, Fraction] | None = None,
     forced_check: bool = False,
+    unit_pin: bool = False,
 ) -> ShotSpec:
     """The integer form of one die. By default a hit pins once if the weapon can damage the vehicle
-    [BS2] and makes one pen roll."""
+    [BS2] and makes one pen roll (a shot that is its own firing, as in the anti-tank calculator).
+    ``unit_pin`` instead pins once per attack, on its first such hit (see ``ShotSpec``)."""
     if hit_pins is None:
         hit_pins = point(1) if can_damage(vehicle.dv, pen_total) else point(0)
     pins_w, pins_den = _int_weights(hit_pins)
@@ -354,6 +361,7 @@ def shot_spec(
         rolls=tuple(sorted(rolls_w.items())),
         rolls_den=rolls_den,
         forced_check=forced_check,
+        unit_pin=unit_pin,
     )
 
 
@@ -404,17 +412,25 @@ def _shot_row(
     counts = penetration_counts(vehicle.dv, spec.pen_total, cfg.nat1_always_fails)
     out: dict[VehicleState, int] = {}
     _bump(out, state, (spec.hit_den - spec.hit_num) * spec.pins_den * spec.rolls_den * unit**most * test)
+    # The firing unit's pin, if this hit is the attack's first to place it [S004, DOL, BS2, JK3].
+    own_pin = 1 if spec.unit_pin and not state.unit_pinned else 0
+    hit_state = state._replace(unit_pinned=True) if own_pin else state
+    # A weapon that cannot damage the vehicle (small arms at an open-topped one) pins at once: the
+    # ``pin_on_no_effect`` switch is about weapons that could have done damage.
+    place_now = cfg.pin_on_no_effect or counts[0] == 6
     for pins, wp in spec.pins:
-        if cfg.pin_on_no_effect:
-            begin: Pending = {(state._replace(pins=state.pins + pins), 0): 1}
+        if place_now:
+            begin: Pending = {(hit_state._replace(pins=state.pins + pins + own_pin), 0): 1}
         else:
-            begin = {(state, pins): 1}
+            begin = {(state, pins + own_pin): 1}
         for n_rolls, wn in spec.rolls:
             pending = begin
             for _ in range(n_rolls):
                 pending = _pen_roll(cfg, vehicle, pending, counts, spec.result_mod)
             states: dict[VehicleState, int] = {}
-            for (nxt, _unplaced), q in pending.items():
+            for (nxt, unplaced), q in pending.items():
+                if own_pin and not place_now and not unplaced and not nxt.ko:
+                    nxt = nxt._replace(unit_pinned=True)  # placed with this hit's first damage result
                 _bump(states, nxt, q)
             if spec.forced_check:
                 states = _forced(cfg, vehicle, states)

@@ -8,7 +8,9 @@ weapon up by name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+from rules.combat.context import BANDS, POINT_BLANK_RANGE
 from rules.combat.dice import PMF, dice_pmf
 from rules.errors import RulesError
 
@@ -35,7 +37,8 @@ class Weapon:
     flamethrower: bool = False
     indirect: bool = False
     fixed: bool = False
-    vehicle_mounted: bool = False
+    vehicle_mounted: bool = False  # a vehicle's flamethrower scores D6+1 hits, not D6 (notes §17)
+    anti_tank_gun: bool = False  # the 3e Anti-tank Gun rule: +1 to hit vehicles on a Fire order [JK3]
 
     def __post_init__(self) -> None:
         if self.range_max < 0:
@@ -76,6 +79,44 @@ class Weapon:
         return dice_pmf(self.shots)
 
     @property
+    def bands(self) -> tuple[str, ...]:
+        """The range bands this weapon can fire in when firing directly (in ``BANDS`` order).
+
+        Point blank is within 6", long range beyond half the maximum range [S004, S002, S000], and
+        nothing lies beyond the maximum or inside the minimum range. So a flamethrower (6") is only ever
+        at point blank, a 12" weapon (an SMG, a Panzerfaust) is at point blank or long range, and a
+        mortar with a 12" minimum never at point blank.
+        """
+        lo = self.range_min or 0
+        hi = self.range_max
+        half = Fraction(hi, 2)
+        possible = {
+            # some distance d with lo <= d <= hi in each band
+            "point_blank": hi > 0 and lo <= POINT_BLANK_RANGE,
+            "normal": max(lo, POINT_BLANK_RANGE) < half or (lo > POINT_BLANK_RANGE and lo <= half),
+            "long": hi > max(half, POINT_BLANK_RANGE),
+        }
+        return tuple(b for b in BANDS if possible[b])
+
+    @property
     def fires_he_only(self) -> bool:
         """True for mortars, howitzers and similar: HE template and no AP Pen."""
         return self.he_size is not None and self.pen == 0
+
+
+def check_band(field: str, weapon: Weapon, band: str) -> str:
+    """Return ``band`` if ``weapon`` can fire in it, else raise RulesError naming ``field``."""
+    if band in BANDS and band not in weapon.bands:
+        raise RulesError(
+            f"{field}: {weapon.name} cannot fire at {band.replace('_', ' ')} range "
+            f"(it can: {', '.join(b.replace('_', ' ') for b in weapon.bands) or 'none'})",
+            code="band-out-of-reach",
+            params={
+                "field": field,
+                "band": band,
+                "bands": ", ".join(weapon.bands),
+                "weapon": weapon.name,
+                "weapon_slug": weapon.slug,
+            },
+        )
+    return band

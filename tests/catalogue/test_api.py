@@ -141,11 +141,12 @@ def test_it_gives_an_officer_the_effects_of_his_rank_in_the_edition(client, v2, 
     )
 
 
-def test_it_flags_the_3rd_edition_officer_effects_unverified(client):
+def test_it_gives_the_3rd_edition_officer_effects_as_confirmed(client):
+    # rules-notes §13 (Nov 2026) confirms the 3rd-edition officers: no "unverified" flag.
     army = make_army(make_edition("v3"), slug="generic")
     make_unit(army, unit_type="headquarters", slot="officer", officer_rank="platoon_commander")
     effects = client.get("/api/editions/v3/armies/generic/units/").json()[0]["officer"]["effects"]
-    assert (effects["morale_bonus"], effects["extra_orders"], effects["unverified"]) == (2, 2, True)
+    assert (effects["morale_bonus"], effects["extra_orders"], effects["unverified"]) == (2, 2, False)
 
 
 def test_it_reports_a_rank_the_edition_does_not_have(client, v2, generic):

@@ -21,6 +21,9 @@ PROFILES = {
     "medium-at-gun": ("Medium AT gun", 60, "1", 5, 1, ("team", "fixed", "anti-tank-gun")),
     "flamethrower": ("Flamethrower", 6, "1", 2, None, ("team", "flamethrower")),
     "light-mortar": ("Light mortar", 24, "1", 0, 1, ("team", "indirect-fire")),
+    "vehicle-flamethrower": ("Flamethrower (vehicle)", 12, "1", 2, None, ("flamethrower",)),
+    "light-autocannon": ("Light autocannon", 48, "2", 2, 1, ()),
+    "anti-tank-rifle": ("Anti-tank rifle", 36, "1", 2, None, ("team",)),
 }
 
 

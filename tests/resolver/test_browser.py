@@ -132,3 +132,22 @@ def test_it_shows_the_he_fields_only_for_a_weapon_that_fires_he(django_db_setup,
     page.select_option("#id_g0-ammo", "ap")
     expect(page.locator("#id_g0-template")).to_be_hidden()
     assert page.evaluate("window.__marker") == "same page"
+
+
+def test_it_offers_only_the_bands_the_weapon_can_fire_in_and_flags_a_stale_one(page):
+    make_chart("v3")
+    page.goto(V02.replace("edition=v2", "edition=v3"))
+    page.evaluate("window.__marker = 'same page'")
+
+    page.select_option("#id_g0-weapon", "flamethrower")
+
+    # The stylesheet hides what a 6" flamethrower cannot do; the band still chosen is refused in place.
+    shown = page.eval_on_selector_all(
+        "#id_g0-range option", "els => els.filter(o => getComputedStyle(o).display !== 'none').map(o => o.value)"
+    )
+    assert shown == ["point_blank"]
+    expect(page.locator("#id_g0-range-errors")).to_contain_text("Only point blank for this weapon.")
+    page.select_option("#id_g0-range", "point_blank")
+    expect(page.locator("#id_g0-range-errors")).to_be_empty()
+    expect(page.locator(".stat", has_text="Hits (average)")).to_be_visible()
+    assert page.evaluate("window.__marker") == "same page"

@@ -140,7 +140,7 @@ def test_it_counts_cover_against_the_shot_in_2nd_edition(client, charts):
 
 
 def test_it_uses_turret_and_slow_in_the_3rd_edition_superficial_table(client, charts):
-    url = "/calc/anti-tank/?edition=v3&weapon=panzerfaust&shots=3&range=normal&damage_value=9&facing=front"
+    url = "/calc/anti-tank/?edition=v3&weapon=panzerfaust&shots=3&range=long&damage_value=9&facing=front"
     turret = stat(client.get(url).content.decode(), "Knocked out")
     casemate = stat(client.get(url + "&no_turret=on&slow=on").content.decode(), "Knocked out")
     assert turret != casemate
@@ -156,7 +156,7 @@ def test_it_takes_up_to_fifty_anti_tank_shots(client, charts):
 
 def test_it_takes_fifty_panzerfausts_on_the_shooting_page(client, charts):
     url = (
-        "/calc/shooting/?edition=v3&g0-weapon=panzerfaust&g0-models=50&g0-range=normal"
+        "/calc/shooting/?edition=v3&g0-weapon=panzerfaust&g0-models=50&g0-range=long"
         "&target_kind=armoured&damage_value=9&facing=front&cover=none"
     )
     content = client.get(url).content.decode()

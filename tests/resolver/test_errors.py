@@ -57,6 +57,8 @@ def test_it_falls_back_to_english_for_an_unknown_code():
 
 
 def test_it_falls_back_to_english_when_a_param_is_missing():
-    error = RulesError("order: Gun is a fixed weapon and cannot fire on an Advance order", code="fixed-on-advance")
+    error = RulesError(
+        "order: Gun is a fixed weapon and cannot fire on an Advance order", code="fixed-on-advance", field="order"
+    )
     with translation.override("fr"):
         assert display_error(error) == "Gun is a fixed weapon and cannot fire on an Advance order"

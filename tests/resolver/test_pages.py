@@ -88,10 +88,16 @@ def test_it_offers_the_distribution_as_a_table(client, charts):
     assert "<code>9765625/60466176</code>" in content
 
 
-def test_it_badges_the_unverified_rules(client, charts):
+def test_it_badges_an_unverified_rule_only_where_it_could_change_the_answer(client, charts):
+    # A unit at full strength tests at half strength whichever way the trigger is read: no badge.
     content = client.get(V02).content.decode()
+    assert "Unverified rule" not in content
+    # Six left of ten: "half of the starting strength" and "half of the strength before this attack"
+    # now disagree, and the badge says by how much.
+    content = client.get(V02.replace("target_models=10", "target_models=6") + "&target_starting=10").content.decode()
     assert "Unverified rule" in content
     assert 'title="morale_check_trigger"' in content
+    assert "could move the chance of a morale check by up to" in content
 
 
 def test_it_keeps_the_odds_in_sync_with_the_cover(client, charts):
@@ -162,7 +168,7 @@ def test_it_needs_a_damage_value_for_armour(client, charts):
 
 
 def test_it_limits_a_volley_to_fifty_models(client, charts):
-    content = client.get(V02 + "&g1-weapon=smg&g1-models=45").content.decode()
+    content = client.get(V02 + "&g1-weapon=smg&g1-models=45&g1-range=long").content.decode()
     assert "At most 50 models can fire together" in content
 
 

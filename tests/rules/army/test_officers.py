@@ -49,10 +49,11 @@ def test_it_gives_the_1st_edition_ranks_the_same_ladder_flagged_unverified(rank,
         ("major", (4, 4, 12)),
     ],
 )
-def test_it_gives_the_3rd_edition_tiers_flagged_unverified(rank, expected):
+def test_it_gives_the_3rd_edition_tiers_confirmed(rank, expected):
+    # Confirmed in rules-notes §13 (Nov 2026): no "unverified" badge on a 3rd-edition officer.
     effect = rank_effect("v3", rank)
     assert (effect.morale_bonus, effect.extra_orders, effect.command_range) == expected
-    assert effect.unverified
+    assert not effect.unverified
 
 
 @pytest.mark.parametrize("edition", ["v1", "v2"])

@@ -17,20 +17,20 @@ from .builders import CFG1, CFG2, CFG3
 
 def test_it_resolves_v27_a_2e_assault_with_the_attacker_striking_first() -> None:
     res = close_quarters("2e", attacker={"models": 10}, defender={"models": 6})
-    assert res["first_round"] == "attacker_first"
-    assert res["p_attacker_wins"] == F(36196195992342212621, 37118580405366620160)
-    assert round(float(res["p_defender_wins"]), 6) == 0.024850
-    assert res["p_both_destroyed"] == 0
-    assert round(float(res["expected_rounds"]), 6) == 1.035872
-    assert isinstance(res["expected_rounds"], F)
+    assert res.first_round == "attacker_first"
+    assert res.p_attacker_wins == F(36196195992342212621, 37118580405366620160)
+    assert round(float(res.p_defender_wins), 6) == 0.024850
+    assert res.p_both_destroyed == 0
+    assert round(float(res.expected_rounds), 6) == 1.035872
+    assert isinstance(res.expected_rounds, F)
 
 
 def test_it_resolves_v28_the_same_fight_simultaneous_in_3e() -> None:
     res = close_quarters("3e", attacker={"models": 10}, defender={"models": 6})
-    assert res["first_round"] == "simultaneous"
-    assert res["p_attacker_wins"] == F(72004385583047, 80912084100705)
-    assert res["p_defender_wins"] == F(8907698517658, 80912084100705)
-    assert round(float(res["expected_rounds"]), 6) == 1.126176
+    assert res.first_round == "simultaneous"
+    assert res.p_attacker_wins == F(72004385583047, 80912084100705)
+    assert res.p_defender_wins == F(8907698517658, 80912084100705)
+    assert round(float(res.expected_rounds), 6) == 1.126176
 
 
 def test_it_cross_checks_four_against_three_simultaneous() -> None:
@@ -53,13 +53,13 @@ def test_it_matches_a_hand_computed_one_against_one_fight() -> None:
 
 def test_it_picks_the_first_round_by_edition_and_position() -> None:
     assert (
-        close_quarters("3e", attacker={"models": 5}, defender={"models": 5, "defensive_position": True})["first_round"]
+        close_quarters("3e", attacker={"models": 5}, defender={"models": 5, "defensive_position": True}).first_round
         == "defender_first"
     )
     res = close_quarters("2e", attacker={"models": 5}, defender={"models": 5, "defensive_position": True})
-    assert res["first_round"] == "simultaneous"
-    assert "cq_first_round_defensive" in res["unverified"]
-    assert close_quarters("1e", attacker={"models": 5}, defender={"models": 5})["first_round"] == "attacker_first"
+    assert res.first_round == "simultaneous"
+    assert "cq_first_round_defensive" in res.unverified
+    assert close_quarters("1e", attacker={"models": 5}, defender={"models": 5}).first_round == "attacker_first"
 
 
 def test_it_models_tough_fighters_per_edition() -> None:

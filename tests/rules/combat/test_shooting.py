@@ -10,6 +10,7 @@ from rules.combat.context import ShooterCtx
 from rules.combat.dice import ONE, binomial, mean, total_mass
 from rules.combat.flamer import resolve_flamethrower
 from rules.combat.he import resolve_he
+from rules.combat.results import Save
 from rules.combat.to_hit import p_hit, to_hit
 from rules.combat.volley import ShotGroup, combine_results, resolve_volley
 
@@ -55,32 +56,32 @@ def _rifles_at_long_range_in_soft_cover(edition: str) -> dict:
 
 def test_it_resolves_v02_ten_rifles_at_long_range_in_soft_cover_2e() -> None:
     res = _rifles_at_long_range_in_soft_cover("2e")
-    assert res["need_to_hit"][0]["need"] == 5
-    assert res["need_to_hit"][0]["p"] == F(1, 3)
-    assert res["need_to_damage"][0]["p"] == F(1, 2)
-    assert res["p_pin"] == F(58025, 59049)
-    assert res["hits"]["mean"] == F(10, 3)
-    assert res["casualties"]["mean"] == F(5, 3)
-    assert res["casualties"]["pmf"] == V02_PMF
-    assert res["save"] is None
+    assert res.need_to_hit[0].need == 5
+    assert res.need_to_hit[0].p == F(1, 3)
+    assert res.need_to_damage[0].p == F(1, 2)
+    assert res.p_pin == F(58025, 59049)
+    assert res.hits.mean == F(10, 3)
+    assert res.casualties.mean == F(5, 3)
+    assert res.casualties.pmf == V02_PMF
+    assert res.save is None
 
 
 def test_it_resolves_v02_identically_in_1e() -> None:
     res = _rifles_at_long_range_in_soft_cover("1e")
-    assert res["p_pin"] == F(58025, 59049)
-    assert res["casualties"]["pmf"] == V02_PMF
+    assert res.p_pin == F(58025, 59049)
+    assert res.casualties.pmf == V02_PMF
 
 
 def test_it_resolves_v03_the_same_volley_in_3e() -> None:
     res = _rifles_at_long_range_in_soft_cover("3e")
-    assert res["need_to_hit"][0]["need"] == 4
-    assert res["need_to_hit"][0]["p"] == F(1, 2)
-    assert res["save"] == [{"need": 5, "p": F(1, 3)}]
-    assert res["p_pin"] == F(1023, 1024)
-    assert res["hits"]["mean"] == 5
-    assert res["casualties"]["mean"] == F(5, 3)
-    assert res["casualties"]["pmf"] == V02_PMF
-    assert res["p_exceptional"] is None
+    assert res.need_to_hit[0].need == 4
+    assert res.need_to_hit[0].p == F(1, 2)
+    assert res.save == (Save(5, F(1, 3)),)
+    assert res.p_pin == F(1023, 1024)
+    assert res.hits.mean == 5
+    assert res.casualties.mean == F(5, 3)
+    assert res.casualties.pmf == V02_PMF
+    assert res.p_exceptional is None
 
 
 def test_it_resolves_v08_rifles_and_an_lmg_against_inexperienced_men() -> None:
@@ -93,10 +94,10 @@ def test_it_resolves_v08_rifles_and_an_lmg_against_inexperienced_men() -> None:
         groups=[ShotGroupInput(RIFLE, 7), ShotGroupInput(LMG, 1)],
         target=TargetInput("infantry", "inexperienced", 8),
     )
-    assert [g["p"] for g in res["need_to_hit"]] == [F(2, 3), F(2, 3)]
-    assert res["p_pin"] == F(177146, 177147)
-    assert res["casualties"]["pmf"] == V08_PMF
-    assert res["casualties"]["mean"] == F(1888026412, 387420489)
+    assert [g.p for g in res.need_to_hit] == [F(2, 3), F(2, 3)]
+    assert res.p_pin == F(177146, 177147)
+    assert res.casualties.pmf == V08_PMF
+    assert res.casualties.mean == F(1888026412, 387420489)
 
 
 def test_it_resolves_the_engine_volley_without_the_api() -> None:
@@ -179,9 +180,9 @@ def test_it_returns_pmfs_summing_to_one_for_any_volley(
         target=TargetInput("infantry", quality, models, cover, down),
     )
     for key in ("hits", "casualties", "pins"):
-        assert total_mass(res[key]["pmf"]) == 1
-    assert max(res["casualties"]["pmf"]) <= models
-    assert 0 <= res["morale"]["p_destroyed"] <= 1
+        assert total_mass(getattr(res, key).pmf) == 1
+    assert max(res.casualties.pmf) <= models
+    assert 0 <= res.morale.p_destroyed <= 1
 
 
 def test_it_halves_he_hits_on_a_down_unit_by_edition() -> None:
@@ -220,8 +221,8 @@ def test_it_rolls_random_he_hits_in_1e() -> None:
         groups=[ShotGroupInput(MEDIUM_MORTAR, 1, zeroed=True)],
         target=TargetInput("infantry", "regular", 10),
     )
-    assert max(res["hits"]["pmf"]) == 6  # D6 hits for a 2" class weapon
-    assert "he_hits_mode" in res["unverified"] and "he_pins" in res["unverified"]
+    assert max(res.hits.pmf) == 6  # D6 hits for a 2" class weapon
+    assert "he_hits_mode" in res.unverified and "he_pins" in res.unverified
 
 
 def test_it_resolves_a_2e_flamethrower() -> None:
@@ -250,13 +251,13 @@ def test_it_forces_a_morale_check_after_a_flamer_hit_and_pins_the_3e_firer() -> 
         order="fire",
         firer_quality="regular",
         firer_pins=0,
-        groups=[ShotGroupInput(FLAMER_3E, 1)],
+        groups=[ShotGroupInput(FLAMER_3E, 1, "point_blank")],
         target=TargetInput("infantry", "veteran", 10),
     )
-    p = F(1, 2)  # 4+ in 3e
-    assert res["morale"]["p_check"] + res["morale"]["p_wiped_out"] == p
-    assert res["firer_pins_added"] == 1
-    assert res["save"] == [None]
+    p = F(5, 6)  # 4+ in 3e, +2 at point blank, the only band a 6" flamethrower has
+    assert res.morale.p_check + res.morale.p_wiped_out == p
+    assert res.firer_pins_added == 1
+    assert res.save == (None,)
 
 
 def test_it_triggers_the_morale_check_at_half_strength() -> None:

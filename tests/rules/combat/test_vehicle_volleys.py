@@ -221,24 +221,24 @@ def test_the_api_matches_the_reference_with_a_flamethrower() -> None:
         order="fire",
         firer_quality="regular",
         firer_pins=0,
-        groups=[ShotGroupInput(FLAMER_3E, 2)],
+        groups=[ShotGroupInput(FLAMER_3E, 2, "point_blank")],
         target=TargetInput("armoured", "regular", 1, damage_value=7, pins=1),
     )
     vehicle = VehicleCtx(dv=7, morale=9)
     ref: dict[Ref, F] = {Ref(pins=1): F(1)}
-    p_hit = res["need_to_hit"][0]["p"]
-    pen = res["vehicle"]["pen_total"][0]
+    p_hit = res.need_to_hit[0].p
+    pen = res.vehicle.pen_total[0]
     for _ in range(2):
         ref = reference_die(CFG3, vehicle, ref, p_hit, pen, hit_pins=dice_pmf(CFG3.flamer_pins), forced=True)
-    assert res["vehicle"]["p_knocked_out"] == sum((p for s, p in ref.items() if s.ko), F(0))
-    assert res["vehicle"]["p_pin_rout"] == sum((p for s, p in ref.items() if not s.ko and s.pins >= 9), F(0))
+    assert res.vehicle.p_knocked_out == sum((p for s, p in ref.items() if s.ko), F(0))
+    assert res.vehicle.p_pin_rout == sum((p for s, p in ref.items() if not s.ko and s.pins >= 9), F(0))
 
 
 def test_a_routed_vehicle_is_not_knocked_out_later() -> None:
-    res = anti_tank("3e", weapon=PANZERFAUST, damage_value=9, shots=3, pins=9)
-    assert res["p_knocked_out"] == 0
-    assert res["p_pin_rout"] == 1
-    assert res["pins"]["pmf"] == {0: 1}
+    res = anti_tank("3e", weapon=PANZERFAUST, damage_value=9, shots=3, pins=9, band="long")
+    assert res.p_knocked_out == 0
+    assert res.p_pin_rout == 1
+    assert res.pins.pmf == {0: 1}
 
 
 def test_fifty_anti_tank_dice_resolve_exactly() -> None:
@@ -252,23 +252,23 @@ def test_fifty_anti_tank_dice_resolve_exactly() -> None:
         target=MEDIUM_TANK,
     )
     elapsed = time.perf_counter() - start
-    vehicle = res["vehicle"]
-    assert total_mass(res["pins"]["pmf"]) == 1
-    assert total_mass(res["casualties"]["pmf"]) == 1
-    assert total_mass(res["hits"]["pmf"]) == 1
-    assert total_mass(vehicle["categories"]) == 1
-    assert 0 < vehicle["p_knocked_out"] < 1
-    assert vehicle["p_knocked_out"] + vehicle["p_pin_rout"] <= 1
+    vehicle = res.vehicle
+    assert total_mass(res.pins.pmf) == 1
+    assert total_mass(res.casualties.pmf) == 1
+    assert total_mass(res.hits.pmf) == 1
+    assert total_mass(vehicle.categories) == 1
+    assert 0 < vehicle.p_knocked_out < 1
+    assert vehicle.p_knocked_out + vehicle.p_pin_rout <= 1
     assert elapsed < 10  # about 0.05 s; the state-by-state engine took about 45 s
 
 
 def test_fifty_anti_tank_shots_report_every_step() -> None:
     res = anti_tank("3e", weapon=PEN6, damage_value=9, shots=50)
-    kos = [step["p_knocked_out"] for step in res["by_shot"]]
+    kos = [step.p_knocked_out for step in res.by_shot]
     assert len(kos) == 50
     assert kos == sorted(kos)
-    assert kos[-1] == res["p_knocked_out"]
-    assert total_mass(res["pins"]["pmf"]) == 1
+    assert kos[-1] == res.p_knocked_out
+    assert total_mass(res.pins.pmf) == 1
 
 
 def test_the_chain_sums_to_one_after_every_die() -> None:

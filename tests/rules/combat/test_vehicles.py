@@ -48,20 +48,20 @@ def test_it_gives_the_v21_ko_chance_per_category_in_2e() -> None:
 
 def test_it_resolves_v21_a_2e_panzerfaust_against_a_medium_tank() -> None:
     res = anti_tank("2e", weapon=PANZERFAUST, damage_value=9, band="long")
-    assert res["p_hit"] == F(1, 2)
-    assert res["need_to_hit"]["modifiers"] == [["Long range", -1]]
-    assert res["need_to_damage"]["pen_total"] == 6  # no long-range Pen penalty for shaped charges
-    assert res["p_knocked_out"] == F(10693, 62208)
+    assert res.p_hit == F(1, 2)
+    assert res.need_to_hit.modifiers == (("Long range", -1),)
+    assert res.need_to_damage.pen_total == 6  # no long-range Pen penalty for shaped charges
+    assert res.p_knocked_out == F(10693, 62208)
     states = resolve_at_shot(CFG2, F(1), 6, MEDIUM_TANK, start_state(MEDIUM_TANK))
     assert _ko(states) == V21_KO_GIVEN_HIT
 
 
 def test_it_resolves_v22_a_3e_panzerfaust_at_point_blank() -> None:
     res = anti_tank("3e", weapon=PANZERFAUST, damage_value=9, band="point_blank")
-    assert res["need_to_hit"]["need"] == 2
-    assert res["p_hit"] == F(5, 6)
-    assert res["need_to_damage"]["pen_total"] == 6  # no point-blank Pen bonus for shaped charges
-    assert res["p_knocked_out"] == F(53465, 186624)
+    assert res.need_to_hit.need == 2
+    assert res.p_hit == F(5, 6)
+    assert res.need_to_damage.pen_total == 6  # no point-blank Pen bonus for shaped charges
+    assert res.p_knocked_out == F(53465, 186624)
     states = resolve_at_shot(CFG3, F(1), 6, MEDIUM_TANK, start_state(MEDIUM_TANK))
     assert _ko(states) == V21_KO_GIVEN_HIT
 
@@ -131,12 +131,12 @@ def test_it_follows_the_3e_superficial_table() -> None:
 
 def test_it_carries_state_across_several_shots() -> None:
     res = anti_tank("2e", weapon=PANZERFAUST, damage_value=9, band="long", shots=5)
-    kos = [step["p_knocked_out"] for step in res["by_shot"]]
+    kos = [step.p_knocked_out for step in res.by_shot]
     assert kos[0] == F(10693, 62208)
     assert all(a < b for a, b in itertools.pairwise(kos))
     # Iterating the state is not the same as multiplying independent KO chances.
     assert kos[1] != 1 - (1 - kos[0]) ** 2
-    assert total_mass(res["pins"]["pmf"]) == 1
+    assert total_mass(res.pins.pmf) == 1
 
 
 @settings(max_examples=25, deadline=None)
@@ -170,8 +170,8 @@ def test_it_destroys_a_soft_skin_when_damaged() -> None:
         target=TargetInput("soft_skin", "regular", 1),
     )
     r = F(1, 2) * F(1, 6)
-    assert res["p_destroyed"] == 1 - (1 - r) ** 6 == p_soft_skin_destroyed([(F(1, 2), F(1, 6))] * 6)
-    assert res["casualties"]["pmf"] == {0: (1 - r) ** 6, 1: 1 - (1 - r) ** 6}
+    assert res.p_destroyed == 1 - (1 - r) ** 6 == p_soft_skin_destroyed([(F(1, 2), F(1, 6))] * 6)
+    assert res.casualties.pmf == {0: (1 - r) ** 6, 1: 1 - (1 - r) ** 6}
 
 
 def test_it_cannot_hurt_or_pin_a_tank_with_rifles() -> None:
@@ -183,9 +183,9 @@ def test_it_cannot_hurt_or_pin_a_tank_with_rifles() -> None:
         groups=[ShotGroupInput(RIFLE, 10), ShotGroupInput(LMG, 1)],
         target=TargetInput("armoured", "regular", 1, damage_value=9),
     )
-    assert res["vehicle"]["p_knocked_out"] == 0
-    assert res["p_pin"] == 0
-    assert res["need_to_damage"][0]["need"] == 9
+    assert res.vehicle.p_knocked_out == 0
+    assert res.p_pin == 0
+    assert res.need_to_damage[0].need == 9
 
 
 def test_it_pins_an_open_topped_vehicle_with_small_arms() -> None:
@@ -197,8 +197,8 @@ def test_it_pins_an_open_topped_vehicle_with_small_arms() -> None:
         groups=[ShotGroupInput(RIFLE, 2)],
         target=TargetInput("armoured", "regular", 1, damage_value=7, open_topped=True),
     )
-    assert res["p_pin"] == 1 - F(1, 3) ** 2
-    assert res["vehicle"]["p_knocked_out"] == 0
+    assert res.p_pin == 1 - F(1, 3) ** 2
+    assert res.vehicle.p_knocked_out == 0
 
 
 def test_it_applies_facing_and_3e_point_blank_pen() -> None:
@@ -211,8 +211,8 @@ def test_it_applies_facing_and_3e_point_blank_pen() -> None:
         target=TargetInput("armoured", "regular", 1, damage_value=9, facing="side"),
         anti_tank_gun=True,
     )
-    assert dict(map(tuple, res["need_to_damage"][0]["modifiers"])) == {"Pen": 5, "Side armour": 1, "Point blank": 1}
-    assert res["vehicle"]["pen_total"] == [7]
-    assert res["need_to_hit"][0]["need"] == 1  # 4 - 2 (point blank) - 1 (anti-tank gun)
-    assert res["need_to_hit"][0]["p"] == F(5, 6)
-    assert total_mass(res["vehicle"]["categories"]) == 1
+    assert dict(map(tuple, res.need_to_damage[0].modifiers)) == {"Pen": 5, "Side armour": 1, "Point blank": 1}
+    assert res.vehicle.pen_total == (7,)
+    assert res.need_to_hit[0].need == 1  # 4 - 2 (point blank) - 1 (anti-tank gun)
+    assert res.need_to_hit[0].p == F(5, 6)
+    assert total_mass(res.vehicle.categories) == 1

@@ -1,0 +1,603 @@
+"""An independent dice simulator of Bolt Action combat, written from ``rules-notes.md`` and the spec.
+
+It rolls every die one by one, the way players would at the table, and imports nothing from
+``rules.combat``: the edition tables below are copied from the notes (§1-§17), not from the engine's
+``RulesConfig``. The differential test (``test_differential.py``) and ``make bench`` compare it with
+the exact engine on seeded random scenarios, so a rules bug in either one shows up as a disagreement.
+
+Scenarios are plain dicts; ``random_scenarios`` draws them and ``simulate`` estimates, for one
+scenario, the mean of each statistic the engine reports (probabilities as means of 0/1 outcomes).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+# --- the rules, edition by edition (rules-notes section in brackets) --------------------------------
+
+
+@dataclass(frozen=True)
+class Ed:
+    base: int  # §1
+    pb: int
+    long: int
+    pinned_flat: bool
+    saves: bool  # §6: cover and Down are saves in 3e
+    down_hit: int
+    small_team: int
+    shaped_hit: int
+    at_gun: int
+    pb_pen: int  # §10
+    he_down_up: bool  # §8: 3e rounds the halved hits up
+    he_random: bool  # §8: 1e rolls the hits by class
+    he_pins: dict[int, str]  # §7
+    flamer_exempt: bool  # §17: 2e flamers ignore cover, Down and long range
+    flamer_firer_pin: int
+    cap: int  # §12 morale clamp
+    sup_table: bool  # §11: the 3e superficial column
+    cq_open: str  # §14
+    cq_defensive: str
+    aw_two_attacks: bool
+    tough: str
+
+
+ED = {
+    "1e": Ed(3, 1, -1, False, False, -1, -1, -1, 0, 0, False, True, {1: "D2", 2: "D3", 3: "D3", 4: "D6"}, True, 0,
+             10, False, "attacker_first", "simultaneous", True, "extra_attack"),
+    "2e": Ed(3, 1, -1, False, False, -2, -1, 0, 0, 0, False, False, {1: "D2", 2: "D3", 3: "D3", 4: "D6"}, True, 0,
+             10, False, "attacker_first", "simultaneous", False, "bonus_roll"),
+    "3e": Ed(4, 2, 0, True, True, 0, 0, 0, 1, 1, True, False, {1: "D2", 2: "D2", 3: "D3", 4: "D3"}, False, 1,
+             11, True, "simultaneous", "defender_first", False, "reroll"),
+}  # fmt: skip
+DV_MEN = {"inexperienced": 3, "regular": 4, "veteran": 5}  # §4
+MORALE = {"inexperienced": 8, "regular": 9, "veteran": 10}  # §12
+HE_CLASS = {1: "D3", 2: "D6", 3: "2D6", 4: "3D6"}  # §8, 1e hits by class
+RANGING = (6, 5, 4, 3, 2)  # §9
+
+
+def roll(rng: random.Random, dice: str) -> int:
+    """A dice expression: "D2" (1-3 -> 1), "D3" (half a D6, up), "D6", "2D6", "D3+1", "D6+1", "4"."""
+    plus = 0
+    if "+" in dice:
+        dice, extra = dice.split("+")
+        plus = int(extra)
+    if "D" not in dice:
+        return int(dice) + plus
+    count, sides = dice.split("D")
+    total = 0
+    for _ in range(int(count or 1)):
+        d = rng.randint(1, 6)
+        total += {"2": (d + 2) // 3, "3": (d + 1) // 2, "6": d}[sides]
+    return total + plus
+
+
+def passes(rng: random.Random, ed: Ed, morale: int) -> bool:
+    """A morale test: 2D6 at or under the clamped value [§12]."""
+    return rng.randint(1, 6) + rng.randint(1, 6) <= min(max(morale, 2), ed.cap)
+
+
+def succeeds(rng: random.Random, need: int) -> bool:
+    """A damage roll or save: a natural 1 fails, and more than 6 is impossible [§3]."""
+    d = rng.randint(1, 6)
+    return d != 1 and d >= need
+
+
+def hits(rng: random.Random, need: int) -> bool:
+    """A to-hit roll: a 1 misses; needing 7+ takes a 6 and then another 6 [§2]."""
+    d = rng.randint(1, 6)
+    if need > 6:
+        return d == 6 and rng.randint(1, 6) == 6
+    return d != 1 and d >= need
+
+
+# --- shooting ---------------------------------------------------------------------------------------
+
+
+def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
+    if g.get("indirect"):
+        return RANGING[g["attempt"] - 1]
+    w, t = g["weapon"], s["target"]
+    exempt = w.get("flamer") and ed.flamer_exempt
+    men = t["kind"] in ("infantry", "artillery")
+    mod = 0
+    if g["band"] == "point_blank":
+        mod += ed.pb
+    if g["band"] == "long" and not exempt:
+        mod += ed.long
+    if s["order"] == "advance" and not w.get("assault"):
+        mod -= 1
+    if s["firer_pins"]:
+        mod -= 1 if ed.pinned_flat else s["firer_pins"]
+    if s["firer_quality"] == "inexperienced":
+        mod -= 1
+    if not ed.saves and not exempt:
+        mod += {"hard": -2, "soft": -1}.get(t["cover"], 0)
+        if t.get("down") and men:
+            mod += ed.down_hit
+    if men and t["models"] <= 2:
+        mod += ed.small_team
+    if w.get("shaped"):
+        mod += ed.shaped_hit
+    if w.get("at_gun") and t["kind"] in ("soft_skin", "armoured") and s["order"] == "fire":
+        mod += ed.at_gun
+    return ed.base - mod
+
+
+def target_dv(t: dict[str, Any]) -> int:
+    if t["kind"] == "armoured":
+        return t["dv"]
+    if t["kind"] == "soft_skin":
+        return 6
+    return DV_MEN[t["quality"]]
+
+
+def pen_total(ed: Ed, g: dict[str, Any], t: dict[str, Any], he: bool) -> int:
+    """The Pen added to the damage roll, with the armour modifiers of §10."""
+    w = g["weapon"]
+    pen = w.get("he", 0) if he else w.get("pen", 0)
+    if t["kind"] != "armoured":
+        return pen
+    if g.get("indirect") or w.get("flamer"):
+        pen += 1  # top armour
+    else:
+        pen += {"side": 1, "top": 1, "rear": 2}.get(t["facing"], 0)
+    kinetic = not he and not w.get("flamer") and not w.get("shaped")
+    if kinetic and g["band"] == "long":
+        pen -= 1
+    if kinetic and g["band"] == "point_blank":
+        pen += ed.pb_pen
+    return pen
+
+
+def save_need(ed: Ed, g: dict[str, Any], t: dict[str, Any], he: bool) -> int | None:
+    if not ed.saves or t["kind"] not in ("infantry", "artillery") or g["weapon"].get("flamer") or g.get("indirect"):
+        return None
+    need = {"soft": 5, "hard": 4}.get(t["cover"])
+    if t.get("down") and g["band"] != "point_blank":
+        need = 5 if need is None else need - 2
+    return need
+
+
+def fires_he(g: dict[str, Any], t: dict[str, Any]) -> bool:
+    w = g["weapon"]
+    return bool(w.get("he")) and not w.get("flamer") and (not w.get("pen") or t["kind"] in ("infantry", "artillery"))
+
+
+def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    """One attack at infantry, artillery or a soft-skin (one model, destroyed if damaged [§4])."""
+    t = s["target"]
+    vehicle = t["kind"] == "soft_skin"
+    models = 1 if vehicle else t["models"]
+    dv = target_dv(t)
+    casualties = n_hits = pins = 0
+    forced = False
+    for g in s["groups"]:
+        w = g["weapon"]
+        he = fires_he(g, t)
+        need = to_hit_need(ed, s, g)
+        pen = pen_total(ed, g, t, he)
+        save = save_need(ed, g, t, he)
+        if w.get("flamer"):
+            for _ in range(g["models"]):
+                if not hits(rng, need):
+                    continue
+                forced = True
+                pins = max(pins, roll(rng, "D3+1"))
+                # One hit at a vehicle; D6 (D6+1 from a vehicle) at men [§17].
+                n = 1 if vehicle else roll(rng, "D6+1" if w.get("vehicle") else "D6")
+                n_hits += n
+                casualties += sum(succeeds(rng, dv - pen) for _ in range(n))
+        elif he:
+            templates = 0
+            landed = 0
+            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+                if hits(rng, need):
+                    landed += 1
+                    if vehicle:
+                        templates += 1  # one damage roll per HE hit on a vehicle [§8]
+                    else:
+                        templates += roll(rng, HE_CLASS[min(w["he"], 4)]) if ed.he_random else g["template"]
+            if landed:
+                pins = max(pins, roll(rng, ed.he_pins[min(w["he"], 4)]))
+            hit_models = min(templates, models)  # each model is hit once at most [§8, JK3]
+            if t.get("down") and not vehicle:
+                hit_models = (hit_models + 1) // 2 if ed.he_down_up else hit_models // 2
+            n_hits += hit_models
+            for _ in range(hit_models):
+                if succeeds(rng, dv - pen) and not (save is not None and succeeds(rng, save)):
+                    casualties += 1
+        else:
+            any_hit = False
+            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+                if hits(rng, need):
+                    any_hit = True
+                    n_hits += 1
+                    if succeeds(rng, dv - pen) and not (save is not None and succeeds(rng, save)):
+                        casualties += 1
+            if any_hit:
+                pins = max(pins, 1)  # one pin per firing unit [§7]
+    casualties = min(casualties, models)
+    base = MORALE[t["quality"]]
+    destroyed = casualties >= models
+    check = False
+    if not destroyed:
+        pins_now = t.get("pins", 0) + pins
+        if pins_now >= base:
+            destroyed = True  # pin rout [§7]
+        else:
+            start = t.get("starting") or models
+            check = forced or (casualties >= 1 and 2 * (models - casualties) <= start)
+            if check and not passes(rng, ed, base - pins_now):
+                destroyed = True
+    return {
+        "casualties": casualties,
+        "any_casualty": float(casualties > 0),
+        "hits": n_hits,
+        "pins": pins,
+        "pinned": float(pins > 0),
+        "check": float(check),
+        "destroyed": float(destroyed),
+    }
+
+
+@dataclass
+class Tank:
+    ko: bool = False
+    imm: bool = False
+    pins: int = 0
+    steering: int = 0
+    slow: bool = False
+    crippled: bool = False
+    pinned_by_unit: bool = False
+
+
+def _immobilise(v: Tank) -> None:
+    v.pins += 1
+    if v.imm:
+        v.ko = True  # a second Immobilised result [§11]
+    v.imm = True
+
+
+def _on_fire(rng: random.Random, ed: Ed, v: Tank, morale: int) -> None:
+    v.pins += 1  # the pin first, then the test [§11]
+    if not passes(rng, ed, morale - v.pins):
+        v.ko = True
+
+
+def _result(rng: random.Random, ed: Ed, v: Tank, morale: int, r: int, superficial: bool, t: dict[str, Any]) -> None:
+    if superficial and ed.sup_table:  # the 3e superficial column [§11]
+        r = min(r, 6)
+        if r == 3 and not t.get("turret", True):
+            r = 2
+        if r == 1 or r == 3:
+            v.pins += 1
+        elif r == 2:
+            v.pins += 1
+            v.steering += 1
+            v.ko = v.ko or v.steering >= 3
+        elif r == 4 and not v.slow:
+            v.pins += 1
+            v.slow = True
+        elif r == 4 and not v.crippled:
+            v.pins += 1
+            v.crippled = True
+        elif r in (4, 5):
+            _immobilise(v)
+        elif r == 6:
+            _on_fire(rng, ed, v, morale)
+        return
+    if superficial:
+        r -= 3  # 2e: D6-3 on the one table
+    if r == 1:
+        v.pins += 1
+    elif r == 2:
+        _immobilise(v)
+    elif r == 3:
+        _on_fire(rng, ed, v, morale)
+    elif r >= 4:
+        v.ko = True
+
+
+def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    """Dice one after the other at an armoured vehicle [§7, §10, §11]. ``s["each_shot_fires"]``: the
+    anti-tank calculator, where every shot is its own firing (so every hit pins)."""
+    t = s["target"]
+    dv = t["dv"]
+    morale = MORALE[t["quality"]]
+    v = Tank(pins=t.get("pins", 0), slow=t.get("slow", False))
+    n_hits = 0
+    for g in s["groups"]:
+        w = g["weapon"]
+        he = fires_he(g, t)
+        need = g.get("need") or to_hit_need(ed, s, g)
+        pen = pen_total(ed, g, t, he)
+        mod = (1 if t.get("flamer") else 0) + (1 if t.get("open_topped") and g.get("indirect") else 0)
+        # A flamethrower rolls one die; the anti-tank calculator one die a shot, whatever the profile.
+        shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1"))
+        for _ in range(g["models"] * shots):
+            if not hits(rng, need):
+                continue
+            n_hits += 1
+            if v.ko or v.pins >= morale:
+                continue  # knocked out, or destroyed by its pins already
+            if s.get("each_shot_fires"):
+                v.pinned_by_unit = False
+            if w.get("flamer"):
+                v.pins += roll(rng, "D3+1")
+            elif (6 + pen >= dv or t.get("open_topped")) and not v.pinned_by_unit:
+                v.pins += 1  # one pin per firing unit that hits with a weapon that could damage it [§7]
+                v.pinned_by_unit = True
+            d = rng.randint(1, 6)
+            total = d + pen
+            if d != 1 and total >= dv:
+                rolls = 2 if total >= dv + 3 else 1
+                for _ in range(rolls):
+                    if not v.ko:
+                        _result(rng, ed, v, morale, rng.randint(1, 6) + mod, total == dv, t)
+            if w.get("flamer") and not v.ko and not passes(rng, ed, morale - v.pins):
+                v.ko = True  # the forced check abandons the vehicle [§17]
+    return {
+        "ko": float(v.ko),
+        "immobilised": float(v.imm and not v.ko),
+        "rout": float(not v.ko and v.pins >= morale),
+        "pins": v.pins - t.get("pins", 0),
+        "hits": n_hits,
+    }
+
+
+# --- order tests and close quarters -----------------------------------------------------------------
+
+
+def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
+    return {"pass": float(a + b <= m), "fubar": float(a == b == 6)}
+
+
+def _strikes(rng: random.Random, ed: Ed, side: dict[str, Any], alive: int, enemy_quality: str, cap: int) -> int:
+    dv = DV_MEN[enemy_quality]
+    aw = min(side.get("aw", 0), alive)  # casualties come off the men without assault weapons first
+    total = 0
+    for has_aw in [True] * aw + [False] * (alive - aw):
+        tough = side.get("tough") or (has_aw and not ed.aw_two_attacks)
+        attacks = 2 if has_aw and ed.aw_two_attacks else 1
+        if tough and ed.tough == "extra_attack":
+            attacks += 1
+            tough = False
+        for _ in range(attacks):
+            if succeeds(rng, dv):
+                total += 1
+                if tough and ed.tough == "bonus_roll" and succeeds(rng, dv):
+                    total += 1  # one more roll, which does not chain [§14]
+            elif tough and ed.tough == "reroll" and succeeds(rng, dv):
+                total += 1
+    return min(total, cap)
+
+
+def close_quarters(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    att, dfd = s["attacker"], s["defender"]
+    a, d = att["models"], dfd["models"]
+    kind = ed.cq_defensive if dfd.get("defensive") else ed.cq_open
+    while True:
+        if kind == "simultaneous":
+            x = _strikes(rng, ed, att, a, dfd["quality"], d)
+            y = _strikes(rng, ed, dfd, d, att["quality"], a)
+        elif kind == "attacker_first":
+            x = _strikes(rng, ed, att, a, dfd["quality"], d)
+            y = _strikes(rng, ed, dfd, d - x, att["quality"], a) if x < d else 0
+        else:
+            y = _strikes(rng, ed, dfd, d, att["quality"], a)
+            x = _strikes(rng, ed, att, a - y, dfd["quality"], d) if y < a else 0
+        a, d = a - y, d - x
+        if a == 0 and d == 0:
+            return {"att": 0.0, "dfd": 0.0, "both": 1.0}
+        if d == 0 or (a > 0 and x > y):
+            return {"att": 1.0, "dfd": 0.0, "both": 0.0}
+        if a == 0 or y > x:
+            return {"att": 0.0, "dfd": 1.0, "both": 0.0}
+        kind = "simultaneous"  # a draw: fight on, simultaneously [§14]
+
+
+def simulate(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
+    """Mean of each statistic over ``trials`` simulated plays of scenario ``s``."""
+    rng = random.Random(seed)
+    ed = ED[s["edition"]]
+    play = {"shooting": None, "order_test": order_test, "close_quarters": close_quarters}[s["calc"]]
+    if play is None:
+        play = shoot_armour if s["target"]["kind"] == "armoured" else shoot_men
+    sums: dict[str, float] = {}
+    for _ in range(trials):
+        for k, v in play(rng, ed, s).items():
+            sums[k] = sums.get(k, 0.0) + v
+    return {k: v / trials for k, v in sums.items()}
+
+
+# --- scenarios --------------------------------------------------------------------------------------
+
+# Weapon profiles (notes §18): the simulator's own copies.
+RIFLE = {"slug": "rifle", "range": 24}
+SMG = {"slug": "smg", "range": 12, "shots": "2", "assault": True}
+LMG = {"slug": "lmg", "range": 36, "shots": "4", "team": True}
+HMG = {"slug": "hmg", "range": 36, "shots": "3", "pen": 1, "team": True}
+ATR = {"slug": "atr", "range": 36, "pen": 2, "team": True}
+PANZERFAUST = {"slug": "panzerfaust", "range": 12, "pen": 6, "shaped": True}
+BAZOOKA = {"slug": "bazooka", "range": 24, "pen": 5, "shaped": True, "team": True}
+LIGHT_AT = {"slug": "light-at-gun", "range": 48, "pen": 4, "he": 1, "team": True, "at_gun": True}
+MEDIUM_AT = {"slug": "medium-at-gun", "range": 60, "pen": 5, "he": 1, "team": True, "at_gun": True}
+AUTOCANNON = {"slug": "light-autocannon", "range": 48, "shots": "2", "pen": 2, "he": 1}
+HOWITZER = {"slug": "light-howitzer", "range": 48, "he": 2, "team": True}
+MORTAR = {"slug": "medium-mortar", "range": 60, "range_min": 12, "he": 2, "team": True, "indirect": True}
+FLAMER = {"slug": "flamethrower", "range": 6, "pen": 3, "flamer": True, "team": True}
+VEHICLE_FLAMER = {"slug": "vehicle-flamethrower", "range": 12, "pen": 3, "flamer": True, "vehicle": True}
+
+SMALL_ARMS = (RIFLE, SMG, LMG, HMG, ATR)
+AT_WEAPONS = (ATR, PANZERFAUST, BAZOOKA, LIGHT_AT, MEDIUM_AT, AUTOCANNON, HMG)
+HE_WEAPONS = (AUTOCANNON, HOWITZER, LIGHT_AT, MORTAR)
+
+
+def bands(w: dict[str, Any]) -> list[str]:
+    """Point blank within 6", long beyond half range, nothing inside the minimum [§1, §18]."""
+    lo, hi = w.get("range_min", 0), w["range"]
+    out = []
+    if lo <= 6:
+        out.append("point_blank")
+    if max(lo, 6) < hi / 2:
+        out.append("normal")
+    if hi > max(hi / 2, 6):
+        out.append("long")
+    return out
+
+
+def _pen(edition: str, w: dict[str, Any]) -> dict[str, Any]:
+    # 3rd-edition flamethrowers are Pen +2 [§17]; everything else keeps its profile.
+    return {**w, "pen": 2} if w.get("flamer") and edition == "3e" else w
+
+
+def _group(rng: random.Random, edition: str, w: dict[str, Any], models: int) -> dict[str, Any]:
+    w = _pen(edition, w)
+    g: dict[str, Any] = {"weapon": w, "models": models, "band": rng.choice(bands(w))}
+    if w.get("indirect"):
+        g["indirect"] = True
+        g["attempt"] = rng.randint(1, 5)
+    if w.get("he"):
+        g["template"] = rng.randint(1, 4)
+    return g
+
+
+def _shooter(rng: random.Random, edition: str, fixed: bool) -> dict[str, Any]:
+    # Fixed weapons cannot fire on the move in 1e/2e [§15]: keep those scenarios valid.
+    order = "fire" if fixed and edition != "3e" else rng.choice(("fire", "fire", "advance"))
+    return {
+        "order": order,
+        "firer_quality": rng.choice(("inexperienced", "regular", "veteran")),
+        "firer_pins": rng.choice((0, 0, 0, 1, 2)),
+    }
+
+
+def _men(rng: random.Random, small: bool = False) -> dict[str, Any]:
+    models = rng.randint(1, 3) if small else rng.randint(1, 10)
+    t = {
+        "kind": rng.choice(("infantry", "infantry", "artillery")),
+        "quality": rng.choice(("inexperienced", "regular", "veteran")),
+        "models": models,
+        "cover": rng.choice(("none", "soft", "hard")),
+        "down": rng.random() < 0.4,
+        "pins": rng.choice((0, 0, 1, 3)),
+    }
+    if rng.random() < 0.4:
+        t["starting"] = models + rng.randint(1, 5)
+    return t
+
+
+def _armour(rng: random.Random) -> dict[str, Any]:
+    return {
+        "kind": "armoured",
+        "quality": rng.choice(("inexperienced", "regular", "veteran")),
+        "dv": rng.randint(7, 10),
+        "facing": rng.choice(("front", "front", "side", "rear")),
+        "cover": rng.choice(("none", "soft")),
+        "pins": rng.choice((0, 0, 1, 2)),
+        "open_topped": rng.random() < 0.3,
+        "turret": rng.random() < 0.7,
+        "slow": rng.random() < 0.2,
+        "flamer": rng.random() < 0.15,
+    }
+
+
+def random_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` valid scenarios over the three editions and every calculator, in a fixed mix."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    kinds = (
+        "small_arms",
+        "he",
+        "he_down_small",
+        "flamer",
+        "vehicle_flamer",
+        "armour",
+        "armour",
+        "anti_tank",
+        "soft_skin",
+        "order_test",
+        "close_quarters",
+    )
+    for i in range(count):
+        edition = ("1e", "2e", "3e")[i % 3]
+        kind = kinds[i % len(kinds)]
+        s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": kind}
+        if kind == "order_test":
+            s.update(
+                calc="order_test",
+                quality=rng.choice(("inexperienced", "regular", "veteran")),
+                pins=rng.randint(0, 5),
+                officer=rng.choice((0, 0, 1, 2, 3, 4)),
+                modifier=rng.randint(-2, 2),
+            )
+        elif kind == "close_quarters":
+            s.update(
+                calc="close_quarters",
+                attacker={
+                    "models": rng.randint(1, 8),
+                    "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                    "tough": rng.random() < 0.3,
+                },
+                defender={
+                    "models": rng.randint(1, 8),
+                    "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                    "tough": rng.random() < 0.3,
+                    "defensive": rng.random() < 0.3,
+                },
+            )
+            s["attacker"]["aw"] = rng.randint(0, s["attacker"]["models"]) if rng.random() < 0.4 else 0
+        elif kind == "small_arms":
+            weapons = rng.sample(SMALL_ARMS, rng.randint(1, 3))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 6)) for w in weapons]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+        elif kind in ("he", "he_down_small"):
+            w = rng.choice((AUTOCANNON, AUTOCANNON) if kind == "he_down_small" else HE_WEAPONS)
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 2))]
+            if rng.random() < 0.5 and kind == "he":
+                s["groups"].append(_group(rng, edition, RIFLE, rng.randint(1, 5)))
+            s.update(_shooter(rng, edition, bool(w.get("fixed"))), target=_men(rng, small=kind == "he_down_small"))
+            if kind == "he_down_small":
+                s["target"]["down"] = True
+                s["groups"][0]["template"] = rng.randint(2, 3)
+        elif kind == "flamer":
+            s["groups"] = [_group(rng, edition, FLAMER, rng.randint(1, 2))]
+            if rng.random() < 0.5:
+                s["groups"].append(_group(rng, edition, RIFLE, rng.randint(1, 5)))
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+        elif kind == "vehicle_flamer":
+            s["groups"] = [_group(rng, edition, VEHICLE_FLAMER, 1)]
+            target = _men(rng) if rng.random() < 0.6 else _armour(rng)
+            s.update(_shooter(rng, edition, False), target=target)
+        elif kind in ("armour", "anti_tank"):
+            weapons = rng.sample(AT_WEAPONS, 1 if kind == "anti_tank" else rng.randint(1, 2))
+            if kind == "armour" and rng.random() < 0.3:
+                weapons.append(RIFLE)
+            n = rng.randint(1, 4) if kind == "anti_tank" else None
+            s["groups"] = [_group(rng, edition, w, 1 if kind == "anti_tank" else rng.randint(1, 3)) for w in weapons]
+            for g in s["groups"]:
+                g.pop("indirect", None)
+                g["ammo"] = "ap" if g["weapon"].get("pen") else "auto"
+            s.update(_shooter(rng, edition, any(w.get("fixed") for w in weapons)), target=_armour(rng))
+            if kind == "anti_tank":
+                s.update(calc="anti_tank", shots=n, each_shot_fires=True)
+                s["groups"][0]["models"] = n
+        else:  # soft-skins: destroyed if damaged
+            weapons = rng.sample((*SMALL_ARMS, PANZERFAUST, FLAMER), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 3)) for w in weapons]
+            target = {"kind": "soft_skin", "quality": rng.choice(("regular", "veteran")), "models": 1}
+            target.update(cover=rng.choice(("none", "soft")), pins=rng.choice((0, 1)))
+            s.update(_shooter(rng, edition, False), target=target)
+        out.append(s)
+    return out
+
+
+def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
+    """``simulate`` for every calculator (the anti-tank calculator is armour fire, one firing a shot)."""
+    if s["calc"] == "anti_tank":
+        return simulate({**s, "calc": "shooting"}, trials, seed)
+    return simulate(s, trials, seed)
