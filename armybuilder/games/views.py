@@ -31,6 +31,7 @@ from armybuilder.games.models import Game
 from armybuilder.games.services import game_act, game_start, game_undo, lists_for_game, server_rng
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
+from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from rules.errors import RulesError
 from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw
 
@@ -277,11 +278,14 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
     }
     # Casualties come off the first weapon group (the rifles), as a player removes riflemen first.
     lost = (firer.setup.models or 0) - (firer.models or 0)
+    # Each weapon starts in a band it can fire in (a 12" SMG has no normal range).
+    chart = {row.slug: row for row in weapons_for_edition(door.game.edition)}
     for i, (weapon, models) in enumerate(frozen.get(firer.key, {}).get("groups", [])[:8]):
         if i == 0:
             models = max(models - lost, 0)
         if models:
-            query.update({f"g{i}-weapon": weapon, f"g{i}-models": str(models), f"g{i}-range": "normal"})
+            band = default_band(chart[weapon]) if weapon in chart else "normal"
+            query.update({f"g{i}-weapon": weapon, f"g{i}-models": str(models), f"g{i}-range": band})
     cover = request.GET.get("cover", "none")
     query["cover"] = cover if cover in ("none", "soft", "hard") else "none"
     target = state.units.get(request.GET.get("target", ""))
