@@ -11,7 +11,6 @@ endpoint that reads the session or writes data must not copy this.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
@@ -22,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from armybuilder.reference.models import Edition
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters
+from armybuilder.security import untrusted
 from rules.combat import api as engine
 from rules.combat.config import config_for
 from rules.errors import RulesError
@@ -63,9 +63,9 @@ def json_endpoint(view: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[
             response["Allow"] = "POST"
             return response
         try:
-            body = json.loads(request.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            return _bad("body", "The body is not valid JSON.")
+            body = untrusted.loads(request.body)
+        except untrusted.UntrustedInput as exc:
+            return _bad(exc.field, f"The {exc.field} {exc.message}" if exc.field == "body" else exc.message)
         try:
             data = _object(body, "body")
             return JsonResponse(engine.serialise(view(data)))
