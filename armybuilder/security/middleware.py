@@ -84,17 +84,30 @@ class EdgeMiddleware:
             return refusal(request, 413, message, field="body")
         fields: list[tuple[str, str]] = [("path", request.path_info)]
         fields += [(key, value) for key, values in request.GET.lists() for value in [key, *values]]
-        # Only form-encoded bodies: a multipart one may need its upload handlers set by the view first.
-        if request.content_type == "application/x-www-form-urlencoded":
-            fields += [(key, value) for key, values in request.POST.lists() for value in [key, *values]]
+        return self._check(request, fields)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> HttpResponse | None:
+        # Form fields, once the CSRF check has parsed them: a multipart body of a csrf_exempt view
+        # (the catalogue upload) is left for the view, which must install its upload handlers first.
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        form_encoded = request.content_type == "application/x-www-form-urlencoded"
+        multipart = request.content_type == "multipart/form-data"
+        if not (form_encoded or (multipart and not getattr(view_func, "csrf_exempt", False))):
+            return None
+        fields = [(key, value) for key, values in request.POST.lists() for value in [key, *values]]
+        return self._check(request, fields)
+
+    def _check(self, request: HttpRequest, fields: list[tuple[str, str]]) -> HttpResponse | None:
         for field, value in fields:
             problem = forbidden_character(value)
             if problem is not None:
-                message = _("The field “%(field)s” contains %(problem)s, which Muster does not accept.") % {
-                    "field": field if forbidden_character(field) is None else "?",
-                    "problem": problem,
+                shown = field if forbidden_character(field) is None else "?"
+                message = _("The field “%(field)s” contains a character Muster does not accept (%(code)s).") % {
+                    "field": shown,
+                    "code": problem.split("(")[-1].rstrip(")"),
                 }
-                return refusal(request, 400, message, field=field)
+                return refusal(request, 400, message, field=shown)
         return None
 
 
