@@ -113,7 +113,7 @@ class ImportForm(forms.Form):
         required=False,
         strip=True,
         widget=forms.Textarea(
-            attrs={"rows": 10, "spellcheck": "false", "style": "font-family: monospace; width: 100%;"}
+            attrs={"rows": 10, "spellcheck": "false", "class": "mono-full"}
         ),
     )
 
