@@ -64,9 +64,13 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+PASSED = []
+
+
 def check(condition: bool, what: str) -> None:
     if not condition:
         raise Failed(what)
+    PASSED.append(what)
     print(f"  ok  {what}")
 
 
@@ -147,5 +151,7 @@ if __name__ == "__main__":
         main(sys.argv[1] if len(sys.argv) > 1 else "https://127.0.0.1:8443")
     except Failed as failure:
         print(f"SMOKE TEST FAILED: {failure}", file=sys.stderr)
+        print(f"smoke: {len(PASSED)} passed, 1 failed")
         sys.exit(1)
-    print(f"smoke test passed in {time.monotonic() - started:.1f} s")
+    print(f"smoke test through nginx took {time.monotonic() - started:.1f} s")
+    print(f"smoke: {len(PASSED)} passed, 0 failed")
