@@ -6,6 +6,11 @@ from tests.lists.factories import make_builder_list, make_user
 from tests.resolver.factories import make_chart
 
 
+@pytest.fixture(autouse=True)
+def _rate_limits_on(settings):
+    settings.RATELIMIT_ENABLE = True  # tests/conftest.py turns them off for every other test
+
+
 @pytest.fixture
 def charts(db):
     return {"v2": make_chart("v2"), "v3": make_chart("v3")}
