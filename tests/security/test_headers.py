@@ -35,6 +35,7 @@ def test_every_page_type_has_a_strict_csp_and_nothing_inline(client, alice):
         assert response["Permissions-Policy"].startswith("camera=()"), url
         assert not INLINE_SCRIPT.search(html), (url, INLINE_SCRIPT.search(html))
         assert not INLINE_HANDLER.search(html), (url, INLINE_HANDLER.search(html))
+        assert "{#" not in html and "{%" not in html, url  # no template comment or tag leaks into a page
         if "/print/document/" in url:
             assert directives["style-src"] == "'self' 'unsafe-inline'", url  # the one documented exception
             assert directives["script-src"] == "'none'", url
