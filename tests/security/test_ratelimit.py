@@ -109,3 +109,17 @@ def test_every_named_route_exists():
         elif name == "ps-reference-sheet":
             kwargs = {"edition": "v3"}
         assert reverse(name, kwargs=kwargs)
+
+
+@pytest.mark.django_db
+def test_the_admin_login_is_limited_too(client):
+    for _ in range(10):
+        assert client.post("/admin/login/", {"username": "root", "password": "x"}).status_code == 200
+    assert client.post("/admin/login/", {"username": "root", "password": "x"}).status_code == 429
+
+
+@pytest.mark.django_db
+def test_password_reset_mail_is_limited_per_address(client):
+    for n in range(5):
+        client.post("/accounts/password_reset/", {"email": f"a{n}@example.org"})
+    assert client.post("/accounts/password_reset/", {"email": "b@example.org"}).status_code == 429
