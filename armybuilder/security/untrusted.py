@@ -69,26 +69,36 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def _parse_int(digits: str) -> int:
-    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise UntrustedInput("body", f"holds a number of {len(digits.lstrip('-'))} digits; at most {MAX_INT_DIGITS}.")
+class _Refused:
+    """Stands in for a number refused while parsing, so the walk that follows can name its place."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _parse_int(digits: str) -> int | _Refused:
+    count = len(digits.lstrip("-"))
+    if count > MAX_INT_DIGITS:
+        return _Refused(f"is a number of {count} digits; at most {MAX_INT_DIGITS}.")
     return int(digits)
 
 
-def _parse_float(text: str) -> float:
+def _parse_float(text: str) -> float | _Refused:
     value = float(text)
     if not math.isfinite(value):
-        raise UntrustedInput("body", f"holds the number {text[:20]}…, too large to be stored.")
+        return _Refused(f"is the number {text[:20]}, too large to be stored.")
     return value
 
 
-def _parse_constant(name: str) -> float:
-    raise UntrustedInput("body", f"{name} is not a JSON number.")
+def _parse_constant(name: str) -> _Refused:
+    return _Refused(f"is {name}, which is not a JSON number.")
 
 
 def _walk(value: object, path: str) -> None:
+    if isinstance(value, _Refused):
+        raise UntrustedInput(path or "body", value.message)
     if isinstance(value, str):
-        check_text(value, path)
+        check_text(value, path or "body")
     elif isinstance(value, dict):
         for key, item in value.items():
             check_text(key, f"{path}.{key!r}" if path else repr(key))

@@ -25,13 +25,15 @@ RESOLVERS = ["shooting", "anti-tank", "order-test", "close-quarters", "order-dic
     ("text", "field", "words"),
     [
         (DEEP, "body", "nests more than 64 levels"),
-        ('{"a": ' + LONG_INT + "}", "body", "5001 digits"),
+        ('{"a": ' + LONG_INT + "}", "a", "5001 digits"),
+        ('{"a": [{"b": -' + LONG_INT + "}]}", "a[0].b", "5001 digits"),
         ('{"a": [1, {"name": "x\\ud800y"}]}', "a[1].name", "lone surrogate (U+D800)"),
         ('{"name": "Jock\\u0000s lads"}', "name", "control character (U+0000)"),
         ('{"name": "bell\\u0007"}', "name", "control character (U+0007)"),
         ('{"x\\u0000": 1}', "'x\\x00'", "control character"),
-        ('{"a": NaN}', "body", "NaN"),
-        ('{"a": 1e999}', "body", "too large"),
+        ('{"a": NaN}', "a", "NaN"),
+        ('{"a": 1e999}', "a", "too large"),
+        ("-Infinity", "body", "Infinity"),
     ],
 )
 def test_loads_refuses_and_names_the_place(text, field, words):
@@ -63,7 +65,7 @@ def _import_text(alice_client, army_list, mutate):
     ("mutate", "expected"),
     [
         (lambda data: DEEP, "This file nests more than 64 levels deep."),
-        (lambda data: json.dumps(data)[:-1] + ', "x": ' + LONG_INT + "}", "This file holds a number of 5001 digits"),
+        (lambda data: json.dumps(data)[:-1] + ', "x": ' + LONG_INT + "}", "x is a number of 5001 digits"),
         (lambda data: json.dumps({**data, "name": "A\ud800B"}), "name contains a lone surrogate (U+D800)"),
         (lambda data: json.dumps({**data, "name": "A\x00B"}), "name contains a control character (U+0000)"),
         (
@@ -94,7 +96,7 @@ def test_the_list_import_refuses_hostile_json_and_saves_nothing(alice_client, ar
     ("body", "field"),
     [
         (DEEP, "body"),
-        ('{"edition": ' + LONG_INT + "}", "body"),
+        ('{"edition": ' + LONG_INT + "}", "edition"),
         ('{"edition": "v2\\ud800"}', "edition"),
         ('{"edition": "v2\\u0000"}', "edition"),
         (b'{"edition": "\xff"}', "body"),
@@ -113,7 +115,7 @@ def test_every_resolver_answers_400_naming_the_field(client, charts, name, body,
     ("data", "words"),
     [
         (DEEP.encode(), "core.json nests more than 64 levels deep"),
-        (b'{"units": [{"cost": ' + LONG_INT.encode() + b"}]}", "core.json holds a number of 5001 digits"),
+        (b'{"units": [{"cost": ' + LONG_INT.encode() + b"}]}", "core.json at units[0].cost is a number of 5001 digits"),
         (b'{"units": [{"name": "x\\ud800"}]}', "core.json at units[0].name contains a lone surrogate"),
     ],
 )
