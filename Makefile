@@ -90,7 +90,8 @@ smoke: install
 	@scripts/system-deps.sh stack
 	$(PY) deploy/createdb.py "$(STACK_DATABASE_URL)"
 	DATABASE_URL="$(STACK_DATABASE_URL)" deploy/stack.sh start >/dev/null
-	$(PY) deploy/smoke.py https://127.0.0.1:$${STACK_PORT:-8443}; status=$$?; deploy/stack.sh stop; exit $$status
+	$(PY) deploy/smoke.py https://127.0.0.1:$${STACK_PORT:-8443} \
+	  $$(for p in $${STACK_APP_PORTS:-8101 8102}; do echo 127.0.0.1:$$p; done); status=$$?; deploy/stack.sh stop; exit $$status
 
 loadtest: install
 	@scripts/system-deps.sh stack

@@ -74,7 +74,7 @@ def check(condition: bool, what: str) -> None:
     print(f"  ok  {what}")
 
 
-def main(base: str) -> None:
+def main(base: str, apps: list[str]) -> None:
     s = Session(base)
     status, headers, body = s.request("GET", "/healthz/")
     check(status == 200 and json.loads(body)["database"] == "ok", "/healthz/ answers 200 with the database up")
@@ -133,6 +133,16 @@ def main(base: str) -> None:
     check(int(headers.get("Retry-After", "0")) > 0, "the 429 says when to retry")
     check(b"Too many requests" in body, "the 429 page says why")
 
+    # Straight to an app server (as a scanner on the private network would): no gunicorn banner either.
+    for app in apps:
+        connection = http.client.HTTPConnection(*app.split(":"), timeout=TIMEOUT)
+        connection.request("GET", "/ping/", headers={"X-Forwarded-Proto": "https"})
+        response = connection.getresponse()
+        response.read()
+        server = response.getheader("Server", "")
+        check(response.status == 200 and "gunicorn" not in server.lower(), f"{app} answers without a banner ({server})")
+        connection.close()
+
     # A 3 MB body: nginx refuses it from its Content-Length, before a byte reaches gunicorn.
     parsed = urllib.parse.urlparse(base)
     connection = http.client.HTTPSConnection(parsed.hostname, parsed.port, timeout=TIMEOUT, context=CONTEXT)
@@ -148,7 +158,8 @@ def main(base: str) -> None:
 if __name__ == "__main__":
     started = time.monotonic()
     try:
-        main(sys.argv[1] if len(sys.argv) > 1 else "https://127.0.0.1:8443")
+        # deploy/smoke.py URL [HOST:PORT of each app server...]
+        main(sys.argv[1] if len(sys.argv) > 1 else "https://127.0.0.1:8443", sys.argv[2:])
     except Failed as failure:
         print(f"SMOKE TEST FAILED: {failure}", file=sys.stderr)
         print(f"smoke: {len(PASSED)} passed, 1 failed")
