@@ -169,6 +169,11 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "muster@localhost")
 # Uploads (list imports, catalogue files) are bounded; the importers check their own 20 MB limit too.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Whole request bodies, refused from their Content-Length before anything is read or spooled to
+# disk (armybuilder/security/middleware.py; nginx's client_max_body_size matches): anyone's,
+# and staff's on the catalogue upload page.
+REQUEST_BODY_MAX_BYTES = 2 * 1024 * 1024
+STAFF_REQUEST_BODY_MAX_BYTES = 100 * 1024 * 1024
 
 # REDIS_URL shares the default cache, and so the rate limits' counters, between every worker and
 # machine; without it each process counts alone (fine for one developer, see `check --deploy`).

@@ -28,11 +28,6 @@ from armybuilder.security.untrusted import forbidden_character
 
 logger = logging.getLogger(__name__)
 
-# Anyone but staff sends at most this much in one request: the list import takes 1 MB, a form a
-# few kB. Staff upload catalogue archives through /catalogue/import/, which bounds itself.
-BODY_MAX_BYTES = 2 * 1024 * 1024
-STAFF_BODY_MAX_BYTES = 100 * 1024 * 1024
-
 
 def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", "")
@@ -72,11 +67,13 @@ class EdgeMiddleware:
 
     def _refuse(self, request: HttpRequest) -> HttpResponse | None:
         length = request.META.get("CONTENT_LENGTH") or "0"
-        size = int(length) if length.isdigit() else STAFF_BODY_MAX_BYTES + 1
-        # The user is looked up (a session read) only for a body too large for anyone else.
-        limit = BODY_MAX_BYTES
+        # Anyone sends at most REQUEST_BODY_MAX_BYTES (the list import takes 1 MB, a form a few kB);
+        # staff upload catalogue archives. The user is looked up (a session read) only for a body
+        # too large for anyone else.
+        limit = settings.REQUEST_BODY_MAX_BYTES
+        size = int(length) if length.isdigit() else settings.STAFF_REQUEST_BODY_MAX_BYTES + 1
         if size > limit and getattr(request.user, "is_staff", False):
-            limit = STAFF_BODY_MAX_BYTES
+            limit = settings.STAFF_REQUEST_BODY_MAX_BYTES
         if size > limit:
             message = _("The request is larger than %(size)s MB, the most Muster accepts.") % {
                 "size": limit // (1024 * 1024)
