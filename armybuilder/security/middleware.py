@@ -38,7 +38,7 @@ def refusal(request: HttpRequest, status: int, message: str, *, field: str | Non
     if wants_json(request):
         return JsonResponse({"error": message, "field": field}, status=status)
     if request.headers.get("HX-Request"):
-        # htmx does not swap an error response; static/js/htmx-errors.js shows this text instead.
+        # htmx does not swap an error response; static/js/muster.js shows this text instead.
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
     html = render_to_string("error.html", {"status": status, "message": message}, request)
     return HttpResponse(html, status=status)
