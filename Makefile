@@ -18,7 +18,8 @@ PYTHON ?= $(shell for c in python3.13 python3.12 python3; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done)
 
-.PHONY: run test install install-dev data messages bench check-deploy lint format clean playsheet-png
+.PHONY: run test install install-dev data messages bench check-deploy lint format clean playsheet-png \
+	system-deps-run system-deps-test loadtest smoke
 
 $(VENV)/.base-installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Muster needs Python 3.12 or newer: none was found on PATH or in pyenv. Install one (e.g. 'pyenv install 3.13') and run make again." >&2; exit 1; fi
@@ -41,11 +42,19 @@ data: install messages
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py load_reference_data
 
-run: data
+# Debian packages (WeasyPrint's Pango, gettext; Chromium and poppler for the tests): installed
+# when run as root, else make stops at once with the apt-get command to run.
+system-deps-run:
+	@scripts/system-deps.sh run
+
+system-deps-test:
+	@scripts/system-deps.sh test
+
+run: system-deps-run data
 	@echo "Muster is starting on http://$(HOST):$(PORT)/"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install-dev messages
+test: system-deps-test install-dev messages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -63,11 +72,33 @@ bench: install-dev data
 
 check-deploy: install
 	DEBUG=0 SECRET_KEY=$$(head -c 48 /dev/urandom | base64) ALLOWED_HOSTS=muster.example.org \
+	  EMAIL_HOST=smtp.example.org DEFAULT_FROM_EMAIL=muster@example.org REDIS_URL=redis://127.0.0.1:6379/0 \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
 # Render every PDF kind to PNG pages (pdftoppm) so a person can look at them.
 playsheet-png: data
 	scripts/playsheet_png.sh
+
+# The deployment (deploy/: nginx + two gunicorn app servers + Redis, on PostgreSQL), started as
+# your own processes: `make smoke` checks it through nginx, `make loadtest` measures it.
+# STACK_DATABASE_URL names the PostgreSQL database to use (created if missing).
+STACK_DATABASE_URL ?= postgres://muster:muster@127.0.0.1:5432/muster_stack
+LOADTEST_PLAYERS ?= 8
+LOADTEST_SECONDS ?= 60
+
+smoke: install
+	@scripts/system-deps.sh stack
+	$(PY) deploy/createdb.py "$(STACK_DATABASE_URL)"
+	DATABASE_URL="$(STACK_DATABASE_URL)" deploy/stack.sh start >/dev/null
+	$(PY) deploy/smoke.py https://127.0.0.1:$${STACK_PORT:-8443} \
+	  $$(for p in $${STACK_APP_PORTS:-8101 8102}; do echo 127.0.0.1:$$p; done); status=$$?; deploy/stack.sh stop; exit $$status
+
+loadtest: install
+	@scripts/system-deps.sh stack
+	$(PY) deploy/createdb.py "$(STACK_DATABASE_URL)"
+	DATABASE_URL="$(STACK_DATABASE_URL)" RATELIMIT_ENABLE=0 deploy/stack.sh start >/dev/null
+	$(PY) deploy/loadtest.py https://127.0.0.1:$${STACK_PORT:-8443} --players $(LOADTEST_PLAYERS) \
+	  --seconds $(LOADTEST_SECONDS); status=$$?; deploy/stack.sh stop; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -59,10 +60,13 @@ INSTALLED_APPS = [
     "armybuilder.resolver",
     "armybuilder.playsheets",
     "armybuilder.games",
+    "armybuilder.security",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "armybuilder.security.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -72,6 +76,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After authentication (staff may send larger bodies), before any view reads a body.
+    "armybuilder.security.middleware.EdgeMiddleware",
+    "armybuilder.security.middleware.RateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "armybuilder.urls"
@@ -97,6 +104,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A persistent connection that died (database restarted) is replaced, not used for a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -128,7 +137,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -167,9 +176,19 @@ CATALOGUE_GITHUB_ARCHIVE_URL = os.environ.get(
 )
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Whole request bodies, refused from their Content-Length before anything is read or spooled to
+# disk (armybuilder/security/middleware.py; nginx's client_max_body_size matches): anyone's,
+# and staff's on the catalogue upload page.
+REQUEST_BODY_MAX_BYTES = 2 * 1024 * 1024
+STAFF_REQUEST_BODY_MAX_BYTES = 100 * 1024 * 1024
 
+# REDIS_URL shares the default cache, and so the rate limits' counters, between every worker and
+# machine; without it each process counts alone (fine for one developer, see `check --deploy`).
+REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
-    "default": {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "muster",
     },
@@ -186,6 +205,30 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 64},
     },
 }
+
+# Rate limits (armybuilder/security/middleware.py): RATELIMIT_ENABLE=0 turns them off, for a load
+# test from one address; a cache outage lets requests through rather than locking everyone out.
+RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)
+RATELIMIT_FAIL_OPEN = True
+# Behind the proxy REMOTE_ADDR is the proxy's: gunicorn's forwarded_allow_ips makes it the
+# client's from X-Forwarded-For (deploy/gunicorn.conf.py), so the limits count per visitor.
+
+# Only what Muster serves itself: its static files and htmx (django-htmx serves it from static).
+# No inline script or style, no eval, no other origin; forms post only to Muster.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "frame-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.SELF],  # the print preview frames its own document
+}
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the body's hx-headers, not the cookie
@@ -207,3 +250,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Muster's own error pages (templates/500.html, 503.html) and handlers live in armybuilder/views.py.

@@ -52,6 +52,9 @@ def _inches(text: str) -> str:
     return re.sub(r"(\d+(?:\s*-\s*\d+)?)", r'\1"', text)
 
 
+COST_MAX = 100_000
+
+
 def _first_int(text: str | None, pattern: str = r"(\d+)") -> int | None:
     match = re.search(pattern, text or "")
     return int(match.group(1)) if match else None
@@ -73,6 +76,8 @@ def _costs(raw: Any, where: str, report: ImportReport, allow_negative: bool) -> 
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
             raise CatalogueImportError(f"{where}: the {quality} cost {value!r} is not a whole number")
+        if abs(value) > COST_MAX:  # a database integer column overflows long before; no unit costs this
+            raise CatalogueImportError(f"{where}: the {quality} cost {value!r} is beyond {COST_MAX}")
         if value < 0 and not allow_negative:
             raise CatalogueImportError(f"{where}: the {quality} cost {value!r} is negative")
         costs[quality] = int(value)

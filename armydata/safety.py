@@ -10,7 +10,6 @@ entities before they start.
 from __future__ import annotations
 
 import io
-import json
 import os
 import stat
 import zipfile
@@ -19,6 +18,8 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import ElementTree as SafeElementTree
 from defusedxml.common import DefusedXmlException
+
+from . import untrusted
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 # A large community catalogue holds some tens of thousands of elements; this leaves ample room
@@ -239,14 +240,14 @@ def parse_xml(name: str, data: bytes) -> Element:
 def parse_json(name: str, data: bytes) -> object:
     check_size(name, data)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CatalogueImportError(f"{name} is not UTF-8 text (byte {exc.start})") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogueImportError(
-            f"{name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from exc
-    except RecursionError as exc:
-        raise CatalogueImportError(f"{name} nests JSON too deeply") from exc
+        return untrusted.loads(data)
+    except untrusted.UntrustedInput as exc:
+        # Too deep, numbers too long, control characters or lone surrogates (which no database
+        # stores) are refused here, with the rest of the file's faults.
+        if exc.syntax is not None:
+            error = exc.syntax
+            message = f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        else:
+            message = exc.message.rstrip(".")
+        where = "" if exc.field == "body" else f" at {exc.field}"
+        raise CatalogueImportError(f"{name}{where} {message}") from None

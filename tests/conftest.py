@@ -32,6 +32,13 @@ def _fast_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    # Tests make more requests of one kind than a visitor may in a minute (PDFs, logins): the
+    # limits are off here and tested on their own, switched back on, in tests/security/.
+    settings.RATELIMIT_ENABLE = False
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     # A request in French leaves French active in this thread (the test client runs views here):
     # each test starts in the default language, whatever ran before it.

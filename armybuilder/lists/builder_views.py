@@ -830,16 +830,21 @@ def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Ent
 def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     army_list = _get_list(request, pk)
     form = AddEntryForm(request.POST, army_list=army_list)
-    if not form.is_valid():
+    entry = None
+    if form.is_valid():
+        platoon_id = form.cleaned_data["platoon"]
+        platoon = _get_platoon(army_list, int(platoon_id)) if platoon_id else None
+        try:
+            entry = services.entry_add(army_list=army_list, unit=form.cleaned_data["unit"], platoon=platoon)
+        except services.ListFull as full:
+            form.add_error(None, full)
+    if entry is None:
         errors = Errors(add=_form_errors(form))
         if not request.htmx:
             return _page_with_errors(request, army_list, errors)
         context = _context(request, army_list, errors=errors)
         response = _render_fragments(request, context, "add-errors")
         return reswap(retarget(response, "#add-errors"), "outerHTML")
-    platoon_id = form.cleaned_data["platoon"]
-    platoon = _get_platoon(army_list, int(platoon_id)) if platoon_id else None
-    entry = services.entry_add(army_list=army_list, unit=form.cleaned_data["unit"], platoon=platoon)
     return _roster_changed(request, pk, f"entry-{entry.pk}", new_entry=entry.pk, add_to=platoon_id or None)
 
 
@@ -918,7 +923,10 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
 
 @_entry_action
 def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    copy = services.entry_duplicate(entry=entry)
+    try:
+        copy = services.entry_duplicate(entry=entry)
+    except services.ListFull as full:
+        return _entry_refused(request, army_list, entry, "actions", full.messages)
     return _roster_changed(request, army_list.pk, f"entry-{copy.pk}", new_entry=copy.pk)
 
 

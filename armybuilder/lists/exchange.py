@@ -18,14 +18,14 @@ from django.db import transaction
 from django.utils.html import strip_tags
 
 from armybuilder.catalogue.models import Army, Quality, Unit
-from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
+from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
 from armybuilder.reference.models import Edition
+from armydata import untrusted
 from rules.army.model import QUALITIES, ListSummary
 from rules.army.points import option_limit
 
 FORMAT = "muster-list/1"
 NAME_MAX = 100
-ENTRIES_MAX = 500
 PLATOONS_MAX = 50
 MAX_ORDER_DICE = 200
 
@@ -233,9 +233,16 @@ class ParsedList:
 
 def _load(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ListImportError([f"This is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}."]) from None
+        data = untrusted.loads(text)
+    except untrusted.UntrustedInput as exc:
+        # The whole file's faults read as before ("This is not valid JSON: line 3, ..."); a refused
+        # value names its place in the file, as every other import error does.
+        if exc.syntax is not None:
+            error = exc.syntax
+            message = f"This is not valid JSON: line {error.lineno}, column {error.colno}: {error.msg}."
+        else:
+            message = f"{'This file' if exc.field == 'body' else exc.field} {exc.message}"
+        raise ListImportError([message]) from None
     if not isinstance(data, dict):
         raise ListImportError(["The file must hold one JSON object, starting with {."])
     found = data.get("format")

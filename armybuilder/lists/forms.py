@@ -112,9 +112,7 @@ class ImportForm(forms.Form):
         label=_("Or paste the JSON"),
         required=False,
         strip=True,
-        widget=forms.Textarea(
-            attrs={"rows": 10, "spellcheck": "false", "style": "font-family: monospace; width: 100%;"}
-        ),
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "mono-full"}),
     )
 
     def clean(self) -> dict:

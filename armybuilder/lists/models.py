@@ -16,6 +16,14 @@ from rules.army import model as army_rules
 
 POINTS_LIMIT_MAX = 10_000
 
+# Units in one list, enforced wherever entries are written (``services``, the JSON import).
+# Real lists hold fewer than 40 units: a platoon takes at most about 15 (officer, squads and
+# one of each support choice), and even a 5,000-point game of five full platoons stays under
+# 80. 100 keeps that headroom while bounding the work one list can ask for: its unit cards or
+# print PDF render in a few seconds and a couple of hundred MB (see docs/deploy.md), where a
+# 500-unit list took 30 s and 660 MB and four of them at once took every worker down.
+ENTRIES_MAX = 100
+
 
 def new_share_token() -> str:
     # 128 bits of randomness: unguessable, and URL-safe for the share link.

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from armybuilder.catalogue.models import Quality, Unit
 from armybuilder.lists import row_cache
-from armybuilder.lists.models import ArmyList, Entry, Platoon
+from armybuilder.lists.models import ENTRIES_MAX, ArmyList, Entry, Platoon
 
 ENTRY_FIELDS = frozenset({"quality", "models_count", "options", "name", "platoon"})
 PLATOON_FIELDS = frozenset({"name"})
@@ -47,6 +49,27 @@ def _touch_after_entry_write(entry: Entry) -> None:
         rows.update(updated_at=now)
 
 
+class ListFull(ValidationError):
+    """The list already holds ``ENTRIES_MAX`` units: nothing was added."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext("A list holds at most %(limit)s units; remove one before adding another.") % {"limit": ENTRIES_MAX},
+            code="list_full",
+        )
+
+
+def _check_room(army_list_id: int) -> None:
+    """Refuse a new entry in a full list.
+
+    The list's row is locked first (PostgreSQL; SQLite's writers already queue behind one
+    another), so two tabs adding the last free place at once cannot both get it.
+    """
+    list(ArmyList.objects.select_for_update().filter(pk=army_list_id).values_list("pk"))
+    if Entry.objects.filter(army_list_id=army_list_id).count() >= ENTRIES_MAX:
+        raise ListFull()
+
+
 def default_quality(unit: Unit) -> str:
     """Regular if the unit offers it, else its first offered quality."""
     offered = unit.qualities()
@@ -57,7 +80,8 @@ def default_quality(unit: Unit) -> str:
 
 @transaction.atomic
 def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None) -> Entry:
-    """Add ``unit`` at its default quality and base models, last in the list."""
+    """Add ``unit`` at its default quality and base models, last in the list; ``ListFull`` if no room."""
+    _check_room(army_list.pk)
     last = Entry.objects.filter(army_list=army_list).aggregate(last=Max("position"))["last"]
     entry = Entry.objects.create(
         army_list=army_list,
@@ -101,7 +125,8 @@ def entry_step_models(*, entry: Entry, step: int) -> bool:
 
 @transaction.atomic
 def entry_duplicate(*, entry: Entry) -> Entry:
-    """A copy of ``entry`` (same choices, same platoon) placed just after it."""
+    """A copy of ``entry`` (same choices, same platoon) placed just after it; ``ListFull`` if no room."""
+    _check_room(entry.army_list_id)
     Entry.objects.filter(army_list_id=entry.army_list_id, position__gt=entry.position).update(
         position=F("position") + 1
     )

@@ -13,7 +13,6 @@ endpoint that reads the session or writes data must not copy this.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
@@ -25,6 +24,7 @@ from armybuilder.reference.models import Edition
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters
 from armybuilder.resolver.errors import english_message
+from armydata import untrusted
 from rules.combat import api as engine
 from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
@@ -70,9 +70,9 @@ def json_endpoint(view: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[
             response["Allow"] = "POST"
             return response
         try:
-            body = json.loads(request.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            return _bad("body", "The body is not valid JSON.")
+            body = untrusted.loads(request.body)
+        except untrusted.UntrustedInput as exc:
+            return _bad(exc.field, f"The {exc.field} {exc.message}" if exc.field == "body" else exc.message)
         try:
             data = _object(body, "body")
             return JsonResponse(engine.serialise(view(data)))

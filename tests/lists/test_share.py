@@ -44,7 +44,7 @@ def test_it_shows_units_with_quality_models_options_and_points(client):
     text = " ".join(response.text.split())
     assert "Inexperienced</span> · 10 models" in text
     assert '<span class="unit-options">DP-28 LMG</span>' in text
-    assert '<td style="text-align: right; font-weight: 700;">73</td>' in text
+    assert '<td class="text-right strong">73</td>' in text
 
 
 @pytest.mark.django_db

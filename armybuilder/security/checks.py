@@ -1,0 +1,49 @@
+"""``manage.py check --deploy`` warnings for settings that work in development but not in production."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import checks
+
+
+@checks.register(checks.Tags.mail, deploy=True)
+def check_mail(app_configs, **kwargs) -> list[checks.CheckMessage]:
+    """Password reset needs real mail: the console backend or an SMTP server on localhost loses it."""
+    if settings.DEBUG:
+        return []
+    mailer = settings.MAILERS.get("default", {})
+    backend = mailer.get("BACKEND", "")
+    options = mailer.get("OPTIONS", {})
+    if backend.endswith(("console.EmailBackend", "locmem.EmailBackend", "dummy.EmailBackend")) or (
+        backend.endswith("smtp.EmailBackend") and options.get("host", "localhost") in ("localhost", "127.0.0.1")
+    ):
+        return [
+            checks.Warning(
+                "Outgoing mail uses the default settings, so password-reset mail will not reach anyone.",
+                hint="Set EMAIL_HOST, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and DEFAULT_FROM_EMAIL (docs/deploy.md).",
+                id="muster.W001",
+            )
+        ]
+    if settings.DEFAULT_FROM_EMAIL.endswith("@localhost"):
+        return [
+            checks.Warning(
+                "DEFAULT_FROM_EMAIL is muster@localhost; mail from it is likely to be refused as spam.",
+                hint="Set DEFAULT_FROM_EMAIL to an address of your domain.",
+                id="muster.W002",
+            )
+        ]
+    return []
+
+
+@checks.register(checks.Tags.caches, deploy=True)
+def check_shared_cache(app_configs, **kwargs) -> list[checks.CheckMessage]:
+    """Rate limits count in the default cache: per process unless it is shared."""
+    if settings.DEBUG or "redis" in settings.CACHES["default"]["BACKEND"].lower():
+        return []
+    return [
+        checks.Warning(
+            "The default cache is not shared, so each worker counts rate limits on its own.",
+            hint="Set REDIS_URL (e.g. redis://127.0.0.1:6379/0); see docs/deploy.md.",
+            id="muster.W003",
+        )
+    ]
