@@ -29,7 +29,7 @@ def test_it_prints_each_units_points_options_and_rules(alice_client, army_list, 
 
 def test_it_prints_the_officers_bonus_orders_and_range(alice_client, army_list, read_pdf):
     pdf = read_pdf(alice_client.get(f"/lists/{army_list.pk}/roster.pdf?lang=en"))
-    assert "Platoon Commander Platoon Commander +2? 2 6″ First Platoon" in pdf.text
+    assert "Platoon Commander Platoon Commander +2 2 6″ First Platoon" in pdf.text
 
 
 def test_it_prints_the_lists_problems_in_a_warning_box(alice_client, army_list, read_pdf):
