@@ -27,9 +27,11 @@ SLOTS: tuple[str, ...] = (
     "forward_observer",
     "sniper",
     "machine_gun",
+    "light_mortar",
     "mortar",
     "flamethrower",
     "anti_tank",
+    "anti_tank_gun",
     "artillery",
     "armoured_car",
     "tank",
@@ -68,7 +70,9 @@ class ImportedRule:
 class ImportedOption:
     """One upgrade a unit may buy.
 
-    ``per_model`` options cost ``cost[q]`` for every model in the unit. ``group`` names a set
+    ``per_model`` options cost ``cost[q]`` for every model in the unit. ``all_models`` ones
+    (anti-tank grenades, Fanatics) are taken by the whole unit or not at all: one choice, priced
+    per model. ``group`` names a set
     of mutually exclusive choices (for instance the alternatives to a default weapon); it is
     empty for free-standing options.
     """
@@ -81,6 +85,7 @@ class ImportedOption:
     grants_weapon: str | None = None
     replaces_weapon: str | None = None
     group: str = ""
+    all_models: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class ImportedUnit:
     transport_capacity: int | None = None
     officer_rank: str | None = None
     hidden: bool = False
+    # The armament as the source lists it, mounts included ("1 turret-mounted ... with co-axial MMG").
+    weapons_text: str = ""
 
 
 @dataclass(frozen=True)
