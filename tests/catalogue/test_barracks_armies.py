@@ -168,10 +168,25 @@ def test_vehicle_weapons_are_one_line_per_mount_with_their_arc(national):
     assert lines and all(line["weapon"] in chart for unit_lines in lines for line in unit_lines)
 
 
+def _barracks_rule_texts() -> str:
+    texts = [
+        r["description"]
+        for a in json.loads((BARRACKS / "armies.json").read_text()).values()
+        if isinstance(a, dict)
+        for r in a["rules"]
+    ]
+    for nation in NATIONS:
+        for section, categories in json.loads((BARRACKS / "units" / f"{nation}.json").read_text()).items():
+            if section != "lastUpdated":
+                texts += [rule for units in categories.values() for unit in units for rule in unit["rules"]]
+    return "\n".join(texts).lower()
+
+
 @pytest.mark.django_db
-def test_the_units_rule_names_carry_no_barracks_sentences(national):
-    assert (
-        not SpecialRule.objects.filter(edition__slug="v2", source__startswith="Barracks")
-        .exclude(summary__in=["", *SpecialRule.objects.filter(armies__isnull=False).values_list("summary", flat=True)])
-        .exists()
-    )
+def test_every_rule_from_barracks_has_a_summary_in_muster_s_words(national):
+    barracks = _barracks_rule_texts()
+    rules = list(SpecialRule.objects.filter(edition__slug="v2", source__startswith="Barracks"))
+    assert len(rules) > 50
+    for rule in rules:
+        assert rule.name_fr and rule.summary and rule.summary_fr, rule.name
+        assert rule.summary.lower().rstrip(".") not in barracks, rule.name
