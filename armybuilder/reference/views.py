@@ -103,6 +103,8 @@ def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
         "edition": current,
         "sections": sections,
         "switcher": _edition_links(editions, current, None),
+        # An edition without armies says so plainly: reference and odds, no list building.
+        "has_armies": current.armies.filter(hidden=False).exists(),
     }
     return render(request, "reference/edition.html", context)
 
