@@ -285,3 +285,37 @@ class Weapon(models.Model):
         if self.pen == 0 and self.he_size:
             return "HE"
         return self.pen
+
+
+class SearchAliasManager(models.Manager["SearchAlias"]):
+    def get_by_natural_key(self, edition_slug: str, term: str) -> SearchAlias:
+        return self.get(edition__slug=edition_slug, term=term)
+
+
+class SearchAlias(models.Model):
+    """What players type ("MG42", "zook", "flamer", "PM") and the words it stands for in names.
+
+    The weapons search and the builder's catalogue filter read these (``reference.search``), so
+    the vocabulary is data, per edition and with its source, not code.
+    """
+
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="search_aliases")
+    term = models.CharField(max_length=60, help_text="As players type it; matched without case or accents.")
+    language = models.CharField(max_length=2, blank=True, help_text='"en", "fr", or empty for both.')
+    means = models.JSONField(default=list, help_text='Words found in weapon and unit names, e.g. ["machine gun"].')
+    source = models.CharField(max_length=200)
+
+    objects = SearchAliasManager()
+
+    class Meta:
+        ordering = ["edition__number", "term"]
+        constraints = [models.UniqueConstraint(fields=["edition", "term"], name="unique_alias_per_edition")]
+        verbose_name_plural = "search aliases"
+
+    def __str__(self) -> str:
+        return f"{self.term} → {', '.join(self.means)} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.term)
+
+    natural_key.dependencies = ["reference.edition"]  # type: ignore[attr-defined]
