@@ -281,10 +281,18 @@ class _BarracksParser:
             cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
             limit = option.get("max") if isinstance(option.get("max"), int) else None
             grants, replaces = _weapon_change(option_name, weapons)
-            # An upgrade the whole unit takes (grenades, Fanatics) is listed with a maximum
-            # equal to the unit's size: all models or none, never 3 men of 10. A weapon swap
+            # An upgrade the whole unit takes (grenades, Fanatics) is listed with a maximum of
+            # about the unit's size (at least its base size; a few squads list one or three
+            # below their largest size): all models or none, never 3 men of 10. A weapon swap
             # stays a per-selection price.
-            whole_unit = grants is None and limit is not None and max_models is not None and limit >= max_models > 1
+            whole_unit = (
+                grants is None
+                and limit is not None
+                and max_models is not None
+                and max_models > 1
+                and limit > 1
+                and limit >= base_models
+            )
             options.append(
                 ImportedOption(
                     source_id=f"{source_id}/{_slug(option_name)}",

@@ -125,7 +125,11 @@ def test_every_profile_costs_what_barracks_says_at_each_quality_size_and_option(
                 if quality not in raw["cost"]:
                     continue  # Barracks does not offer it at this quality
                 price = raw["cost"][quality]
-                whole_unit = raw.get("max") is not None and raw["max"] >= full > 1 and option.grants_weapon is None
+                # Bought by the whole squad: listed up to the squad's size (or anti-tank grenades,
+                # which some squads list a man or three short of their largest size).
+                whole_unit = option.grants_weapon is None and (
+                    (raw.get("max") is not None and raw["max"] >= full > 1) or raw["name"] == "Anti-tank grenades"
+                )
                 for models in {unit.base_models, full}:
                     base = entry_points(_entry(unit, quality, models))
                     if whole_unit:
