@@ -215,7 +215,7 @@ def weapon_line(weapon: Weapon, carried_by: str = "") -> WeaponLine:
     return WeaponLine(
         name=weapon.display_name,
         range=weapon.range_display,
-        shots=weapon.shots,
+        shots=weapon.shots_display,
         pen=weapon.pen_display,
         rules=_rule_names(weapon.special_rules.all()),
         uncertain=weapon.status in UNCERTAIN,

@@ -8,7 +8,7 @@ the fact is an inference, a status and a note saying which value was chosen and 
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -270,6 +270,16 @@ class Weapon(models.Model):
         if self.range_min:
             return f'{self.range_min}–{self.range_max}"'
         return f'{self.range_max}"'
+
+    @property
+    def shots_display(self) -> str:
+        """Shots as players read them. A flamethrower rolls one die to hit and a hit scores D6 hits
+        (D6+1 from a vehicle), so "D6" is shown as "1 (D6 hits)" on the chart, the cards and the
+        roster, as the resolver plays it. Expects ``special_rules`` prefetched."""
+        if not any(rule.slug == "flamethrower" for rule in self.special_rules.all()):
+            return self.shots
+        hits = self.shots if "D" in self.shots.upper() else ("D6+1" if self.slug.startswith("vehicle") else "D6")
+        return gettext("1 (%(hits)s hits)") % {"hits": hits}
 
     @property
     def pen_display(self) -> str:

@@ -68,3 +68,15 @@ def test_a_weapon_replaced_on_every_model_leaves_the_cards(edition, alice):
     assert _names(entry) == ["Submachine gun"]
     entry.options = {"smg": 1}
     assert _names(entry) == ["Rifle", "Submachine gun"]
+
+
+def test_a_flamethrower_reads_one_die_to_hit_and_d6_hits_on_chart_and_cards(edition, client):
+    from armybuilder.playsheets.context import weapon_line
+    from tests.reference.factories import make_special_rule, make_weapon
+
+    flame = make_special_rule(edition, name="Flamethrower", slug="flamethrower")
+    infantry = make_weapon(edition, (flame,), name="Flamethrower (infantry)", slug="flamethrower", shots="D6")
+    vehicle = make_weapon(edition, (flame,), name="Flamethrower (vehicle)", slug="vehicle-flamethrower", shots="1")
+    assert (infantry.shots_display, vehicle.shots_display) == ("1 (D6 hits)", "1 (D6+1 hits)")
+    assert weapon_line(infantry).shots == "1 (D6 hits)"
+    assert "1 (D6 hits)" in client.get(f"/reference/{edition.slug}/weapons/").text
