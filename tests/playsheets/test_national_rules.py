@@ -39,3 +39,15 @@ def test_the_roster_prints_the_national_rules(alice_client, army_list, sisu_rule
 
 def test_an_army_without_national_rules_shows_no_empty_block(alice_client, army_list):
     assert 'id="national-rules"' not in alice_client.get(f"/lists/{army_list.pk}/").text
+
+
+def test_a_company_commander_is_worded_the_same_on_the_builder_and_the_roster(alice_client, army_list, read_pdf):
+    from tests.lists.factories import make_entry, make_officer
+
+    captain = make_officer(army_list.army, name="Kapteeni", officer_rank="company_commander")
+    make_entry(army_list, captain, quality="regular", models_count=1, position=99)
+    html = alice_client.get(f"/lists/{army_list.pk}/").text
+    officer = html.split(">Kapteeni</a>")[1].split("</li>")[0]
+    assert "Any unit in range" in officer and "no platoon" not in officer
+    pdf = read_pdf(alice_client.get(f"/lists/{army_list.pk}/roster.pdf?lang=en"))
+    assert "Kapteeni Company Commander" in pdf.text and "Any unit in range" in pdf.text
