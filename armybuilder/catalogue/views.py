@@ -31,6 +31,7 @@ def licence_of(army: Army) -> str:
 def about_data(request: HttpRequest) -> HttpResponse:
     armies = (
         Army.objects.select_related("edition")
+        .prefetch_related("national_rules")
         .annotate(unit_count=Count("units", filter=Q(units__removed=False, units__hidden=False)))
         .order_by("edition__number", "origin", "name")
     )
