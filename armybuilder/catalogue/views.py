@@ -24,7 +24,7 @@ def licence_of(army: Army) -> str:
         return _("As the BattleScribe data repository it was imported from states")
     if army.origin == Origin.BARRACKS:
         return _("MIT (Barracks data, imported)")
-    return _("Muster's own")
+    return _("Muster's own compilation (points as the source says)")
 
 
 @require_GET
