@@ -207,6 +207,8 @@ class _BarracksParser:
 
         weapon_names: list[str] = []
         weapon_block = raw.get("weapons") if isinstance(raw.get("weapons"), dict) else {}
+        weapons_text = weapon_block.get("description")
+        weapons_text = " ".join(weapons_text.split()) if isinstance(weapons_text, str) else ""
         for key in weapon_block.get("keys", []) or []:
             weapon = weapons.by_key.get(key)
             if weapon is None:
@@ -236,18 +238,26 @@ class _BarracksParser:
             cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
             limit = option.get("max") if isinstance(option.get("max"), int) else None
             grants, replaces = _weapon_change(option_name, weapons)
-            # An upgrade every model must take (grenades, Fanatics) is listed with a maximum
-            # equal to the unit's size; a weapon swap stays a per-selection price.
-            per_model_option = (
-                grants is None and limit is not None and max_models is not None and limit >= max_models > 1
+            # An upgrade the whole unit takes (grenades, Fanatics) is listed with a maximum of
+            # about the unit's size (at least its base size; a few squads list one or three
+            # below their largest size): all models or none, never 3 men of 10. A weapon swap
+            # stays a per-selection price.
+            whole_unit = (
+                grants is None
+                and limit is not None
+                and max_models is not None
+                and max_models > 1
+                and limit > 1
+                and limit >= base_models
             )
             options.append(
                 ImportedOption(
                     source_id=f"{source_id}/{_slug(option_name)}",
                     name=option_name,
-                    per_model=per_model_option,
+                    per_model=whole_unit,
+                    all_models=whole_unit,
                     cost=cost,
-                    max_count=limit,
+                    max_count=None if whole_unit else limit,
                     grants_weapon=grants,
                     replaces_weapon=replaces if replaces != grants else None,
                 )
@@ -282,6 +292,7 @@ class _BarracksParser:
             transport_capacity=_first_int(transport) if transport else None,
             officer_rank=officer_rank,
             hidden=False,
+            weapons_text=weapons_text,
         )
 
     def army_units(self, army: str, data: dict[str, Any], weapons: _WeaponIndex) -> list[ImportedUnit]:

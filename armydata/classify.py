@@ -62,8 +62,9 @@ SPECIFIC_CATEGORIES = _patterns(
     (r"mortar", ("team", "mortar")),
     (r"flame", ("team", "flamethrower")),
     (r"anti-?\s?tank teams?|\bat teams?", ("team", "anti_tank")),
+    (r"anti-?\s?tank guns?", ("artillery", "anti_tank_gun")),
     (
-        r"anti-?\s?tank guns?|anti-?\s?aircraft guns?|field artillery|^\s*artillery\s*$|\bhowitzers?\b",
+        r"anti-?\s?aircraft guns?|field artillery|^\s*artillery\s*$|\bhowitzers?\b",
         ("artillery", "artillery"),
     ),
     (

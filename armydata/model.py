@@ -32,6 +32,7 @@ SLOTS: tuple[str, ...] = (
     "mortar",
     "flamethrower",
     "anti_tank",
+    "anti_tank_gun",
     "artillery",
     "armoured_car",
     "tank",
@@ -70,7 +71,9 @@ class ImportedRule:
 class ImportedOption:
     """One upgrade a unit may buy.
 
-    ``per_model`` options cost ``cost[q]`` for every model in the unit. ``group`` names a set
+    ``per_model`` options cost ``cost[q]`` for every model in the unit. ``all_models`` ones
+    (anti-tank grenades, Fanatics) are taken by the whole unit or not at all: one choice, priced
+    per model. ``group`` names a set
     of mutually exclusive choices (for instance the alternatives to a default weapon); it is
     empty for free-standing options.
     """
@@ -83,6 +86,7 @@ class ImportedOption:
     grants_weapon: str | None = None
     replaces_weapon: str | None = None
     group: str = ""
+    all_models: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,8 @@ class ImportedUnit:
     weapon_lines: list[ImportedWeaponLine] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)  # the source's category ids, for force limits
     implicit_models: int = 0  # models of the base size no entry of the source stands for
+    # The armament as the source lists it, mounts included ("1 turret-mounted ... with co-axial MMG").
+    weapons_text: str = ""
 
 
 @dataclass(frozen=True)

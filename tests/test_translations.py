@@ -281,7 +281,12 @@ def test_it_shows_my_lists_in_french(fr_client) -> None:
 
 
 def test_it_shows_the_new_list_form_in_french(fr_client, editions) -> None:
+    from armybuilder.catalogue.models import Army
+
+    # Only an edition with an army is offered; the other says, in French, that it has none.
+    Army.objects.create(edition=Edition.objects.get(slug="v3"), slug="finland", name="Finland", source="test")
     text = page_text(fr_client.get("/lists/new/"))
+    assert "2e édition : référence des règles et probabilités seulement" in text
     assert "Choisissez une édition" in text
     assert "Limite de points" in text
     assert "Créer la liste" in text

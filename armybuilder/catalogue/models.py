@@ -286,6 +286,9 @@ class Option(models.Model):
     name_fr = models.CharField(max_length=160, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
     per_model = models.BooleanField(default=False)
+    # Taken by the whole unit or not at all (2nd-edition anti-tank grenades, Fanatics): one
+    # choice, priced per model, so a squad never buys grenades for 3 men of 10.
+    all_models = models.BooleanField(default=False, help_text="Whole unit or none, priced per model.")
     cost_inexperienced = models.IntegerField(default=0, help_text="Negative for options that save points.")
     cost_regular = models.IntegerField(default=0)
     cost_veteran = models.IntegerField(default=0)
@@ -324,4 +327,5 @@ class Option(models.Model):
             cost=self.cost(),
             max_count=self.max_count,
             group=self.group,
+            all_models=self.all_models,
         )

@@ -61,7 +61,8 @@ def army(army_id: int, stamp: datetime) -> Army:
         if found is not None:
             _army_rows.move_to_end(key)
             return found
-    found = Army.objects.select_related("edition").get(pk=army_id)
+    # With its national rules, which the builder lists under its summary bar.
+    found = Army.objects.select_related("edition").prefetch_related("national_rules").get(pk=army_id)
     with _lock:
         # Changed since the stamp was read: kept under its own stamp, the one later lists will read.
         _army_rows[(army_id, found.updated_at)] = found

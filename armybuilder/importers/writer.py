@@ -717,6 +717,7 @@ class _CatalogueWriter:
             "name": _fit(_clean(option.name), 160) or "Option",
             "position": position,
             "per_model": option.per_model,
+            "all_models": option.all_models,
             # An imported per-model option is an upgrade for the whole unit priced per model; in
             # Muster that is a per-model option taken once per model, which is what no cap means.
             "max_count": None if option.per_model else option.max_count,

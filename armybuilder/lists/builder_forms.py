@@ -194,7 +194,9 @@ class OptionChoice:
         self.slug = self.option.slug
         self.label = conditional_escape(self.option.display_name)
         self.field_id = f"{self.field_name}-{self.slug}" if self.widget == "radio" else self.field_name
-        if self.widget == "number":
+        if self.option.all_models:
+            cost_text = gettext("+%(cost)s pts a man, whole unit") % {"cost": self.cost}
+        elif self.widget == "number":
             cost_text = gettext("+%(cost)s pts each, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
         else:
             cost_text = gettext("+%(cost)s pts") % {"cost": self.cost}
@@ -243,7 +245,7 @@ def option_blocks(entry: Entry) -> list[OptionBlock]:
         cost = getattr(option, f"cost_{entry.quality}", 0)
         if option.group in radio_groups:
             widget, name = "radio", ""
-        elif limit <= 1 and not option.per_model:
+        elif option.all_models or (limit <= 1 and not option.per_model):
             widget, name = "checkbox", f"opt-{option.slug}"
         else:
             widget, name = "number", f"opt-{option.slug}"

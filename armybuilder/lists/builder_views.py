@@ -63,6 +63,7 @@ from armybuilder.lists.builder_forms import (
 from armybuilder.lists.loading import builder_list_row, with_builder_rows
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
+from armybuilder.reference import search
 from rules.army.model import ListSummary
 
 TEMPLATE = "lists/builder.html"
@@ -506,24 +507,35 @@ def _groups(army_list: ArmyList, rows: list[EntryRow], errors: Errors) -> list[G
     return groups
 
 
+def _catalogue_order(ranked: tuple[int, Unit]) -> tuple[int, int, str]:
+    rank, unit = ranked
+    return (rank, unit.position, unit.name)
+
+
 def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     Read from the army's units kept in memory (``catalogue.unit_cache``): no query, as the live
-    filter asks at every keystroke. Names match whatever their case or accents' case, in
-    English or French.
+    filter asks at every keystroke; a text adds one, for the edition's search aliases. Names
+    match whatever their case or accents, in English or French, and in players' words ("MG42",
+    "zook", "AT gun": ``reference.search``): units named so first, then teams and guns that
+    carry such a weapon, then any other unit that carries one.
     """
-    wanted = query.casefold()
-    units = sorted(
-        (
-            unit
-            for unit in army_units(army_list.army).values()
-            if not (unit.hidden or unit.removed)
-            and (not unit_type or unit.unit_type == unit_type)
-            and (not wanted or wanted in unit.name.casefold() or wanted in unit.name_fr.casefold())
-        ),
-        key=lambda unit: (unit.position, unit.name),
+    match = search.matcher(army_list.edition_id, query)
+
+    def rank(unit) -> int | None:
+        if not match or match.in_name(unit.name, unit.name_fr):
+            return 0
+        if match.in_name(unit.weapons_text, unit.weapons_text_fr):
+            return 1 if unit.unit_type in ("team", "artillery") else 2
+        return None
+
+    ranked = (
+        (rank(unit), unit)
+        for unit in army_units(army_list.army).values()
+        if not (unit.hidden or unit.removed) and (not unit_type or unit.unit_type == unit_type)
     )
+    units = [unit for _, unit in sorted(((r, u) for r, u in ranked if r is not None), key=_catalogue_order)]
     text, names = card_text(), labels()
     rows = []
     for unit in units:

@@ -21,11 +21,17 @@ class ArmyListForm(forms.ModelForm):
     ``clean`` rejects an army from another edition either way.
     """
 
+    # Only editions with an army to build from are offered (1st edition has the rules reference
+    # and the odds, no army lists); ``editions_without_armies`` names the others beside the field.
     edition = forms.ModelChoiceField(
-        queryset=Edition.objects.all(),
+        queryset=Edition.objects.filter(armies__hidden=False).distinct().order_by("number"),
         to_field_name="slug",
         empty_label=_("Choose an edition"),
         label=_("Edition"),
+        error_messages={
+            "required": _("Choose an edition."),
+            "invalid_choice": _("Lists can only be built for an edition with armies; choose another edition."),
+        },
         widget=forms.Select(
             attrs={
                 "hx-get": reverse_lazy("ab-list-new"),
@@ -38,7 +44,11 @@ class ArmyListForm(forms.ModelForm):
             }
         ),
     )
-    army = forms.ModelChoiceField(queryset=Army.objects.none(), label=_("Army"))
+    army = forms.ModelChoiceField(
+        queryset=Army.objects.none(),
+        label=_("Army"),
+        error_messages={"required": _("Choose an army."), "invalid_choice": _("Choose an army from the list.")},
+    )
 
     class Meta:
         model = ArmyList
@@ -80,6 +90,9 @@ class ArmyListForm(forms.ModelForm):
         else:
             army_field.choices = [("", _("Choose an army")), *groups.items()]
         self.edition_chosen = edition is not None
+        self.editions_without_armies = [e.display_name for e in Edition.objects.exclude(armies__hidden=False)]
+        self.fields["name"].error_messages["required"] = _("Give the list a name.")
+        self.fields["points_limit"].error_messages["required"] = _("Enter a points limit.")
 
     def _chosen_edition(self) -> Edition | None:
         raw = self.data.get("edition") if self.is_bound else self.initial.get("edition")

@@ -10,14 +10,15 @@ weapons' special rules and the weapons options grant) in a fixed number of queri
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import prefetch_related_objects
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
+from armybuilder.catalogue.mounts import Change, carried_lines, mount_label
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
@@ -214,7 +215,7 @@ def weapon_line(weapon: Weapon, carried_by: str = "") -> WeaponLine:
     return WeaponLine(
         name=weapon.display_name,
         range=weapon.range_display,
-        shots=weapon.shots,
+        shots=weapon.shots_display,
         pen=weapon.pen_display,
         rules=_rule_names(weapon.special_rules.all()),
         uncertain=weapon.status in UNCERTAIN,
@@ -383,13 +384,55 @@ def _rank_label(officer: OfficerEffect) -> str:
     return str(OfficerRank(officer.rank).label) if officer.rank in OfficerRank.values else officer.rank_label
 
 
+def entry_lines(entry: Entry) -> list[tuple[Weapon, dict]]:
+    """What the entry fires with: one line per mount for a vehicle (``Unit.weapon_lines``), else
+    one per weapon, after its taken options (``catalogue.mounts.carried_lines``): a weapon an
+    option replaces on every model that carries it is gone, a granted one is added."""
+    unit = entry.unit
+    by_pk: dict[int, Weapon] = {weapon.pk: weapon for weapon in unit.weapons.all()}
+    options = list(unit.options.all())
+    for option in options:
+        if option.grants_weapon is not None:
+            by_pk.setdefault(option.grants_weapon.pk, option.grants_weapon)
+    slugs = {pk: weapon.slug for pk, weapon in by_pk.items()}
+    by_slug = {weapon.slug: weapon for weapon in by_pk.values()}
+    taken = entry.options or {}
+    changes = [
+        Change(
+            name=option.name,
+            grants=slugs.get(option.grants_weapon_id),
+            replaces=slugs.get(option.replaces_weapon_id),
+            count=int(taken.get(option.slug) or 0),
+            whole_unit=option.all_models,
+        )
+        for option in options
+    ]
+    lines = carried_lines(unit.weapon_lines, [w.slug for w in unit.weapons.all()], changes, entry.models_count)
+    return [(by_slug[line["weapon"]], line) for line in lines if line["weapon"] in by_slug]
+
+
 def entry_weapons(entry: Entry) -> list[Weapon]:
-    """The unit's weapons, then those its taken options add, each once."""
-    weapons: dict[int, Weapon] = {weapon.pk: weapon for weapon in entry.unit.weapons.all()}
-    for option in entry.unit.options.all():
-        if entry.options.get(option.slug) and option.grants_weapon is not None:
-            weapons.setdefault(option.grants_weapon.pk, option.grants_weapon)
+    """The distinct weapons the entry fires with (see ``entry_lines``)."""
+    weapons: dict[int, Weapon] = {}
+    for weapon, _line in entry_lines(entry):
+        weapons.setdefault(weapon.pk, weapon)
     return list(weapons.values())
+
+
+# Crew-served rules that describe a man-carried weapon, never one on a vehicle's mount.
+_INFANTRY_ONLY_RULES = frozenset({"team", "fixed"})
+
+
+def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
+    """A weapon on its mount: "Medium machine gun (MMG) (2 ×, hull, front)", without Team or Fixed."""
+    base = weapon_line(weapon)
+    if not line.get("mount"):
+        return base
+    count = int(line.get("count") or 1)
+    where = mount_label(line, french=(get_language() or "en").startswith("fr"))
+    label = f"{count} × {where}" if count > 1 else where
+    rules = _rule_names(r for r in weapon.special_rules.all() if r.slug not in _INFANTRY_ONLY_RULES)
+    return replace(base, name=f"{base.name} ({label})", rules=rules)
 
 
 def _damage_value(entry: Entry) -> str:
@@ -437,7 +480,7 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
     unit = entry.unit
     morale = BASE_MORALE.get(entry.quality, BASE_MORALE["regular"])
     is_vehicle = unit.unit_type in VEHICLE_TYPES
-    weapons = [weapon_line(w) for w in entry_weapons(entry)]
+    weapons = [mounted_line(weapon, line) for weapon, line in entry_lines(entry)]
     return UnitLine(
         key=str(entry.pk),
         name=entry.display_name,

@@ -8,7 +8,7 @@ the fact is an inference, a status and a note saying which value was chosen and 
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -272,6 +272,16 @@ class Weapon(models.Model):
         return f'{self.range_max}"'
 
     @property
+    def shots_display(self) -> str:
+        """Shots as players read them. A flamethrower rolls one die to hit and a hit scores D6 hits
+        (D6+1 from a vehicle), so "D6" is shown as "1 (D6 hits)" on the chart, the cards and the
+        roster, as the resolver plays it. Expects ``special_rules`` prefetched."""
+        if not any(rule.slug == "flamethrower" for rule in self.special_rules.all()):
+            return self.shots
+        hits = self.shots if "D" in self.shots.upper() else ("D6+1" if self.slug.startswith("vehicle") else "D6")
+        return gettext("1 (%(hits)s hits)") % {"hits": hits}
+
+    @property
     def pen_display(self) -> str:
         parts = []
         if self.pen:
@@ -285,3 +295,37 @@ class Weapon(models.Model):
         if self.pen == 0 and self.he_size:
             return "HE"
         return self.pen
+
+
+class SearchAliasManager(models.Manager["SearchAlias"]):
+    def get_by_natural_key(self, edition_slug: str, term: str) -> SearchAlias:
+        return self.get(edition__slug=edition_slug, term=term)
+
+
+class SearchAlias(models.Model):
+    """What players type ("MG42", "zook", "flamer", "PM") and the words it stands for in names.
+
+    The weapons search and the builder's catalogue filter read these (``reference.search``), so
+    the vocabulary is data, per edition and with its source, not code.
+    """
+
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="search_aliases")
+    term = models.CharField(max_length=60, help_text="As players type it; matched without case or accents.")
+    language = models.CharField(max_length=2, blank=True, help_text='"en", "fr", or empty for both.')
+    means = models.JSONField(default=list, help_text='Words found in weapon and unit names, e.g. ["machine gun"].')
+    source = models.CharField(max_length=200)
+
+    objects = SearchAliasManager()
+
+    class Meta:
+        ordering = ["edition__number", "term"]
+        constraints = [models.UniqueConstraint(fields=["edition", "term"], name="unique_alias_per_edition")]
+        verbose_name_plural = "search aliases"
+
+    def __str__(self) -> str:
+        return f"{self.term} → {', '.join(self.means)} ({self.edition.slug})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.edition.slug, self.term)
+
+    natural_key.dependencies = ["reference.edition"]  # type: ignore[attr-defined]

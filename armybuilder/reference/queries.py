@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Q
-
+from armybuilder.reference import search
 from armybuilder.reference.models import (
     Edition,
     RulesTable,
@@ -75,7 +74,10 @@ def weapons_for_chart(edition: Edition, filters: dict[str, Any] | None = None) -
     weapons = Weapon.objects.filter(edition=edition).for_chart()
     filters = filters or {}
     if text := (filters.get("q") or "").strip():
-        weapons = weapons.filter(Q(name__icontains=text) | Q(name_fr__icontains=text) | Q(slug__icontains=text))
+        # Players' words ("MG42", "zook", "lance-flamme"), without case or accents: two more queries.
+        match = search.matcher(edition, text)
+        names = Weapon.objects.filter(edition=edition).values_list("pk", "name", "name_fr", "slug")
+        weapons = weapons.filter(pk__in=[pk for pk, *texts in names if match.in_name(*texts)])
     if category := filters.get("category"):
         weapons = weapons.filter(category=category)
     if rule := filters.get("rule"):

@@ -103,6 +103,8 @@ def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
         "edition": current,
         "sections": sections,
         "switcher": _edition_links(editions, current, None),
+        # An edition without armies says so plainly: reference and odds, no list building.
+        "has_armies": current.armies.filter(hidden=False).exists(),
     }
     return render(request, "reference/edition.html", context)
 
@@ -155,7 +157,9 @@ class WeaponFilterForm(forms.Form):
 @vary_on_headers("HX-Request")
 def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
-    rules = sorted(SpecialRule.objects.filter(edition=current), key=lambda r: r.display_name.casefold())
+    # The rules weapons carry, not the armies' and units' rules (national rules, Recce...).
+    weapon_rules = SpecialRule.objects.filter(edition=current, weapons__isnull=False).distinct()
+    rules = sorted(weapon_rules, key=lambda r: r.display_name.casefold())
     form = WeaponFilterForm(request.GET, rules=rules)
     weapons = list(queries.weapons_for_chart(current, form.filters()))
     groups = [

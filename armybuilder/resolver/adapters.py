@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from armybuilder.catalogue.mounts import Change, carried_lines
 from armybuilder.reference.models import Weapon as WeaponRow
 from rules.combat.context import MAX_MODELS
 from rules.combat.weapons import Weapon
@@ -169,8 +170,27 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
 
     primary = None
     if unit.unit_type in ("team", "artillery", "vehicle_soft", "vehicle_armoured", "transport"):
-        for row in rows:
-            add(row, 1)
+        # Crewed: every mount fires (a tank's gun, its co-axial and hull MMGs: two MMG shots), with
+        # the weapons the options took on and without the ones they replaced.
+        options = list(unit.options.all())
+        for option in options:
+            if option.grants_weapon is not None:
+                by_pk.setdefault(option.grants_weapon.pk, option.grants_weapon)
+        by_slug = {row.slug: row for row in by_pk.values()}
+        slugs = {row.pk: row.slug for row in by_pk.values()}
+        changes = [
+            Change(
+                name=option.name,
+                grants=option.grants_weapon.slug if option.grants_weapon is not None else None,
+                replaces=slugs.get(option.replaces_weapon_id),
+                count=int((entry.options or {}).get(option.slug, 0) or 0),
+                whole_unit=option.all_models,
+            )
+            for option in options
+        ]
+        for line in carried_lines(unit.weapon_lines, [row.slug for row in rows], changes, total):
+            if line["weapon"] in by_slug:
+                add(by_slug[line["weapon"]], max(int(line.get("count") or 1), 1))
     else:
         small = [row for row in rows if not _is_heavy(row)]
         primary = small[0] if small else None

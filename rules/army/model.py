@@ -67,6 +67,7 @@ class OptionSpec:
     cost: Mapping[str, int]  # quality -> points (each, for per-model options)
     max_count: int | None = None  # None: one per model for per-model options, 1 otherwise
     group: str = ""  # options sharing a group are mutually exclusive (e.g. an LMG or an SMG)
+    all_models: bool = False  # whole unit or none: taken once, priced per model
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,13 @@ def unit_cost(unit: UnitSpec, quality: str, models: int, name: str | None = None
 
 
 def option_limit(option: OptionSpec, models: int) -> int:
-    """How many times an option can be taken: its max_count, else one per model or once per unit."""
+    """How many times an option can be taken: its max_count, else one per model or once per unit.
+
+    A whole-unit option (``all_models``) is one choice, for every model: any count from 1 to
+    the models means "taken" (lists saved before it was whole-unit stored a count of men).
+    """
+    if option.all_models:
+        return max(models, 1)
     if option.max_count is not None:
         return option.max_count
     return models if option.per_model else 1
@@ -76,8 +82,9 @@ def option_limit(option: OptionSpec, models: int) -> int:
 def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, int], name: str | None = None) -> int:
     """Cost of the options taken (option key -> count); counts of 0 are ignored.
 
-    A per-model option costs its price once per model that takes it; a per-unit option costs
-    its flat price, once for each time it is taken (most can be taken once).
+    A per-model option costs its price once per model that takes it; a whole-unit option its
+    price times the models; a per-unit option its flat price, once for each time it is taken
+    (most can be taken once).
     """
     if not chosen:
         return 0  # most entries take no option: nothing to look up
@@ -130,7 +137,8 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
             )
         if option.group:
             groups.setdefault(option.group, []).append(option)
-        total += option.cost[quality] * count
+        # A whole-unit option is bought for every model the entry has.
+        total += option.cost[quality] * (models if option.all_models else count)
     for taken in groups.values():
         if len(taken) > 1:
             names = join_words([option.name for option in taken])

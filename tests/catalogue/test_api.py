@@ -94,6 +94,7 @@ def test_it_describes_a_unit_with_its_costs_weapons_rules_and_options(client, v2
         6,
         12,
     )
+    assert item["weapon_lines"] == []
     assert (item["weapons"], item["special_rules"]) == (
         [{"slug": "rifle", "name": "Rifle"}],
         [{"slug": "tough-fighters", "name": "Tough Fighters"}],
@@ -104,6 +105,7 @@ def test_it_describes_a_unit_with_its_costs_weapons_rules_and_options(client, v2
             "name": "NCO SMG",
             "name_fr": "",
             "per_model": False,
+            "all_models": False,
             "cost": {"veteran": 3},
             "max_count": None,
             "group": "nco",

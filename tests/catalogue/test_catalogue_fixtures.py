@@ -138,10 +138,11 @@ def test_it_has_infantry_squads_at_every_quality(loaded, edition):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_it_gives_every_infantry_squad_lmg_smg_and_rifle_options(loaded, edition):
+def test_it_gives_every_infantry_squad_rifles_and_lmg_and_smg_options(loaded, edition):
     for squad in (u for u in generic_units(edition) if u.slot == "infantry"):
         granted = {o.grants_weapon.slug for o in squad.options.all() if o.grants_weapon}
-        assert {"lmg", "smg", "rifle"} <= granted, squad.slug
+        # The rifle is what they carry; no "+0 keeps his rifle" option duplicates "None".
+        assert {"lmg", "smg"} <= granted and "rifle" in _weapons(squad), squad.slug
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

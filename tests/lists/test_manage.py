@@ -193,6 +193,7 @@ def test_it_shows_errors_next_to_the_fields(client):
 def test_it_rejects_an_army_from_another_edition(client):
     v2_army = make_army(edition=make_edition("v2"))
     v3 = make_edition("v3")
+    make_army(edition=v3)  # only an edition with armies is offered
     response = client.post(
         "/lists/new/",
         {"edition": v3.slug, "army": v2_army.pk, "name": "Mixed", "points_limit": 1000, "force_org": "platoons"},

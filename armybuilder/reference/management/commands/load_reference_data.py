@@ -7,19 +7,50 @@ reference data, then the catalogue), which is how dependencies are kept in order
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import transaction
 from django.utils import timezone
 
-from armybuilder.catalogue.models import Army, Origin
+from armybuilder.catalogue.models import Army, Option, Origin
+from armybuilder.lists.models import Entry
 
 
 def fixture_files() -> list[Path]:
     return sorted((Path(settings.BASE_DIR) / "fixtures").glob("*.json"))
+
+
+def fixture_option_keys(files: list[Path]) -> set[tuple[str, ...]]:
+    """Natural keys of the built-in options the fixtures define."""
+    keys = set()
+    for path in files:
+        for obj in json.loads(path.read_text(encoding="utf-8")):
+            if obj["model"] == "catalogue.option":
+                keys.add((*obj["fields"]["unit"], obj["fields"]["slug"]))
+    return keys
+
+
+@transaction.atomic
+def drop_stale_options(wanted: set[tuple[str, ...]]) -> int:
+    """Delete built-in options the fixtures no longer define, and take them off saved entries.
+
+    loaddata only adds and updates: an option removed from the data (a "+0" twin of "None")
+    would otherwise stay on offer. Saved lists keep working: the entries that took it lose
+    only that key.
+    """
+    options = Option.objects.filter(unit__army__origin=Origin.BUILTIN).select_related("unit__army__edition")
+    stale = [option for option in options if option.natural_key() not in wanted]
+    for option in stale:
+        for entry in Entry.objects.filter(unit_id=option.unit_id, options__has_key=option.slug):
+            entry.options.pop(option.slug, None)
+            entry.save(update_fields=["options"])
+    Option.objects.filter(pk__in=[option.pk for option in stale]).delete()
+    return len(stale)
 
 
 class Command(BaseCommand):
@@ -31,6 +62,7 @@ class Command(BaseCommand):
             self.stdout.write("No fixtures found in fixtures/.")
             return
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
+        drop_stale_options(fixture_option_keys(files))
         # Fixtures keep their own timestamps: move the built-in armies' stamps, so what the
         # builder keeps of their catalogue (catalogue.unit_cache, lists.builder_cache) is read
         # afresh, even by a server left running; and drop the builders rendered with the old one.
