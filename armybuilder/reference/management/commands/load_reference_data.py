@@ -10,12 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import caches
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.utils import timezone
-
-from armybuilder.catalogue.models import Army, Origin
 
 
 def fixture_files() -> list[Path]:
@@ -31,9 +27,4 @@ class Command(BaseCommand):
             self.stdout.write("No fixtures found in fixtures/.")
             return
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
-        # Fixtures keep their own timestamps: move the built-in armies' stamps, so what the
-        # builder keeps of their catalogue (catalogue.unit_cache, lists.builder_cache) is read
-        # afresh, even by a server left running; and drop the builders rendered with the old one.
-        Army.objects.filter(origin=Origin.BUILTIN).update(updated_at=timezone.now())
-        caches["builder-pages"].clear()
         self.stdout.write(f"Loaded built-in data from {len(files)} fixture files.")
