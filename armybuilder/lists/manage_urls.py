@@ -41,6 +41,7 @@ list_patterns = [
     path("lists/<int:pk>/export.txt", views.export_text, name="ab-list-export-text"),
     path("lists/<int:pk>/export.json", views.export_json, name="ab-list-export-json"),
     path("s/<str:token>/", views.shared, name="ab-list-shared"),
+    path("s/<str:token>/copy/", views.shared_copy, name="ab-list-shared-copy"),
     path("s/<str:token>/export.txt", views.shared_export_text, name="ab-list-shared-export-text"),
 ]
 
