@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "armybuilder.reference",
     "armybuilder.catalogue",
     "armybuilder.lists",
+    "armybuilder.accounts",
     "armybuilder.resolver",
     "armybuilder.playsheets",
 ]

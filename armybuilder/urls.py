@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("reference/", include("armybuilder.reference.urls")),
     path("catalogue/import/", include("armybuilder.importers.urls")),
+    path("", include("armybuilder.accounts.urls")),
     path("", include("armybuilder.lists.urls")),
     path("", include("armybuilder.catalogue.urls")),
     path("calc/", include("armybuilder.resolver.urls")),

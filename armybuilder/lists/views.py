@@ -21,8 +21,8 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange
 from armybuilder.lists.access import get_list_for_user, get_shared_list, lists_for_user, remember_in_session
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
@@ -31,10 +31,6 @@ from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary
 
 SEARCH_MAX = 100
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @dataclass(frozen=True)

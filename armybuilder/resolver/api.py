@@ -22,11 +22,11 @@ from django.views.decorators.csrf import csrf_exempt
 from armybuilder.reference.models import Edition
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters
+from rules.army.model import QUALITIES
 from rules.combat import api as engine
 from rules.combat.config import config_for
 from rules.errors import RulesError
 
-QUALITIES = ("inexperienced", "regular", "veteran")
 ORDERS = ("fire", "advance")
 BANDS = ("point_blank", "normal", "long")
 KINDS = ("infantry", "artillery", "soft_skin", "armoured")

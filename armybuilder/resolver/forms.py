@@ -13,10 +13,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.catalogue.models import Quality
 from armybuilder.reference.models import Edition, Weapon
 from armybuilder.resolver.adapters import has_ap_and_he, has_he
 
-QUALITY_CHOICES = [("inexperienced", _("Inexperienced")), ("regular", _("Regular")), ("veteran", _("Veteran"))]
+QUALITY_CHOICES = Quality.choices
 ORDER_CHOICES = [("fire", _("Fire")), ("advance", _("Advance"))]
 BAND_CHOICES = [("point_blank", _("Point blank")), ("normal", _("Normal")), ("long", _("Long"))]
 KIND_CHOICES = [
