@@ -200,7 +200,7 @@ def test_it_builds_without_javascript(new_browser_context, live_server):
     expect(page.locator("#summary-points")).to_have_text("178")
     page.click(f"{card}-close")
     expect(page.locator(f"{card}-editor")).to_have_count(0)
-    expect(page.locator(f"{card}-open")).to_contain_text("Veteran · 6 men")
+    expect(page.locator(f"{card}-open")).to_contain_text("Veteran · 6 models")
     assert list(Entry.objects.filter(pk=first_squad.pk).values_list("quality", "models_count")) == [("veteran", 6)]
     page.click(f"{card}-open")
     page.click(f"{card}-remove")

@@ -72,10 +72,10 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(phone.locator(f"#platoon-{squad.platoon_id}-points")).to_have_text("830 pts")
     assert len(phone.requests) == 1
 
-    # "Done" closes it: the row shows the new men.
+    # "Done" closes it: the row shows the new count.
     phone.tap(f"#entry-{squad.pk}-close")
     expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 men")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
 
     # Jumping to the last unit (a problem's or officer's link) leaves it below the sticky summary.

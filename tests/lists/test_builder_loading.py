@@ -123,9 +123,9 @@ def test_it_gives_each_editor_its_own_ids(client, squads):
         if entry.unit.name == "Rifle Squad":
             assert f'id="entry-{entry.pk}-opt-smg" name="opt-smg"' in html
         if not entry.name:
-            assert f'aria-label="One man more in {entry.display_name}"' in html
+            assert f'aria-label="One model more in {entry.display_name}"' in html
     baker = squads.entries.get(name__startswith="Baker")
-    assert 'aria-label="One man more in Baker &lt;b&gt;"' in _editor(client, squads, baker)
+    assert 'aria-label="One model more in Baker &lt;b&gt;"' in _editor(client, squads, baker)
 
 
 @pytest.mark.django_db

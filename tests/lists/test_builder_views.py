@@ -710,3 +710,12 @@ def test_it_filters_the_catalogue_by_french_name_whatever_the_case(alice_client,
         assert f'id="add-unit-{hidden.pk}"'.encode() not in response.content
         assert f'id="add-unit-{gone.pk}"'.encode() not in response.content
         assert f'id="add-unit-{world.tank_unit.pk}"'.encode() not in response.content
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_favicon(client):
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/lists/")
+    assert b'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.content
+    assert finders.find("favicon.svg")
