@@ -32,8 +32,10 @@ from django import forms
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.loader import render_to_string
+from django.template import RequestContext
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
@@ -388,11 +390,21 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
 
 
 def _fragments(request: HttpRequest, context: dict, *parts: str | tuple[str, dict], status: int = 200) -> HttpResponse:
-    """The named fragments of the page, one after the other; ``(name, extra)`` adds to the context."""
+    """The named fragments of the page, one after the other; ``(name, extra)`` adds to the context.
+
+    One context for them all, bound once: the context processors (CSRF token, user, messages)
+    run once per response, not once per fragment.
+    """
+    templates = [
+        (get_template(f"{TEMPLATE}#{name}").template, extra)
+        for name, extra in ((part, {}) if isinstance(part, str) else part for part in parts)
+    ]
+    request_context = RequestContext(request, context)
     html = []
-    for part in parts:
-        name, extra = (part, {}) if isinstance(part, str) else part
-        html.append(render_to_string(f"{TEMPLATE}#{name}", context | extra, request))
+    with request_context.bind_template(templates[0][0]):
+        for template, extra in templates:
+            with request_context.push(extra):
+                html.append(template.render(request_context))
     return HttpResponse("".join(html), status=status)
 
 
@@ -555,10 +567,10 @@ def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, 
     """The unit's editor (or row, closed), its platoon's header and the summary (out of band)."""
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk if keep_open else None)
-    roster = _reloaded(request, army_list)
-    entry = roster.entry(entry.pk)
-    if entry is None:
-        return _entry_gone(request, roster.army_list, entry.pk)
+    # Not read again: the write changed the entry in memory too (``services.entry_update``), and
+    # the list loaded for this request is otherwise as it was; its ``updated_at`` moved.
+    army_list.updated_at = timezone.now()
+    roster = Roster(army_list)
     context = _context(roster, row=roster.row(entry, is_open=keep_open))
     main = "entry-editor" if keep_open else "entry-row"
     return _fragments(request, context, main, _head_oob(roster.group_for(entry)), *SUMMARY_OOB)
