@@ -37,6 +37,7 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -104,6 +105,15 @@ def _labels(choices: Iterable[tuple[str, object]]) -> dict[str, str]:
     return {value: str(label) for value, label in choices}
 
 
+class Labels:
+    """Quality, unit type and rank labels in the active language, translated once per response."""
+
+    def __init__(self) -> None:
+        self.quality = _labels(Quality.choices)
+        self.unit_type = _labels(UnitType.choices)
+        self.rank = _labels(OfficerRank.choices)
+
+
 class Row:
     """One entry as its roster row shows it; what only its editor shows is worked out on demand."""
 
@@ -120,9 +130,12 @@ class Row:
         change_note: str = "",
         choices: list[tuple[str, str]] | None = None,
         base_url: str = "",
+        labels: Labels | None = None,
     ) -> None:
         self.entry, self.pk, self.points, self.errors = entry, entry.pk, points, errors
         self.key, self.url = f"entry-{entry.pk}", f"{base_url}entries/{entry.pk}/"
+        self.open_url = f"{base_url}?edit={entry.pk}#entry-{entry.pk}"
+        self.labels = labels or Labels()
         self.is_open, self.first, self.last, self.is_new = is_open, first, last, is_new
         self.change_note, self.platoon_choices = change_note, choices or []
         unit = entry.unit
@@ -130,8 +143,9 @@ class Row:
         self.name = entry.name or unit.display_name
         self.unit_name = unit.display_name
         self.quality = entry.quality
-        self.quality_label = _labels(Quality.choices).get(entry.quality, entry.quality)
+        self.quality_label = self.labels.quality.get(entry.quality, entry.quality)
         self.models = entry.models_count
+        self.models_text = ngettext("%(counter)s model", "%(counter)s models", self.models) % {"counter": self.models}
 
     @cached_property
     def chips(self) -> list[str]:
@@ -149,17 +163,16 @@ class Row:
     @cached_property
     def facts(self) -> str:
         unit = self.unit
-        facts = [_labels(UnitType.choices).get(unit.unit_type, unit.unit_type)]
+        facts = [self.labels.unit_type.get(unit.unit_type, unit.unit_type)]
         if unit.officer_rank:
-            facts.append(_labels(OfficerRank.choices).get(unit.officer_rank, unit.officer_rank))
+            facts.append(self.labels.rank.get(unit.officer_rank, unit.officer_rank))
         if unit.display_weapons:
             facts.append(unit.display_weapons)
         return " · ".join(facts)
 
     @cached_property
     def qualities(self) -> list[tuple[str, str]]:
-        labels = _labels(Quality.choices)
-        return [(q, labels[q]) for q in self.unit.qualities()]
+        return [(q, self.labels.quality[q]) for q in self.unit.qualities()]
 
     @property
     def fixed_models(self) -> bool:
@@ -245,6 +258,13 @@ class Roster:
         self.base_url = _builder_url(army_list)
         platoon_ids = {p.pk for p in self.platoons} if self.use_platoons else set()
         self.group_of = {e.pk: (e.platoon_id if e.platoon_id in platoon_ids else None) for e in self.entries}
+        self.labels = Labels()
+        # The first and last unit of each group: their move buttons at that end are disabled.
+        ends: dict[int | None, list[int]] = {}
+        for entry in self.entries:
+            ends.setdefault(self.group_of[entry.pk], [entry.pk, entry.pk])[1] = entry.pk
+        self.firsts = {first for first, _last in ends.values()}
+        self.lasts = {last for _first, last in ends.values()}
         # Units an import changed or removed since the list was saved get a note.
         self.notes = unit_change_notes(self.entries, since=army_list.updated_at)
 
@@ -259,18 +279,18 @@ class Roster:
         return [e for e in self.entries if self.group_of[e.pk] == platoon_id]
 
     def row(self, entry: Entry, *, is_open: bool | None = None) -> Row:
-        siblings = self.in_group(self.group_of[entry.pk])
         return Row(
             entry,
             self.summary.entry_points.get(str(entry.pk)),
             errors=self.errors.entries.get(entry.pk, NO_ERRORS),
             is_open=(entry.pk == self.open_pk) if is_open is None else is_open,
-            first=siblings[0].pk == entry.pk,
-            last=siblings[-1].pk == entry.pk,
+            first=entry.pk in self.firsts,
+            last=entry.pk in self.lasts,
             is_new=entry.pk == self.new_pk,
             change_note=self.notes.get(entry.pk, ""),
             choices=self.choices if self.use_platoons else None,
             base_url=self.base_url,
+            labels=self.labels,
         )
 
     def group(self, platoon_id: int | None) -> Group:
