@@ -293,15 +293,24 @@ class Roster:
             labels=self.labels,
         )
 
-    def group(self, platoon_id: int | None) -> Group:
-        entries = self.in_group(platoon_id)
-        keys = {str(e.pk) for e in entries}
-        points = sum(self.summary.entry_points.get(key) or 0 for key in keys)
+    def _totals(self, platoon_id: int | None, summary: ListSummary) -> tuple[int, list[tuple[object, str]]]:
+        """A group's points and problems in ``summary``, for its units as they are now."""
+        keys = {str(e.pk) for e in self.in_group(platoon_id)}
+        points = sum(summary.entry_points.get(key) or 0 for key in keys)
         problems = [
             (p, _problem_href(p))
-            for p in self.summary.problems
+            for p in summary.problems
             if (platoon_id is not None and p.platoon_key == str(platoon_id)) or p.entry_key in keys
         ]
+        return points, problems
+
+    def group_changed(self, platoon_id: int | None, before: ListSummary) -> bool:
+        """Whether a group's header (total, problems) differs from what ``before`` showed."""
+        return self._totals(platoon_id, before) != self._totals(platoon_id, self.summary)
+
+    def group(self, platoon_id: int | None) -> Group:
+        entries = self.in_group(platoon_id)
+        points, problems = self._totals(platoon_id, self.summary)
         platoon = next((p for p in self.platoons if p.pk == platoon_id), None)
         errors = self.errors.platoons.get(platoon_id, []) if platoon_id else []
         # Rows in list order: a group's entries are the list's, filtered.
@@ -429,6 +438,17 @@ def _fragments(request: HttpRequest, context: dict, *parts: str | tuple[str, dic
 
 
 SUMMARY_OOB = (("summary-bar", {"oob": True}), ("problems-panel", {"oob": True}), ("officers-panel", {"oob": True}))
+
+
+def _summary_oob(roster: Roster, before: ListSummary) -> list[tuple[str, dict]]:
+    """The summary panels that changed since ``before`` (the points bar always: its total)."""
+    after = roster.summary
+    parts = [SUMMARY_OOB[0]]
+    if after.problems != before.problems:
+        parts.append(SUMMARY_OOB[1])
+    if after.officers != before.officers:
+        parts.append(SUMMARY_OOB[2])
+    return parts
 
 
 def _head_oob(group: Group) -> tuple[str, dict]:
@@ -583,8 +603,11 @@ def _reloaded(request: HttpRequest, army_list: ArmyList, **roster_args) -> Roste
     return Roster(_get_list(request, army_list.pk), **roster_args)
 
 
-def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, *, keep_open: bool) -> HttpResponse:
-    """The unit's editor (or row, closed), its platoon's header and the summary (out of band)."""
+def _entry_changed(
+    request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, before: ListSummary, *, keep_open: bool
+) -> HttpResponse:
+    """The unit's editor (or row, closed), and out of band what else changed since ``before``:
+    its platoon's header if its total or problems did, and the summary panels that did."""
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk if keep_open else None)
     # Not read again: the write changed the entry in memory too (``services.entry_update``), and
@@ -592,8 +615,11 @@ def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, 
     army_list.updated_at = timezone.now()
     roster = Roster(army_list)
     context = _context(roster, row=roster.row(entry, is_open=keep_open))
-    main = "entry-editor" if keep_open else "entry-row"
-    return _fragments(request, context, main, _head_oob(roster.group_for(entry)), *SUMMARY_OOB)
+    parts: list = ["entry-editor" if keep_open else "entry-row"]
+    platoon_id = roster.group_of[entry.pk]
+    if roster.group_changed(platoon_id, before):
+        parts.append(_head_oob(roster.group(platoon_id)))
+    return _fragments(request, context, *parts, *_summary_oob(roster, before))
 
 
 def _entry_refused(
@@ -632,6 +658,7 @@ def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return reswap(retarget(response, "#add-errors"), "outerHTML")
     platoon_id = form.cleaned_data["platoon"]
     platoon = _get_platoon(army_list, int(platoon_id)) if platoon_id else None
+    before = list_summary(army_list)
     entry = services.entry_add(army_list=army_list, unit=form.cleaned_data["unit"], platoon=platoon)
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry.pk}", to=platoon_id)
@@ -639,22 +666,25 @@ def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     entry = roster.entry(entry.pk)
     group = roster.group_for(entry)
     context = _context(roster, row=roster.row(entry), group=group)
-    response = _fragments(request, context, "add-errors", "entry-append", _head_oob(group), *SUMMARY_OOB)
+    parts = ["add-errors", "entry-append", _head_oob(group), *_summary_oob(roster, before)]
+    response = _fragments(request, context, *parts)
     return reswap(retarget(response, "#add-errors"), "outerHTML")
 
 
 @_entry_action
 def entry_quality(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
+    before = list_summary(army_list)  # before the write changes the entry in memory
     form = QualityForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "quality", _form_errors(form))
     if not services.entry_update(entry=entry, quality=form.cleaned_data["quality"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, keep_open=True)
+    return _entry_changed(request, army_list, entry, before, keep_open=True)
 
 
 @_entry_action
 def entry_models(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
+    before = list_summary(army_list)  # before the write changes the entry in memory
     form = ModelsForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "models", _form_errors(form))
@@ -671,27 +701,29 @@ def entry_models(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
             return _entry_refused(request, army_list, entry, "models", [message])
     elif not services.entry_update(entry=entry, models_count=form.cleaned_data["models"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, keep_open=True)
+    return _entry_changed(request, army_list, entry, before, keep_open=True)
 
 
 @_entry_action
 def entry_options(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
+    before = list_summary(army_list)  # before the write changes the entry in memory
     form = OptionsForm(request.POST, entry=entry)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "options", _form_errors(form))
     if not services.entry_update(entry=entry, options=form.cleaned_options()):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, keep_open=True)
+    return _entry_changed(request, army_list, entry, before, keep_open=True)
 
 
 @_entry_action
 def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
+    before = list_summary(army_list)  # before the write changes the entry in memory
     form = NameForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "name", _form_errors(form))
     if not services.entry_update(entry=entry, name=form.cleaned_data["name"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, keep_open=False)
+    return _entry_changed(request, army_list, entry, before, keep_open=False)
 
 
 @_entry_action
@@ -753,6 +785,7 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
 @_entry_action
 def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """A copy right under the original: the original's row (closed) and the copy's replace it."""
+    before = list_summary(army_list)
     copy = services.entry_duplicate(entry=entry)
     if not request.htmx:
         return _redirect(army_list, f"entry-{copy.pk}")
@@ -760,14 +793,14 @@ def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry)
     original, copy = roster.entry(entry.pk), roster.entry(copy.pk)
     context = _context(roster)
     parts = [("entry-row", {"row": roster.row(e, is_open=False)}) for e in (original, copy) if e is not None]
-    return _fragments(request, context, *parts, _head_oob(roster.group_for(copy)), *SUMMARY_OOB)
+    return _fragments(request, context, *parts, _head_oob(roster.group_for(copy)), *_summary_oob(roster, before))
 
 
 @_entry_action
 def entry_remove(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """Remove a unit at once; its row becomes an "Undo" bar (no confirmation asked)."""
     roster = Roster(army_list)
-    group_id = roster.group_of[entry.pk]
+    group_id, before = roster.group_of[entry.pk], roster.summary
     token = signing.dumps(
         {"list": army_list.pk, "label": entry.display_name, **services.entry_snapshot(entry)},
         salt=UNDO_SALT,
@@ -779,7 +812,8 @@ def entry_remove(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
         return _redirect(army_list, "undo", undo=token)
     roster = _reloaded(request, army_list)
     context = _context(roster, undo=_undo_notice(roster.army_list, token))
-    return _fragments(request, context, "undo-bar", _head_oob(roster.group(group_id)), *SUMMARY_OOB)
+    parts = ["undo-bar", _head_oob(roster.group(group_id)), *_summary_oob(roster, before)]
+    return _fragments(request, context, *parts)
 
 
 @dataclass
@@ -813,6 +847,7 @@ def entry_restore(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpRespo
     data = _undo_snapshot(army_list, request.POST.get("token", ""))
     if data is None or data["pk"] != entry_pk:
         return HttpResponseBadRequest(_("This unit can no longer be put back."))
+    before = list_summary(army_list)
     restored = services.entry_restore(army_list=army_list, snapshot=data)
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry_pk}")
@@ -821,7 +856,8 @@ def entry_restore(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpRespo
     if entry is None:
         return _entry_gone(request, roster.army_list, entry_pk)
     context = _context(roster, row=roster.row(entry, is_open=False))
-    return _fragments(request, context, "entry-row", _head_oob(roster.group_for(entry)), *SUMMARY_OOB)
+    parts = ["entry-row", _head_oob(roster.group_for(entry)), *_summary_oob(roster, before)]
+    return _fragments(request, context, *parts)
 
 
 # --- Platoon actions -------------------------------------------------------------------------

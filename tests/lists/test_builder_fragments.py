@@ -167,3 +167,27 @@ def test_the_builder_offers_sharing_without_leaving_it(client, fifty):
     assert f'value="http://testserver/s/{fifty.share_token}/" readonly' in html
     for link in ("export.txt", "export.json", "print/"):
         assert f'href="/lists/{fifty.pk}/{link}"' in html
+
+
+@pytest.mark.django_db
+def test_a_change_sends_only_the_panels_it_changed(client, fifty):
+    fifty.points_limit = 10_000  # under the limit: no problem names the total
+    fifty.save()
+    entry = _rows(fifty)[20]
+    url = f"/lists/{fifty.pk}/entries/{entry.pk}/"
+    # More models: the total and the platoon's total change; no problem or officer does.
+    html = client.post(f"{url}models/", {"step": "1"}, headers=HX).content.decode()
+    assert 'id="summary-bar"' in html
+    assert f'id="platoon-{entry.platoon_id}-head"' in html
+    assert 'id="problems"' not in html and 'id="officers"' not in html
+    # A new name changes no total, but the platoon's problem names its units: header and panel.
+    html = client.post(f"{url}rename/", {"name": "Able"}, headers=HX).content.decode()
+    head = html.split(f'id="platoon-{entry.platoon_id}-head"')[1].split("</header>")[0]
+    assert "Able" in head and 'id="problems"' in html
+    # The same name again changes nothing else: the row and the points bar only.
+    html = client.post(f"{url}rename/", {"name": "Able"}, headers=HX).content.decode()
+    assert f'id="platoon-{entry.platoon_id}-head"' not in html and 'id="problems"' not in html
+    # Removing a squad changes the platoon's problems (it has too many squads either way, but
+    # not the same count), so the problems panel comes too.
+    html = client.post(f"{url}remove/", headers=HX).content.decode()
+    assert 'id="problems"' in html and f'id="platoon-{entry.platoon_id}-head"' in html
