@@ -437,7 +437,7 @@ def main() -> None:
         sys.path.insert(0, str(ROOT / "tests"))
         from conftest import CHROMIUM_ARGS, chromium_path
 
-        figures: dict = {"runs": args.runs}
+        figures: dict = {"runs": args.runs, "load": [os.getloadavg()[0]]}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
             for weak in (False, True):
@@ -453,6 +453,7 @@ def main() -> None:
                     browser, base, cookie, lists[50], squad_entry, add_unit, weak, args.runs
                 )
             browser.close()
+        figures["load"].append(os.getloadavg()[0])
         _report(figures, len(page_html))
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=1))
@@ -464,7 +465,9 @@ def main() -> None:
 
 
 def _report(figures: dict, page_html: int) -> None:
-    print(f"builder browser bench: medians of {figures['runs']}, Chromium {'(headless)'}")
+    before, after = figures["load"]
+    print(f"builder browser bench: medians of {figures['runs']}, headless Chromium")
+    print(f"load average {before:.2f} -> {after:.2f} ({os.cpu_count()} CPUs): above that, every time is inflated")
     print(
         f"50-unit page HTML: {page_html / 1024:.1f} KB before compression (target <= 60 KB):"
         f" {'met' if page_html <= PAGE_HTML_TARGET else 'NOT met'}"
