@@ -103,11 +103,12 @@ def entry_duplicate(*, entry: Entry) -> Entry:
 def entry_restore(*, army_list: ArmyList, snapshot: dict[str, Any]) -> Entry | None:
     """Put back an entry removed a moment ago (``entry_snapshot``), with its id and place.
 
-    None when it is back already (a second click on "Undo"). Its platoon may have gone
+    None when it is back already (a second click on "Undo"), or when its unit is no longer in
+    the catalogue at all. Its platoon may have gone
     meanwhile: it then comes back in no platoon, as a removed platoon's units do.
     """
-    if Entry.objects.filter(pk=snapshot["pk"]).exists():
-        return None
+    if Entry.objects.filter(pk=snapshot["pk"]).exists() or not Unit.objects.filter(pk=snapshot["unit"]).exists():
+        return None  # back already, or its unit deleted from the catalogue meanwhile
     platoon_id = snapshot["platoon"]
     if platoon_id and not Platoon.objects.filter(pk=platoon_id, army_list=army_list).exists():
         platoon_id = None
