@@ -1,18 +1,20 @@
 """The army-list builder page: a compact roster, one unit's editor opened in place, the summary.
 
 One page, ``lists/builder.html``, with ``{% partialdef %}`` fragments. The roster shows one row
-per unit (name, quality, men, options as chips, points) in its platoon; a row is a link that
+per unit (name, quality, models, options as chips, points) in its platoon; a row is a link that
 loads that unit's editor in its place (``hx-get``; without JavaScript the link reloads the page
 with the editor open). Every action is a plain form POST that redirects back to the page, so
 the builder works without JavaScript; with htmx the same POST answers only what changed: the
-unit's row or editor, its platoon's header (total and problems) and the summary panels as
-out-of-band swaps, never the whole roster. Invalid input changes nothing: the reason is shown
+unit's row or editor, and as out-of-band swaps its platoon's header (total and problems) and the
+summary panels when they changed; never the whole roster. Invalid input changes nothing: the reason is shown
 next to the field.
 
 Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is a
 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
 rows. The list is read with one queryset (``ArmyList.objects.for_builder(details=False)``), in
-the same number of queries whatever its size, and summarised once per request. An entry removed
+the same number of queries whatever its size, and summarised once per request (twice for a
+change: before and after it, to tell which panels changed). The roster's rows and groups are
+``lists.roster``'s. An entry removed
 in another tab is not an error for htmx: its row is replaced by a short notice.
 
 Responses are gzipped by Django (``gzip_page``): its compression adds random bytes to each
