@@ -639,7 +639,8 @@ def platoon_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 @gzip_page
 def platoon_rename(request: HtmxHttpRequest, pk: int, platoon_pk: int) -> HttpResponse:
-    """Rename a platoon: its header, the "Add to" select and the summary (its name is in problems)."""
+    """Rename a platoon: its forms, its header, the "Add to" select and the summary (its name is in
+    problems)."""
     army_list = _get_list(request, pk)
     platoon = _get_platoon(army_list, platoon_pk)
     form = NameForm(request.POST)
@@ -652,9 +653,10 @@ def platoon_rename(request: HtmxHttpRequest, pk: int, platoon_pk: int) -> HttpRe
         return _redirect(army_list, f"platoon-{platoon.pk}", to=platoon.pk)
     roster = _reloaded(request, army_list, errors=errors)
     context = _page_context(request, roster, add_to=str(platoon.pk))
-    parts = [("platoon-head", {"group": roster.group(platoon.pk)})]
+    group = roster.group(platoon.pk)
+    parts = [("platoon-edit", {"group": group})]
     if errors is None:
-        parts += [*SUMMARY_OOB, ("add-to", {"oob": True})]
+        parts += [_head_oob(group), *SUMMARY_OOB, ("add-to", {"oob": True})]
     return _fragments(request, context, *parts)
 
 

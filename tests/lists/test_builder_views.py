@@ -546,6 +546,22 @@ def test_it_refuses_a_platoon_name_over_100_characters(alice_client, world):
     world.platoon.refresh_from_db()
     assert b"Keep the name to 100 characters or fewer." in response.content
     assert world.platoon.name == ""
+    # In place, the forms open: nothing else changed.
+    assert response.content.lstrip().startswith(
+        f'<details class="platoon-edit" id="platoon-{world.platoon.pk}-edit" open>'.encode()
+    )
+    assert b"hx-swap-oob" not in response.content
+
+
+@pytest.mark.django_db
+def test_it_renames_a_platoon_with_htmx_in_its_header_and_the_add_to_list(alice_client, world):
+    url = f"/lists/{world.army_list.pk}/platoons/{world.platoon.pk}/rename/"
+    html = alice_client.post(url, {"name": "Able"}, headers=HX).content.decode()
+    assert html.lstrip().startswith(f'<details class="platoon-edit" id="platoon-{world.platoon.pk}-edit">')
+    head = html.split(f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true">')[1].split("</header>")[0]
+    assert "Able" in head
+    assert '<div class="field add-to" id="add-to" hx-swap-oob="true">' in html
+    assert 'id="roster"' not in html
 
 
 @pytest.mark.django_db
