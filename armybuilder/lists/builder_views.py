@@ -376,8 +376,10 @@ def _entry_refused(
     if not request.htmx:
         return _page_with_errors(request, army_list, errors, open_pk=entry.pk)
     roster = Roster(army_list, errors=errors)
-    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages.
-    return _fragments(request, _context(roster, row=roster.row(entry, is_open=True)), "entry-editor")
+    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages; it goes in
+    # place of the unit, whatever the form's own swap (the platoon select's is out of band only).
+    response = _fragments(request, _context(roster, row=roster.row(entry, is_open=True)), "entry-editor")
+    return reswap(retarget(response, f"#entry-{entry.pk}"), "outerHTML")
 
 
 def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:

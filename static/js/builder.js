@@ -1,7 +1,7 @@
 /* The builder's few touches that need JavaScript (the page works without it):
    - "Copy link" copies the share link (the link stays readable and selectable without it);
-   - an editor just opened takes the focus, and a row just added or put back is scrolled into
-     view, below the sticky summary (CSS scroll-margin-top). */
+   - an editor just opened takes the focus (Escape closes it, the focus back on its row), and a
+     row just added is scrolled into view, below the sticky summary (CSS scroll-margin-top). */
 (function () {
   "use strict";
 
@@ -36,6 +36,14 @@
       var link = document.getElementById(trigger.id.replace(/-close$/, "-open"));
       if (link) link.focus({ preventScroll: true });
     }
+  });
+
+  // Escape in a unit's editor closes it, as its "Done" link does.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !event.target.closest) return;
+    var editor = event.target.closest(".unit-row.is-open");
+    var done = editor && editor.querySelector(".editor-close");
+    if (done) done.click();
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (event) {

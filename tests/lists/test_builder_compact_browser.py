@@ -78,6 +78,14 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
 
+    # Escape closes an editor too.
+    phone.focus(f"#entry-{squad.pk}-open")
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    phone.keyboard.press("Escape")
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+
     # Jumping to the last unit (a problem's or officer's link) leaves it below the sticky summary.
     phone.tap("#summary-bar a[href='#officers']")
     phone.tap(f"#officers a[href='#entry-{rows[-1].pk}']")

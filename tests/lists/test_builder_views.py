@@ -466,6 +466,18 @@ def test_it_refuses_another_lists_platoon(alice_client, world):
 
 
 @pytest.mark.django_db
+def test_it_shows_a_refused_platoon_in_the_units_editor_with_htmx(alice_client, world):
+    # The platoon select swaps nothing in place when it succeeds: a refusal is put in the editor.
+    elsewhere = make_platoon(make_list(world.alice, world.army_list.army))
+    url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/platoon/"
+    response = alice_client.post(url, {"platoon": elsewhere.pk}, headers=HX)
+    assert response["HX-Retarget"] == f"#entry-{world.squad.pk}"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert f'id="entry-{world.squad.pk}-platoon-errors"'.encode() in response.content
+    assert b"That platoon is not in this list." in response.content
+
+
+@pytest.mark.django_db
 def test_it_moves_an_entry_up(alice_client, world):
     alice_client.post(f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/move/", {"direction": "up"})
     order = list(world.army_list.entries.values_list("pk", flat=True))
