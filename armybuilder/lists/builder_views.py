@@ -362,7 +362,8 @@ def _entry_changed(
     army_list.updated_at = timezone.now()
     roster = Roster(army_list)
     context = _context(roster, row=roster.row(entry, is_open=keep_open))
-    parts: list = ["entry-editor" if keep_open else "entry-row"]
+    # Open, only the editor's part that a change of quality, models or options touches.
+    parts: list = ["editor-body" if keep_open else "entry-row"]
     platoon_id = roster.group_of[entry.pk]
     if roster.group_changed(platoon_id, before):
         parts.append(_head_oob(roster.group(platoon_id)))

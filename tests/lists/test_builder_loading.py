@@ -162,7 +162,8 @@ def test_it_shows_a_refusal_in_that_units_editor_only(client, squads):
     # Without JavaScript: the whole page, that unit's editor open with the reason.
     assert html.count("has-errors") == 1
     assert html.count("unit-editor") == 1
-    assert f'<li id="entry-{entry.pk}" class="unit-row is-open has-errors"' in html
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in html
+    assert f'<div class="editor-body has-errors" id="entry-{entry.pk}-body"' in html
     assert f'id="entry-{entry.pk}-models-errors"' in html
     assert html.count("This unit has 5 to 10 models.") == 1
 

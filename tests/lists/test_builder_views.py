@@ -290,8 +290,9 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
 def test_it_changes_quality_with_htmx_and_updates_the_summary(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"}, headers=HX)
-    # The unit's editor, still open, its platoon's header and the summary (out of band).
-    assert response.content.lstrip().startswith(f'<li id="entry-{world.squad.pk}" class="unit-row is-open"'.encode())
+    # The unit's editor, still open (the part a change touches), its platoon's header and the
+    # summary (out of band).
+    assert response.content.lstrip().startswith(f'<div class="editor-body" id="entry-{world.squad.pk}-body"'.encode())
     assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65 pts'.encode() in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert b'<strong id="summary-points">115</strong>' in response.content
