@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "armybuilder.catalogue",
     "armybuilder.importers",
     "armybuilder.lists",
+    "armybuilder.accounts",
     "armybuilder.resolver",
     "armybuilder.playsheets",
     "armybuilder.games",
@@ -191,18 +192,6 @@ CACHES = {
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "muster",
-    },
-    # Rendered builder markup (lists/builder_cache.py), per process: entry cards of a few kB
-    # each (at most ~15 MB), and whole builders of up to a few hundred kB (at most ~25 MB).
-    "builder-cards": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "muster-builder-cards",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    },
-    "builder-pages": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "muster-builder-pages",
-        "OPTIONS": {"MAX_ENTRIES": 64},
     },
 }
 

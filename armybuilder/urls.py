@@ -23,6 +23,7 @@ urlpatterns = [
     path("reference/", include("armybuilder.reference.urls")),
     path("catalogue/import/", include("armybuilder.importers.urls")),
     path("lists/import/roster/", include("armybuilder.importers.roster_urls")),
+    path("", include("armybuilder.accounts.urls")),
     path("", include("armybuilder.lists.urls")),
     path("", include("armybuilder.catalogue.urls")),
     path("calc/", include("armybuilder.resolver.urls")),

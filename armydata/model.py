@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-QUALITIES: tuple[str, ...] = ("inexperienced", "regular", "veteran")
+# The one list of qualities (rules/), re-exported for the importers.
+from rules.army.model import QUALITIES as QUALITIES
 
 UNIT_TYPES: tuple[str, ...] = (
     "headquarters",

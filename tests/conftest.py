@@ -50,21 +50,6 @@ def _default_language():
     translation.deactivate()
 
 
-@pytest.fixture(autouse=True)
-def _empty_caches():
-    # Each test starts cold: rendered markup and army units cached by an earlier test (whose rows
-    # were rolled back, their ids reused) must not stand in for this test's own.
-    from django.core.cache import caches
-
-    from armybuilder.catalogue import unit_cache
-    from armybuilder.lists import row_cache
-
-    for cache in caches.all():
-        cache.clear()
-    unit_cache.clear()
-    row_cache.clear()
-
-
 def chromium_path() -> str:
     path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
     if not os.path.exists(path):

@@ -6,8 +6,3 @@ from django.apps import AppConfig
 class CatalogueConfig(AppConfig):
     name = "armybuilder.catalogue"
     label = "catalogue"
-
-    def ready(self) -> None:
-        from armybuilder.catalogue import signals
-
-        signals.connect()

@@ -30,8 +30,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
 from armydata.github import fetch_repository, parse_repository
@@ -41,10 +41,6 @@ ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _megabytes(size: int) -> str:

@@ -1,4 +1,4 @@
-"""The builder page of a list, its catalogue filter, and one POST endpoint per action."""
+"""The builder page of a list, its catalogue filter, a unit's row and editor, and one POST endpoint per action."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("lists/<int:pk>/", views.builder, name="ab-list-builder"),
     path("lists/<int:pk>/catalogue/", views.builder_catalogue, name="ab-builder-catalogue"),
     path("lists/<int:pk>/entries/add/", views.entry_add, name="ab-entry-add"),
+    path("lists/<int:pk>/entries/<int:entry_pk>/", views.entry_editor, name="ab-entry-editor"),
+    path("lists/<int:pk>/entries/<int:entry_pk>/row/", views.entry_row, name="ab-entry-row"),
+    path("lists/<int:pk>/entries/<int:entry_pk>/restore/", views.entry_restore, name="ab-entry-restore"),
     path("lists/<int:pk>/entries/<int:entry_pk>/quality/", views.entry_quality, name="ab-entry-quality"),
     path("lists/<int:pk>/entries/<int:entry_pk>/models/", views.entry_models, name="ab-entry-models"),
     path("lists/<int:pk>/entries/<int:entry_pk>/options/", views.entry_options, name="ab-entry-options"),

@@ -477,11 +477,18 @@ def import_list(text: str, *, owner: Any = None) -> ArmyList:
     return army_list
 
 
-def duplicate_list(*, army_list: ArmyList, name: str) -> ArmyList:
-    """Copy a list with its platoons and entries under a new name (and a new share link)."""
+_SAME_OWNER = object()
+
+
+def duplicate_list(*, army_list: ArmyList, name: str, owner=_SAME_OWNER) -> ArmyList:
+    """Copy a list with its platoons and entries under a new name (and a new share link).
+
+    The copy is the same owner's unless ``owner`` is given (a shared list copied by its reader;
+    None for a visitor without an account).
+    """
     with transaction.atomic():
         copy = ArmyList.objects.create(
-            owner=army_list.owner,
+            owner=army_list.owner if owner is _SAME_OWNER else owner,
             edition_id=army_list.edition_id,
             army_id=army_list.army_id,
             name=name,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -149,12 +148,3 @@ class ImportForm(forms.Form):
         elif not self.errors:
             raise forms.ValidationError(_("Upload a file or paste the JSON of a list."))
         return cleaned
-
-
-class SignUpForm(UserCreationForm):
-    email = forms.EmailField(
-        label=_("E-mail"), required=False, help_text=_("Optional; needed only to reset a forgotten password.")
-    )
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")

@@ -1,31 +1,10 @@
-"""URLs for managing lists (``/lists/...``), share links (``/s/...``) and accounts (``/accounts/...``)."""
+"""URLs for managing lists (``/lists/...``) and share links (``/s/...``)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.lists import account_views, views
-
-account_patterns = [
-    path("accounts/signup/", account_views.signup, name="signup"),
-    path("accounts/login/", account_views.ClaimingLoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
-    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path(
-        "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(email_template_name="registration/password_reset_email.html"),
-        name="password_reset",
-    ),
-    path("accounts/password_reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path(
-        "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
-        name="password_reset_confirm",
-    ),
-    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
-]
+from armybuilder.lists import views
 
 list_patterns = [
     path("lists/", views.index, name="ab-list-index"),
@@ -41,7 +20,8 @@ list_patterns = [
     path("lists/<int:pk>/export.txt", views.export_text, name="ab-list-export-text"),
     path("lists/<int:pk>/export.json", views.export_json, name="ab-list-export-json"),
     path("s/<str:token>/", views.shared, name="ab-list-shared"),
+    path("s/<str:token>/copy/", views.shared_copy, name="ab-list-shared-copy"),
     path("s/<str:token>/export.txt", views.shared_export_text, name="ab-list-shared-export-text"),
 ]
 
-urlpatterns = account_patterns + list_patterns
+urlpatterns = list_patterns

@@ -79,7 +79,7 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
             units = Unit.objects.prefetch_related(options)
             entries = Entry.objects.prefetch_related(models.Prefetch("unit", queryset=units))
             return self.select_related("edition", "army").prefetch_related(
-                "platoons", models.Prefetch("entries", queryset=entries)
+                "army__national_rules", "platoons", models.Prefetch("entries", queryset=entries)
             )
 
         class EntriesSharingUnits(models.query.ModelIterable):

@@ -2,9 +2,9 @@
 
 Two tabs open on the same list must not undo each other's work, so nothing here saves a whole
 list or a whole entry loaded earlier: single fields go through ``QuerySet.update()``, a model
-step is applied relative to the stored count, and every write bumps the list's ``updated_at``
-(the lists index sorts on it, the builder's cache is keyed by it) with its own one-field
-update; a new or deleted entry or platoon bumps it through ``signals``.
+step is applied relative to the stored count, and every write moves the list's ``updated_at``
+(the lists index sorts on it; catalogue change notes compare with it) with its own one-field
+update, here where the write is made rather than in a signal.
 """
 
 from __future__ import annotations
@@ -18,35 +18,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from armybuilder.catalogue.models import Quality, Unit
-from armybuilder.lists import row_cache
 from armybuilder.lists.models import ENTRIES_MAX, ArmyList, Entry, Platoon
 
 ENTRY_FIELDS = frozenset({"quality", "models_count", "options", "name", "platoon"})
 PLATOON_FIELDS = frozenset({"name"})
 
 
-def _touch(army_list: ArmyList) -> None:
-    ArmyList.objects.filter(pk=army_list.pk).update(updated_at=timezone.now())
-
-
-_ARMY_LIST = Entry._meta.get_field("army_list")
-
-
-def _touch_after_entry_write(entry: Entry) -> None:
-    """Move the list's ``updated_at`` after a change to one of its entries, made in memory too.
-
-    When the list ``entry`` was loaded with is still at the revision it was loaded at (no other
-    write in between, checked by the update itself), its rows in memory are now exactly the new
-    revision's: they are kept for the next request (``row_cache``), which then reads no rows.
-    """
-    now = timezone.now()
-    rows = ArmyList.objects.filter(pk=entry.army_list_id)
-    army_list = entry.army_list if _ARMY_LIST.is_cached(entry) else None
-    if army_list is not None and rows.filter(updated_at=army_list.updated_at).update(updated_at=now):
-        army_list.updated_at = now
-        transaction.on_commit(lambda: row_cache.remember(army_list, changed=entry))
-    else:
-        rows.update(updated_at=now)
+def _touch(army_list_id: int) -> None:
+    ArmyList.objects.filter(pk=army_list_id).update(updated_at=timezone.now())
 
 
 class ListFull(ValidationError):
@@ -92,6 +71,7 @@ def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None
         options={},
         position=0 if last is None else last + 1,
     )
+    _touch(army_list.pk)
     return entry
 
 
@@ -105,7 +85,7 @@ def entry_update(*, entry: Entry, **fields: Any) -> bool:
     if updated:
         for name, value in fields.items():
             setattr(entry, name, value)
-        _touch_after_entry_write(entry)
+        _touch(entry.army_list_id)
     return bool(updated)
 
 
@@ -119,7 +99,7 @@ def entry_step_models(*, entry: Entry, step: int) -> bool:
     if not bounded.update(models_count=F("models_count") + step):
         return False
     entry.models_count = Entry.objects.values_list("models_count", flat=True).get(pk=entry.pk)
-    _touch_after_entry_write(entry)
+    _touch(entry.army_list_id)
     return True
 
 
@@ -140,7 +120,52 @@ def entry_duplicate(*, entry: Entry) -> Entry:
         options=dict(entry.options or {}),
         position=entry.position + 1,
     )
+    _touch(entry.army_list_id)
     return copy
+
+
+@transaction.atomic
+def entry_restore(*, army_list: ArmyList, snapshot: dict[str, Any]) -> Entry | None:
+    """Put back an entry removed a moment ago (``entry_snapshot``), with its id and place.
+
+    None when it is back already (a second click on "Undo"), or when its unit is no longer in
+    the catalogue at all. Its platoon may have gone
+    meanwhile: it then comes back in no platoon, as a removed platoon's units do.
+    """
+    if Entry.objects.filter(pk=snapshot["pk"]).exists() or not Unit.objects.filter(pk=snapshot["unit"]).exists():
+        return None  # back already, or its unit deleted from the catalogue meanwhile
+    platoon_id = snapshot["platoon"]
+    if platoon_id and not Platoon.objects.filter(pk=platoon_id, army_list=army_list).exists():
+        platoon_id = None
+    position = snapshot["position"]
+    Entry.objects.filter(army_list=army_list, position__gte=position).update(position=F("position") + 1)
+    entry = Entry.objects.create(
+        pk=snapshot["pk"],
+        army_list=army_list,
+        unit_id=snapshot["unit"],
+        platoon_id=platoon_id,
+        name=snapshot["name"],
+        quality=snapshot["quality"],
+        models_count=snapshot["models"],
+        options=snapshot["options"],
+        position=position,
+    )
+    _touch(army_list.pk)
+    return entry
+
+
+def entry_snapshot(entry: Entry) -> dict[str, Any]:
+    """What ``entry_restore`` needs to put ``entry`` back (plain data, for a signed token)."""
+    return {
+        "pk": entry.pk,
+        "unit": entry.unit_id,
+        "platoon": entry.platoon_id,
+        "name": entry.name,
+        "quality": entry.quality,
+        "models": entry.models_count,
+        "options": dict(entry.options or {}),
+        "position": entry.position,
+    }
 
 
 @transaction.atomic
@@ -165,14 +190,17 @@ def entry_move(*, army_list: ArmyList, entry: Entry, direction: str) -> bool:
             item.position = position
             changed.append(item)
     Entry.objects.bulk_update(changed, ["position"])
-    _touch(army_list)
+    _touch(army_list.pk)
     return True
 
 
 @transaction.atomic
-def entry_remove(*, entry: Entry) -> None:
-    # The deletion moves the list's ``updated_at`` (``signals``).
-    Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).delete()
+def entry_remove(*, entry: Entry) -> bool:
+    """Delete one entry; False if it was gone already (removed in another tab)."""
+    deleted, _by_model = Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).delete()
+    if deleted:
+        _touch(entry.army_list_id)
+    return bool(deleted)
 
 
 @transaction.atomic
@@ -181,6 +209,7 @@ def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
     platoon = Platoon.objects.create(
         army_list=army_list, kind=kind, name=name, position=0 if last is None else last + 1
     )
+    _touch(army_list.pk)
     return platoon
 
 
@@ -188,13 +217,11 @@ def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
 def platoon_rename(*, platoon: Platoon, name: str) -> None:
     Platoon.objects.filter(pk=platoon.pk).update(name=name)
     platoon.name = name
-    ArmyList.objects.filter(pk=platoon.army_list_id).update(updated_at=timezone.now())
+    _touch(platoon.army_list_id)
 
 
 @transaction.atomic
 def platoon_remove(*, platoon: Platoon) -> None:
-    """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``).
-
-    The deletion moves the list's ``updated_at`` (``signals``).
-    """
+    """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``)."""
     Platoon.objects.filter(pk=platoon.pk).delete()
+    _touch(platoon.army_list_id)

@@ -14,8 +14,8 @@ from rules.errors import RulesError
 
 
 def _unit_rules(unit: Unit) -> UnitSpec:
-    """``unit.to_rules()``, kept on the unit: the builder's units are shared between requests,
-    unchanged for as long as they are kept (``catalogue.unit_cache``)."""
+    """``unit.to_rules()``, kept on the unit for this request: ``for_builder()`` gives the
+    entries of one unit the same instance, so each distinct unit is converted once."""
     spec = unit.__dict__.get("_rules_spec")
     if spec is None:
         spec = unit.__dict__["_rules_spec"] = unit.to_rules()

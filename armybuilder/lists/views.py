@@ -17,11 +17,12 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange
 from armybuilder.lists.access import get_list_for_user, get_shared_list, lists_for_user, remember_in_session
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
@@ -30,10 +31,6 @@ from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary
 
 SEARCH_MAX = 100
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @dataclass(frozen=True)
@@ -233,6 +230,8 @@ def trash(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_GET
+@require_GET
+@gzip_page
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army_list = get_shared_list(token)
     summary = list_summary(army_list)
@@ -245,6 +244,17 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     response = render(request, "lists/shared.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+@require_POST
+def shared_copy(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Copy to my lists" from a shared list: the reader's own copy, opened in the builder."""
+    source = get_shared_list(token)
+    copy = exchange.duplicate_list(army_list=source, name=source.name, owner=_owner_for(request))
+    if copy.owner_id is None:
+        remember_in_session(request, copy)
+    messages.success(request, _("“%(name)s” is now in your lists.") % {"name": copy.name})
+    return redirect(_builder_url(copy))
 
 
 def _text_response(army_list: ArmyList) -> HttpResponse:

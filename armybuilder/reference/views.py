@@ -17,18 +17,14 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.reference import queries
 from armybuilder.reference.compare import Change, TableDiff, diff_sides, table_side, weapons_side
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, WeaponCategory
 from armybuilder.reference.topics import TOPICS_BY_SLUG, Topic
 
 WEAPONS = TOPICS_BY_SLUG["weapons"]
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @dataclass(frozen=True)

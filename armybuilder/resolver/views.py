@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
-from django_htmx.middleware import HtmxDetails
 
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.models import Entry
 from armybuilder.reference.models import Weapon as WeaponRow
@@ -47,11 +47,6 @@ from rules.combat.results import (
 )
 from rules.combat.results import Roll as NeedRoll
 from rules.errors import RulesError
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
 
 FRAGMENTS = ("result", "calc")
 

@@ -22,6 +22,12 @@ def _entries(army_list) -> list[Entry]:
     return list(Entry.objects.filter(army_list=army_list).order_by("pk"))
 
 
+def _open(page, entry: Entry) -> None:
+    """Open a unit's editor from its compact row (loaded in place)."""
+    page.click(f"#entry-{entry.pk}-open")
+    expect(page.locator(f"#entry-{entry.pk}-editor")).to_be_visible()
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_builds_a_list_without_reloading_the_page(page, live_server):
@@ -58,11 +64,13 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     expect(page.locator("#officers")).to_contain_text("Second Lieutenant")
 
     first_squad, second_squad = _entries(army_list)[1:]
+    _open(page, first_squad)
     page.select_option(f"#entry-{first_squad.pk}-quality", "veteran")
     expect(page.locator(f"#entry-{first_squad.pk}-points")).to_have_text("65 pts")
     expect(points).to_have_text("165")
 
-    # The stepper by keyboard: focus stays on "+" after the card is swapped.
+    # The stepper by keyboard: focus stays on "+" after the editor is swapped.
+    _open(page, second_squad)
     page.focus(f"#entry-{second_squad.pk}-more")
     page.keyboard.press("Enter")
     expect(page.locator(f"#entry-{second_squad.pk}-models")).to_have_value("6")
@@ -79,8 +87,12 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     stray = _entries(army_list)[-1]
     expect(problems).to_contain_text("Rifle Section is not in a platoon")
     platoon_id = str(stray.army_list.platoons.get().pk)
+    _open(page, stray)
     page.select_option(f"#entry-{stray.pk}-platoon", platoon_id)
     expect(problems).to_contain_text("No problems: this list is legal.")
+    # It joined its platoon's rows, its editor still open.
+    expect(page.locator(f"#platoon-{platoon_id}-rows #entry-{stray.pk}-editor")).to_be_visible()
+    expect(page.locator(f"#entry-{stray.pk}")).to_have_count(1)
 
     assert page.evaluate("window.__marker") == 1
     stray.refresh_from_db()
@@ -100,6 +112,7 @@ def test_it_shows_a_refused_value_next_to_the_field(page, live_server):
 
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
+    _open(page, entry)
     page.fill(f"#entry-{entry.pk}-models", "12")
     page.keyboard.press("Enter")
     expect(page.locator(f"#entry-{entry.pk}-models-errors")).to_have_text("This unit has 5 to 10 models.")
@@ -131,7 +144,7 @@ def test_it_filters_the_catalogue_as_you_type(page, live_server):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_replaces_the_card_of_an_entry_removed_in_another_tab(page, live_server):
+def test_it_replaces_the_row_of_an_entry_removed_in_another_tab(page, live_server):
     alice = make_user("alice")
     squad = make_unit(make_army(edition=make_edition("v2")), name="Rifle Section")
     army_list = make_list(alice, squad.army)
@@ -142,6 +155,7 @@ def test_it_replaces_the_card_of_an_entry_removed_in_another_tab(page, live_serv
     page.evaluate("window.__marker = 1")
     expect(page.locator("#summary-points")).to_have_text("100")
     card = f"#entry-{gone.pk}"
+    _open(page, gone)
     gone.delete()  # as another tab would
     page.select_option(f"{card}-quality", "veteran")
     expect(page.locator(card)).to_have_text(
@@ -149,15 +163,15 @@ def test_it_replaces_the_card_of_an_entry_removed_in_another_tab(page, live_serv
     )
     expect(page.locator(f"{card}-quality")).to_have_count(0)
     expect(page.locator("#summary-points")).to_have_text("50")
-    expect(page.locator(f"#entry-{kept.pk}-quality")).to_be_visible()
+    expect(page.locator(f"#entry-{kept.pk}-open")).to_be_visible()
     assert page.evaluate("window.__marker") == 1
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_builds_without_javascript_from_cached_pages(new_browser_context, live_server):
-    """Every change is a plain form post and a redirect; pages come from the builder's caches,
-    and their forms still carry this visitor's own CSRF token (a stale one would be refused)."""
+def test_it_builds_without_javascript(new_browser_context, live_server):
+    """Every change is a plain form post and a redirect; a row's link reloads the page with its
+    editor open, and removing a unit offers "Undo" on the page it comes back to."""
     alice = make_user("alice")
     army = make_army(edition=make_edition("v2"), name="British")
     officer = make_officer(army)
@@ -168,7 +182,6 @@ def test_it_builds_without_javascript_from_cached_pages(new_browser_context, liv
     page = context.new_page()
 
     page.goto(f"/lists/{army_list.pk}/")
-    page.goto(f"/lists/{army_list.pk}/")  # reopened unchanged: from the cache
     page.click(f"#add-unit-{officer.pk}")
     page.click(f"#add-unit-{squad.pk}")
     page.click(f"#add-unit-{squad.pk}")
@@ -176,6 +189,8 @@ def test_it_builds_without_javascript_from_cached_pages(new_browser_context, liv
     expect(page.locator("#summary-points")).to_have_text("150")
     first_squad = _entries(army_list)[1]
     card = f"#entry-{first_squad.pk}"
+    page.click(f"{card}-open")
+    assert page.url.endswith(f"?edit={first_squad.pk}#entry-{first_squad.pk}")
     page.select_option(f"{card}-quality", "veteran")
     page.locator(card).get_by_role("button", name="Set").click()
     expect(page.locator(f"{card}-points")).to_have_text("65 pts")
@@ -183,6 +198,13 @@ def test_it_builds_without_javascript_from_cached_pages(new_browser_context, liv
     page.click(f"{card}-more")
     expect(page.locator(f"{card}-models")).to_have_value("6")
     expect(page.locator("#summary-points")).to_have_text("178")
-    page.reload()  # the same page again, from the cache
+    page.click(f"{card}-close")
+    expect(page.locator(f"{card}-editor")).to_have_count(0)
+    expect(page.locator(f"{card}-open")).to_contain_text("Veteran · 6 models")
+    assert list(Entry.objects.filter(pk=first_squad.pk).values_list("quality", "models_count")) == [("veteran", 6)]
+    page.click(f"{card}-open")
+    page.click(f"{card}-remove")
+    expect(page.locator("#summary-points")).to_have_text("100")
+    page.click(f"{card}-undo")
     expect(page.locator("#summary-points")).to_have_text("178")
     assert list(Entry.objects.filter(pk=first_squad.pk).values_list("quality", "models_count")) == [("veteran", 6)]

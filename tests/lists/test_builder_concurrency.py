@@ -66,11 +66,11 @@ def test_it_shows_the_removal_from_the_other_tab_instead_of_failing(two_tabs):
     entry = army_list.entries.first()
     tab_a.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/", headers=HX)
     response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/quality/", {"quality": "veteran"}, headers=HX)
-    # A 200 htmx swaps: nothing in place of the clicked control, but the card out of band.
+    # A 200 htmx swaps: nothing in place of the clicked control, but the row out of band.
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"
     html = response.content.decode()
-    assert f'<p id="entry-{entry.pk}" class="entry entry-gone" role="status" hx-swap-oob="true">' in html
+    assert f'<li id="entry-{entry.pk}" class="unit-row entry-gone" role="status" hx-swap-oob="true">' in html
     assert "it was removed in another tab or window" in html
     # The summary is the list as it now is: one squad, 50 points and its 20-point LMG.
     assert '<strong id="summary-points">70</strong>' in html
@@ -91,14 +91,14 @@ def test_it_shows_the_removal_from_the_other_tab_instead_of_failing(two_tabs):
         ("remove", {}),
     ],
 )
-def test_it_removes_the_card_of_a_removed_entry_whatever_the_action(two_tabs, action, data):
+def test_it_removes_the_row_of_a_removed_entry_whatever_the_action(two_tabs, action, data):
     army_list, (tab_a, tab_b) = two_tabs
     entry = army_list.entries.first()
     tab_a.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/", headers=HX)
     response = tab_b.post(f"/lists/{army_list.pk}/entries/{entry.pk}/{action}/", data, headers=HX)
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"
-    assert f'id="entry-{entry.pk}" class="entry entry-gone"'.encode() in response.content
+    assert f'id="entry-{entry.pk}" class="unit-row entry-gone"'.encode() in response.content
     assert army_list.entries.count() == 1
 
 
@@ -112,7 +112,7 @@ def test_it_keeps_the_404_for_a_removed_entry_without_javascript(two_tabs):
 
 
 @pytest.mark.django_db
-def test_it_removes_the_card_when_the_entry_goes_between_load_and_write(two_tabs, monkeypatch):
+def test_it_removes_the_row_when_the_entry_goes_between_load_and_write(two_tabs, monkeypatch):
     # The entry is still loaded, but gone by the time the change is written.
     army_list, (_tab_a, tab_b) = two_tabs
     entry = army_list.entries.first()
@@ -127,5 +127,5 @@ def test_it_removes_the_card_when_the_entry_goes_between_load_and_write(two_tabs
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"
     html = response.content.decode()
-    assert f'id="entry-{entry.pk}" class="entry entry-gone"' in html
+    assert f'id="entry-{entry.pk}" class="unit-row entry-gone"' in html
     assert '<strong id="summary-points">70</strong>' in html

@@ -1,4 +1,4 @@
-"""How the builder loads and renders a list: each unit once, one summary, one rendering per kind of card."""
+"""How the builder loads and renders a list: each unit once, one summary, a compact row per unit."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_its_list_spec_is_the_lists_own(squads):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("size", [5, 50])
-def test_it_summarises_the_list_once_per_request(client, monkeypatch, size):
+def test_it_summarises_the_list_a_fixed_number_of_times_per_request(client, monkeypatch, size):
     calls = []
     real = summary_module.summarise
     monkeypatch.setattr(summary_module, "summarise", lambda spec: calls.append(spec) or real(spec))
@@ -85,58 +85,85 @@ def test_it_summarises_the_list_once_per_request(client, monkeypatch, size):
     assert client.get(f"/lists/{army_list.pk}/").status_code == 200
     url = f"/lists/{army_list.pk}/entries/{entry.pk}/quality/"
     assert client.post(url, {"quality": "veteran"}, headers=HX).status_code == 200
-    assert len(calls) == 2
+    # The page once; a change twice, before and after its write, to send only the panels that
+    # changed. Never once per unit.
+    assert len(calls) == 3
 
 
 @pytest.mark.django_db
-def test_it_gives_each_of_the_cards_alike_its_own_ids(client, squads):
+def test_it_shows_one_compact_row_per_unit(client, squads):
     client.force_login(squads.owner)
     html = client.get(f"/lists/{squads.pk}/").content.decode()
-    assert "&lt;pk&gt;" not in html and "<pk>" not in html
     for entry in squads.entries.all():
+        # A link to open the unit's editor: in place with htmx, the page with it open without.
+        assert html.count(f'<li id="entry-{entry.pk}" class="unit-row') == 1
+        assert f'href="/lists/{squads.pk}/?edit={entry.pk}#entry-{entry.pk}"' in html
+        assert f'hx-get="/lists/{squads.pk}/entries/{entry.pk}/"' in html
+    # Collapsed: no editor, its options as chips, the renamed squad's name escaped.
+    assert "unit-editor" not in html
+    assert html.count('<span class="chip">Light machine gun</span>') == 5
+    assert '<span class="chip">2× Submachine gun</span>' in html
+    assert '<span class="unit-name">Baker &lt;b&gt;' in html
+
+
+def _editor(client, squads, entry) -> str:
+    response = client.get(f"/lists/{squads.pk}/entries/{entry.pk}/", headers=HX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.django_db
+def test_it_gives_each_editor_its_own_ids(client, squads):
+    client.force_login(squads.owner)
+    for entry in squads.entries.all():
+        html = _editor(client, squads, entry)
         url = f"/lists/{squads.pk}/entries/{entry.pk}/"
-        assert html.count(f'<article id="entry-{entry.pk}" ') == 1
+        assert html.count(f'<li id="entry-{entry.pk}" class="unit-row is-open"') == 1
         assert f'action="{url}quality/" hx-post="{url}quality/"' in html
         assert f'formaction="{url}remove/" hx-post="{url}remove/"' in html
         assert f'href="/calc/shooting/?from_entry={entry.pk}"' in html
         if entry.unit.name == "Rifle Squad":
             assert f'id="entry-{entry.pk}-opt-smg" name="opt-smg"' in html
-    # Each card says who it is: the labels of the shared cards name their own unit.
-    assert html.count('aria-label="One model more in Rifle Squad"') == 5
-    assert 'aria-label="One model more in Baker &lt;b&gt;"' in html
+        if not entry.name:
+            assert f'aria-label="One model more in {entry.display_name}"' in html
+    baker = squads.entries.get(name__startswith="Baker")
+    assert 'aria-label="One model more in Baker &lt;b&gt;"' in _editor(client, squads, baker)
 
 
 @pytest.mark.django_db
-def test_it_selects_each_cards_own_platoon(client, squads):
+def test_it_selects_each_editors_own_platoon(client, squads):
     second = make_platoon(squads, kind="reinforced_platoon", name="Second")
     in_platoon = squads.entries.filter(platoon__isnull=False).order_by("position", "pk")
     Entry.objects.filter(pk__in=[in_platoon[1].pk, in_platoon[2].pk]).update(platoon=second)
     client.force_login(squads.owner)
-    html = client.get(f"/lists/{squads.pk}/").content.decode()
     for entry in squads.entries.all():
+        html = _editor(client, squads, entry)
         select = html.split(f'<select id="entry-{entry.pk}-platoon"')[1].split("</select>")[0]
         assert re.findall(r'<option value="(\d*)" selected>', select) == [str(entry.platoon_id or "")]
 
 
 @pytest.mark.django_db
-def test_it_marks_the_first_and_last_of_cards_alike(client, squads):
+def test_it_marks_the_first_and_last_of_a_platoon(client, squads):
     client.force_login(squads.owner)
-    html = client.get(f"/lists/{squads.pk}/").content.decode()
-    first, *_, last = Entry.objects.filter(army_list=squads, platoon__isnull=False).order_by("position", "pk")
-    assert re.search(rf'id="entry-{first.pk}-up"[^>]* disabled', html)
-    assert not re.search(rf'id="entry-{first.pk}-down"[^>]* disabled', html)
-    assert re.search(rf'id="entry-{last.pk}-down"[^>]* disabled', html)
+    first, second, *_, last = Entry.objects.filter(army_list=squads, platoon__isnull=False).order_by("position", "pk")
+    assert re.search(rf'id="entry-{first.pk}-up"[^>]* disabled', _editor(client, squads, first))
+    assert not re.search(rf'id="entry-{first.pk}-down"[^>]* disabled', _editor(client, squads, first))
+    assert not re.search(rf'id="entry-{second.pk}-(up|down)"[^>]* disabled', _editor(client, squads, second))
+    assert re.search(rf'id="entry-{last.pk}-down"[^>]* disabled', _editor(client, squads, last))
 
 
 @pytest.mark.django_db
-def test_it_shows_a_refusal_on_that_card_only(client, squads):
+def test_it_shows_a_refusal_in_that_units_editor_only(client, squads):
     client.force_login(squads.owner)
     entry = squads.entries.order_by("position", "pk")[1]
     response = client.post(f"/lists/{squads.pk}/entries/{entry.pk}/models/", {"models": "70"})
     html = response.content.decode()
     assert response.status_code == 400
+    # Without JavaScript: the whole page, that unit's editor open with the reason.
     assert html.count("has-errors") == 1
-    assert f'<article id="entry-{entry.pk}" class="entry has-errors"' in html
+    assert html.count("unit-editor") == 1
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in html
+    assert f'<div class="editor-body has-errors" id="entry-{entry.pk}-body"' in html
     assert f'id="entry-{entry.pk}-models-errors"' in html
     assert html.count("This unit has 5 to 10 models.") == 1
 

@@ -154,7 +154,8 @@ def test_it_shows_force_organisation_problems(alice_client, world):
 
 @pytest.mark.django_db
 def test_it_links_each_entry_to_its_odds(alice_client, world):
-    response = alice_client.get(f"/lists/{world.army_list.pk}/")
+    # In the unit's editor, opened from its row.
+    response = alice_client.get(f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/", headers=HX)
     assert f'href="/calc/shooting/?from_entry={world.squad.pk}"'.encode() in response.content
 
 
@@ -239,8 +240,13 @@ def test_it_adds_at_the_first_offered_quality_without_regular(alice_client, worl
 def test_it_adds_an_entry_with_htmx(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/add/"
     response = alice_client.post(url, {"unit": world.tank_unit.pk, "platoon": ""}, headers=HX)
+    entry = world.army_list.entries.get(unit=world.tank_unit)
     assert b"<html" not in response.content
-    assert b'<section id="roster"' in response.content
+    # Only the new row (appended to its group), that group's header and the summary: not the roster.
+    assert b'<section id="roster"' not in response.content
+    assert b'<ul hx-swap-oob="beforeend:#platoon-none-rows">' in response.content
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-new">'.encode() in response.content
+    assert response.content.count(b'class="unit-row') == 1
     assert b'id="summary-bar" class="summary-bar" hx-swap-oob="true"' in response.content
 
 
@@ -276,7 +282,7 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"})
     world.squad.refresh_from_db()
-    assert response["Location"] == f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}"
+    assert response["Location"] == f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
     assert world.squad.quality == "veteran"
 
 
@@ -284,8 +290,11 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
 def test_it_changes_quality_with_htmx_and_updates_the_summary(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"}, headers=HX)
-    assert response.content.lstrip().startswith(f'<article id="entry-{world.squad.pk}"'.encode())
-    assert f'<span class="entry-points" id="entry-{world.squad.pk}-points">65 pts'.encode() in response.content
+    # The unit's editor, still open (the part a change touches), its platoon's header and the
+    # summary (out of band).
+    assert response.content.lstrip().startswith(f'<div class="editor-body" id="entry-{world.squad.pk}-body"'.encode())
+    assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65 pts'.encode() in response.content
+    assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert b'<strong id="summary-points">115</strong>' in response.content
 
 
@@ -381,7 +390,7 @@ def test_it_prices_options_in_the_htmx_fragment(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/options/"
     response = alice_client.post(url, {"grp-1": "piat"}, headers=HX)
     assert f'id="entry-{world.squad.pk}-points">80 pts'.encode() in response.content
-    assert b'class="entry-section entry-options" open' in response.content
+    assert b'<fieldset class="editor-options">' in response.content
 
 
 @pytest.mark.django_db
@@ -418,7 +427,9 @@ def test_it_renames_an_entry(alice_client, world):
     response = alice_client.post(url, {"name": "  1st Section  "}, headers=HX)
     world.squad.refresh_from_db()
     assert world.squad.name == "1st Section"
-    assert b">1st Section</h3>" in response.content
+    # The editor closes: the unit's row shows its new name.
+    assert b'<span class="unit-name">1st Section</span>' in response.content
+    assert b"unit-editor" not in response.content
 
 
 @pytest.mark.django_db
@@ -437,7 +448,12 @@ def test_it_moves_an_entry_to_another_platoon(alice_client, world):
     response = alice_client.post(url, {"platoon": other.pk}, headers=HX)
     world.squad.refresh_from_db()
     assert world.squad.platoon_id == other.pk
-    assert b'<section id="roster"' in response.content
+    # Out of the old platoon, into the new one, both headers updated: not the whole roster.
+    assert b'<section id="roster"' not in response.content
+    assert f'<li id="entry-{world.squad.pk}" hx-swap-oob="delete">'.encode() in response.content
+    assert f'<ul hx-swap-oob="beforeend:#platoon-{other.pk}-rows">'.encode() in response.content
+    assert f'id="platoon-{other.pk}-head" hx-swap-oob="true"'.encode() in response.content
+    assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
 
 
 @pytest.mark.django_db
@@ -448,6 +464,18 @@ def test_it_refuses_another_lists_platoon(alice_client, world):
     world.squad.refresh_from_db()
     assert response.status_code == 400
     assert world.squad.platoon_id == world.platoon.pk
+
+
+@pytest.mark.django_db
+def test_it_shows_a_refused_platoon_in_the_units_editor_with_htmx(alice_client, world):
+    # The platoon select swaps nothing in place when it succeeds: a refusal is put in the editor.
+    elsewhere = make_platoon(make_list(world.alice, world.army_list.army))
+    url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/platoon/"
+    response = alice_client.post(url, {"platoon": elsewhere.pk}, headers=HX)
+    assert response["HX-Retarget"] == f"#entry-{world.squad.pk}"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert f'id="entry-{world.squad.pk}-platoon-errors"'.encode() in response.content
+    assert b"That platoon is not in this list." in response.content
 
 
 @pytest.mark.django_db
@@ -531,6 +559,22 @@ def test_it_refuses_a_platoon_name_over_100_characters(alice_client, world):
     world.platoon.refresh_from_db()
     assert b"Keep the name to 100 characters or fewer." in response.content
     assert world.platoon.name == ""
+    # In place, the forms open: nothing else changed.
+    assert response.content.lstrip().startswith(
+        f'<details class="platoon-edit" id="platoon-{world.platoon.pk}-edit" open>'.encode()
+    )
+    assert b"hx-swap-oob" not in response.content
+
+
+@pytest.mark.django_db
+def test_it_renames_a_platoon_with_htmx_in_its_header_and_the_add_to_list(alice_client, world):
+    url = f"/lists/{world.army_list.pk}/platoons/{world.platoon.pk}/rename/"
+    html = alice_client.post(url, {"name": "Able"}, headers=HX).content.decode()
+    assert html.lstrip().startswith(f'<details class="platoon-edit" id="platoon-{world.platoon.pk}-edit">')
+    head = html.split(f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true">')[1].split("</header>")[0]
+    assert "Able" in head
+    assert '<div class="field add-to" id="add-to" hx-swap-oob="true">' in html
+    assert 'id="roster"' not in html
 
 
 @pytest.mark.django_db
@@ -664,7 +708,8 @@ def test_it_accepts_the_pages_csrf_token(world):
 def test_it_shows_the_change_after_the_redirect(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "inexperienced"}, follow=True)
-    assert response.redirect_chain == [(f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}", 302)]
+    page = f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
+    assert response.redirect_chain == [(page, 302)]
     assert f'id="entry-{world.squad.pk}-points">35 pts'.encode() in response.content
 
 
@@ -694,3 +739,12 @@ def test_it_filters_the_catalogue_by_french_name_whatever_the_case(alice_client,
         assert f'id="add-unit-{hidden.pk}"'.encode() not in response.content
         assert f'id="add-unit-{gone.pk}"'.encode() not in response.content
         assert f'id="add-unit-{world.tank_unit.pk}"'.encode() not in response.content
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_favicon(client):
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/lists/")
+    assert b'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.content
+    assert finders.find("favicon.svg")

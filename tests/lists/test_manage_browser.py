@@ -47,7 +47,9 @@ def test_it_signs_up_creates_a_list_and_shares_it(django_db_setup, page, new_bro
     visitor.goto(share_url)
     assert visitor.locator("h1").inner_text() == "Sisu"
     assert "Shared list (read only)" in visitor.content()
-    assert visitor.locator("main form").count() == 0
+    # Read only: its one form makes the visitor's own copy ("Copy to my lists").
+    assert visitor.locator("main form").count() == 1
+    assert visitor.locator("main form #copy-to-my-lists").count() == 1
     assert visitor.locator("text=Log in").count() >= 1
 
 

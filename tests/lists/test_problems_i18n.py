@@ -185,7 +185,8 @@ def test_labels_are_translated():
     with translation.override("fr"):
         text = display_problem(problem)
     assert "Peloton renforcé" in text
-    assert "sections d'infanterie" in text
+    # One French word per concept, as in the catalogue and the rules reference: « escouade ».
+    assert "escouades d'infanterie" in text
 
 
 @pytest.mark.django_db
@@ -196,6 +197,6 @@ def test_the_builder_shows_problems_in_french(client):
     client.cookies["django_language"] = "fr"
     response = client.get(f"/lists/{army_list.pk}/")
     problems = response.content.decode().split('id="problems"')[1].split("</section>")[0]
-    assert "doit compter 2 sections d&#x27;infanterie ; il en compte 1." in problems
+    assert "doit compter 2 escouades d&#x27;infanterie ; il en compte 1." in problems
     assert "la limite est de 10." in problems
     assert "needs 2 infantry sections" not in problems

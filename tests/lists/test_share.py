@@ -63,7 +63,9 @@ def test_it_has_no_edit_controls(client):
     client.force_login(army_list.owner)
     response = client.get(f"/s/{army_list.share_token}/")
     main = response.text.split('<main id="main">')[1].split("</main>")[0]
-    assert "<form" not in main
+    # One form only: "Copy to my lists", which makes the reader's own copy and leaves this one.
+    assert main.count("<form") == 1
+    assert f'<form method="post" action="/s/{army_list.share_token}/copy/"' in main
     assert "hx-post" not in main
 
 
@@ -95,3 +97,42 @@ def test_it_escapes_user_text_on_the_share_page(client):
     army_list.save(update_fields=["name"])
     response = client.get(f"/s/{army_list.share_token}/")
     assert "<img src=x" not in response.text
+
+
+@pytest.mark.django_db
+def test_it_says_whether_the_shared_list_is_legal(client):
+    army_list = _shared_list()
+    response = client.get(f"/s/{army_list.share_token}/")
+    # One platoon with one squad: the Soviet platoon needs two.
+    assert 'id="legality"><strong class="has-problems">Not legal yet: ' in response.text
+
+
+@pytest.mark.django_db
+def test_it_copies_a_shared_list_to_the_readers_lists(client):
+    army_list = _shared_list()
+    reader = make_user("reader")
+    client.force_login(reader)
+    response = client.post(f"/s/{army_list.share_token}/copy/")
+    copy = reader.army_lists.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/lists/{copy.pk}/"
+    assert copy.name == "Guards"
+    assert copy.entries.count() == 2 and copy.platoons.count() == 1
+    assert copy.share_token != army_list.share_token
+    assert army_list.owner.army_lists.count() == 1  # the original stays its owner's only list
+
+
+@pytest.mark.django_db
+def test_it_copies_a_shared_list_into_a_visitors_session(client):
+    army_list = _shared_list()
+    response = client.post(f"/s/{army_list.share_token}/copy/")
+    copy_pk = int(response["Location"].split("/")[2])
+    assert client.get(f"/lists/{copy_pk}/").status_code == 200  # theirs: in their session
+    assert client.get(f"/lists/{army_list.pk}/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_it_copies_only_by_post_and_only_a_known_token(client):
+    army_list = _shared_list()
+    assert client.get(f"/s/{army_list.share_token}/copy/").status_code == 405
+    assert client.post("/s/not-a-token/copy/").status_code == 404

@@ -11,13 +11,11 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import caches
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
 
-from armybuilder.catalogue.models import Army, Option, Origin
+from armybuilder.catalogue.models import Option, Origin
 from armybuilder.lists.models import Entry
 
 
@@ -63,9 +61,4 @@ class Command(BaseCommand):
             return
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
         drop_stale_options(fixture_option_keys(files))
-        # Fixtures keep their own timestamps: move the built-in armies' stamps, so what the
-        # builder keeps of their catalogue (catalogue.unit_cache, lists.builder_cache) is read
-        # afresh, even by a server left running; and drop the builders rendered with the old one.
-        Army.objects.filter(origin=Origin.BUILTIN).update(updated_at=timezone.now())
-        caches["builder-pages"].clear()
         self.stdout.write(f"Loaded built-in data from {len(files)} fixture files.")

@@ -1,6 +1,7 @@
 """Accounts: sign up, and log in keeping the lists a visitor built before having an account.
 
-Log out, password change and password reset are Django's own views, wired in ``manage_urls``.
+Log out, password change and password reset are Django's own views, wired in ``urls``. The
+lists app owns who may see a list (``lists.access``); accounts only hand a visitor's lists over.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from armybuilder.accounts.forms import SignUpForm
 from armybuilder.lists.access import claim_session_lists
-from armybuilder.lists.forms import SignUpForm
 
 
 def _claimed_message(request: HttpRequest, claimed: int) -> None:

@@ -1,0 +1,193 @@
+"""Each builder action answers only what changed, small enough for a phone on weak Wi-Fi."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+
+from armybuilder.lists.models import Entry
+from tests.lists.factories import make_builder_list, make_user
+
+HX = {"HX-Request": "true"}
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+BUDGET = 12 * 1024  # bytes on the wire per action at 50 units (issue #12)
+
+
+@pytest.fixture
+def fifty(client, db):
+    alice = make_user("alice")
+    army_list = make_builder_list(alice, entries=50)
+    client.force_login(alice)
+    return army_list
+
+
+def _rows(army_list) -> list[Entry]:
+    return list(army_list.entries.order_by("position", "pk"))
+
+
+def _token(html: str) -> str:
+    return html.split('name="token" value="')[1].split('"')[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [
+        ("", None),  # open the editor
+        ("row/", None),  # close it
+        ("quality/", {"quality": "veteran"}),
+        ("models/", {"step": "1"}),
+        ("options/", {"opt-smg": "2"}),
+        ("rename/", {"name": "Able"}),
+        ("move/", {"direction": "up"}),
+        ("duplicate/", {}),
+        ("remove/", {}),
+    ],
+)
+def test_each_action_answers_a_few_kilobytes_never_the_roster(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    url = f"/lists/{fifty.pk}/entries/{entry.pk}/{action}"
+    send = client.get if data is None else client.post
+    response = send(url, data or {}, headers=HX | GZIP)
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    html = gzip.decompress(response.content).decode()
+    assert len(response.content) <= BUDGET
+    assert 'id="roster"' not in html
+    # At most the unit's row or editor and one neighbour (a move), never the other 48 units.
+    assert len(re.findall(r'<li id="entry-\d+" class="unit-row', html)) <= 2
+
+
+@pytest.mark.django_db
+def test_adding_answers_the_new_row_and_totals_only(client, fifty):
+    unit = _rows(fifty)[1].unit
+    response = client.post(f"/lists/{fifty.pk}/entries/add/", {"unit": unit.pk, "platoon": ""}, headers=HX | GZIP)
+    assert len(response.content) <= BUDGET
+    assert len(re.findall(r'class="unit-row[ "]', gzip.decompress(response.content).decode())) == 1
+
+
+@pytest.mark.django_db
+def test_the_50_unit_page_is_small(client, fifty):
+    response = client.get(f"/lists/{fifty.pk}/")
+    # Collapsed rows, no editor: at most 60 KB of HTML before compression (issue #12).
+    assert len(response.content) <= 60 * 1024
+    assert len(re.findall(rb'class="unit-row[ "]', response.content)) == 50
+    assert b"unit-editor" not in response.content
+
+
+@pytest.mark.django_db
+def test_it_puts_the_copy_right_under_the_original(client, fifty):
+    original = _rows(fifty)[10]
+    html = client.post(f"/lists/{fifty.pk}/entries/{original.pk}/duplicate/", headers=HX).content.decode()
+    rows = _rows(fifty)
+    copy = rows[11]
+    assert copy.pk not in {e.pk for e in _rows(fifty)[:11]} and copy.unit_id == original.unit_id
+    # The answer replaces the original's editor with its row, then the copy's, in that order.
+    first, second = re.findall(r'<li id="entry-(\d+)" class="unit-row', html)
+    assert (int(first), int(second)) == (original.pk, copy.pk)
+    assert f'<li id="entry-{copy.pk}" class="unit-row is-new">' in html
+
+
+@pytest.mark.django_db
+def test_removing_leaves_an_undo_bar_that_puts_the_unit_back_in_its_place(client, fifty):
+    rows = _rows(fifty)
+    gone = rows[5]
+    gone.quality, gone.name, gone.options = "veteran", "Baker", {"lmg": 1, "smg": 3}
+    gone.save()
+    html = client.post(f"/lists/{fifty.pk}/entries/{gone.pk}/remove/", headers=HX).content.decode()
+    assert not Entry.objects.filter(pk=gone.pk).exists()
+    assert f'<li id="entry-{gone.pk}" class="unit-row undo-bar" role="status">' in html
+    assert "Removed Baker." in html
+    assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+    # Another unit added meanwhile does not take its place.
+    client.post(f"/lists/{fifty.pk}/entries/add/", {"unit": gone.unit_id, "platoon": ""}, headers=HX)
+
+    url = f"/lists/{fifty.pk}/entries/{gone.pk}/restore/"
+    back = client.post(url, {"token": _token(html)}, headers=HX).content.decode()
+    assert back.lstrip().startswith(f'<li id="entry-{gone.pk}" class="unit-row is-new">')
+    restored = Entry.objects.get(pk=gone.pk)
+    assert (restored.quality, restored.name, restored.options) == ("veteran", "Baker", {"lmg": 1, "smg": 3})
+    assert [e.pk for e in _rows(fifty)][:7] == [e.pk for e in rows[:7]]
+    # A second click changes nothing.
+    client.post(url, {"token": _token(html)}, headers=HX)
+    assert fifty.entries.count() == 51  # 50, one removed, one added, the removed one back
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_undo_token_forged_or_for_another_list(client, fifty):
+    entry = _rows(fifty)[3]
+    html = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/remove/", headers=HX).content.decode()
+    token = _token(html)
+    other = make_builder_list(fifty.owner, entries=1)
+    assert client.post(f"/lists/{other.pk}/entries/{entry.pk}/restore/", {"token": token}).status_code == 400
+    assert client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/restore/", {"token": token + "x"}).status_code == 400
+    assert client.post(f"/lists/{fifty.pk}/entries/{entry.pk + 1}/restore/", {"token": token}).status_code == 400
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.django_db
+def test_it_offers_undo_without_javascript(client, fifty):
+    entry = _rows(fifty)[3]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/remove/", follow=True)
+    assert response.redirect_chain[0][0].startswith(f"/lists/{fifty.pk}/?undo=")
+    html = response.content.decode()
+    assert f'id="entry-{entry.pk}-undo"' in html
+    client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/restore/", {"token": _token(html)})
+    assert Entry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.django_db
+def test_moving_swaps_the_unit_with_its_neighbour_only(client, fifty):
+    rows = _rows(fifty)
+    entry, above = rows[8], rows[7]
+    html = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX).content.decode()
+    assert [e.pk for e in _rows(fifty)][7:9] == [entry.pk, above.pk]
+    # The neighbour is deleted out of band, then both come back in their new order.
+    assert f'<li id="entry-{above.pk}" hx-swap-oob="delete">' in html
+    order = re.findall(r'<li id="entry-(\d+)" class="unit-row', html)
+    assert [int(pk) for pk in order] == [entry.pk, above.pk]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "anchor"), [("", "?edit={pk}#entry-{pk}"), ("row/", "#entry-{pk}")])
+def test_opening_and_closing_work_without_javascript(client, fifty, action, anchor):
+    entry = _rows(fifty)[0]
+    response = client.get(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}")
+    assert response["Location"] == f"/lists/{fifty.pk}/" + anchor.format(pk=entry.pk)
+    page = client.get(f"/lists/{fifty.pk}/?edit={entry.pk}").content.decode()
+    assert page.count("unit-editor") == 1
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page
+
+
+@pytest.mark.django_db
+def test_the_builder_offers_sharing_without_leaving_it(client, fifty):
+    html = client.get(f"/lists/{fifty.pk}/").content.decode()
+    assert f'value="http://testserver/s/{fifty.share_token}/" readonly' in html
+    for link in ("export.txt", "export.json", "print/"):
+        assert f'href="/lists/{fifty.pk}/{link}"' in html
+
+
+@pytest.mark.django_db
+def test_a_change_sends_only_the_panels_it_changed(client, fifty):
+    fifty.points_limit = 10_000  # under the limit: no problem names the total
+    fifty.save()
+    entry = _rows(fifty)[20]
+    url = f"/lists/{fifty.pk}/entries/{entry.pk}/"
+    # More models: the total and the platoon's total change; no problem or officer does.
+    html = client.post(f"{url}models/", {"step": "1"}, headers=HX).content.decode()
+    assert 'id="summary-bar"' in html
+    assert f'id="platoon-{entry.platoon_id}-head"' in html
+    assert 'id="problems"' not in html and 'id="officers"' not in html
+    # A new name changes no total, but the platoon's problem names its units: header and panel.
+    html = client.post(f"{url}rename/", {"name": "Able"}, headers=HX).content.decode()
+    head = html.split(f'id="platoon-{entry.platoon_id}-head"')[1].split("</header>")[0]
+    assert "Able" in head and 'id="problems"' in html
+    # The same name again changes nothing else: the row and the points bar only.
+    html = client.post(f"{url}rename/", {"name": "Able"}, headers=HX).content.decode()
+    assert f'id="platoon-{entry.platoon_id}-head"' not in html and 'id="problems"' not in html
+    # Removing a squad changes the platoon's problems (it has too many squads either way, but
+    # not the same count), so the problems panel comes too.
+    html = client.post(f"{url}remove/", headers=HX).content.decode()
+    assert 'id="problems"' in html and f'id="platoon-{entry.platoon_id}-head"' in html
