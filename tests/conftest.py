@@ -32,10 +32,19 @@ def _fast_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _no_rate_limits(settings):
+def _no_rate_limits():
     # Tests make more requests of one kind than a visitor may in a minute (PDFs, logins): the
-    # limits are off here and tested on their own, switched back on, in tests/security/.
-    settings.RATELIMIT_ENABLE = False
+    # limits are off here and tested on their own, switched back on, in tests/security/. Read
+    # from Django's own settings, not the ``settings`` fixture, which the parser-only tests of
+    # tests/importers replace with a plain namespace.
+    from django.conf import settings
+    from django.test import override_settings
+
+    if not settings.configured:
+        yield
+        return
+    with override_settings(RATELIMIT_ENABLE=False):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -99,3 +108,18 @@ def new_browser_context(_playwright_browser, live_server):
     yield make
     for context in contexts:
         context.close()
+
+
+def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
+    """Poll a page expression from the test, through DevTools, until it is truthy.
+
+    Playwright's ``wait_for_function`` polls inside the page with ``new Function``, which the strict
+    CSP (no 'unsafe-eval') refuses whenever the first check is not already true.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Still false after {timeout} s: {expression}")
+        time.sleep(0.05)

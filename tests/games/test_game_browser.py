@@ -11,6 +11,7 @@ from django.test import Client
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
+from tests.conftest import wait_until
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
@@ -73,7 +74,7 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
         """Do something that posts an action and wait for htmx to swap the board in."""
         before = revision()
         action()
-        page.wait_for_function("r => document.querySelector('#game').dataset.revision !== r", arg=before)
+        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
 
     def tools(unit):
         if not unit.locator("details.unit-tools").get_attribute("open"):

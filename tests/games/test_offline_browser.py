@@ -7,6 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from tests.conftest import wait_until
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
@@ -22,7 +23,7 @@ def _log_in(context, live_server, user) -> None:
 
 def _kept(page, path: str) -> None:
     # The worker stores a copy after answering; wait until it is there before going offline.
-    page.wait_for_function("p => caches.match(p).then(r => !!r)", arg=path)
+    wait_until(page, "p => caches.match(p).then(r => !!r)", path)
 
 
 @pytest.mark.browser
@@ -36,7 +37,7 @@ def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function(CONTROLLED)
+    wait_until(page, CONTROLLED)
     for path in ("/reference/", "/reference/v3/", f"/lists/{army_list.pk}/"):
         page.goto(path)
         _kept(page, path)
@@ -68,13 +69,13 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function(CONTROLLED)
+    wait_until(page, CONTROLLED)
     page.goto(f"/lists/{army_list.pk}/")
     _kept(page, f"/lists/{army_list.pk}/")
 
     page.click("button:has-text('Log out')")
     page.wait_for_url("**/")
-    page.wait_for_function("u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", arg=str(alice.pk))
+    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(alice.pk))
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1

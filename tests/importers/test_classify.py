@@ -21,7 +21,7 @@ from armydata.classify import classify, is_setting, weapon_mount
         (["Infantry Squads and Teams", "infantry"], "Light Mortar Team", ("team", "light_mortar")),
         (["Infantry Squads and Teams", "infantry"], "Medium Mortar Team", ("team", "mortar")),
         (["Infantry Squads and Teams", "infantry"], "PIAT Team", ("team", "anti_tank")),
-        (["Anti-Tank Guns", "artillery"], "6 pdr", ("artillery", "artillery")),
+        (["Anti-Tank Guns", "artillery"], "6 pdr", ("artillery", "anti_tank_gun")),
         (["Platoon Commander"], "Lieutenant", ("headquarters", "officer")),
         (["Machine Gun Team"], "MG 42 Team", ("team", "machine_gun")),
         (["Infantry Squad"], "Grenadier Squad", ("infantry", "infantry")),

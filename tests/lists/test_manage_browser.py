@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from armybuilder.lists.models import ArmyList
 from tests.lists.factories import make_army, make_edition
@@ -30,7 +31,7 @@ def test_it_signs_up_creates_a_list_and_shares_it(django_db_setup, page, new_bro
     page.goto("/lists/new/")
     page.select_option("#id_edition", "v3")
     # htmx swaps the army select for the edition's armies only.
-    page.wait_for_function("!document.querySelector('#id_army').textContent.includes('Soviet Union')")
+    expect(page.locator("#id_army")).not_to_contain_text("Soviet Union")
     page.select_option("#id_army", label="Finland")
     page.fill("#id_name", "Sisu")
     page.fill("#id_points_limit", "800")
@@ -60,7 +61,7 @@ def test_it_deletes_and_undoes_with_htmx_in_place(django_db_setup, page):
     page.goto("/lists/new/")
     page.select_option("#id_edition", "v3")
     # Wait for htmx to swap in the edition's own armies (no more per-edition groups) before choosing one.
-    page.wait_for_function("document.querySelector('#id_army optgroup') === null")
+    expect(page.locator("#id_army optgroup")).to_have_count(0)
     page.select_option("#id_army", label="Finland")
     page.fill("#id_name", "Motti")
     page.click("button[name=create]")
@@ -96,7 +97,7 @@ def test_the_army_select_waits_for_the_editions_armies(django_db_setup, page):
         }"""
     )
     page.select_option("#id_edition", "v3")
-    page.wait_for_function("!document.querySelector('#id_army').textContent.includes('Soviet Union')")
+    expect(page.locator("#id_army")).not_to_contain_text("Soviet Union")
     assert page.evaluate("window.__armyDisabled") is True
     assert page.is_enabled("#id_army")
     page.select_option("#id_army", label="Finland")
