@@ -32,6 +32,19 @@ def _fast_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _empty_caches():
+    # Each test starts with empty caches: rate-limit counters, kept PDFs and pages of an earlier
+    # test (whose rows were rolled back, their ids reused) must not count or stand in for this one's.
+    from django.conf import settings
+
+    if settings.configured:
+        from django.core.cache import caches
+
+        for cache in caches.all():
+            cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _no_rate_limits():
     # Tests make more requests of one kind than a visitor may in a minute (PDFs, logins): the
     # limits are off here and tested on their own, switched back on, in tests/security/. Read
