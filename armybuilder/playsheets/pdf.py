@@ -8,6 +8,15 @@ templates with ``static_root`` set to ``STATIC_URL`` instead.
 
 WeasyPrint is imported inside functions: it is slow to import and only the PDF views need it.
 
+Every render reuses its thread's one ``FontConfiguration`` (``font_config``). WeasyPrint makes a
+new one per document when none is given: a fresh Fontconfig configuration with every system font
+loaded, and a new Pango font map, neither of which the C libraries fully give back when it is
+dropped. That kept 0.25-0.6 MB per PDF in every worker, without end (``bench/pdf_memory_bench.py``
+shows both behaviours). One configuration per thread, because Pango font maps are not
+thread-safe; it registers the print stylesheet's ``@font-face`` fonts once (WeasyPrint skips a
+face it already holds), and its own caches are keyed by the few font and line-height
+combinations of the print stylesheet, so they stop growing after the first renders.
+
 Quick-reference sheets depend only on an edition's rules data, so they are cached per edition,
 language and paper size. The key carries a fingerprint of that data and of the sheet's template
 and stylesheet, so an edited table or a new deploy never serves a stale sheet.
@@ -18,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import mimetypes
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -32,6 +42,7 @@ from armybuilder.reference.models import Edition, RulesRow, RulesTable, SpecialR
 
 STATIC_ORIGIN = "https://static.muster.invalid/"
 SHEET_TEMPLATE = "playsheets/reference_sheet.html"
+LIST_TEMPLATE = "playsheets/list_document.html"
 SHEET_CACHE_SECONDS = 7 * 24 * 3600
 # Files whose content changes what a cached sheet looks like (the fingerprint hashes them).
 SHEET_ASSETS = (
@@ -85,10 +96,27 @@ def render_html(template_name: str, context: dict[str, Any], *, for_pdf: bool = 
     return render_to_string(template_name, {**context, "static_root": static_root, "for_pdf": for_pdf})
 
 
-def html_to_pdf(html: str) -> bytes:
+_thread_fonts = threading.local()
+
+
+def font_config() -> Any:
+    """This thread's WeasyPrint font configuration, made on first use (see the module docstring)."""
+    config = getattr(_thread_fonts, "config", None)
+    if config is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        config = _thread_fonts.config = FontConfiguration()
+    return config
+
+
+def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
+    """The PDF of ``html``; ``fresh_fonts`` makes a font configuration for this render alone, as
+    WeasyPrint does by default (only the memory benchmark asks for it, to show the leak)."""
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher()).write_pdf()
+    fonts = None if fresh_fonts else font_config()
+    document = HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher())
+    return document.write_pdf(font_config=fonts)
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:

@@ -22,7 +22,7 @@ from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.forms import PrintOptions, print_options
 from armybuilder.reference.models import Edition
 
-LIST_TEMPLATE = "playsheets/list_document.html"
+LIST_TEMPLATE = pdf.LIST_TEMPLATE
 
 # What each fixed PDF of a list holds; print.pdf takes its parts from the query string.
 ROSTER = ("roster",)

@@ -8,6 +8,7 @@ the fact is an inference, a status and a note saying which value was chosen and 
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -23,12 +24,32 @@ class Status(models.TextChoices):
     DISPUTED = "disputed", _("Sources disagree")
 
 
+class Stamped(models.Model):
+    """A row that records when it last changed, so ``version.data_version`` can see every edit.
+
+    ``save`` moves the stamp (the admin, the importers' ``save(update_fields=...)``); ``loaddata``
+    saves raw, skipping ``save``, but its rows carry no stamp, so each gets the default: now.
+    """
+
+    updated_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.updated_at = timezone.now()
+        fields = kwargs.get("update_fields")
+        if fields is not None and "updated_at" not in fields:
+            kwargs["update_fields"] = [*fields, "updated_at"]  # type: ignore[misc]
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
 class EditionManager(models.Manager["Edition"]):
     def get_by_natural_key(self, slug: str) -> Edition:
         return self.get(slug=slug)
 
 
-class Edition(models.Model):
+class Edition(Stamped):
     slug = models.SlugField(max_length=8, unique=True)
     number = models.PositiveSmallIntegerField(unique=True)
     name = models.CharField(max_length=60)
@@ -65,7 +86,7 @@ class RulesTableManager(models.Manager.from_queryset(RulesTableQuerySet)):  # ty
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class RulesTable(models.Model):
+class RulesTable(Stamped):
     """One table of the quick-reference sheets for one edition (orders, terrain, HE, ...).
 
     ``columns`` is a list of ``{"key": ..., "en": ..., "fr": ...}``; each row's ``cells`` maps
@@ -129,7 +150,7 @@ class RulesRowManager(models.Manager["RulesRow"]):
         return self.get(table__edition__slug=edition_slug, table__slug=table_slug, position=position)
 
 
-class RulesRow(models.Model):
+class RulesRow(Stamped):
     table = models.ForeignKey(RulesTable, on_delete=models.CASCADE, related_name="rows")
     position = models.PositiveSmallIntegerField()
     cells = models.JSONField(default=dict)
@@ -170,7 +191,7 @@ class SpecialRuleManager(models.Manager["SpecialRule"]):
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class SpecialRule(models.Model):
+class SpecialRule(Stamped):
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="special_rules")
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=80)
@@ -219,7 +240,7 @@ class WeaponManager(models.Manager.from_queryset(WeaponQuerySet)):  # type: igno
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class Weapon(models.Model):
+class Weapon(Stamped):
     """One line of an edition's weapons chart.
 
     ``pen`` is the penetration bonus added to damage rolls (0 for none); ``he_size`` is the HE
