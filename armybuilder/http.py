@@ -37,7 +37,13 @@ from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import get_language
 
 # What a deploy changes: a release with new templates, code or translations gets new ETags.
-BUILD_GLOBS = ("armybuilder/**/*.py", "templates/**/*.html", "locale/**/*.mo", "rules/**/*.py")
+BUILD_GLOBS = (
+    "armybuilder/**/*.py",
+    "rules/**/*.py",
+    "templates/**/*.html",
+    "locale/**/*.mo",
+    "static/**/*.css",
+)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from armybuilder.lists.builder_forms import (
     platoon_kind_labels,
     platoon_kinds,
 )
+from armybuilder.lists.conditional import owned_list_page
 from armybuilder.lists.loading import builder_list_row, with_builder_rows
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
@@ -694,6 +695,7 @@ def _page_with_errors(request: HttpRequest, army_list: ArmyList, errors: Errors)
 
 @require_GET
 @vary_on_headers("HX-Request")
+@owned_list_page
 def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The page; its builder part comes from the cache while the list and its army are unchanged."""
     army_list = builder_list_row(request, pk)

@@ -24,11 +24,23 @@ class Status(models.TextChoices):
     DISPUTED = "disputed", _("Sources disagree")
 
 
+class StampedQuerySet(models.QuerySet):
+    def update(self, **kwargs: object) -> int:
+        """A bulk update (and so ``bulk_update``) moves the rows' stamps too."""
+        kwargs.setdefault("updated_at", timezone.now())
+        return super().update(**kwargs)
+
+
+class StampedManager(models.Manager.from_queryset(StampedQuerySet)):  # type: ignore[misc]
+    pass
+
+
 class Stamped(models.Model):
     """A row that records when it last changed, so ``version.data_version`` can see every edit.
 
-    ``save`` moves the stamp (the admin, the importers' ``save(update_fields=...)``); ``loaddata``
-    saves raw, skipping ``save``, but its rows carry no stamp, so each gets the default: now.
+    ``save`` moves the stamp (the admin, the importers' ``save(update_fields=...)``), and so does a
+    queryset's ``update`` (``StampedQuerySet``); ``loaddata`` saves raw, skipping ``save``, but
+    its rows carry no stamp, so each gets the default: now.
     """
 
     updated_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -44,7 +56,7 @@ class Stamped(models.Model):
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
 
-class EditionManager(models.Manager["Edition"]):
+class EditionManager(StampedManager):
     def get_by_natural_key(self, slug: str) -> Edition:
         return self.get(slug=slug)
 
@@ -73,7 +85,7 @@ class Edition(Stamped):
         return self.name_fr if _is_french() and self.name_fr else self.name
 
 
-class RulesTableQuerySet(models.QuerySet["RulesTable"]):
+class RulesTableQuerySet(StampedQuerySet):
     def for_edition(self, edition: Edition) -> RulesTableQuerySet:
         return self.filter(edition=edition)
 
@@ -145,7 +157,7 @@ def signed(value: int) -> str:
     return "0"
 
 
-class RulesRowManager(models.Manager["RulesRow"]):
+class RulesRowManager(StampedManager):
     def get_by_natural_key(self, edition_slug: str, table_slug: str, position: int) -> RulesRow:
         return self.get(table__edition__slug=edition_slug, table__slug=table_slug, position=position)
 
@@ -186,7 +198,7 @@ class RulesRow(Stamped):
         return values
 
 
-class SpecialRuleManager(models.Manager["SpecialRule"]):
+class SpecialRuleManager(StampedManager):
     def get_by_natural_key(self, edition_slug: str, slug: str) -> SpecialRule:
         return self.get(edition__slug=edition_slug, slug=slug)
 
@@ -230,7 +242,7 @@ class WeaponCategory(models.TextChoices):
     HEAVY = "heavy", _("Heavy weapons")
 
 
-class WeaponQuerySet(models.QuerySet["Weapon"]):
+class WeaponQuerySet(StampedQuerySet):
     def for_chart(self) -> WeaponQuerySet:
         return self.select_related("edition").prefetch_related("special_rules")
 

@@ -1,0 +1,118 @@
+"""Benchmark the rules reference against ``/ping/``: pages, htmx fragment and API, 200s and 304s.
+
+Run from the repository root: ``.venv/bin/python bench/reference_bench.py [--rounds N]``.
+
+It sets Django up on a temporary SQLite database with the built-in data (as ``playsheet_bench``
+does) and times requests through Django's test client, in process: each endpoint's median (p50)
+and its requests per second (one after another, so 1 / mean time), both as ratios to ``/ping/``
+measured in the same run. The endpoints take turns in blocks of ``BLOCK`` requests, so a busy
+spell on the machine slows them all alike. Each page is timed three ways:
+
+* ``reload``: the browser's reload of a page it has, with its ETag: answered 304;
+* ``new visitor``: a visitor without the page (no ETag), answered 200 from the page kept for this
+  data version, in the visitor's own layout;
+* ``cold``: every cache emptied before each request, so read and rendered from the database (what
+  every request cost before the fast path, and what the first request after a data change costs).
+
+The target is at most 3x ``/ping/`` for the reloads and the new visitors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import playsheet_bench  # noqa: E402  (shares its database setup)
+
+BLOCK = 20
+TARGET_RATIO = 3.0
+PAGES = {
+    "weapons chart v3": "/reference/v3/weapons/",
+    "topic page v3 (shooting)": "/reference/v3/shooting/",
+    "reference index": "/reference/",
+    "weapons filter (htmx)": "/reference/v3/weapons/?q=rifle",
+    "API: weapons v3": "/api/editions/v3/weapons/",
+}
+
+
+def _timed(request: Callable[[], object], expect: int) -> float:
+    start = time.perf_counter()
+    response = request()
+    elapsed = time.perf_counter() - start
+    assert response.status_code == expect, (response.status_code, expect)
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10, help=f"blocks of {BLOCK} requests per endpoint")
+    args = parser.parse_args()
+    shm = Path("/dev/shm")
+    db_dir = tempfile.mkdtemp(prefix="muster-bench-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
+    try:
+        playsheet_bench._setup_django(db_dir)
+        from django.core.cache import caches
+        from django.test import Client
+
+        def clear() -> None:
+            for cache in caches.all():
+                cache.clear()
+
+        client = Client()
+        endpoints: dict[str, Callable[[], float]] = {"/ping/": lambda: _timed(lambda: client.get("/ping/"), 200)}
+        for label, url in PAGES.items():
+            headers = {"HX-Request": "true"} if "htmx" in label else {}
+            first = client.get(url, headers=headers)
+            assert first.status_code == 200, (url, first.status_code)
+            etag = first.get("ETag")
+
+            def new_visitor(url: str = url, headers: dict = headers) -> float:
+                return _timed(lambda: client.get(url, headers=headers), 200)
+
+            def cold(url: str = url, headers: dict = headers) -> float:
+                clear()
+                return _timed(lambda: client.get(url, headers=headers), 200)
+
+            endpoints[f"{label}: new visitor"] = new_visitor
+            endpoints[f"{label}: cold"] = cold
+            if etag:
+
+                def reload(url: str = url, headers: dict = headers, etag: str = etag) -> float:
+                    return _timed(lambda: client.get(url, headers={**headers, "If-None-Match": etag}), 304)
+
+                endpoints[f"{label}: reload"] = reload
+        for measure in endpoints.values():  # warm up: imports, templates, the kept pages
+            measure()
+        timings: dict[str, list[float]] = {label: [] for label in endpoints}
+        for _ in range(args.rounds):
+            for label, measure in endpoints.items():
+                timings[label].extend(measure() for _ in range(BLOCK))
+        ping_p50 = statistics.median(timings["/ping/"])
+        ping_rps = 1 / statistics.mean(timings["/ping/"])
+        print(f"reference bench: {args.rounds * BLOCK} requests per endpoint, django.test.Client, in process")
+        print(f"{'endpoint':52}{'p50 ms':>9}{'x ping':>8}{'req/s':>9}{'ping/x':>8}")
+        over = []
+        for label, values in timings.items():
+            p50 = statistics.median(values)
+            rps = 1 / statistics.mean(values)
+            ratio, rps_ratio = p50 / ping_p50, ping_rps / rps
+            print(f"{label:52}{p50 * 1000:9.2f}{ratio:8.1f}{rps:9.0f}{rps_ratio:8.1f}")
+            if not label.endswith(": cold") and label != "/ping/" and max(ratio, rps_ratio) > TARGET_RATIO:
+                over.append(label)
+        print(f"over the {TARGET_RATIO:g}x target (reloads and new visitors): {', '.join(over) or 'none'}")
+        return 0
+    finally:
+        shutil.rmtree(db_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
