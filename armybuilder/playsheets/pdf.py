@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import mimetypes
+import re
 import signal
 import threading
 from collections.abc import Iterator, Sequence
@@ -122,13 +123,68 @@ def font_config() -> Any:
 
 
 def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
-    """The PDF of ``html``; ``fresh_fonts`` makes a font configuration for this render alone, as
-    WeasyPrint does by default (only the memory benchmark asks for it, to show the leak)."""
+    """The PDF of ``html``, each part fitted to its pages (``fitted``).
+
+    ``fresh_fonts`` makes a font configuration for this render alone, as WeasyPrint does by
+    default (only the memory benchmark asks for it, to show the leak).
+    """
+    fonts = None if fresh_fonts else font_config()
+    return fitted(html, fonts).write_pdf()
+
+
+# -- Fitting parts to their pages ----------------------------------------------------------------
+
+# A part (the roster, the rules summary) whose last page is filled less than this is tightened
+# (``.fit-1``, then ``.fit-2`` in playsheet.css: smaller type, closer rows) when that saves the
+# page: a roster never ends with one unit's row alone on a page, and the French playsheet, whose
+# words are longer, takes the pages the English one does.
+FIT_FILL = 0.4
+FIT_LEVELS = ("fit-1", "fit-2")
+FIT_PARTS = ("part-roster", "part-summary")
+PART_CLASS = "part part-"
+
+
+def _layout(html: str, fonts: Any) -> Any:
     from weasyprint import HTML
 
-    fonts = None if fresh_fonts else font_config()
-    document = HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher())
-    return document.write_pdf(font_config=fonts)
+    return HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher()).render(font_config=fonts)
+
+
+def _part_pages(document: Any) -> dict[str, list[float]]:
+    """For each part of the document, how full each of its pages is (0 to 1), in order."""
+    pages: dict[str, list[float]] = {}
+    for page in document.pages:
+        box = page._page_box  # WeasyPrint keeps the laid-out boxes there
+        top, height = box.content_box_y(), box.height
+        for html_box in box.children[:1]:
+            for body in html_box.children:
+                for section in getattr(body, "children", ()):
+                    classes = (section.element.get("class") or "") if section.element is not None else ""
+                    if not classes.startswith(PART_CLASS):
+                        continue
+                    part = classes.split()[1]
+                    bottom = section.position_y + section.margin_height()
+                    pages.setdefault(part, []).append(max(0.0, min(1.0, (bottom - top) / height)))
+    return pages
+
+
+def _tighten(html: str, part: str, level: str) -> str:
+    return re.sub(rf"""class=(["'])part {part}""", rf"class=\1part {part} {level}", html, count=1)
+
+
+def fitted(html: str, fonts: Any) -> Any:
+    """The laid-out document; a part that spills a little onto a last page is tightened to fit."""
+    document = _layout(html, fonts)
+    for part, fills in _part_pages(document).items():
+        if part not in FIT_PARTS or len(fills) < 2 or fills[-1] >= FIT_FILL:
+            continue
+        for level in FIT_LEVELS:
+            tighter_html = _tighten(html, part, level)
+            tighter = _layout(tighter_html, fonts)
+            if len(_part_pages(tighter).get(part, fills)) < len(fills):
+                html, document = tighter_html, tighter
+                break
+    return document
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
