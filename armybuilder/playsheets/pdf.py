@@ -134,13 +134,14 @@ def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
 
 # -- Fitting parts to their pages ----------------------------------------------------------------
 
-# A part (the roster, the rules summary) whose last page is filled less than this is tightened
-# (``.fit-1``, then ``.fit-2`` in playsheet.css: smaller type, closer rows) when that saves the
-# page: a roster never ends with one unit's row alone on a page, and the French playsheet, whose
-# words are longer, takes the pages the English one does.
+# A part (the roster, the rules summary, the quick reference) whose last page is filled less
+# than this is tightened (``.fit-1``, then ``.fit-2`` in playsheet.css: smaller type, closer
+# rows) when that saves the page: a roster never ends with one unit's row alone on a page, and
+# the French sheets, whose words are longer, take the pages the English ones do (the 2nd
+# edition's French A4 quick reference took 4 pages, the last one a quarter full, for 3).
 FIT_FILL = 0.4
 FIT_LEVELS = ("fit-1", "fit-2")
-FIT_PARTS = ("part-roster", "part-summary")
+FIT_PARTS = ("part-roster", "part-summary", "part-reference")
 PART_CLASS = "part part-"
 
 

@@ -4,8 +4,10 @@ playsheet takes the pages the English one does (``pdf.fitted``)."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from pypdf import PdfReader
 
 from armybuilder.playsheets import pdf
@@ -73,3 +75,12 @@ def test_the_french_a4_playsheet_takes_the_pages_the_english_one_does(alice_clie
     english = alice_client.get(f"{url}&lang=en")
     french = alice_client.get(f"{url}&lang=fr")
     assert pages(french.content) == pages(english.content)
+
+
+def test_the_french_a4_quick_reference_takes_the_pages_the_english_one_does(client, settings):
+    # The 2nd edition's sheet, real data: its French A4 sheet spilled a quarter page onto a 4th page.
+    fixtures = Path(settings.BASE_DIR) / "fixtures"
+    call_command("loaddata", fixtures / "00_editions.json", fixtures / "20_v2_reference.json", verbosity=0)
+    english = client.get("/reference/v2/sheet.pdf?lang=en&paper=a4")
+    french = client.get("/reference/v2/sheet.pdf?lang=fr&paper=a4")
+    assert pages(french.content) == pages(english.content) == 3
