@@ -25,12 +25,13 @@ def test_it_builds_the_page_in_a_constant_number_of_queries(client, django_asser
     army_list = _logged_in(client, size)
     # 1 session, 2 user, 3 list (+ its army's stamp), 4 the army with its edition, 5 platoons,
     # 6 entries, 7 the army's units, 8 their options (the army and units are kept for the next
-    # requests, catalogue.unit_cache, where the catalogue panel finds its units too).
-    with django_assert_num_queries(8):
+    # requests, catalogue.unit_cache, where the catalogue panel finds its units too); and for its
+    # ETag (armybuilder.http.conditional) 9 the list's revision, 10 the rules data's version.
+    with django_assert_num_queries(10):
         response = client.get(f"/lists/{army_list.pk}/")
     assert response.status_code == 200
     # Reopened unchanged: its builder comes from the cache (tests/lists/test_builder_cache.py).
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(5):
         client.get(f"/lists/{army_list.pk}/")
 
 
