@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
+from armybuilder.http import conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
 from armybuilder.lists.conditional import list_page
 from armybuilder.lists.models import ArmyList
@@ -29,6 +30,7 @@ from armybuilder.playsheets import pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.forms import PrintOptions, print_options
 from armybuilder.reference.models import Edition
+from armybuilder.reference.pages import reference_revision
 
 LIST_TEMPLATE = pdf.LIST_TEMPLATE
 
@@ -161,6 +163,7 @@ def print_document(request: HttpRequest, pk: int | None = None, token: str | Non
 
 
 @require_GET
+@conditional(reference_revision, per_visitor=False)  # the same sheet for everyone: 304 while the data stands
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
     options, _bound = print_options(request.GET)

@@ -85,3 +85,12 @@ def test_the_owner_and_the_share_link_share_the_render(alice_client, client, arm
     alice_client.logout()
     assert client.get(f"/s/{army_list.share_token}/roster.pdf").status_code == 200
     assert len(renders) == 1
+
+
+def test_a_reload_of_the_sheet_is_a_304_until_the_data_changes(client, edition, renders):
+    url = "/reference/v3/sheet.pdf?lang=en&paper=a4"
+    first = client.get(url)
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
+    Weapon.objects.filter(slug="rifle").update(range_max=30)
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+    assert len(renders) == 2
