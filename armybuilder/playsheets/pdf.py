@@ -245,6 +245,10 @@ def render_slot() -> Iterator[None]:
     try:
         with _time_budget(float(getattr(settings, "PLAYSHEET_RENDER_BUDGET", RENDER_BUDGET))):
             yield
+    except RenderBusy:
+        # Stopped anywhere, perhaps while registering a font: the next render starts afresh.
+        _thread_fonts.config = None
+        raise
     finally:
         slots.release()
 

@@ -52,7 +52,8 @@ def test_a_render_past_its_budget_is_stopped(alice_client, army_list, settings):
     response = alice_client.get(f"/lists/{army_list.pk}/cards.pdf")
     assert response.status_code == 503
     assert "took too long" in response.content.decode()
-    # The slot was given back and nothing half-made was kept.
+    # The slot was given back and nothing half-made was kept, not even the fonts.
+    assert getattr(pdf._thread_fonts, "config", None) is None
     settings.PLAYSHEET_RENDER_BUDGET = 30
     assert alice_client.get(f"/lists/{army_list.pk}/cards.pdf").content.startswith(b"%PDF-")
 
