@@ -83,9 +83,15 @@ def _busy(request: HttpRequest, reason: str) -> HttpResponse:
 def _list_and_wrapper(
     request: HttpRequest, pk: int | None, token: str | None, *, for_builder: bool = True
 ) -> tuple[ArmyList, str, Callable[[HttpResponse], HttpResponse]]:
-    """The list (owned or shared), its pages' base URL and the headers its responses get."""
+    """The list (owned or shared), its pages' base URL and the headers its responses get.
+
+    Without ``for_builder`` only the list's row and army are read (a cached PDF needs no more).
+    """
     if token is not None:
-        army_list = get_shared_list(token)
+        if for_builder:
+            army_list = get_shared_list(token)
+        else:
+            army_list = get_object_or_404(ArmyList.objects.active().select_related("army"), share_token=token)
         return army_list, f"/s/{army_list.share_token}/", _shared
     army_list = get_list_for_user(request, pk or 0, for_builder=for_builder)
     return army_list, f"/lists/{army_list.pk}/", _private
@@ -97,11 +103,7 @@ def _list_and_wrapper(
 @require_GET
 @list_page
 def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
-    if token is not None:
-        army_list = get_object_or_404(ArmyList.objects.active().select_related("army"), share_token=token)
-        wrap = _shared
-    else:
-        army_list, _base, wrap = _list_and_wrapper(request, pk, None, for_builder=False)
+    army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
     options, _bound = print_options(request.GET)
     parts = KINDS[kind].parts or options.parts
     try:
