@@ -32,6 +32,9 @@ BARE = "reference/bare.html"
 SHELL = "reference/shell.html"
 PART = "<muster-part>"
 KEEP_SECONDS = 24 * 3600
+# The query parameters the reference reads (the weapons chart's filters, the compare view's
+# editions): only these tell kept pages apart, so stray parameters cannot fill the cache.
+QUERY_PARAMS = ("q", "category", "rule", "min_pen", "a", "b", "changes")
 
 
 def request_version(request: HttpRequest) -> DataVersion:
@@ -48,7 +51,8 @@ def reference_revision(request: HttpRequest, *args: object, **kwargs: object) ->
 
 
 def _key(request: HttpRequest, kind: str) -> str:
-    parts = (kind, build_stamp(), request_version(request).stamp, get_language() or "", request.get_full_path())
+    query = [(name, request.GET.getlist(name)) for name in QUERY_PARAMS if name in request.GET]
+    parts = (kind, build_stamp(), request_version(request).stamp, get_language() or "", request.path, query)
     return "reference:" + hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 

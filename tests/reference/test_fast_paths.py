@@ -127,3 +127,9 @@ def test_the_api_answers_304_and_if_modified_since(client, table):
 def test_an_unknown_table_is_still_a_404(client, table):
     assert client.get("/api/editions/v2/nothing/").status_code == 404
     assert client.get("/reference/v2/nothing/").status_code == 404
+
+
+def test_stray_query_parameters_share_the_kept_page(client, table, django_assert_num_queries):
+    client.get(TOPIC)
+    with django_assert_num_queries(1):
+        assert client.get(f"{TOPIC}?utm_source=forum").status_code == 200
