@@ -14,7 +14,9 @@ spell on the machine slows them all alike. Each page is timed three ways:
 * ``cold``: every cache emptied before each request, so read and rendered from the database (what
   every request cost before the fast path, and what the first request after a data change costs).
 
-The target is at most 3x ``/ping/`` for the reloads and the new visitors. The requests go over
+The target is at most 3x ``/ping/`` for the reloads and the new visitors. A "static page" floor
+is measured too: a bench-only view answering the weapons chart's bytes as they are (no template,
+no database), so the cost of merely sending a page that size shows beside the real one. The requests go over
 HTTP to the WSGI app served by ``wsgiref`` in a thread of the same process (one new connection
 per request, as the issue's load generator measured), so each figure carries the fixed cost of a
 real request as ``/ping/`` does. ``--in-process`` uses Django's test client instead: there
@@ -72,7 +74,7 @@ class _HttpClient:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         connection.request("GET", url, headers=sent)
         response = connection.getresponse()
-        response.read()
+        response.body = response.read()
         for header in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = header.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
@@ -98,6 +100,31 @@ def _serve() -> int:
     return server.server_port
 
 
+def _install_static_floor(body: bytes) -> None:
+    """A bench-only URL answering ``body`` as a static page would (this process only)."""
+    import types
+
+    from django.conf import settings
+    from django.http import HttpRequest, HttpResponse
+    from django.urls import clear_url_caches, include, path
+
+    def static_page(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(body, content_type="text/html; charset=utf-8")
+
+    module = types.ModuleType("reference_bench_urls")
+    module.urlpatterns = [  # type: ignore[attr-defined]
+        path("bench/static-page/", static_page),
+        path("", include(settings.ROOT_URLCONF)),
+    ]
+    sys.modules["reference_bench_urls"] = module
+    settings.ROOT_URLCONF = "reference_bench_urls"
+    clear_url_caches()
+
+
+def _body(response: object) -> bytes:
+    return getattr(response, "body", None) or getattr(response, "content", b"")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help=f"blocks of {BLOCK} requests per endpoint")
@@ -116,6 +143,12 @@ def main() -> int:
 
         client = Client() if args.in_process else _HttpClient(_serve())
         endpoints: dict[str, Callable[[], float]] = {"/ping/": lambda: _timed(lambda: client.get("/ping/"), 200)}
+        chart = client.get(PAGES["weapons chart v3"])
+        _install_static_floor(_body(chart))
+        size = len(_body(chart))
+        endpoints[f"static page of the chart's {size // 1024} kB"] = lambda: _timed(
+            lambda: client.get("/bench/static-page/"), 200
+        )
         for label, url in PAGES.items():
             headers = {"HX-Request": "true"} if "htmx" in label else {}
             first = client.get(url, headers=headers)
@@ -154,7 +187,8 @@ def main() -> int:
             rps = 1 / statistics.mean(values)
             ratio, rps_ratio = p50 / ping_p50, ping_rps / rps
             print(f"{label:52}{p50 * 1000:9.2f}{ratio:8.1f}{rps:9.0f}{rps_ratio:8.1f}")
-            if not label.endswith(": cold") and label != "/ping/" and max(ratio, rps_ratio) > TARGET_RATIO:
+            measured = not label.endswith(": cold") and label != "/ping/" and not label.startswith("static")
+            if measured and max(ratio, rps_ratio) > TARGET_RATIO:
                 over.append(label)
         print(f"over the {TARGET_RATIO:g}x target (reloads and new visitors): {', '.join(over) or 'none'}")
         return 0
