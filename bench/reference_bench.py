@@ -19,7 +19,9 @@ is measured too: a bench-only view answering the weapons chart's bytes as they a
 no database), so the cost of merely sending a page that size shows beside the real one. The requests go over
 HTTP to the WSGI app served by ``wsgiref`` in a thread of the same process (one new connection
 per request, as the issue's load generator measured), so each figure carries the fixed cost of a
-real request as ``/ping/`` does. ``--in-process`` uses Django's test client instead: there
+real request as ``/ping/`` does. ``--gunicorn`` serves it from a gunicorn sync worker in its own
+process instead (production's server; the client then never shares the server's interpreter).
+``--in-process`` uses Django's test client instead: there
 ``/ping/`` costs a fifth of a millisecond, which no view reading the database can approach.
 """
 
@@ -121,6 +123,58 @@ def _install_static_floor(body: bytes) -> None:
     clear_url_caches()
 
 
+GUNICORN_SETTINGS = """
+from armybuilder.settings import *  # noqa: F403
+DEBUG = False  # production-like; the plain static storage (set while DEBUG=1 at import) needs no manifest
+ROOT_URLCONF = "reference_bench_urls"
+"""
+GUNICORN_URLS = """
+from pathlib import Path
+from django.http import HttpResponse
+from django.urls import include, path
+BODY = (Path(__file__).parent / "static-page.html").read_bytes()
+def static_page(request):
+    return HttpResponse(BODY, content_type="text/html; charset=utf-8")
+urlpatterns = [path("bench/static-page/", static_page), path("", include("armybuilder.urls"))]
+"""
+
+
+def _start_gunicorn(db_dir: str, body: bytes) -> tuple[int, object]:
+    """A one-worker gunicorn on a free port, with the bench's database and static-page floor."""
+    import socket
+    import subprocess
+
+    folder = Path(db_dir)
+    (folder / "reference_bench_settings.py").write_text(GUNICORN_SETTINGS)
+    (folder / "reference_bench_urls.py").write_text(GUNICORN_URLS)
+    (folder / "static-page.html").write_bytes(body)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{folder}:{root}",
+        "DJANGO_SETTINGS_MODULE": "reference_bench_settings",
+        "DEBUG": "1",
+        "DATABASE_URL": os.environ["DATABASE_URL"],
+    }
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    server = subprocess.Popen(
+        [str(gunicorn), "armybuilder.wsgi", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=root,
+        env=env,
+    )
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return port, server
+        except OSError:
+            time.sleep(0.1)
+    server.terminate()
+    raise RuntimeError("gunicorn did not start")
+
+
 def _body(response: object) -> bytes:
     return getattr(response, "body", None) or getattr(response, "content", b"")
 
@@ -129,6 +183,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help=f"blocks of {BLOCK} requests per endpoint")
     parser.add_argument("--in-process", action="store_true", help="Django's test client, not HTTP")
+    parser.add_argument("--gunicorn", action="store_true", help="over HTTP to a one-worker gunicorn")
     args = parser.parse_args()
     shm = Path("/dev/shm")
     db_dir = tempfile.mkdtemp(prefix="muster-bench-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
@@ -141,10 +196,17 @@ def main() -> int:
             for cache in caches.all():
                 cache.clear()
 
-        client = Client() if args.in_process else _HttpClient(_serve())
+        server = None
+        if args.gunicorn:
+            chart_body = _body(Client().get(PAGES["weapons chart v3"]))
+            port, server = _start_gunicorn(db_dir, chart_body)
+            client = _HttpClient(port)
+        else:
+            client = Client() if args.in_process else _HttpClient(_serve())
         endpoints: dict[str, Callable[[], float]] = {"/ping/": lambda: _timed(lambda: client.get("/ping/"), 200)}
         chart = client.get(PAGES["weapons chart v3"])
-        _install_static_floor(_body(chart))
+        if server is None:
+            _install_static_floor(_body(chart))
         size = len(_body(chart))
         endpoints[f"static page of the chart's {size // 1024} kB"] = lambda: _timed(
             lambda: client.get("/bench/static-page/"), 200
@@ -163,7 +225,8 @@ def main() -> int:
                 return _timed(lambda: client.get(url, headers=headers), 200)
 
             endpoints[f"{label}: new visitor"] = new_visitor
-            endpoints[f"{label}: cold"] = cold
+            if not args.gunicorn:  # the server's caches are out of this process's reach
+                endpoints[f"{label}: cold"] = cold
             if etag:
 
                 def reload(url: str = url, headers: dict = headers, etag: str = etag) -> float:
@@ -179,6 +242,9 @@ def main() -> int:
         ping_p50 = statistics.median(timings["/ping/"])
         ping_rps = 1 / statistics.mean(timings["/ping/"])
         how = "django.test.Client, in process" if args.in_process else "HTTP to wsgiref in process"
+        if server is not None:
+            how = "HTTP to a one-worker gunicorn"
+            server.terminate()
         print(f"reference bench: {args.rounds * BLOCK} requests per endpoint, {how}")
         print(f"{'endpoint':52}{'p50 ms':>9}{'x ping':>8}{'req/s':>9}{'ping/x':>8}")
         over = []
