@@ -3,26 +3,25 @@
 Run from the repository root: ``.venv/bin/python bench/reference_bench.py [--rounds N]``.
 
 It sets Django up on a temporary SQLite database with the built-in data (as ``playsheet_bench``
-does) and times requests through Django's test client, in process: each endpoint's median (p50)
-and its requests per second (one after another, so 1 / mean time), both as ratios to ``/ping/``
-measured in the same run. The endpoints take turns in blocks of ``BLOCK`` requests, so a busy
-spell on the machine slows them all alike. Each page is timed three ways:
+does) and sends requests over HTTP, one new connection each as the issue's load generator did, to
+a one-worker gunicorn in its own process (production's server). ``--wsgiref`` (or no gunicorn
+installed) serves the app from ``wsgiref`` in a thread of the bench's process instead, and
+``--in-process`` uses Django's test client (where ``/ping/`` costs a fifth of a millisecond, which
+no view reading the database can approach). Each endpoint's median (p50) and requests per second
+(one after another, so 1 / mean time) are reported as ratios to ``/ping/`` in the same run. The
+endpoints take turns in blocks of ``BLOCK`` requests, so a busy spell slows them all alike.
+
+Each page is timed as:
 
 * ``reload``: the browser's reload of a page it has, with its ETag: answered 304;
 * ``new visitor``: a visitor without the page (no ETag), answered 200 from the page kept for this
   data version, in the visitor's own layout;
-* ``cold``: every cache emptied before each request, so read and rendered from the database (what
-  every request cost before the fast path, and what the first request after a data change costs).
+* ``cold`` (not with gunicorn, whose caches the bench cannot empty): every cache emptied before
+  each request, so read and rendered from the database, as every request was before.
 
-The target is at most 3x ``/ping/`` for the reloads and the new visitors. A "static page" floor
-is measured too: a bench-only view answering the weapons chart's bytes as they are (no template,
-no database), so the cost of merely sending a page that size shows beside the real one. The requests go over
-HTTP to the WSGI app served by ``wsgiref`` in a thread of the same process (one new connection
-per request, as the issue's load generator measured), so each figure carries the fixed cost of a
-real request as ``/ping/`` does. ``--gunicorn`` serves it from a gunicorn sync worker in its own
-process instead (production's server; the client then never shares the server's interpreter).
-``--in-process`` uses Django's test client instead: there
-``/ping/`` costs a fifth of a millisecond, which no view reading the database can approach.
+A "static page" floor is measured too: a bench-only view answering the weapons chart's bytes as
+they are (no template, no database). The target is at most 3x ``/ping/`` for reloads and new
+visitors.
 """
 
 from __future__ import annotations
@@ -183,8 +182,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help=f"blocks of {BLOCK} requests per endpoint")
     parser.add_argument("--in-process", action="store_true", help="Django's test client, not HTTP")
-    parser.add_argument("--gunicorn", action="store_true", help="over HTTP to a one-worker gunicorn")
+    parser.add_argument("--wsgiref", action="store_true", help="over HTTP to wsgiref in this process")
     args = parser.parse_args()
+    # gunicorn (production's server) when installed, else wsgiref.
+    args.gunicorn = not (args.in_process or args.wsgiref) and (Path(sys.executable).parent / "gunicorn").exists()
     shm = Path("/dev/shm")
     db_dir = tempfile.mkdtemp(prefix="muster-bench-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
     try:
