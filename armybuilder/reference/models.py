@@ -51,7 +51,7 @@ class Stamped(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         self.updated_at = timezone.now()
         fields = kwargs.get("update_fields")
-        if fields is not None and "updated_at" not in fields:
+        if fields and "updated_at" not in fields:  # an empty list saves nothing, and stays so
             kwargs["update_fields"] = [*fields, "updated_at"]  # type: ignore[misc]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
