@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SCRIPTS = ["builder_browser_bench.py", "resolver_bench.py", "playsheet_bench.py"]
+SCRIPTS = [
+    "builder_browser_bench.py",
+    "resolver_bench.py",
+    "playsheet_bench.py",
+    "reference_bench.py",
+    "pdf_memory_bench.py",
+]
 
 
 def main() -> int:

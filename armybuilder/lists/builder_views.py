@@ -59,6 +59,7 @@ from armybuilder.lists.builder_forms import (
     QualityForm,
     platoon_kinds,
 )
+from armybuilder.lists.conditional import owned_list_page
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.roster import (
     EntryErrors,
@@ -209,6 +210,7 @@ def _head_oob(group: Group) -> tuple[str, dict]:
 @require_GET
 @vary_on_headers("HX-Request")
 @gzip_page
+@owned_list_page
 def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The page; ``?edit=<entry>`` opens that unit's editor (the rows' links without JavaScript)."""
     army_list = _get_list(request, pk)

@@ -25,6 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange
 from armybuilder.lists.access import get_list_for_user, get_shared_list, lists_for_user, remember_in_session
+from armybuilder.lists.conditional import shared_list_page
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
 from armybuilder.lists.models import ArmyList, new_share_token
 from armybuilder.lists.summary import list_summary
@@ -232,6 +233,7 @@ def trash(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 @require_GET
 @gzip_page
+@shared_list_page
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army_list = get_shared_list(token)
     summary = list_summary(army_list)

@@ -8,16 +8,38 @@ templates with ``static_root`` set to ``STATIC_URL`` instead.
 
 WeasyPrint is imported inside functions: it is slow to import and only the PDF views need it.
 
-Quick-reference sheets depend only on an edition's rules data, so they are cached per edition,
-language and paper size. The key carries a fingerprint of that data and of the sheet's template
-and stylesheet, so an edited table or a new deploy never serves a stale sheet.
+Every render reuses its thread's one ``FontConfiguration`` (``font_config``). WeasyPrint makes a
+new one per document when none is given: a fresh Fontconfig configuration with every system font
+loaded, and a new Pango font map, neither of which the C libraries fully give back when it is
+dropped. That kept 0.25-0.6 MB per PDF in every worker, without end (``bench/pdf_memory_bench.py``
+shows both behaviours). One configuration per thread, because Pango font maps are not
+thread-safe; it registers the print stylesheet's ``@font-face`` fonts once (WeasyPrint skips a
+face it already holds), and its own caches are keyed by the few font and line-height
+combinations of the print stylesheet, so they stop growing after the first renders.
+
+Rendered PDFs are kept in Django's cache under everything they show, so a stale one cannot be
+served: a quick-reference sheet under its edition, the rules data's version
+(``reference.version``), the deployed templates and stylesheet (``http.build_stamp``), the
+language and the paper; a list's PDFs under the list's id and revision (its ``updated_at``, moved
+by every write to it), its army's ``updated_at``, the same data version and build, the language,
+the paper and the parts printed.
+
+Renders are bounded (``render_slot``): at most ``PLAYSHEET_RENDER_LIMIT`` at once per process,
+a request waits ``PLAYSHEET_RENDER_WAIT`` seconds for a free slot, and a render running past
+``PLAYSHEET_RENDER_BUDGET`` seconds is stopped (main thread only: a signal interrupts it; the
+gunicorn sync workers serve requests there). Either way ``RenderBusy`` tells the view to answer
+503 with Retry-After instead of tying the worker up until its timeout kills it.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import mimetypes
+import re
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -28,18 +50,20 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from armybuilder.reference.models import Edition, RulesRow, RulesTable, SpecialRule, Weapon
+from armybuilder.http import build_stamp
+from armybuilder.reference.models import Edition
+from armybuilder.reference.version import data_version
 
 STATIC_ORIGIN = "https://static.muster.invalid/"
 SHEET_TEMPLATE = "playsheets/reference_sheet.html"
+LIST_TEMPLATE = "playsheets/list_document.html"
 SHEET_CACHE_SECONDS = 7 * 24 * 3600
-# Files whose content changes what a cached sheet looks like (the fingerprint hashes them).
-SHEET_ASSETS = (
-    "templates/playsheets/reference_sheet.html",
-    "templates/playsheets/base_print.html",
-    "templates/playsheets/parts.html",
-    "static/playsheets/playsheet.css",
-)
+LIST_CACHE_SECONDS = 24 * 3600
+# Defaults of the render bounds (settings of the same names override them).
+RENDER_LIMIT = 2  # renders at once per process: WeasyPrint holds the GIL most of the time anyway
+RENDER_WAIT = 3.0  # seconds a request waits for a free slot
+RENDER_BUDGET = 20.0  # seconds one render may take (a 40-unit roster takes about 1 s)
+RETRY_AFTER = 10  # seconds, told to a client turned away
 
 
 class FetchRefused(ValueError):
@@ -85,10 +109,83 @@ def render_html(template_name: str, context: dict[str, Any], *, for_pdf: bool = 
     return render_to_string(template_name, {**context, "static_root": static_root, "for_pdf": for_pdf})
 
 
-def html_to_pdf(html: str) -> bytes:
+_thread_fonts = threading.local()
+
+
+def font_config() -> Any:
+    """This thread's WeasyPrint font configuration, made on first use (see the module docstring)."""
+    config = getattr(_thread_fonts, "config", None)
+    if config is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        config = _thread_fonts.config = FontConfiguration()
+    return config
+
+
+def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
+    """The PDF of ``html``, each part fitted to its pages (``fitted``).
+
+    ``fresh_fonts`` makes a font configuration for this render alone, as WeasyPrint does by
+    default (only the memory benchmark asks for it, to show the leak).
+    """
+    fonts = None if fresh_fonts else font_config()
+    return fitted(html, fonts).write_pdf()
+
+
+# -- Fitting parts to their pages ----------------------------------------------------------------
+
+# A part (the roster, the rules summary, the quick reference) whose last page is filled less
+# than this is tightened (``.fit-1``, then ``.fit-2`` in playsheet.css: smaller type, closer
+# rows) when that saves the page: a roster never ends with one unit's row alone on a page, and
+# the French sheets, whose words are longer, take the pages the English ones do (the 2nd
+# edition's French A4 quick reference took 4 pages, the last one a quarter full, for 3).
+FIT_FILL = 0.4
+FIT_LEVELS = ("fit-1", "fit-2")
+FIT_PARTS = ("part-roster", "part-summary", "part-reference")
+PART_CLASS = "part part-"
+
+
+def _layout(html: str, fonts: Any) -> Any:
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher()).write_pdf()
+    return HTML(string=html, base_url=STATIC_ORIGIN, url_fetcher=static_url_fetcher()).render(font_config=fonts)
+
+
+def _part_pages(document: Any) -> dict[str, list[float]]:
+    """For each part of the document, how full each of its pages is (0 to 1), in order."""
+    pages: dict[str, list[float]] = {}
+    for page in document.pages:
+        box = page._page_box  # WeasyPrint keeps the laid-out boxes there
+        top, height = box.content_box_y(), box.height
+        for html_box in box.children[:1]:
+            for body in html_box.children:
+                for section in getattr(body, "children", ()):
+                    classes = (section.element.get("class") or "") if section.element is not None else ""
+                    if not classes.startswith(PART_CLASS):
+                        continue
+                    part = classes.split()[1]
+                    bottom = section.position_y + section.margin_height()
+                    pages.setdefault(part, []).append(max(0.0, min(1.0, (bottom - top) / height)))
+    return pages
+
+
+def _tighten(html: str, part: str, level: str) -> str:
+    return re.sub(rf"""class=(["'])part {part}""", rf"class=\1part {part} {level}", html, count=1)
+
+
+def fitted(html: str, fonts: Any) -> Any:
+    """The laid-out document; a part that spills a little onto a last page is tightened to fit."""
+    document = _layout(html, fonts)
+    for part, fills in _part_pages(document).items():
+        if part not in FIT_PARTS or len(fills) < 2 or fills[-1] >= FIT_FILL:
+            continue
+        for level in FIT_LEVELS:
+            tighter_html = _tighten(html, part, level)
+            tighter = _layout(tighter_html, fonts)
+            if len(_part_pages(tighter).get(part, fills)) < len(fills):
+                html, document = tighter_html, tighter
+                break
+    return document
 
 
 def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
@@ -96,80 +193,109 @@ def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
     return html_to_pdf(render_html(template_name, context))
 
 
-# -- The cached quick-reference sheet --------------------------------------------------------
+# -- Bounded renders ----------------------------------------------------------------------------
 
 
-@functools.cache
-def _assets_version() -> str:
-    digest = hashlib.blake2b(digest_size=8)
-    for name in SHEET_ASSETS:
-        path = Path(settings.BASE_DIR) / name
-        digest.update(path.read_bytes() if path.exists() else name.encode())
-    return digest.hexdigest()
+class RenderBusy(Exception):
+    """No render slot came free in time, or the render ran past its budget."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "busy" or "slow"
 
 
-def reference_fingerprint(edition: Edition) -> str:
-    """A cheap hash of everything an edition's sheet prints (the reference models have no updated_at).
+_slots_lock = threading.Lock()
+_slots: tuple[int, threading.BoundedSemaphore] | None = None
 
-    Five small ``values_list`` queries; any edited cell, title, weapon or rule changes it.
-    """
-    digest = hashlib.blake2b(digest_size=10)
-    parts: list[Any] = [
-        (edition.pk, edition.slug, edition.name, edition.name_fr),
-        list(
-            RulesTable.objects.filter(edition=edition)
-            .order_by("pk")
-            .values_list(
-                "pk", "slug", "topic", "position", "title", "title_fr", "intro", "intro_fr", "columns", "status"
-            )
-        ),
-        list(
-            RulesRow.objects.filter(table__edition=edition)
-            .order_by("pk")
-            .values_list("pk", "table_id", "position", "cells", "cells_fr", "status")
-        ),
-        list(
-            Weapon.objects.filter(edition=edition)
-            .order_by("pk")
-            .values_list(
-                "pk",
-                "name",
-                "name_fr",
-                "category",
-                "position",
-                "range_max",
-                "range_min",
-                "indirect_min",
-                "indirect_max",
-                "shots",
-                "pen",
-                "he_size",
-                "status",
-            )
-        ),
-        list(
-            Weapon.special_rules.through.objects.filter(weapon__edition=edition)
-            .order_by("pk")
-            .values_list("weapon_id", "specialrule_id")
-        ),
-        list(SpecialRule.objects.filter(edition=edition).order_by("pk").values_list("pk", "name", "name_fr")),
-    ]
-    digest.update(repr(parts).encode())
-    return digest.hexdigest()
+
+def _semaphore() -> threading.BoundedSemaphore:
+    """The process's render slots, made again if the setting changed (tests override it)."""
+    global _slots
+    limit = int(getattr(settings, "PLAYSHEET_RENDER_LIMIT", RENDER_LIMIT))
+    with _slots_lock:
+        if _slots is None or _slots[0] != limit:
+            _slots = (limit, threading.BoundedSemaphore(limit))
+        return _slots[1]
+
+
+def _out_of_time(signum: int, frame: object) -> None:
+    raise RenderBusy("slow")
+
+
+@contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield  # signals reach the main thread only: other threads rely on the slot limit
+        return
+    previous = signal.signal(signal.SIGALRM, _out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def render_slot() -> Iterator[None]:
+    """Hold one of the process's render slots, within the render budget; ``RenderBusy`` if not."""
+    slots = _semaphore()
+    if not slots.acquire(timeout=float(getattr(settings, "PLAYSHEET_RENDER_WAIT", RENDER_WAIT))):
+        raise RenderBusy("busy")
+    try:
+        with _time_budget(float(getattr(settings, "PLAYSHEET_RENDER_BUDGET", RENDER_BUDGET))):
+            yield
+    except RenderBusy:
+        # Stopped anywhere, perhaps while registering a font: the next render starts afresh.
+        _thread_fonts.config = None
+        raise
+    finally:
+        slots.release()
+
+
+def _cached(key: str, seconds: int, render: Any) -> bytes:
+    data = cache.get(key)
+    if data is None:
+        with render_slot():
+            data = render()
+        cache.set(key, data, seconds)
+    return data
+
+
+# -- The quick-reference sheet and a list's PDFs, cached ----------------------------------------
 
 
 def sheet_cache_key(edition: Edition, lang: str, paper: str) -> str:
-    return f"playsheets:sheet:{edition.slug}:{lang}:{paper}:{_assets_version()}:{reference_fingerprint(edition)}"
+    return f"playsheets:sheet:{edition.slug}:{lang}:{paper}:{build_stamp()}:{data_version().stamp}"
 
 
 def reference_sheet_pdf(edition: Edition, *, lang: str, paper: str) -> bytes:
-    """The edition's quick-reference sheet, from the cache when its data has not changed."""
+    """The edition's quick-reference sheet, from the cache while its data has not changed."""
     from armybuilder.playsheets.context import reference_sheet_context
 
-    key = sheet_cache_key(edition, lang, paper)
-    pdf = cache.get(key)
-    if pdf is None:
+    def render() -> bytes:
         with translation.override(lang):
-            pdf = render_pdf(SHEET_TEMPLATE, reference_sheet_context(edition, paper=paper))
-        cache.set(key, pdf, SHEET_CACHE_SECONDS)
-    return pdf
+            return render_pdf(SHEET_TEMPLATE, reference_sheet_context(edition, paper=paper))
+
+    return _cached(sheet_cache_key(edition, lang, paper), SHEET_CACHE_SECONDS, render)
+
+
+def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> str:
+    revision = f"{army_list.pk}:{army_list.updated_at.isoformat()}:{army_list.army.updated_at.isoformat()}"
+    return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
+
+
+def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes:
+    """A list's PDF of ``parts``, from the cache while the list, its army and the rules are unchanged.
+
+    ``army_list`` needs only its row and army: its units are read only when the PDF is rendered.
+    """
+    from armybuilder.lists.models import ArmyList
+    from armybuilder.playsheets.context import list_context
+
+    def render() -> bytes:
+        full = ArmyList.objects.for_builder().get(pk=army_list.pk)
+        with translation.override(lang):
+            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+
+    return _cached(list_cache_key(army_list, lang=lang, paper=paper, parts=parts), LIST_CACHE_SECONDS, render)

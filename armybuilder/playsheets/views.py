@@ -2,10 +2,17 @@
 
 A list's PDFs are exactly as private as the list: every lookup goes through
 ``armybuilder.lists.access``, so another visitor gets a 404 and a share link opens them read-only.
-The views only pick the list and the options; ``context`` builds the data and ``pdf`` renders it.
+One view serves every PDF of a list, by its owner (``pk``) or by share link (``token``); what
+each PDF holds is the ``KINDS`` table. The views only pick the list and the options; ``context``
+builds the data and ``pdf`` renders (and keeps) it. Every list page answers reloads with 304
+while the list is unchanged (``lists.conditional``); a render that cannot start or finish in
+time is a 503 with Retry-After (``pdf.render_slot``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -15,19 +22,36 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
+from armybuilder.http import conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
+from armybuilder.lists.conditional import list_page
 from armybuilder.lists.models import ArmyList
 from armybuilder.playsheets import pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.forms import PrintOptions, print_options
 from armybuilder.reference.models import Edition
+from armybuilder.reference.pages import reference_revision
 
-LIST_TEMPLATE = "playsheets/list_document.html"
+LIST_TEMPLATE = pdf.LIST_TEMPLATE
 
-# What each fixed PDF of a list holds; print.pdf takes its parts from the query string.
-ROSTER = ("roster",)
-CARDS = ("cards",)
-PLAYSHEET = ("roster", "summary")
+
+@dataclass(frozen=True)
+class PdfKind:
+    """One PDF of a list: its URL name (``<kind>.pdf``) and what it holds."""
+
+    slug: str
+    parts: tuple[str, ...] | None  # None: the parts ticked on the print page (the query string)
+
+
+KINDS = {
+    kind.slug: kind
+    for kind in (
+        PdfKind("roster", ("roster",)),
+        PdfKind("cards", ("cards",)),
+        PdfKind("playsheet", ("roster", "summary")),
+        PdfKind("print", None),
+    )
+}
 
 
 def _pdf_response(data: bytes, filename: str, *, download: bool) -> HttpResponse:
@@ -38,7 +62,8 @@ def _pdf_response(data: bytes, filename: str, *, download: bool) -> HttpResponse
 
 
 def _private(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "private, no-store"
+    # Revalidated on every use (``lists.conditional`` answers 304 while unchanged), never shared.
+    response["Cache-Control"] = "private, no-cache"
     return response
 
 
@@ -47,29 +72,49 @@ def _shared(response: HttpResponse) -> HttpResponse:
     return _private(response)
 
 
-def _list_pdf(request: HttpRequest, army_list: ArmyList, parts: tuple[str, ...] | None, name: str) -> HttpResponse:
+def _busy(request: HttpRequest, reason: str) -> HttpResponse:
+    """The friendly 503: the printer is busy, or this document took too long to make."""
+    response = render(request, "playsheets/busy.html", {"reason": reason}, status=503)
+    response["Retry-After"] = str(pdf.RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _list_and_wrapper(
+    request: HttpRequest, pk: int | None, token: str | None, *, for_builder: bool = True
+) -> tuple[ArmyList, str, Callable[[HttpResponse], HttpResponse]]:
+    """The list (owned or shared), its pages' base URL and the headers its responses get.
+
+    Without ``for_builder`` only the list's row and army are read (a cached PDF needs no more).
+    """
+    if token is not None:
+        if for_builder:
+            army_list = get_shared_list(token)
+        else:
+            army_list = get_object_or_404(ArmyList.objects.active().select_related("army"), share_token=token)
+        return army_list, f"/s/{army_list.share_token}/", _shared
+    army_list = get_list_for_user(request, pk or 0, for_builder=for_builder)
+    return army_list, f"/lists/{army_list.pk}/", _private
+
+
+# -- A list's PDFs, by its owner and by share link ----------------------------------------------
+
+
+@require_GET
+@list_page
+def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
     options, _bound = print_options(request.GET)
-    chosen = parts or options.parts
-    with translation.override(options.lang):
-        data = pdf.render_pdf(LIST_TEMPLATE, list_context(army_list, paper=options.paper, parts=chosen))
-    filename = f"{slugify(army_list.name) or 'list'}-{name}-{options.lang}-{options.paper}.pdf"
-    return _pdf_response(data, filename, download=request.GET.get("download") == "1")
+    parts = KINDS[kind].parts or options.parts
+    try:
+        data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
+    except pdf.RenderBusy as busy:
+        return _busy(request, busy.reason)
+    filename = f"{slugify(army_list.name) or 'list'}-{kind}-{options.lang}-{options.paper}.pdf"
+    return wrap(_pdf_response(data, filename, download=request.GET.get("download") == "1"))
 
 
-def _preview_page(request: HttpRequest, army_list: ArmyList, base: str) -> HttpResponse:
-    options, form = print_options(request.GET)
-    context = {
-        "army_list": army_list,
-        "form": form,
-        "options": options,
-        "action": f"{base}print/",
-        "document_url": f"{base}print/document/?{options.query()}",
-        "download_url": f"{base}print.pdf?{options.query(download='1')}",
-        "pdf_action": f"{base}print.pdf",
-        "links": _direct_links(base, options),
-        "sheet_url": f"/reference/{army_list.edition.slug}/sheet.pdf?{_sheet_query(options)}",
-    }
-    return render(request, "playsheets/print.html", context)
+# -- The print preview page and the HTML document it frames -------------------------------------
 
 
 def _sheet_query(options: PrintOptions) -> str:
@@ -85,95 +130,48 @@ def _direct_links(base: str, options: PrintOptions) -> list[tuple[str, str]]:
     ]
 
 
-def _preview_document(request: HttpRequest, army_list: ArmyList) -> HttpResponse:
+@require_GET
+@list_page
+def print_preview(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    army_list, base, wrap = _list_and_wrapper(request, pk, token)
+    options, form = print_options(request.GET)
+    context = {
+        "army_list": army_list,
+        "form": form,
+        "options": options,
+        "action": f"{base}print/",
+        "document_url": f"{base}print/document/?{options.query()}",
+        "download_url": f"{base}print.pdf?{options.query(download='1')}",
+        "pdf_action": f"{base}print.pdf",
+        "links": _direct_links(base, options),
+        "sheet_url": f"/reference/{army_list.edition.slug}/sheet.pdf?{_sheet_query(options)}",
+    }
+    return wrap(render(request, "playsheets/print.html", context))
+
+
+@require_GET
+@xframe_options_sameorigin
+@list_page
+def print_document(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    army_list, _base, wrap = _list_and_wrapper(request, pk, token)
     options, _bound = print_options(request.GET)
     with translation.override(options.lang):
         context = list_context(army_list, paper=options.paper, parts=options.parts)
         html = pdf.render_html(LIST_TEMPLATE, context, for_pdf=False)
-    return HttpResponse(html)
+    return wrap(HttpResponse(html))
 
 
 # -- Quick reference --------------------------------------------------------------------------
 
 
 @require_GET
+@conditional(reference_revision, per_visitor=False)  # the same sheet for everyone: 304 while the data stands
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
     options, _bound = print_options(request.GET)
-    data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
+    try:
+        data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
+    except pdf.RenderBusy as busy:
+        return _busy(request, busy.reason)
     filename = f"muster-{current.slug}-quick-reference-{options.lang}-{options.paper}.pdf"
     return _pdf_response(data, filename, download=request.GET.get("download") == "1")
-
-
-# -- A list's PDFs, by its owner and by share link ----------------------------------------------
-
-
-def _owned_list(request: HttpRequest, pk: int) -> ArmyList:
-    return get_list_for_user(request, pk, for_builder=True)
-
-
-@require_GET
-def roster_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _private(_list_pdf(request, _owned_list(request, pk), ROSTER, "roster"))
-
-
-@require_GET
-def cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _private(_list_pdf(request, _owned_list(request, pk), CARDS, "cards"))
-
-
-@require_GET
-def playsheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _private(_list_pdf(request, _owned_list(request, pk), PLAYSHEET, "playsheet"))
-
-
-@require_GET
-def print_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _private(_list_pdf(request, _owned_list(request, pk), None, "print"))
-
-
-@require_GET
-def shared_roster_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared(_list_pdf(request, get_shared_list(token), ROSTER, "roster"))
-
-
-@require_GET
-def shared_cards_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared(_list_pdf(request, get_shared_list(token), CARDS, "cards"))
-
-
-@require_GET
-def shared_playsheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared(_list_pdf(request, get_shared_list(token), PLAYSHEET, "playsheet"))
-
-
-@require_GET
-def shared_print_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared(_list_pdf(request, get_shared_list(token), None, "print"))
-
-
-# -- The print preview page and the HTML document it frames -------------------------------------
-
-
-@require_GET
-def print_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = get_list_for_user(request, pk, for_builder=True)
-    return _private(_preview_page(request, army_list, f"/lists/{army_list.pk}/"))
-
-
-@require_GET
-def shared_print_preview(request: HttpRequest, token: str) -> HttpResponse:
-    army_list = get_shared_list(token)
-    return _shared(_preview_page(request, army_list, f"/s/{army_list.share_token}/"))
-
-
-@require_GET
-@xframe_options_sameorigin
-def print_document(request: HttpRequest, pk: int) -> HttpResponse:
-    return _private(_preview_document(request, get_list_for_user(request, pk, for_builder=True)))
-
-
-@require_GET
-@xframe_options_sameorigin
-def shared_print_document(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared(_preview_document(request, get_shared_list(token)))

@@ -1,7 +1,8 @@
 """Read-only JSON for the rules reference: editions, each table and each edition's weapons chart.
 
 The JSON always carries the English cells (the canonical data); French text rides along in
-``cells_fr`` / ``name_fr`` where the data has it.
+``cells_fr`` / ``name_fr`` where the data has it. Answers are kept per rules-data version and
+reloads are answered 304 (``pages.reference_json``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from armybuilder.reference import queries
 from armybuilder.reference.models import Edition, RulesTable, Weapon
+from armybuilder.reference.pages import reference_json
 
 WEAPONS_TABLE = "weapons"
 
@@ -83,12 +85,14 @@ def _weapon_json(weapon: Weapon) -> dict[str, Any]:
 
 
 @require_GET
+@reference_json
 def editions(request: HttpRequest) -> JsonResponse:
     slugs = queries.table_slugs_by_edition()
     return JsonResponse([_edition_json(e, slugs[e.pk]) for e in Edition.objects.all()], safe=False)
 
 
 @require_GET
+@reference_json
 def edition_detail(request: HttpRequest, edition: str) -> JsonResponse:
     found = Edition.objects.filter(slug=edition).first()
     if found is None:
@@ -97,6 +101,7 @@ def edition_detail(request: HttpRequest, edition: str) -> JsonResponse:
 
 
 @require_GET
+@reference_json
 def table(request: HttpRequest, edition: str, table: str) -> JsonResponse:
     """One table of an edition, or (for ``weapons``) the edition's weapons chart as a list."""
     found = Edition.objects.filter(slug=edition).first()

@@ -8,6 +8,7 @@ the fact is an inference, a status and a note saying which value was chosen and 
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,12 +24,44 @@ class Status(models.TextChoices):
     DISPUTED = "disputed", _("Sources disagree")
 
 
-class EditionManager(models.Manager["Edition"]):
+class StampedQuerySet(models.QuerySet):
+    def update(self, **kwargs: object) -> int:
+        """A bulk update (and so ``bulk_update``) moves the rows' stamps too."""
+        kwargs.setdefault("updated_at", timezone.now())
+        return super().update(**kwargs)
+
+
+class StampedManager(models.Manager.from_queryset(StampedQuerySet)):  # type: ignore[misc]
+    pass
+
+
+class Stamped(models.Model):
+    """A row that records when it last changed, so ``version.data_version`` can see every edit.
+
+    ``save`` moves the stamp (the admin, the importers' ``save(update_fields=...)``), and so does a
+    queryset's ``update`` (``StampedQuerySet``); ``loaddata`` saves raw, skipping ``save``, but
+    its rows carry no stamp, so each gets the default: now.
+    """
+
+    updated_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.updated_at = timezone.now()
+        fields = kwargs.get("update_fields")
+        if fields and "updated_at" not in fields:  # an empty list saves nothing, and stays so
+            kwargs["update_fields"] = [*fields, "updated_at"]  # type: ignore[misc]
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class EditionManager(StampedManager):
     def get_by_natural_key(self, slug: str) -> Edition:
         return self.get(slug=slug)
 
 
-class Edition(models.Model):
+class Edition(Stamped):
     slug = models.SlugField(max_length=8, unique=True)
     number = models.PositiveSmallIntegerField(unique=True)
     name = models.CharField(max_length=60)
@@ -52,7 +85,7 @@ class Edition(models.Model):
         return self.name_fr if _is_french() and self.name_fr else self.name
 
 
-class RulesTableQuerySet(models.QuerySet["RulesTable"]):
+class RulesTableQuerySet(StampedQuerySet):
     def for_edition(self, edition: Edition) -> RulesTableQuerySet:
         return self.filter(edition=edition)
 
@@ -65,7 +98,7 @@ class RulesTableManager(models.Manager.from_queryset(RulesTableQuerySet)):  # ty
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class RulesTable(models.Model):
+class RulesTable(Stamped):
     """One table of the quick-reference sheets for one edition (orders, terrain, HE, ...).
 
     ``columns`` is a list of ``{"key": ..., "en": ..., "fr": ...}``; each row's ``cells`` maps
@@ -124,12 +157,12 @@ def signed(value: int) -> str:
     return "0"
 
 
-class RulesRowManager(models.Manager["RulesRow"]):
+class RulesRowManager(StampedManager):
     def get_by_natural_key(self, edition_slug: str, table_slug: str, position: int) -> RulesRow:
         return self.get(table__edition__slug=edition_slug, table__slug=table_slug, position=position)
 
 
-class RulesRow(models.Model):
+class RulesRow(Stamped):
     table = models.ForeignKey(RulesTable, on_delete=models.CASCADE, related_name="rows")
     position = models.PositiveSmallIntegerField()
     cells = models.JSONField(default=dict)
@@ -165,12 +198,12 @@ class RulesRow(models.Model):
         return values
 
 
-class SpecialRuleManager(models.Manager["SpecialRule"]):
+class SpecialRuleManager(StampedManager):
     def get_by_natural_key(self, edition_slug: str, slug: str) -> SpecialRule:
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class SpecialRule(models.Model):
+class SpecialRule(Stamped):
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="special_rules")
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=80)
@@ -209,7 +242,7 @@ class WeaponCategory(models.TextChoices):
     HEAVY = "heavy", _("Heavy weapons")
 
 
-class WeaponQuerySet(models.QuerySet["Weapon"]):
+class WeaponQuerySet(StampedQuerySet):
     def for_chart(self) -> WeaponQuerySet:
         return self.select_related("edition").prefetch_related("special_rules")
 
@@ -219,7 +252,7 @@ class WeaponManager(models.Manager.from_queryset(WeaponQuerySet)):  # type: igno
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class Weapon(models.Model):
+class Weapon(Stamped):
     """One line of an edition's weapons chart.
 
     ``pen`` is the penetration bonus added to damage rolls (0 for none); ``he_size`` is the HE
@@ -297,12 +330,12 @@ class Weapon(models.Model):
         return self.pen
 
 
-class SearchAliasManager(models.Manager["SearchAlias"]):
+class SearchAliasManager(StampedManager):
     def get_by_natural_key(self, edition_slug: str, term: str) -> SearchAlias:
         return self.get(edition__slug=edition_slug, term=term)
 
 
-class SearchAlias(models.Model):
+class SearchAlias(Stamped):
     """What players type ("MG42", "zook", "flamer", "PM") and the words it stands for in names.
 
     The weapons search and the builder's catalogue filter read these (``reference.search``), so

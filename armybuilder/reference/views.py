@@ -1,7 +1,8 @@
 """Rules-reference pages: editions, topics, the weapons chart and the edition compare view.
 
 Every page works by plain GET; the weapons chart and the compare view also answer htmx requests
-with just their results fragment.
+with just their results fragment. Each view returns an unrendered ``TemplateResponse``:
+``pages.reference_page`` renders it once per rules-data version and answers reloads with 304.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
@@ -22,6 +24,7 @@ from armybuilder.http import HtmxHttpRequest
 from armybuilder.reference import queries
 from armybuilder.reference.compare import Change, TableDiff, diff_sides, table_side, weapons_side
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, WeaponCategory
+from armybuilder.reference.pages import reference_page
 from armybuilder.reference.topics import TOPICS_BY_SLUG, Topic
 
 WEAPONS = TOPICS_BY_SLUG["weapons"]
@@ -74,6 +77,7 @@ def _compare_url(subject: str, editions: list[Edition], current: Edition) -> str
 
 
 @require_GET
+@reference_page
 def index(request: HttpRequest) -> HttpResponse:
     editions = list(Edition.objects.all())
     topic_slugs = queries.topic_slugs_by_edition()
@@ -85,10 +89,11 @@ def index(request: HttpRequest) -> HttpResponse:
             + "?"
             + urlencode({"a": editions[-2].slug, "b": editions[-1].slug})
         )
-    return render(request, "reference/index.html", {"entries": entries, "compare_url": compare_url})
+    return TemplateResponse(request, "reference/index.html", {"entries": entries, "compare_url": compare_url})
 
 
 @require_GET
+@reference_page
 def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
     tables = list(queries.tables_for_index(current))
@@ -102,10 +107,11 @@ def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
         # An edition without armies says so plainly: reference and odds, no list building.
         "has_armies": current.armies.filter(hidden=False).exists(),
     }
-    return render(request, "reference/edition.html", context)
+    return TemplateResponse(request, "reference/edition.html", context)
 
 
 @require_GET
+@reference_page
 def topic(request: HttpRequest, edition: str, topic: str) -> HttpResponse:
     current = _get_edition(edition)
     page_topic = TOPICS_BY_SLUG.get(topic)
@@ -122,7 +128,7 @@ def topic(request: HttpRequest, edition: str, topic: str) -> HttpResponse:
         "switcher": _edition_links(editions, current, page_topic, queries.topic_slugs_by_edition()),
         "compare_url": _compare_url(page_topic.slug, editions, current),
     }
-    return render(request, "reference/topic.html", context)
+    return TemplateResponse(request, "reference/topic.html", context)
 
 
 class WeaponFilterForm(forms.Form):
@@ -151,6 +157,7 @@ class WeaponFilterForm(forms.Form):
 
 @require_GET
 @vary_on_headers("HX-Request")
+@reference_page
 def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
     # The rules weapons carry, not the armies' and units' rules (national rules, Recce...).
@@ -180,7 +187,7 @@ def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
         editions = list(Edition.objects.all())
         context["switcher"] = _edition_links(editions, current, WEAPONS)
         context["compare_url"] = _compare_url(WEAPONS.slug, editions, current)
-    return render(request, template_name, context)
+    return TemplateResponse(request, template_name, context)
 
 
 def _pick_editions(request: HttpRequest, editions: list[Edition]) -> tuple[Edition, Edition]:
@@ -208,6 +215,7 @@ def _table_diffs(tables: list[RulesTable], a: Edition, b: Edition) -> list[Table
 
 @require_GET
 @vary_on_headers("HX-Request")
+@reference_page
 def compare(request: HtmxHttpRequest, subject: str) -> HttpResponse:
     editions = list(Edition.objects.all())
     a, b = _pick_editions(request, editions)
@@ -256,4 +264,4 @@ def compare(request: HtmxHttpRequest, subject: str) -> HttpResponse:
     template_name = "reference/compare.html"
     if _wants_fragment(request):
         template_name += "#compare-results"
-    return render(request, template_name, context)
+    return TemplateResponse(request, template_name, context)

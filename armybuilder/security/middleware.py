@@ -130,16 +130,11 @@ LIMITS: dict[str, tuple[Limit, ...]] = {
     "signup": (Limit("5/m"), Limit("20/h")),
     "password_reset": (Limit("5/m"), Limit("20/h"), Limit("5/h", "post:email")),
     "ab-list-import": (Limit("20/m", "user_or_ip"), Limit("200/h", "user_or_ip")),
+    "imp-roster-import": (Limit("20/m", "user_or_ip"), Limit("200/h", "user_or_ip")),
     "imp-catalogue-import": (Limit("10/m", "user_or_ip"),),
     "ps-reference-sheet": _PDF,
-    "ps-roster": _PDF,
-    "ps-cards": _PDF,
-    "ps-playsheet": _PDF,
-    "ps-print-pdf": _PDF,
-    "ps-shared-roster": _PDF,
-    "ps-shared-cards": _PDF,
-    "ps-shared-playsheet": _PDF,
-    "ps-shared-print-pdf": _PDF,
+    # Every list PDF, by owner and by share link (playsheets.urls: "ps-<kind>-pdf", "ps-shared-<kind>-pdf").
+    **{f"ps-{who}{kind}-pdf": _PDF for who in ("", "shared-") for kind in ("roster", "cards", "playsheet", "print")},
     **{
         f"api-resolve-{name}": _RESOLVER
         for name in ("shooting", "anti-tank", "order-test", "close-quarters", "order-dice", "ranging-in")

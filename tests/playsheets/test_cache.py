@@ -1,4 +1,5 @@
-"""Quick-reference sheets are rendered once per edition, language and paper, until the rules data changes."""
+"""PDFs are rendered once per version of what they show: a sheet per edition, language and paper
+until the rules data changes; a list's PDFs per list revision, language, paper and parts."""
 
 from __future__ import annotations
 
@@ -54,8 +55,42 @@ def test_it_renders_again_when_a_weapon_changes(client, edition, renders):
     assert len(renders) == 2
 
 
-def test_it_does_not_cache_list_pdfs(alice_client, army_list, renders):
-    # List PDFs carry the list's own data, so they are rendered each time and never cached.
+def test_it_renders_a_list_pdf_once_per_revision_language_paper_and_kind(alice_client, army_list, renders):
+    base = f"/lists/{army_list.pk}"
+    for url in (
+        "roster.pdf",
+        "roster.pdf",
+        "roster.pdf?lang=fr",
+        "roster.pdf?paper=letter",
+        "cards.pdf",
+        "print.pdf?parts=roster",  # the same parts as roster.pdf: the same PDF
+    ):
+        assert alice_client.get(f"{base}/{url}").status_code == 200
+    assert len(renders) == 4
+
+
+def test_a_changed_list_is_never_served_from_the_cache(alice_client, army_list, renders, read_pdf):
+    url = f"/lists/{army_list.pk}/roster.pdf"
+    alice_client.get(url)
+    entry = army_list.entries.order_by("position").first()
+    entry.name = "Lauri's men"
+    entry.save()  # every write to a list moves its revision
+    text = read_pdf(alice_client.get(url)).text
+    assert len(renders) == 2
+    assert "Lauri's men" in text
+
+
+def test_the_owner_and_the_share_link_share_the_render(alice_client, client, army_list, renders):
     alice_client.get(f"/lists/{army_list.pk}/roster.pdf")
-    alice_client.get(f"/lists/{army_list.pk}/roster.pdf")
-    assert renders == ["playsheets/list_document.html", "playsheets/list_document.html"]
+    alice_client.logout()
+    assert client.get(f"/s/{army_list.share_token}/roster.pdf").status_code == 200
+    assert len(renders) == 1
+
+
+def test_a_reload_of_the_sheet_is_a_304_until_the_data_changes(client, edition, renders):
+    url = "/reference/v3/sheet.pdf?lang=en&paper=a4"
+    first = client.get(url)
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
+    Weapon.objects.filter(slug="rifle").update(range_max=30)
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+    assert len(renders) == 2

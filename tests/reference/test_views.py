@@ -121,14 +121,14 @@ def test_it_renders_a_topic_in_constant_queries(client, django_assert_num_querie
     small = make_table(edition, slug="orders", topic="orders")
     for n in range(3):
         make_row(small, {"name": f"Row {n}", "value": n})
-    # 1 edition, 2 tables of the topic, 3 their rows, 4 editions for the switcher,
-    # 5 which topics each edition has.
-    with django_assert_num_queries(5):
+    # 0 the rules data's version, 1 edition, 2 tables of the topic, 3 their rows, 4 editions
+    # for the switcher, 5 which topics each edition has.
+    with django_assert_num_queries(6):
         assert client.get("/reference/v2/orders/").status_code == 200
     big = make_table(edition, slug="fubar", topic="orders")
     for n in range(30):
         make_row(big, {"name": f"Row {n}", "value": n})
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):  # a new data version: read and rendered afresh
         assert client.get("/reference/v2/orders/").status_code == 200
 
 
@@ -239,13 +239,13 @@ def test_it_renders_the_weapons_chart_in_constant_queries(client, django_assert_
     edition = make_edition(slug="v2", number=2)
     for n in range(3):
         make_weapon(edition, name=f"Gun {n}")
-    # 1 edition, 2 its special rules (filter choices and glossary), 3 weapons,
-    # 4 their special rules, 5 editions for the switcher.
-    with django_assert_num_queries(5):
+    # 0 the rules data's version, 1 edition, 2 its special rules (filter choices and glossary),
+    # 3 weapons, 4 their special rules, 5 editions for the switcher.
+    with django_assert_num_queries(6):
         assert client.get("/reference/v2/weapons/").status_code == 200
     for n in range(3, 30):
         make_weapon(edition, name=f"Gun {n}")
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         html = client.get("/reference/v2/weapons/").content.decode()
     assert html.count("data-weapon=") == 30
 

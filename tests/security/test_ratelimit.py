@@ -72,7 +72,7 @@ def test_the_resolver_api_answers_json(client, charts):
 @pytest.mark.django_db
 def test_pdfs_are_limited_per_account(alice_client, army_list):
     url = f"/lists/{army_list.pk}/roster.pdf"
-    limit = int(LIMITS["ps-roster"][0].rate.split("/")[0])
+    limit = int(LIMITS["ps-roster-pdf"][0].rate.split("/")[0])
     # Counted before the view runs: other requests stand in for renders (a 404 costs nothing).
     for _ in range(limit):
         alice_client.get("/lists/999999/roster.pdf")

@@ -1,0 +1,60 @@
+"""The version of the rules data, read from the database itself in one cheap query.
+
+Every reference page and API answer depends only on the reference tables (editions, tables,
+rows, special rules, weapons and which rules each weapon has), and those change only when the
+built-in data is loaded, a catalogue is imported or staff edit them in the admin. The version is
+each table's row count, sum of ids and latest ``updated_at``: an insert or a delete changes the
+count and the sum, any saved edit moves ``updated_at`` (``models.Stamped``), and ``loaddata``
+gives every row it writes a new stamp. Nothing has to remember to invalidate anything: what is
+kept for a version (rendered pages, ETags) is simply never asked for again once it moves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.db import connection
+from django.utils.dateparse import parse_datetime
+
+from armybuilder.reference.models import Edition, RulesRow, RulesTable, SearchAlias, SpecialRule, Weapon
+
+# Search aliases decide what the weapons search finds, so they are part of the version too.
+STAMPED = (Edition, RulesTable, RulesRow, SpecialRule, Weapon, SearchAlias)
+
+
+@dataclass(frozen=True)
+class DataVersion:
+    stamp: str  # a short hash, for cache keys and ETags
+    modified: datetime | None  # the latest change, for Last-Modified
+
+
+def _sql() -> str:
+    quote = connection.ops.quote_name
+    selects = [
+        f"SELECT {index}, COUNT(*), COALESCE(SUM({quote('id')}), 0), MAX({quote('updated_at')}) "
+        f"FROM {quote(model._meta.db_table)}"
+        for index, model in enumerate(STAMPED)
+    ]
+    through = Weapon.special_rules.through._meta.db_table
+    selects.append(f"SELECT {len(STAMPED)}, COUNT(*), COALESCE(SUM({quote('id')}), 0), NULL FROM {quote(through)}")
+    return " UNION ALL ".join(selects)
+
+
+def _as_datetime(value: object) -> datetime | None:
+    if isinstance(value, str):  # SQLite returns the stored text
+        value = parse_datetime(value)
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return None
+
+
+def data_version() -> DataVersion:
+    """The rules data's current version: one query of seven small aggregates."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql())
+        rows = sorted(cursor.fetchall(), key=lambda row: row[0])
+    stamp = hashlib.blake2b(repr(rows).encode(), digest_size=8).hexdigest()
+    stamps = [when for row in rows if (when := _as_datetime(row[3])) is not None]
+    return DataVersion(stamp=stamp, modified=max(stamps, default=None))

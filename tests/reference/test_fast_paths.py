@@ -1,0 +1,135 @@
+"""Reference pages and API: kept per rules-data version, reloads answered 304, never stale."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from armybuilder.reference.models import RulesRow, Weapon
+from armybuilder.reference.version import data_version
+from tests.reference.factories import make_edition, make_row, make_special_rule, make_table, make_weapon
+
+pytestmark = pytest.mark.django_db
+
+TOPIC = "/reference/v2/orders/"
+
+
+@pytest.fixture
+def table():
+    edition = make_edition(slug="v2", number=2, name="2nd edition", name_fr="2e édition")
+    orders = make_table(edition, slug="orders", topic="orders", title="Orders", title_fr="Ordres")
+    make_row(orders, {"name": "Fire", "value": 1})
+    return orders
+
+
+def reload(client, url, response, **headers):
+    return client.get(url, headers={"If-None-Match": response["ETag"], **headers})
+
+
+def test_a_reload_of_an_unchanged_page_is_a_304_after_one_query(client, table, django_assert_num_queries):
+    first = client.get(TOPIC)
+    assert first.status_code == 200
+    assert first["Cache-Control"] == "private, no-cache"
+    assert first["Last-Modified"]
+    with django_assert_num_queries(1):  # the data version only
+        again = reload(client, TOPIC, first)
+    assert again.status_code == 304
+    assert again["ETag"] == first["ETag"]
+    assert again.content == b""
+
+
+def without_tokens(html: bytes) -> str:
+    # Django masks the CSRF token afresh in each response.
+    return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", html.decode())
+
+
+def test_an_unchanged_page_is_rendered_from_what_was_kept(client, table, django_assert_num_queries):
+    first = client.get(TOPIC).content
+    with django_assert_num_queries(1):
+        assert without_tokens(client.get(TOPIC).content) == without_tokens(first)
+
+
+def test_an_edited_row_is_shown_at_once(client, table):
+    first = client.get(TOPIC)
+    row = RulesRow.objects.get(table=table)
+    row.cells = {"name": "Ambush", "value": 1}
+    row.save(update_fields=["cells"])  # as the importers and the admin save
+    again = reload(client, TOPIC, first)
+    assert again.status_code == 200
+    assert "Ambush" in again.content.decode()
+    assert again["ETag"] != first["ETag"]
+
+
+def test_a_deleted_row_or_a_rule_given_to_a_weapon_moves_the_version(table):
+    before = data_version()
+    RulesRow.objects.filter(table=table).delete()
+    after_delete = data_version()
+    assert after_delete.stamp != before.stamp
+    weapon = make_weapon(table.edition, name="Rifle")
+    after_weapon = data_version()
+    weapon.special_rules.add(make_special_rule(table.edition, name="Team"))
+    assert len({before.stamp, after_delete.stamp, after_weapon.stamp, data_version().stamp}) == 4
+
+
+def test_loading_the_built_in_data_moves_the_version_even_when_nothing_differs(db):
+    call_command("load_reference_data", verbosity=0)
+    before = data_version()
+    call_command("load_reference_data", verbosity=0)
+    assert data_version().stamp != before.stamp
+    assert not Weapon.objects.filter(updated_at__lt=before.modified).exists()
+
+
+def test_the_french_page_is_not_the_english_ones_304(client, table):
+    english = client.get(TOPIC)
+    client.cookies["django_language"] = "fr"
+    french = reload(client, TOPIC, english)
+    assert french.status_code == 200
+    assert "Ordres" in french.content.decode()
+    assert reload(client, TOPIC, french).status_code == 304
+
+
+def test_another_visitors_etag_does_not_match(client, table):
+    user = get_user_model().objects.create_user("alice", password="pw-alice-123")
+    client.force_login(user)
+    alice = client.get(TOPIC)
+    assert "alice" in alice.content.decode()
+    client.logout()
+    anonymous = reload(client, TOPIC, alice)
+    assert anonymous.status_code == 200
+    assert "alice" not in anonymous.content.decode()
+
+
+def test_the_htmx_fragment_and_the_page_have_their_own_etags(client, table):
+    make_weapon(table.edition, name="Rifle")
+    url = "/reference/v2/weapons/?q=rif"
+    page = client.get(url)
+    fragment = reload(client, url, page, **{"HX-Request": "true"})
+    assert fragment.status_code == 200
+    assert "<html" not in fragment.content.decode()
+    assert reload(client, url, fragment, **{"HX-Request": "true"}).status_code == 304
+
+
+def test_the_api_answers_304_and_if_modified_since(client, table):
+    url = "/api/editions/v2/orders/"
+    first = client.get(url)
+    assert first.json()["rows"][0]["name"] == "Fire"
+    assert reload(client, url, first).status_code == 304
+    assert client.get(url, headers={"If-Modified-Since": first["Last-Modified"]}).status_code == 304
+    make_row(table, {"name": "Down", "value": 0})
+    changed = reload(client, url, first)
+    assert changed.status_code == 200
+    assert [row["name"] for row in changed.json()["rows"]] == ["Fire", "Down"]
+
+
+def test_an_unknown_table_is_still_a_404(client, table):
+    assert client.get("/api/editions/v2/nothing/").status_code == 404
+    assert client.get("/reference/v2/nothing/").status_code == 404
+
+
+def test_stray_query_parameters_share_the_kept_page(client, table, django_assert_num_queries):
+    client.get(TOPIC)
+    with django_assert_num_queries(1):
+        assert client.get(f"{TOPIC}?utm_source=forum").status_code == 200
