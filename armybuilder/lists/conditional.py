@@ -1,10 +1,11 @@
 """The revision of a list's pages, for ``armybuilder.http.conditional``: reloads answered 304.
 
 A list's builder, shared page, print preview and PDFs show the list (its row, platoons and
-entries: every write to them moves the list's ``updated_at``), its army's catalogue (the army's
-``updated_at``, moved by every import and data load) and the rules data (weapons and special
-rules: ``reference.version``). The revision is read through the same access rules as the page,
-so another visitor's list has none: the view runs and answers its 404.
+entries, and the units they take: ``ArmyListQuerySet.revisions()`` reads them all in one query,
+so no write can go unseen, whichever code made it), its army (the army's ``updated_at``) and the
+rules data (weapons and special rules: ``reference.version``). The revision is read through
+the same access rules as the page, so another visitor's list has none: the view runs and
+answers its 404.
 """
 
 from __future__ import annotations
@@ -16,24 +17,34 @@ from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.reference.version import data_version
 
-FIELDS = ("pk", "updated_at", "army__updated_at")
+
+def revision_stamp(row: tuple) -> str:
+    """A list's ``ArmyListQuerySet.revisions()`` row as a short text, for ETags and cache keys."""
+    return ":".join(value.isoformat() if hasattr(value, "isoformat") else str(value) for value in row)
+
+
+def list_stamp(pk: int) -> str:
+    """The current revision of list ``pk`` (one query), whoever may see it: for keys of kept PDFs."""
+    row = ArmyList.objects.filter(pk=pk).revisions().first()
+    return revision_stamp(row) if row is not None else f"{pk}:gone"
 
 
 def _revision(row: tuple | None) -> Revision | None:
     if row is None:
         return None
-    pk, updated_at, army_updated_at = row
     data = data_version()
-    stamp = f"{pk}:{updated_at.isoformat()}:{army_updated_at.isoformat()}:{data.stamp}"
-    return Revision(stamp, max(updated_at, army_updated_at, data.modified or updated_at))
+    stamps = [value for value in row[1:] if hasattr(value, "isoformat")]
+    if data.modified is not None:
+        stamps.append(data.modified)
+    return Revision(f"{revision_stamp(row)}:{data.stamp}", max(stamps))
 
 
 def owned_list_revision(request: HttpRequest, pk: int, **kwargs: object) -> Revision | None:
-    return _revision(lists_for_user(request).active().filter(pk=pk).values_list(*FIELDS).first())
+    return _revision(lists_for_user(request).active().filter(pk=pk).revisions().first())
 
 
 def shared_list_revision(request: HttpRequest, token: str, **kwargs: object) -> Revision | None:
-    return _revision(ArmyList.objects.active().filter(share_token=token).values_list(*FIELDS).first())
+    return _revision(ArmyList.objects.active().filter(share_token=token).revisions().first())
 
 
 def list_revision(

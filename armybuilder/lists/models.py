@@ -7,11 +7,11 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Quality, Unit
-from armybuilder.reference.models import Edition
+from armybuilder.reference.models import Edition, Stamped, StampedManager
 from rules.army import model as army_rules
 
 POINTS_LIMIT_MAX = 10_000
@@ -45,9 +45,46 @@ class PlatoonKind(models.TextChoices):
     ENGINEER_PLATOON = "engineer_platoon", _("Engineer Platoon")
 
 
+def _aggregate(model: type[models.Model], expression: models.Aggregate) -> Subquery:
+    """One aggregate of a list's own rows (its entries or platoons), as a subquery of the list."""
+    rows = model.objects.filter(army_list=OuterRef("pk")).order_by().values("army_list")
+    return Subquery(rows.annotate(value=expression).values("value")[:1])
+
+
+# What a list's pages show changes only with these: the list's row, its army's, its entries and
+# platoons (how many, which, when last written) and the units they take (when last written).
+# Read together in one query, so a cache or an ETag keyed by them cannot outlive any write,
+# whichever code made it: a deleted or added row moves a count and a sum of ids, an edited one
+# its stamp (``Stamped``: ``save()`` and ``QuerySet.update()`` both move it).
+REVISION_FIELDS = (
+    "pk",
+    "updated_at",
+    "army__updated_at",
+    "entry_count",
+    "entry_ids",
+    "entry_stamp",
+    "unit_stamp",
+    "platoon_count",
+    "platoon_ids",
+    "platoon_stamp",
+)
+
+
 class ArmyListQuerySet(models.QuerySet["ArmyList"]):
     def active(self) -> ArmyListQuerySet:
         return self.filter(deleted_at__isnull=True)
+
+    def revisions(self) -> ArmyListQuerySet:
+        """Rows of ``REVISION_FIELDS``: everything a list's pages depend on, in one query."""
+        return self.annotate(
+            entry_count=_aggregate(Entry, Count("pk")),
+            entry_ids=_aggregate(Entry, Sum("pk")),
+            entry_stamp=_aggregate(Entry, Max("updated_at")),
+            unit_stamp=_aggregate(Entry, Max("unit__updated_at")),
+            platoon_count=_aggregate(Platoon, Count("pk")),
+            platoon_ids=_aggregate(Platoon, Sum("pk")),
+            platoon_stamp=_aggregate(Platoon, Max("updated_at")),
+        ).values_list(*REVISION_FIELDS)
 
     def in_trash(self) -> ArmyListQuerySet:
         return self.filter(deleted_at__isnull=False)
@@ -151,11 +188,13 @@ class ArmyList(models.Model):
         )
 
 
-class Platoon(models.Model):
+class Platoon(Stamped):
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="platoons")
     kind = models.CharField(max_length=24, choices=PlatoonKind.choices)
     name = models.CharField(max_length=100, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
+
+    objects = StampedManager()
 
     class Meta:
         ordering = ["position", "pk"]
@@ -178,7 +217,7 @@ class Platoon(models.Model):
         return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=self.display_name)
 
 
-class Entry(models.Model):
+class Entry(Stamped):
     """A unit taken in a list. ``options`` maps an option's slug to how many were taken."""
 
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
@@ -189,6 +228,8 @@ class Entry(models.Model):
     models_count = models.PositiveSmallIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)
     position = models.PositiveIntegerField(default=0)
+
+    objects = StampedManager()
 
     class Meta:
         ordering = ["position", "pk"]

@@ -20,9 +20,9 @@ combinations of the print stylesheet, so they stop growing after the first rende
 Rendered PDFs are kept in Django's cache under everything they show, so a stale one cannot be
 served: a quick-reference sheet under its edition, the rules data's version
 (``reference.version``), the deployed templates and stylesheet (``http.build_stamp``), the
-language and the paper; a list's PDFs under the list's id and revision (its ``updated_at``, moved
-by every write to it), its army's ``updated_at``, the same data version and build, the language,
-the paper and the parts printed.
+language and the paper; a list's PDFs under the list's revision (``ArmyListQuerySet.revisions()``: its row, its army's,
+its entries', platoons' and units' counts and stamps, read in one query), the same data version
+and build, the language, the paper and the parts printed.
 
 Renders are bounded (``render_slot``): at most ``PLAYSHEET_RENDER_LIMIT`` at once per process,
 a request waits ``PLAYSHEET_RENDER_WAIT`` seconds for a free slot, and a render running past
@@ -281,7 +281,11 @@ def reference_sheet_pdf(edition: Edition, *, lang: str, paper: str) -> bytes:
 
 
 def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> str:
-    revision = f"{army_list.pk}:{army_list.updated_at.isoformat()}:{army_list.army.updated_at.isoformat()}"
+    from armybuilder.lists.conditional import list_stamp
+
+    # Read before the render loads the list: a write in between then leaves newer content under
+    # a revision no request asks for again, never older content under the current one.
+    revision = list_stamp(army_list.pk)
     return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
 
 

@@ -14,8 +14,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from armybuilder.catalogue.models import Option, Origin
+from armybuilder.catalogue.models import Army, Option, Origin, Unit
 from armybuilder.lists.models import Entry
 
 
@@ -61,4 +62,10 @@ class Command(BaseCommand):
             return
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
         drop_stale_options(fixture_option_keys(files))
+        # The fixtures carry fixed stamps and loaddata writes its rows raw (no ``auto_now``): move
+        # the built-in armies' and units' stamps, so every list built from them gets a new revision
+        # and what was kept for the old one (PDFs, ETags) is never asked for again.
+        now = timezone.now()
+        Army.objects.filter(origin=Origin.BUILTIN).update(updated_at=now)
+        Unit.objects.filter(army__origin=Origin.BUILTIN).update(updated_at=now)
         self.stdout.write(f"Loaded built-in data from {len(files)} fixture files.")
