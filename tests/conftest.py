@@ -131,8 +131,15 @@ def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
     """
     import time
 
+    from playwright.sync_api import Error
+
     deadline = time.monotonic() + timeout
-    while not page.evaluate(expression, arg):
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except Error:
+            pass  # the page is navigating: its next document answers the next poll
         if time.monotonic() > deadline:
             raise AssertionError(f"Still false after {timeout} s: {expression}")
         time.sleep(0.05)

@@ -10,6 +10,8 @@ answers its 404.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.http import HttpRequest
 
 from armybuilder.http import Revision, conditional
@@ -20,7 +22,8 @@ from armybuilder.reference.version import data_version
 
 def revision_stamp(row: tuple) -> str:
     """A list's ``ArmyListQuerySet.revisions()`` row as a short text, for ETags and cache keys."""
-    return ":".join(value.isoformat() if hasattr(value, "isoformat") else str(value) for value in row)
+    text = ":".join(value.isoformat() if hasattr(value, "isoformat") else str(value) for value in row)
+    return f"{row[0]}-{hashlib.blake2b(text.encode(), digest_size=10).hexdigest()}"
 
 
 def list_stamp(pk: int) -> str:
