@@ -149,7 +149,8 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
         for officer in summary.officers:
             lines.append(
                 f"* {_plain(officer.name)}: {officer.rank_label}, morale +{officer.morale_bonus}, "
-                f'{officer.extra_orders} extra orders, command range {officer.command_range}"'
+                f"{officer.extra_orders} extra {'order' if officer.extra_orders == 1 else 'orders'}, "
+                f'command range {officer.command_range}"'
             )
     if summary.problems:
         lines += ["", "Problems"]

@@ -90,6 +90,27 @@ def test_it_exports_plain_text(alice_client, alice):
 
 
 @pytest.mark.django_db
+def test_it_counts_an_officers_extra_orders_in_good_english(alice_client, alice):
+    # A 2nd-edition Second Lieutenant gives one extra order: "1 extra order", not "1 extra orders".
+    army = make_army(edition=make_edition("v2"), slug="germany", name="Germany")
+    leutnant = make_unit(
+        army=army,
+        slug="leutnant",
+        name="Leutnant",
+        unit_type="headquarters",
+        slot="officer",
+        officer_rank="second_lieutenant",
+        base_models=1,
+        max_models=3,
+    )
+    army_list = make_list(owner=alice, army=army, name="Grenadiers", points_limit=1000, force_org="none")
+    make_entry(army_list, leutnant, models_count=1, position=0)
+    text = alice_client.get(f"/lists/{army_list.pk}/export.txt").text
+    officer_line = next((line for line in text.splitlines() if line.startswith("* Leutnant:")), text)
+    assert "morale +1, 1 extra order, command range" in officer_line, officer_line
+
+
+@pytest.mark.django_db
 def test_it_puts_no_html_in_the_text_export(alice_client, alice):
     army_list = _full_list(alice)
     ArmyList.objects.filter(pk=army_list.pk).update(name="<b>Rats</b> & <script>x</script>")
