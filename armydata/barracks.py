@@ -123,15 +123,32 @@ class _WeaponIndex:
         return self.by_norm[max(hits, key=len)] if hits else None
 
 
-def _weapon_change(name: str, weapons: _WeaponIndex) -> tuple[str | None, str | None]:
-    """What weapon an option adds and which one it takes away, read from its wording."""
+_REPLACE_WITH_RE = re.compile(
+    r"\breplac(?:e|es|ing)\s+(?:the\s+|its\s+|their\s+|an?\s+)?(.+?)\s+with\s+(?:an?\s+|the\s+)?(.+?)\s*$", re.I
+)
+
+
+def _weapon_change(name: str, weapons: _WeaponIndex, *, vehicle: bool = False) -> tuple[str | None, str | None]:
+    """What weapon an option adds and which one it takes away, read from its wording.
+
+    A weapon named plainly ("a flamethrower") is the vehicle-mounted version on a vehicle and the
+    infantry's one otherwise, where the chart has both.
+    """
+
+    def pick(text: str) -> str | None:
+        return weapons.find(f"{'vehicle' if vehicle else 'infantry'} {text}") or weapons.find(text)
+
+    # "Replace hull MMG with a flamethrower" (the Churchill Crocodile): the new weapon comes last.
+    swap = _REPLACE_WITH_RE.search(name)
+    if swap and pick(swap.group(2)) is not None:
+        return pick(swap.group(2)), weapons.find(swap.group(1))
     upgrade = _UPGRADE_RE.search(name)
     if upgrade:
         return weapons.find(upgrade.group(2)), weapons.find(upgrade.group(1))
     replaced = _REPLACES_RE.search(name)
     if replaced:
-        return weapons.find(name[: replaced.start()]), weapons.find(replaced.group(1))
-    return weapons.find(name), None
+        return pick(name[: replaced.start()].rstrip(" (-")), weapons.find(replaced.group(1))
+    return pick(name), None
 
 
 def _unit_kind(section: str, category: str, name: str, damage: str | None) -> Classification:
@@ -237,7 +254,7 @@ class _BarracksParser:
             option_name = " ".join(option["name"].split())
             cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
             limit = option.get("max") if isinstance(option.get("max"), int) else None
-            grants, replaces = _weapon_change(option_name, weapons)
+            grants, replaces = _weapon_change(option_name, weapons, vehicle=unit_type.startswith("vehicle"))
             # An upgrade the whole unit takes (grenades, Fanatics) is listed with a maximum of
             # about the unit's size (at least its base size; a few squads list one or three
             # below their largest size): all models or none, never 3 men of 10. A weapon swap
@@ -262,6 +279,12 @@ class _BarracksParser:
                     replaces_weapon=replaces if replaces != grants else None,
                 )
             )
+
+        # Barracks lists every weapon the unit may carry, its options' too ("rifle, SMG, LMG,
+        # Panzerfaust" for a squad armed with rifles): what an option adds is the option's, not
+        # the unit's own armament (cards and odds would count it twice, or when it is not taken).
+        granted = {option.grants_weapon for option in options if option.grants_weapon}
+        weapon_names = [name for name in weapon_names if name not in granted] or weapon_names
 
         rules: list[str] = []
         for text in raw.get("rules", []) if isinstance(raw.get("rules"), list) else []:

@@ -170,8 +170,10 @@ def _snapshot():
     rows = {}
     for model in (Army, Unit, Option):
         rows[model.__name__] = list(model.objects.order_by("pk").values())
-    for army in rows["Army"]:
-        del army["updated_at"]  # the catalogue stamp, moved by each load on purpose (see below)
+    for row in (*rows["Army"], *rows["Unit"]):
+        # The catalogue's stamps, moved by each load on purpose: lists built from it get a new
+        # revision, so nothing kept for the old data is reused (load_reference_data).
+        del row["updated_at"]
     rows["unit weapons"] = list(Unit.weapons.through.objects.order_by("pk").values())
     rows["unit rules"] = list(Unit.special_rules.through.objects.order_by("pk").values())
     return rows
