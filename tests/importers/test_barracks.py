@@ -112,3 +112,41 @@ def test_it_skips_a_unit_with_a_broken_cost_and_says_why():
             "units/testland.json: 'Truck' (Truck): the regular cost 'lots' is not a whole number",
         )
     ]
+
+
+def _with_tank_swap():
+    """The test data with a flamethrower tank variant and both flamethrowers in the chart."""
+    import json
+
+    files = dict(read_barracks())
+    core_name = next(name for name in files if name.endswith("core.json"))
+    units_name = next(name for name in files if name.endswith("testland.json"))
+    core = json.loads(files[core_name])
+    for key, kind, rules in (("vehicle-flamethrower", "vehicle", []), ("infantry-flamethrower", "infantry", ["Team"])):
+        core["weapons"][key] = {
+            "type": f"Flamethrower ({kind})",
+            "range": "6",
+            "shots": "D6",
+            "pen": "+3",
+            "rules": [*rules, "Flamethrower"],
+            "heavy": True,
+        }
+    units = json.loads(files[units_name])
+    tank = units["vehicles"]["Tanks"][0]
+    tank["weapons"]["keys"] = ["lmg", "vehicle-flamethrower"]
+    tank["options"].append({"name": "Crocodile variant - replace the LMG with a flamethrower", "cost": {"regular": 20}})
+    files[core_name] = json.dumps(core).encode()
+    files[units_name] = json.dumps(units).encode()
+    return parse_barracks(files)
+
+
+def test_a_units_own_armament_leaves_out_what_its_options_add(catalogue):
+    # Barracks lists every weapon a unit may carry; the squad's SMGs come only with the option.
+    assert _unit(catalogue, "Rifle Squad").weapons == ["Rifle"]
+
+
+def test_replace_with_adds_the_new_weapon_in_the_vehicles_version():
+    tank = _unit(_with_tank_swap(), "Test Tank")
+    swap = next(option for option in tank.options if option.name.startswith("Crocodile"))
+    assert (swap.grants_weapon, swap.replaces_weapon) == ("Flamethrower (vehicle)", "LMG")
+    assert tank.weapons == ["LMG"]
