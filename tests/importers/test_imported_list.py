@@ -78,10 +78,8 @@ def test_it_lists_the_imported_army_in_the_catalogue_api(army, client):
 def test_it_serves_the_imported_units_in_the_catalogue_api(army, client):
     units = {item["name"]: item for item in client.get("/api/editions/v2/armies/armies-of-testland/units/").json()}
     assert units["Rifle Squad"]["cost"] == {"inexperienced": 35, "regular": 50}
-    assert units["Rifle Squad"]["weapons"] == [
-        {"slug": "rifle", "name": "Rifle"},
-        {"slug": "smg", "name": "Submachine gun (SMG)"},
-    ]
+    # The squad's own armament: its SMGs come with the "SMG (replaces rifle)" option only.
+    assert units["Rifle Squad"]["weapons"] == [{"slug": "rifle", "name": "Rifle"}]
 
 
 def test_it_shows_a_list_of_imported_units_in_the_builder(army_list, client):

@@ -95,7 +95,11 @@ def test_it_lets_every_model_take_a_whole_unit_upgrade():
 
 
 def test_it_links_unit_weapons_to_the_reference_chart(barracks):
-    assert sorted(unit("Rifle Squad").weapons.values_list("slug", flat=True)) == ["rifle", "smg"]
+    squad = unit("Rifle Squad")
+    # Its own armament, and the weapon its option adds, both from the chart.
+    assert list(squad.weapons.values_list("slug", flat=True)) == ["rifle"]
+    swap = squad.options.get(name="SMG (replaces rifle)")
+    assert (swap.grants_weapon.slug, swap.replaces_weapon.slug) == ("smg", "rifle")
 
 
 def test_it_does_not_duplicate_a_weapon_the_chart_has(barracks):
