@@ -5,9 +5,10 @@ per unit (name, quality, models, options as chips, points) in its platoon; a row
 loads that unit's editor in its place (``hx-get``; without JavaScript the link reloads the page
 with the editor open). Every action is a plain form POST that redirects back to the page, so
 the builder works without JavaScript; with htmx the same POST answers only what changed: the
-unit's row or editor, and as out-of-band swaps its platoon's header (total and problems) and the
-summary panels when they changed; never the whole roster. Invalid input changes nothing: the reason is shown
-next to the field.
+unit's row, and as out-of-band swaps its platoon's header (total and problems) and the summary
+panels when they changed; never the whole roster. A change closes the unit's editor (the answer
+is its row, with its new points and options; without JavaScript the page it redirects to has no
+editor open). Invalid input changes nothing: the editor stays open, the reason next to the field.
 
 Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is a
 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
@@ -364,20 +365,17 @@ def _reloaded(request: HttpRequest, army_list: ArmyList, **roster_args) -> Roste
     return Roster(_get_list(request, army_list.pk), **roster_args)
 
 
-def _entry_changed(
-    request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, before: ListSummary, *, keep_open: bool
-) -> HttpResponse:
-    """The unit's editor (or row, closed), and out of band what else changed since ``before``:
-    its platoon's header if its total or problems did, and the summary panels that did."""
+def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, before: ListSummary) -> HttpResponse:
+    """The unit's row, its editor closed, and out of band what else changed since ``before``: its
+    platoon's header if its total or problems did, and the summary panels that did."""
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk if keep_open else None)
+        return _redirect(army_list, f"entry-{entry.pk}")
     # Not read again: the write changed the entry in memory too (``services.entry_update``), and
     # the list loaded for this request is otherwise as it was; its ``updated_at`` moved.
     army_list.updated_at = timezone.now()
     roster = Roster(army_list)
-    context = _context(roster, row=roster.row(entry, is_open=keep_open))
-    # Open, only the editor's part that a change of quality, models or options touches.
-    parts: list = ["editor-body" if keep_open else "entry-row"]
+    context = _context(roster, row=roster.row(entry, is_open=False))
+    parts: list = ["entry-row"]
     platoon_id = roster.group_of[entry.pk]
     if roster.group_changed(platoon_id, before):
         parts.append(_head_oob(roster.group(platoon_id)))
@@ -448,7 +446,7 @@ def entry_quality(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
         return _entry_refused(request, army_list, entry, "quality", _form_errors(form))
     if not services.entry_update(entry=entry, quality=form.cleaned_data["quality"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, before, keep_open=True)
+    return _entry_changed(request, army_list, entry, before)
 
 
 @_entry_action
@@ -470,7 +468,7 @@ def entry_models(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
             return _entry_refused(request, army_list, entry, "models", [message])
     elif not services.entry_update(entry=entry, models_count=form.cleaned_data["models"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, before, keep_open=True)
+    return _entry_changed(request, army_list, entry, before)
 
 
 @_entry_action
@@ -481,7 +479,7 @@ def entry_options(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
         return _entry_refused(request, army_list, entry, "options", _form_errors(form))
     if not services.entry_update(entry=entry, options=form.cleaned_options()):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, before, keep_open=True)
+    return _entry_changed(request, army_list, entry, before)
 
 
 @_entry_action
@@ -492,12 +490,12 @@ def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
         return _entry_refused(request, army_list, entry, "name", _form_errors(form))
     if not services.entry_update(entry=entry, name=form.cleaned_data["name"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, before, keep_open=False)
+    return _entry_changed(request, army_list, entry, before)
 
 
 @_entry_action
 def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Move a unit to another platoon: its row leaves one group and joins the other, in place."""
+    """Move a unit to another platoon: its row (closed) leaves one group and joins the other."""
     form = EntryPlatoonForm(request.POST, army_list=army_list)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "platoon", _form_errors(form))
@@ -507,8 +505,8 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     if not services.entry_update(entry=entry, platoon=platoon):
         return _removed_meanwhile(request, army_list, entry)
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
-    roster = _reloaded(request, army_list, open_pk=entry.pk)
+        return _redirect(army_list, f"entry-{entry.pk}")
+    roster = _reloaded(request, army_list)
     entry = roster.entry(entry.pk)
     group = roster.group_for(entry)
     siblings = [e.pk for e in roster.in_group(group.platoon.pk if group.platoon else None)]
@@ -524,8 +522,8 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
 
 @_entry_action
 def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then the unit's
-    editor and the neighbour's row replace the unit in their new order."""
+    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then both rows
+    (the unit's closed) replace the unit's editor in their new order."""
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "actions", _form_errors(form))
@@ -538,17 +536,17 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
     neighbour = siblings[other_index] if 0 <= other_index < len(siblings) else None
     services.entry_move(army_list=army_list, entry=entry, direction=form.cleaned_data["direction"])
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
+        return _redirect(army_list, f"entry-{entry.pk}")
     roster = _reloaded(request, army_list)
     moved = roster.entry(entry.pk)
     if moved is None:
         return _entry_gone(request, roster.army_list, entry.pk)
-    editor = ("entry-editor", {"row": roster.row(moved, is_open=True)})
+    row = ("entry-row", {"row": roster.row(moved, is_open=False)})
     if neighbour is None or roster.entry(neighbour.pk) is None:
-        return _fragments(request, _context(roster), editor)
+        return _fragments(request, _context(roster), row)
     other = ("entry-row", {"row": roster.row(roster.entry(neighbour.pk), is_open=False)})
     context = _context(roster, gone_key=f"entry-{neighbour.pk}")
-    return _fragments(request, context, "entry-delete-oob", *((editor, other) if up else (other, editor)))
+    return _fragments(request, context, "entry-delete-oob", *((row, other) if up else (other, row)))
 
 
 @_entry_action

@@ -1,7 +1,8 @@
 /* The builder's few touches that need JavaScript (the page works without it):
    - "Copy link" copies the share link (the link stays readable and selectable without it);
-   - an editor just opened takes the focus (Escape closes it, the focus back on its row), and a
-     row just added is scrolled into view, below the sticky summary (CSS scroll-margin-top). */
+   - an editor just opened takes the focus; a change, "Done" or Escape closes it, the focus back
+     on its row's link; a row just added is scrolled into view, below the sticky summary (CSS
+     scroll-margin-top). */
 (function () {
   "use strict";
 
@@ -31,9 +32,12 @@
       var opened = document.getElementById(trigger.id.replace(/-open$/, "-name"));
       if (opened) opened.focus({ preventScroll: true });
     }
-    // Closed with "Done": the focus goes back to the row's link.
-    if (trigger && trigger.classList && trigger.classList.contains("editor-close")) {
-      var link = document.getElementById(trigger.id.replace(/-close$/, "-open"));
+    // A change in an editor (or "Done", or Escape) closed it: the focus goes back to the unit's
+    // row link, so Enter opens it again. (A refused change answers the editor again: htmx puts the
+    // focus back on the field, whose id is the same.)
+    var editor = trigger && trigger.closest && trigger.closest(".unit-row.is-open");
+    if (editor && !editor.isConnected) {
+      var link = document.getElementById(editor.id + "-open");
       if (link) link.focus({ preventScroll: true });
     }
   });

@@ -66,19 +66,28 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     first_squad, second_squad = _entries(army_list)[1:]
     _open(page, first_squad)
     page.select_option(f"#entry-{first_squad.pk}-quality", "veteran")
-    expect(page.locator(f"#entry-{first_squad.pk}-points")).to_have_text("65 pts")
+    # A change closes the editor: the unit's row shows its new quality and points.
+    expect(page.locator(f"#entry-{first_squad.pk}-editor")).to_have_count(0)
+    expect(page.locator(f"#entry-{first_squad.pk}-points")).to_have_text("65")
+    expect(page.locator(f"#entry-{first_squad.pk}-open")).to_contain_text("Veteran · 5 models")
     expect(points).to_have_text("165")
 
-    # The stepper by keyboard: focus stays on "+" after the editor is swapped.
+    # The stepper by keyboard: the editor closes, the focus back on the unit's row link, and
+    # Enter opens it again.
     _open(page, second_squad)
     page.focus(f"#entry-{second_squad.pk}-more")
     page.keyboard.press("Enter")
-    expect(page.locator(f"#entry-{second_squad.pk}-models")).to_have_value("6")
+    expect(page.locator(f"#entry-{second_squad.pk}-open")).to_contain_text("6 models")
+    expect(page.locator(f"#entry-{second_squad.pk}-open")).to_be_focused()
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")  # its outline shows
     expect(points).to_have_text("175")
-    assert page.evaluate("document.activeElement.id") == f"entry-{second_squad.pk}-more"
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#entry-{second_squad.pk}-name")).to_be_focused()
     page.fill(f"#entry-{second_squad.pk}-models", "8")
     page.keyboard.press("Enter")
     expect(points).to_have_text("195")
+    expect(page.locator(f"#entry-{second_squad.pk}-open")).to_contain_text("8 models")
+    expect(page.locator(f"#entry-{second_squad.pk}-open")).to_be_focused()
 
     # A third squad outside any platoon is a force-organisation problem; moving it in fixes it.
     page.select_option("#add-platoon", "")
@@ -90,8 +99,9 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     _open(page, stray)
     page.select_option(f"#entry-{stray.pk}-platoon", platoon_id)
     expect(problems).to_contain_text("No problems: this list is legal.")
-    # It joined its platoon's rows, its editor still open.
-    expect(page.locator(f"#platoon-{platoon_id}-rows #entry-{stray.pk}-editor")).to_be_visible()
+    # Its row joined its platoon's rows, its editor closed, the focus on its link.
+    expect(page.locator(f"#platoon-{platoon_id}-rows #entry-{stray.pk}-open")).to_be_focused()
+    expect(page.locator(f"#entry-{stray.pk}-editor")).to_have_count(0)
     expect(page.locator(f"#entry-{stray.pk}")).to_have_count(1)
 
     assert page.evaluate("window.__marker") == 1
@@ -116,6 +126,9 @@ def test_it_shows_a_refused_value_next_to_the_field(page, live_server):
     page.fill(f"#entry-{entry.pk}-models", "12")
     page.keyboard.press("Enter")
     expect(page.locator(f"#entry-{entry.pk}-models-errors")).to_have_text("This unit has 5 to 10 models.")
+    # Refused: the editor stays open, the focus on the field.
+    expect(page.locator(f"#entry-{entry.pk}-editor")).to_be_visible()
+    expect(page.locator(f"#entry-{entry.pk}-models")).to_be_focused()
     assert page.evaluate("window.__marker") == 1
     entry.refresh_from_db()
     assert entry.models_count == 5
@@ -171,7 +184,8 @@ def test_it_replaces_the_row_of_an_entry_removed_in_another_tab(page, live_serve
 @pytest.mark.django_db(transaction=True)
 def test_it_builds_without_javascript(new_browser_context, live_server):
     """Every change is a plain form post and a redirect; a row's link reloads the page with its
-    editor open, and removing a unit offers "Undo" on the page it comes back to."""
+    editor open, a change reloads it with the editor closed, and removing a unit offers "Undo" on
+    the page it comes back to."""
     alice = make_user("alice")
     army = make_army(edition=make_edition("v2"), name="British")
     officer = make_officer(army)
@@ -193,14 +207,20 @@ def test_it_builds_without_javascript(new_browser_context, live_server):
     assert page.url.endswith(f"?edit={first_squad.pk}#entry-{first_squad.pk}")
     page.select_option(f"{card}-quality", "veteran")
     page.locator(card).get_by_role("button", name="Set").click()
-    expect(page.locator(f"{card}-points")).to_have_text("65 pts")
+    # Back with the editor closed: the row shows the change.
+    assert page.url.endswith(f"/lists/{army_list.pk}/#entry-{first_squad.pk}")
+    expect(page.locator(f"{card}-editor")).to_have_count(0)
+    expect(page.locator(f"{card}-points")).to_have_text("65")
     expect(page.locator("#summary-points")).to_have_text("165")
+    page.click(f"{card}-open")
     page.click(f"{card}-more")
-    expect(page.locator(f"{card}-models")).to_have_value("6")
-    expect(page.locator("#summary-points")).to_have_text("178")
-    page.click(f"{card}-close")
     expect(page.locator(f"{card}-editor")).to_have_count(0)
     expect(page.locator(f"{card}-open")).to_contain_text("Veteran · 6 models")
+    expect(page.locator("#summary-points")).to_have_text("178")
+    # "Done" closes an editor opened without a change.
+    page.click(f"{card}-open")
+    page.click(f"{card}-close")
+    expect(page.locator(f"{card}-editor")).to_have_count(0)
     assert list(Entry.objects.filter(pk=first_squad.pk).values_list("quality", "models_count")) == [("veteran", 6)]
     page.click(f"{card}-open")
     page.click(f"{card}-remove")

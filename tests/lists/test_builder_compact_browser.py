@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,6 +12,7 @@ from tests.lists.factories import make_builder_list, make_officer, make_user
 from tests.lists.test_builder_browser import _log_in
 
 PHONE = {"width": 390, "height": 844}
+SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save a screenshot of the roster after a change there
 
 
 @pytest.fixture
@@ -64,15 +67,32 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/"]
 
-    # A change answers in one request and keeps the editor open; the totals follow.
+    # A change answers in one request and closes the editor: the row shows the new count and
+    # points, the totals follow, the focus is back on the row's link.
     phone.requests.clear()
     phone.tap(f"#entry-{squad.pk}-more")
-    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80 pts")
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80")
     expect(phone.locator("#summary-points")).to_have_text("830")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-points")).to_have_text("830 pts")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
     assert len(phone.requests) == 1
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        phone.screenshot(path=os.path.join(SHOTS, "after-change-closed.png"))
 
-    # "Done" closes it: the row shows the new count.
+    # An option too: the row shows it as a chip. Enter on the focused row opens it again.
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    phone.tap(f"#entry-{squad.pk}-opt-lmg")
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open .chip")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("60")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+
+    # "Done" closes it without a change.
+    phone.keyboard.press("Enter")
     phone.tap(f"#entry-{squad.pk}-close")
     expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
@@ -129,11 +149,12 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     assert order[3] == f"entry-{copy.pk}"
     assert Entry.objects.filter(pk=copy.pk).exists()
 
-    # Moving swaps it with its neighbour, its editor still open.
+    # Moving swaps it with its neighbour and closes its editor, the focus on its row's link.
     phone.tap(f"#entry-{copy.pk}-open")
     phone.tap(f"#entry-{copy.pk}-up")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(2)).to_have_id(f"entry-{copy.pk}")
-    expect(phone.locator(f"#entry-{copy.pk}-editor")).to_be_visible()
+    expect(phone.locator(f"#entry-{copy.pk}-editor")).to_have_count(0)
+    expect(phone.locator(f"#entry-{copy.pk}-open")).to_be_focused()
     expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(3)).to_have_id(f"entry-{squad.pk}")
     assert phone.evaluate("window.__marker") == 1
 

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from armybuilder.lists.models import Entry
+from armybuilder.lists.models import ArmyList, Entry
+from armybuilder.lists.summary import list_summary
 from tests.lists.factories import make_builder_list, make_user
 
 HX = {"HX-Request": "true"}
@@ -41,6 +42,7 @@ def _token(html: str) -> str:
         ("models/", {"step": "1"}),
         ("options/", {"opt-smg": "2"}),
         ("rename/", {"name": "Able"}),
+        ("platoon/", {"platoon": ""}),
         ("move/", {"direction": "up"}),
         ("duplicate/", {}),
         ("remove/", {}),
@@ -144,10 +146,12 @@ def test_moving_swaps_the_unit_with_its_neighbour_only(client, fifty):
     entry, above = rows[8], rows[7]
     html = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX).content.decode()
     assert [e.pk for e in _rows(fifty)][7:9] == [entry.pk, above.pk]
-    # The neighbour is deleted out of band, then both come back in their new order.
+    # The neighbour is deleted out of band, then both rows come back in their new order, the
+    # moved unit's editor closed.
     assert f'<li id="entry-{above.pk}" hx-swap-oob="delete">' in html
-    order = re.findall(r'<li id="entry-(\d+)" class="unit-row', html)
+    order = re.findall(r'<li id="entry-(\d+)" class="unit-row">', html)
     assert [int(pk) for pk in order] == [entry.pk, above.pk]
+    assert "unit-editor" not in html
 
 
 @pytest.mark.django_db
@@ -191,3 +195,62 @@ def test_a_change_sends_only_the_panels_it_changed(client, fifty):
     # not the same count), so the problems panel comes too.
     html = client.post(f"{url}remove/", headers=HX).content.decode()
     assert 'id="problems"' in html and f'id="platoon-{entry.platoon_id}-head"' in html
+
+
+CHANGES = [
+    ("quality/", {"quality": "veteran"}),
+    ("models/", {"step": "1"}),
+    ("models/", {"models": "7"}),
+    ("options/", {"opt-smg": "2"}),
+    ("rename/", {"name": "Able"}),
+    ("platoon/", {"platoon": ""}),
+    ("move/", {"direction": "up"}),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), CHANGES)
+def test_every_change_closes_the_editor_its_row_in_its_place(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    url = f"/lists/{fifty.pk}/entries/{entry.pk}/{action}"
+    response = client.post(url, data, headers=HX | GZIP)
+    assert response.status_code == 200
+    assert len(response.content) <= BUDGET
+    html = gzip.decompress(response.content).decode()
+    # The unit's closed row (its link opens the editor again), no editor, never the roster.
+    row = rf'<li id="entry-{entry.pk}" class="unit-row">\s*<a class="unit-open" id="entry-{entry.pk}-open"'
+    assert re.search(row, html)
+    assert "unit-editor" not in html and "is-open" not in html and 'id="roster"' not in html
+    points = re.search(rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>', html)
+    summary = list_summary(ArmyList.objects.for_builder(details=False).get(pk=fifty.pk))
+    assert points and int(points[1]) == summary.entry_points[str(entry.pk)]
+    if action != "move/":  # a move changes no total
+        assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), CHANGES)
+def test_every_change_without_javascript_reloads_the_page_with_the_editor_closed(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data)
+    assert response["Location"] == f"/lists/{fifty.pk}/#entry-{entry.pk}"
+    page = client.get(response["Location"]).content.decode()
+    assert "unit-editor" not in page
+    assert f'<li id="entry-{entry.pk}" class="unit-row">' in page
+
+
+@pytest.mark.django_db
+def test_a_refused_change_keeps_the_editor_open_with_the_reason(client, fifty):
+    entry = _rows(fifty)[20]
+    url = f"/lists/{fifty.pk}/entries/{entry.pk}/models/"
+    response = client.post(url, {"models": "70"}, headers=HX | GZIP)
+    assert len(response.content) <= BUDGET
+    html = gzip.decompress(response.content).decode()
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "outerHTML"
+    assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
+    assert f'id="entry-{entry.pk}-models-errors"' in html and "hx-swap-oob" not in html
+    # Without JavaScript: the page, its editor open, the reason next to the field.
+    page = client.post(url, {"models": "70"})
+    assert page.status_code == 400
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page.content.decode()
+    assert f'id="entry-{entry.pk}-models-errors"' in page.content.decode()

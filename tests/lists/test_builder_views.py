@@ -282,7 +282,8 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"})
     world.squad.refresh_from_db()
-    assert response["Location"] == f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
+    # Back to the page, the unit's editor closed (no ``?edit=``), its row in view.
+    assert response["Location"] == f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}"
     assert world.squad.quality == "veteran"
 
 
@@ -290,10 +291,11 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
 def test_it_changes_quality_with_htmx_and_updates_the_summary(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"}, headers=HX)
-    # The unit's editor, still open (the part a change touches), its platoon's header and the
-    # summary (out of band).
-    assert response.content.lstrip().startswith(f'<div class="editor-body" id="entry-{world.squad.pk}-body"'.encode())
-    assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65 pts'.encode() in response.content
+    # The unit's row, its editor closed, its platoon's header and the summary (out of band).
+    assert response.content.lstrip().startswith(f'<li id="entry-{world.squad.pk}" class="unit-row">'.encode())
+    assert b"unit-editor" not in response.content
+    assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65</span>'.encode() in response.content
+    assert b'<span class="unit-quality q-veteran">Veteran</span>' in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert b'<strong id="summary-points">115</strong>' in response.content
 
@@ -336,8 +338,9 @@ def test_it_sets_the_number_of_models(alice_client, world):
     response = alice_client.post(url, {"models": "9"}, headers=HX)
     world.squad.refresh_from_db()
     assert world.squad.models_count == 9
-    # 50 + 4 extra men at 10 = 90 points.
-    assert f'id="entry-{world.squad.pk}-points">90 pts'.encode() in response.content
+    # 50 + 4 extra men at 10 = 90 points, on the unit's row (its editor closed).
+    assert f'id="entry-{world.squad.pk}-points">90</span>'.encode() in response.content
+    assert b"9 models" in response.content and b"unit-editor" not in response.content
 
 
 @pytest.mark.django_db
@@ -362,7 +365,10 @@ def test_it_refuses_a_step_below_the_base_models(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/models/"
     response = alice_client.post(url, {"step": "-1"}, headers=HX)
     world.squad.refresh_from_db()
-    assert b"Already at the fewest models (5)." in response.content
+    # Refused: the editor again (still open), the reason next to the field.
+    assert f'<li id="entry-{world.squad.pk}" class="unit-row is-open"'.encode() in response.content
+    errors = f'<ul class="errorlist" id="entry-{world.squad.pk}-models-errors"><li>Already at the fewest models (5).'
+    assert errors.encode() in response.content
     assert world.squad.models_count == 5
 
 
@@ -388,9 +394,11 @@ def test_it_sets_options(alice_client, world):
 @pytest.mark.django_db
 def test_it_prices_options_in_the_htmx_fragment(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/options/"
-    response = alice_client.post(url, {"grp-1": "piat"}, headers=HX)
-    assert f'id="entry-{world.squad.pk}-points">80 pts'.encode() in response.content
-    assert b'<fieldset class="editor-options">' in response.content
+    response = alice_client.post(url, {"grp-1": "piat", "opt-smg": "2"}, headers=HX)
+    # The unit's row, its editor closed: the new points (50 + 30 + 2 at 3) and the options taken as chips.
+    assert f'id="entry-{world.squad.pk}-points">86</span>'.encode() in response.content
+    assert b'<span class="chip">PIAT</span> <span class="chip">2\xc3\x97 Sten gun</span>' in response.content
+    assert b'<fieldset class="editor-options">' not in response.content
 
 
 @pytest.mark.django_db
@@ -408,6 +416,8 @@ def test_it_refuses_options_that_exclude_each_other(alice_client, world):
     response = alice_client.post(url, {"opt-rg": "1", "opt-atr": "1"}, headers=HX)
     world.squad.refresh_from_db()
     assert b"Rifle grenade / AT rifle exclude each other; choose one." in response.content
+    # The editor stays open with the options and the reason.
+    assert b'<fieldset class="editor-options">' in response.content
     assert world.squad.options == {}
 
 
@@ -452,6 +462,9 @@ def test_it_moves_an_entry_to_another_platoon(alice_client, world):
     assert b'<section id="roster"' not in response.content
     assert f'<li id="entry-{world.squad.pk}" hx-swap-oob="delete">'.encode() in response.content
     assert f'<ul hx-swap-oob="beforeend:#platoon-{other.pk}-rows">'.encode() in response.content
+    # Its row, closed, joins the other platoon.
+    assert f'<li id="entry-{world.squad.pk}" class="unit-row">'.encode() in response.content
+    assert b"unit-editor" not in response.content
     assert f'id="platoon-{other.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
 
@@ -708,9 +721,11 @@ def test_it_accepts_the_pages_csrf_token(world):
 def test_it_shows_the_change_after_the_redirect(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "inexperienced"}, follow=True)
-    page = f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
+    page = f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}"
     assert response.redirect_chain == [(page, 302)]
-    assert f'id="entry-{world.squad.pk}-points">35 pts'.encode() in response.content
+    # The page comes back with the unit's editor closed, its row showing the change.
+    assert f'id="entry-{world.squad.pk}-points">35</span>'.encode() in response.content
+    assert b"unit-editor" not in response.content
 
 
 @pytest.mark.django_db
