@@ -197,6 +197,25 @@ def test_every_rule_from_barracks_has_a_summary_in_muster_s_words(national):
 
 
 @pytest.mark.django_db
+def test_no_panzer_iv_carries_tiger_fear(national):
+    # Barracks gives the Panzer IV Ausf G/H/J the Tigers' rule (RULE_CORRECTIONS in barracks_notes).
+    panzers = Unit.objects.filter(army__edition__slug="v2", army__slug="germany", name__startswith="Panzer IV")
+    assert {unit.name for unit in panzers} >= {"Panzer IV Ausf G", "Panzer IV Ausf H", "Panzer IV Ausf J"}
+    for unit in panzers:
+        assert "tiger-fear" not in {rule.slug for rule in unit.special_rules.all()}, unit.name
+    tigers = Unit.objects.filter(army__edition__slug="v2", army__slug="germany", name__in=["Tiger I", "Tiger II"])
+    assert [unit.special_rules.filter(slug="tiger-fear").exists() for unit in tigers] == [True, True]
+
+
+def test_a_rule_correction_that_matches_nothing_stops_the_generator(monkeypatch):
+    generator = _generator()
+    stale = {**generator.RULE_CORRECTIONS, ("germany", "Panther", "Tiger Fear"): "no longer in the files"}
+    monkeypatch.setattr(generator, "RULE_CORRECTIONS", stale)
+    with pytest.raises(SystemExit, match="Panther"):
+        generator.read_source(BARRACKS.resolve())
+
+
+@pytest.mark.django_db
 def test_grenadiers_take_panzerfausts_or_anti_tank_grenades_not_both(national):
     from rules.errors import RulesError
 
