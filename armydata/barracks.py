@@ -35,6 +35,13 @@ _REPLACES_RE = re.compile(
     r"replac(?:es|e|ing)\s+(?:the\s+|its\s+|their\s+|a\s+)?([\w\s.-]+?)(?:\)|,|$|\s+with\b)", re.I
 )
 _UPGRADE_RE = re.compile(r"\bupgrade\s+(?:the\s+)?(.+?)\s+to\s+(.+)$", re.IGNORECASE)
+# Barracks writes an exclusive option only in its name: "Anti-tank grenades (if no Panzerfaust
+# taken)". The words after the condition name the unit's other option(s), "or"/"/" between them.
+_EXCLUDES_RE = re.compile(
+    r"\(\s*(?:only\s+)?(if\s+no|if\s+not\s+taking|unless\s+no|not\s+with|cannot\s+be\s+taken\s+with|"
+    r"instead\s+of)\s+(?:an?\s+|the\s+)?(.+?)(?:\s+(?:is|are|was|were)?\s*(?:taken|chosen|bought|selected))?\s*\)",
+    re.IGNORECASE,
+)
 
 
 def _slug(text: str) -> str:
@@ -151,6 +158,35 @@ def _weapon_change(name: str, weapons: _WeaponIndex, *, vehicle: bool = False) -
     return pick(name), None
 
 
+def _excluded_options(name: str, others: list[str]) -> tuple[list[str], list[str]]:
+    """The other options an option's name says it cannot be taken with, and the words naming none.
+
+    "Anti-tank grenades (if no Panzerfaust taken)" excludes the unit's "Panzerfaust" option; a
+    plural ("Panzerfausts") or a lower-case spelling names it too.
+    """
+    by_norm: dict[str, str] = {}
+    for other in others:
+        if other != name:
+            base = _norm(re.sub(r"\(.*?\)", "", other))
+            by_norm.setdefault(base, other)
+            by_norm.setdefault(f"{base}s", other)
+    found: list[str] = []
+    unknown: list[str] = []
+    for match in _EXCLUDES_RE.finditer(name):
+        # "(instead of a rifle)" may name the unit's own weapon, not an option: no warning then.
+        swap = match.group(1).lower().startswith("instead")
+        for part in re.split(r"\s*(?:/|,|\bor\b|\band\b)\s*", match.group(2)):
+            if not part.strip():
+                continue
+            other = by_norm.get(_norm(part)) or by_norm.get(_norm(part).removesuffix("s"))
+            if other is None:
+                if not swap:
+                    unknown.append(part.strip())
+            elif other not in found:
+                found.append(other)
+    return found, unknown
+
+
 def _unit_kind(section: str, category: str, name: str, damage: str | None) -> Classification:
     # Barracks files group units as section ("infantry", "artillery", "vehicles") and category
     # ("Headquarters", "Infantry Squads and Teams", "Tanks", "Transports and Tows"...): the category
@@ -245,6 +281,11 @@ class _BarracksParser:
             per_model = _costs(extra.get("cost"), f"{where}: {extra.get('name')!r}", self.report, False)
             limit = extra.get("max")
             max_models = base_models + limit if isinstance(limit, int) else None
+        option_names = [
+            " ".join(o["name"].split())
+            for o in raw_options
+            if isinstance(o, dict) and isinstance(o.get("name"), str) and o is not extra
+        ]
         for index, option in enumerate(raw_options):
             if option is extra:
                 continue
@@ -255,6 +296,9 @@ class _BarracksParser:
             cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
             limit = option.get("max") if isinstance(option.get("max"), int) else None
             grants, replaces = _weapon_change(option_name, weapons, vehicle=unit_type.startswith("vehicle"))
+            excludes, unknown = _excluded_options(option_name, option_names)
+            for words in unknown:
+                self.report.warn(f"{where}: {option_name!r} names {words!r}, which is none of the unit's options")
             # An upgrade the whole unit takes (grenades, Fanatics) is listed with a maximum of
             # about the unit's size (at least its base size; a few squads list one or three
             # below their largest size): all models or none, never 3 men of 10. A weapon swap
@@ -277,6 +321,7 @@ class _BarracksParser:
                     max_count=None if whole_unit else limit,
                     grants_weapon=grants,
                     replaces_weapon=replaces if replaces != grants else None,
+                    excludes=excludes,
                 )
             )
 

@@ -76,7 +76,9 @@ class ImportedOption:
     (anti-tank grenades, Fanatics) are taken by the whole unit or not at all: one choice, priced
     per model. ``group`` names a set
     of mutually exclusive choices (for instance the alternatives to a default weapon); it is
-    empty for free-standing options.
+    empty for free-standing options. ``excludes`` names the unit's other options this one cannot
+    be taken with ("Anti-tank grenades (if no Panzerfaust taken)" excludes "Panzerfaust"); the
+    exclusion holds both ways.
     """
 
     source_id: str
@@ -88,6 +90,7 @@ class ImportedOption:
     replaces_weapon: str | None = None
     group: str = ""
     all_models: bool = False
+    excludes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

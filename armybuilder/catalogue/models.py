@@ -294,6 +294,11 @@ class Option(models.Model):
     cost_veteran = models.IntegerField(default=0)
     max_count = models.PositiveSmallIntegerField(null=True, blank=True)
     group = models.CharField(max_length=60, blank=True, help_text="Options in one group exclude each other.")
+    # The slugs of the unit's other options this one cannot be taken with, both ways round
+    # ("Anti-tank grenades (if no Panzerfaust taken)" excludes ["panzerfaust"]).
+    excludes = models.JSONField(
+        default=list, blank=True, help_text="Slugs of the unit's options this one cannot be taken with."
+    )
     grants_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     replaces_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     source_id = models.CharField(max_length=120, blank=True)
@@ -328,4 +333,5 @@ class Option(models.Model):
             max_count=self.max_count,
             group=self.group,
             all_models=self.all_models,
+            excludes=tuple(self.excludes or ()),
         )

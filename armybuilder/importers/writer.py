@@ -694,17 +694,29 @@ class _CatalogueWriter:
             self.result.options.removed += len(gone)
             changed = True
         slugs = {option.slug for option in existing.values()}
+        rows: list[tuple[Option, ImportedOption]] = []
         for position, (source_id, option) in enumerate(wanted.items(), start=1):
             values = self._option_values(unit, option, source_id, position)
             row = existing.get(source_id)
             if row is None:
-                Option.objects.create(unit=unit, slug=_unique_slug(values["name"], slugs, 120, "option"), **values)
+                row = Option.objects.create(
+                    unit=unit, slug=_unique_slug(values["name"], slugs, 120, "option"), **values
+                )
                 self.result.options.count(True, True)
                 changed = True
             else:
                 updated = self._update(row, values)
                 self.result.options.count(False, updated)
                 changed = changed or updated
+            rows.append((row, option))
+        # An option names the options it excludes; stored as their slugs once every option has one.
+        slug_of = {option.name: row.slug for row, option in rows}
+        for row, option in rows:
+            excludes = [slug_of[name] for name in option.excludes if name in slug_of]
+            if row.excludes != excludes:
+                row.excludes = excludes
+                row.save(update_fields=["excludes"])
+                changed = True
         return changed
 
     def _option_values(self, unit: Unit, option: ImportedOption, source_id: str, position: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.lists.models import ArmyList, Entry, PlatoonKind
 from rules.army.force_org import edition_rules
-from rules.army.points import option_limit
+from rules.army.points import option_conflicts, option_limit
 from rules.errors import ForceOrgError
 
 NAME_MAX_LENGTH = 100
@@ -302,13 +302,28 @@ class OptionsForm(forms.Form):
             taken = [c.option.display_name for c in block.choices if _as_count(data.get(c.field_name))]
             if len(taken) > 1:
                 raise ValidationError(_("%(names)s exclude each other; choose one.") % {"names": " / ".join(taken)})
+        # An option that excludes another ("if no Panzerfaust taken"): the same check as the points'.
+        options = {c.option.slug: c.option for block in self.blocks for c in block.choices}
+        specs = [option.to_rules() for option in options.values()]
+        conflicts = option_conflicts(specs, self._chosen(data))
+        if conflicts:
+            raise ValidationError(
+                [
+                    _("%(option)s cannot be taken with %(other)s.")
+                    % {"option": options[option.key].display_name, "other": options[other.key].display_name}
+                    for option, other in conflicts
+                ]
+            )
         return data
 
     def cleaned_options(self) -> dict[str, int]:
+        return self._chosen(self.cleaned_data)
+
+    def _chosen(self, data: dict) -> dict[str, int]:
         chosen: dict[str, int] = {}
         for block in self.blocks:
             for choice in block.choices:
-                value = self.cleaned_data.get(choice.field_name)
+                value = data.get(choice.field_name)
                 count = int(value == choice.option.slug) if choice.widget == "radio" else _as_count(value)
                 if count:
                     chosen[choice.option.slug] = count

@@ -22,7 +22,7 @@ from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, En
 from armybuilder.reference.models import Edition
 from armydata import untrusted
 from rules.army.model import QUALITIES, ListSummary
-from rules.army.points import option_limit
+from rules.army.points import option_conflicts, option_limit
 
 FORMAT = "muster-list/1"
 NAME_MAX = 100
@@ -432,6 +432,9 @@ def _parse_entry(
             errors.append(f"{label}: option {slug_taken!r} count must be from 0 to {limit}, not {json.dumps(count)}.")
             continue
         options[slug_taken] = count
+    specs = [option.to_rules() for option in unit.options.all()]
+    for option, other in option_conflicts(specs, options):
+        errors.append(f"{label}: option {option.key!r} cannot be taken with {other.key!r} ({other.name}).")
 
     platoon = raw.get("platoon")
     if platoon is not None and (not _is_int(platoon) or not 0 <= platoon < platoon_count):

@@ -145,6 +145,7 @@ MESSAGES: dict[str, object] = {
         "option-max": _("%(name)s: %(option)s can be taken at most %(limit)s times; it was taken %(count)s times."),
         "option-cost": _("%(name)s: %(option)s has no cost at %(quality)s."),
         "option-exclusive": _("%(name)s: %(options)s exclude each other; choose one."),
+        "option-excludes": _("%(name)s: %(option)s cannot be taken with %(other)s."),
     },
 }
 

@@ -68,6 +68,7 @@ class OptionSpec:
     max_count: int | None = None  # None: one per model for per-model options, 1 otherwise
     group: str = ""  # options sharing a group are mutually exclusive (e.g. an LMG or an SMG)
     all_models: bool = False  # whole unit or none: taken once, priced per model
+    excludes: tuple[str, ...] = ()  # keys of the unit's options this one cannot be taken with (both ways)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ sentence the page can show as it is. ``summary.summarise`` turns those errors in
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from rules.army.model import QUALITIES, EntrySpec, OptionSpec, UnitSpec
 from rules.errors import RulesError
 
@@ -147,7 +149,37 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
                 code="option-exclusive",
                 params={"name": name, "options": names, "option_names": tuple(option.name for option in taken)},
             )
+    for option, other in option_conflicts(unit.options, chosen):
+        raise RulesError(
+            f"{name}: {option.name} cannot be taken with {other.name}.",
+            code="option-excludes",
+            params={"name": name, "option": option.name, "other": other.name},
+        )
     return total
+
+
+def option_conflicts(
+    options: Iterable[OptionSpec], chosen: Mapping[str, object]
+) -> list[tuple[OptionSpec, OptionSpec]]:
+    """The options taken together although one excludes the other (``OptionSpec.excludes``).
+
+    Each pair is (the option taken later in the unit's order, the earlier one it clashes with),
+    once, whichever of the two names the other: "Anti-tank grenades (if no Panzerfaust taken)"
+    and "Panzerfaust" clash however the list took them. Every check of a list's options (the
+    points, the builder's form, a list file's import) asks this one function.
+    """
+    ordered = list(options)
+    taken = [option for option in ordered if _is_taken(chosen.get(option.key))]
+    conflicts: list[tuple[OptionSpec, OptionSpec]] = []
+    for index, option in enumerate(taken):
+        for earlier in taken[:index]:
+            if earlier.key in option.excludes or option.key in earlier.excludes:
+                conflicts.append((option, earlier))
+    return conflicts
+
+
+def _is_taken(count: object) -> bool:
+    return count is True or (isinstance(count, int) and not isinstance(count, bool) and count > 0)
 
 
 def _option_position(unit: UnitSpec, key: str) -> tuple[int, str]:

@@ -194,3 +194,41 @@ def test_every_rule_from_barracks_has_a_summary_in_muster_s_words(national):
     for rule in rules:
         assert rule.name_fr and rule.summary and rule.summary_fr, rule.name
         assert rule.summary.lower().rstrip(".") not in barracks, rule.name
+
+
+@pytest.mark.django_db
+def test_no_panzer_iv_carries_tiger_fear(national):
+    # Barracks gives the Panzer IV Ausf G/H/J the Tigers' rule (RULE_CORRECTIONS in barracks_notes).
+    panzers = Unit.objects.filter(army__edition__slug="v2", army__slug="germany", name__startswith="Panzer IV")
+    assert {unit.name for unit in panzers} >= {"Panzer IV Ausf G", "Panzer IV Ausf H", "Panzer IV Ausf J"}
+    for unit in panzers:
+        assert "tiger-fear" not in {rule.slug for rule in unit.special_rules.all()}, unit.name
+    tigers = Unit.objects.filter(army__edition__slug="v2", army__slug="germany", name__in=["Tiger I", "Tiger II"])
+    assert [unit.special_rules.filter(slug="tiger-fear").exists() for unit in tigers] == [True, True]
+
+
+def test_a_rule_correction_that_matches_nothing_stops_the_generator(monkeypatch):
+    generator = _generator()
+    stale = {**generator.RULE_CORRECTIONS, ("germany", "Panther", "Tiger Fear"): "no longer in the files"}
+    monkeypatch.setattr(generator, "RULE_CORRECTIONS", stale)
+    with pytest.raises(SystemExit, match="Panther"):
+        generator.read_source(BARRACKS.resolve())
+
+
+@pytest.mark.django_db
+def test_grenadiers_take_panzerfausts_or_anti_tank_grenades_not_both(national):
+    from rules.errors import RulesError
+
+    squads = Unit.objects.filter(army__edition__slug="v2", options__name="Anti-tank grenades (if no Panzerfaust taken)")
+    assert squads.count() == 2
+    for unit in squads:
+        grenades = unit.options.get(name="Anti-tank grenades (if no Panzerfaust taken)")
+        assert grenades.excludes == ["panzerfaust"]
+        assert unit.options.filter(slug="panzerfaust").exists()
+        quality = "regular" if "regular" in unit.base_cost() else "veteran"
+        both = {grenades.slug: 1, "panzerfaust": 1}
+        with pytest.raises(RulesError, match="cannot be taken with Panzerfaust"):
+            entry_points(_entry(unit, quality, unit.base_models, both))
+    # Every other option names nothing it excludes.
+    others = [o for u in Unit.objects.filter(army__edition__slug="v2") for o in u.options.all() if o.excludes]
+    assert len(others) == 2

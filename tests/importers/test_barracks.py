@@ -150,3 +150,27 @@ def test_replace_with_adds_the_new_weapon_in_the_vehicles_version():
     swap = next(option for option in tank.options if option.name.startswith("Crocodile"))
     assert (swap.grants_weapon, swap.replaces_weapon) == ("Flamethrower (vehicle)", "LMG")
     assert tank.weapons == ["LMG"]
+
+
+def _exclusive_catalogue():
+    """The test armies and chart, with the units of ``data/barracks_exclusive`` (options naming others)."""
+    from tests.importers.helpers import BARRACKS
+
+    files = dict(read_barracks())
+    units = BARRACKS.parent / "barracks_exclusive" / "units" / "testland.json"
+    files["units/testland.json"] = units.read_bytes()
+    return parse_barracks(files)
+
+
+def test_an_option_that_names_another_in_if_no_excludes_it():
+    catalogue = _exclusive_catalogue()
+    squad = _unit(catalogue, "Grenadier Squad")
+    options = {option.name: option for option in squad.options}
+    # "if no Panzerfausts taken": the plural names the squad's "Panzerfaust" option.
+    assert options["Anti-tank grenades (if no Panzerfausts taken)"].excludes == ["Panzerfaust"]
+    assert options["Panzerfaust"].excludes == []
+    # "instead of a rifle" names the squad's own weapon, no option: nothing excluded, no warning.
+    assert options["SMG (instead of a rifle)"].excludes == []
+    # A condition naming no option of the unit is reported, not guessed.
+    assert options["Flares (if no rockets taken)"].excludes == []
+    assert any("'rockets', which is none of the unit's options" in w for w in catalogue.report.warnings)

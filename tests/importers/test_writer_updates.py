@@ -181,3 +181,19 @@ def test_it_reads_the_notes_without_a_query(saved_list, django_assert_num_querie
     entries = list(ArmyList.objects.for_builder().get(pk=saved_list.pk).entries.all())
     with django_assert_num_queries(0):
         unit_change_notes(entries)
+
+
+def test_it_stores_the_options_an_option_excludes_as_their_slugs():
+    from tests.importers.helpers import BARRACKS
+
+    make_chart()
+    files = read_barracks()
+    files[UNITS] = (BARRACKS.parent / "barracks_exclusive" / "units" / "testland.json").read_bytes()
+    import_files(files)
+    squad = Unit.objects.get(name="Grenadier Squad")
+    excludes = {option.name: option.excludes for option in squad.options.all()}
+    assert excludes["Anti-tank grenades (if no Panzerfausts taken)"] == [squad.options.get(name="Panzerfaust").slug]
+    assert excludes["Panzerfaust"] == []
+    before = snapshot()
+    import_files(files)  # the same data again changes nothing
+    assert snapshot() == before

@@ -763,3 +763,44 @@ def test_every_page_links_the_favicon(client):
     response = client.get("/lists/")
     assert b'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.content
     assert finders.find("favicon.svg")
+
+
+def _panzerfausts_or_grenades(unit):
+    make_option(unit, slug="panzerfaust", name="Panzerfaust", cost_regular=5, max_count=4, position=7)
+    make_option(
+        unit,
+        slug="anti-tank-grenades-if-no-panzerfaust-taken",
+        name="Anti-tank grenades (if no Panzerfaust taken)",
+        cost_regular=2,
+        per_model=True,
+        all_models=True,
+        excludes=["panzerfaust"],
+        position=8,
+    )
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_option_with_one_it_excludes(alice_client, world):
+    _panzerfausts_or_grenades(world.squad_unit)
+    url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/options/"
+    response = alice_client.post(
+        url, {"opt-panzerfaust": "2", "opt-anti-tank-grenades-if-no-panzerfaust-taken": "on"}, headers=HX
+    )
+    world.squad.refresh_from_db()
+    assert b"Anti-tank grenades (if no Panzerfaust taken) cannot be taken with Panzerfaust." in response.content
+    assert world.squad.options == {}
+    # Either one alone is fine.
+    alice_client.post(url, {"opt-anti-tank-grenades-if-no-panzerfaust-taken": "on"}, headers=HX)
+    world.squad.refresh_from_db()
+    assert world.squad.options == {"anti-tank-grenades-if-no-panzerfaust-taken": 1}
+
+
+@pytest.mark.django_db
+def test_a_list_holding_an_option_with_one_it_excludes_reports_a_problem(alice_client, world):
+    from armybuilder.lists.summary import list_summary
+
+    _panzerfausts_or_grenades(world.squad_unit)
+    world.squad.options = {"panzerfaust": 2, "anti-tank-grenades-if-no-panzerfaust-taken": 1}
+    world.squad.save()
+    problems = [str(problem.message) for problem in list_summary(world.army_list).problems]
+    assert any("cannot be taken with Panzerfaust" in message for message in problems), problems

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from armybuilder.catalogue.models import Unit
 from armybuilder.lists.exchange import export_data
 from armybuilder.lists.models import ArmyList, Entry, Platoon
 from tests.lists.factories import (
@@ -269,3 +270,19 @@ def test_it_escapes_names_in_import_errors(alice_client):
     data["entries"][0]["unit"] = "<img src=x onerror=alert(1)>"
     response = _import(alice_client, data)
     assert "<img src=x" not in response.text
+
+
+@pytest.mark.django_db
+def test_it_rejects_an_option_with_one_it_excludes(alice_client):
+    army_list = _full_list(make_user("bob"))
+    rifles = Unit.objects.get(slug="rifle-section")
+    make_option(
+        rifles, slug="grenades", name="Anti-tank grenades (if no Bren gun taken)", excludes=["bren"], position=9
+    )
+    data = _export_as_data(army_list)
+    data["entries"][2]["options"] = {"bren": 1, "grenades": 1}
+    response = _import(alice_client, data)
+    assert _errors(response) == [
+        "entries[2] (Rifle section): option 'grenades' cannot be taken with 'bren' (Bren gun)."
+    ]
+    assert ArmyList.objects.count() == 1

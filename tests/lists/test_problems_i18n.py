@@ -73,6 +73,8 @@ def _entry_lists():
         make_option("nades", max_count=2),
         make_option("elite", cost={"veteran": 5}),
         make_option("zero", max_count=0),
+        make_option("faust", max_count=4),
+        make_option("grenades", excludes=("faust",)),
     )
     squad = make_unit(options=options)
     fixed = make_unit("Gun", base_models=3, max_models=3)
@@ -90,6 +92,7 @@ def _entry_lists():
         make_entry(squad, options={"nades": 3}),
         make_entry(squad, options={"elite": 1}),
         make_entry(squad, options={"lmg": 1, "piat": 1}),
+        make_entry(squad, options={"faust": 1, "grenades": 1}),
         make_entry(make_unit("Commander", slot="officer", officer_rank="platoon_commander")),
     ]
     yield make_list(bad, force_org="none", edition="v2")

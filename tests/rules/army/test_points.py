@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.army.points import entry_points
+from rules.army.points import entry_points, option_conflicts
 from rules.errors import RulesError
 from tests.rules.army.builders import make_entry, make_option, make_unit
 
@@ -128,3 +128,33 @@ def test_it_counts_a_true_checkbox_as_one():
 def test_it_rejects_an_option_with_no_cost_at_the_quality():
     with pytest.raises(RulesError, match="Pintle MMG has no cost at Veteran"):
         entry_points(make_entry(SQUAD, quality="veteran", options={"pintle-mmg": 1}))
+
+
+PANZERFAUST = make_option("panzerfaust", name="Panzerfaust", cost={"regular": 5}, max_count=4)
+GRENADES = make_option(
+    "grenades",
+    name="Anti-tank grenades (if no Panzerfaust taken)",
+    per_model=True,
+    all_models=True,
+    cost={"regular": 2},
+    excludes=("panzerfaust",),
+)
+GRENADIERS = make_unit("Grenadier squad", options=(PANZERFAUST, GRENADES))
+
+
+def test_it_rejects_an_option_taken_with_one_it_excludes():
+    with pytest.raises(RulesError, match=r"cannot be taken with Panzerfaust\.") as error:
+        entry_points(make_entry(GRENADIERS, options={"grenades": 1, "panzerfaust": 2}))
+    assert error.value.code == "option-excludes"
+    assert error.value.params["option"] == "Anti-tank grenades (if no Panzerfaust taken)"
+
+
+def test_either_of_two_exclusive_options_alone_is_priced():
+    assert entry_points(make_entry(GRENADIERS, options={"panzerfaust": 2})) == 60
+    assert entry_points(make_entry(GRENADIERS, options={"grenades": 1})) == 60
+
+
+def test_option_conflicts_hold_both_ways_round():
+    reverse = make_unit("Reverse squad", options=(make_option("a", excludes=("b",)), make_option("b")))
+    assert [(a.key, b.key) for a, b in option_conflicts(reverse.options, {"a": 1, "b": 1})] == [("b", "a")]
+    assert option_conflicts(reverse.options, {"a": 1, "b": 0}) == []
