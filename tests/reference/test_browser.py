@@ -39,6 +39,7 @@ def test_it_shows_the_empty_state_and_resets(page, ref):
     page.goto("/reference/v2/weapons/")
     page.get_by_label("Name").press_sequentially("zeppelin", delay=30)
     expect(page.get_by_text("No weapon matches")).to_be_visible()
+    page.wait_for_load_state("networkidle")  # the filter's last answer is in before the reset
 
     page.get_by_role("link", name="Reset the filters").click()
 
