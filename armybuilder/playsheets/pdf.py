@@ -253,11 +253,14 @@ def render_slot() -> Iterator[None]:
         slots.release()
 
 
-def _cached(key: str, seconds: int, render: Any) -> bytes:
+def _cached(key: str, seconds: int, render: Any, prepare: Any = None) -> bytes:
+    """From the cache, or rendered in a slot. ``prepare`` (the database reads) runs before the slot:
+    the time budget's signal must never interrupt a query half-sent on the database connection."""
     data = cache.get(key)
     if data is None:
+        material = prepare() if prepare is not None else None
         with render_slot():
-            data = render()
+            data = render(material) if prepare is not None else render()
         cache.set(key, data, seconds)
     return data
 
@@ -297,9 +300,14 @@ def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> 
     from armybuilder.lists.models import ArmyList
     from armybuilder.playsheets.context import list_context
 
-    def render() -> bytes:
+    def prepare() -> Any:
         full = ArmyList.objects.for_builder().get(pk=army_list.pk)
         with translation.override(lang):
-            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+            return list_context(full, paper=paper, parts=parts)
 
-    return _cached(list_cache_key(army_list, lang=lang, paper=paper, parts=parts), LIST_CACHE_SECONDS, render)
+    def render(context: Any) -> bytes:
+        with translation.override(lang):
+            return render_pdf(LIST_TEMPLATE, context)
+
+    key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
+    return _cached(key, LIST_CACHE_SECONDS, render, prepare)
