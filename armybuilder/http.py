@@ -101,7 +101,7 @@ def _unmodified_since(request: HttpRequest, modified: datetime | None) -> bool:
     return since is not None and modified is not None and int(modified.timestamp()) <= since
 
 
-def _messages_waiting(request: HttpRequest) -> bool:
+def messages_waiting(request: HttpRequest) -> bool:
     return hasattr(request, "_messages") and len(get_messages(request)) > 0
 
 
@@ -126,7 +126,7 @@ def conditional(
             if request.method not in ("GET", "HEAD"):
                 return view(request, *args, **kwargs)
             current = revision(request, *args, **kwargs)
-            if current is None or _messages_waiting(request):
+            if current is None or messages_waiting(request):
                 return view(request, *args, **kwargs)
             etag = etag_for(request, current.stamp, per_visitor=per_visitor)
             unchanged = (
@@ -139,7 +139,7 @@ def conditional(
             response = view(request, *args, **kwargs)
             if response.status_code != 200 or response.has_header("ETag"):
                 return response
-            if _messages_waiting(request):  # the page shows them: the next view will differ
+            if messages_waiting(request):  # the page shows them: the next view will differ
                 return _mark(response, None, None)
             # Worked out again after the view: rendering a form may have set a new CSRF secret.
             return _mark(response, etag_for(request, current.stamp, per_visitor=per_visitor), current.modified)

@@ -31,10 +31,10 @@ UNITS = 40
 ROSTER_TARGET_S = 1.5
 
 
-def _setup_django(db_dir: str) -> None:
+def _setup_django(db_dir: str, database_url: str | None = None) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["DJANGO_SETTINGS_MODULE"] = "armybuilder.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{Path(db_dir) / 'bench.sqlite3'}"
+    os.environ["DATABASE_URL"] = database_url or f"sqlite:///{Path(db_dir) / 'bench.sqlite3'}"
     import django
     from django.conf import settings
 

@@ -4,7 +4,8 @@ Run from the repository root: ``.venv/bin/python bench/reference_bench.py [--rou
 
 It sets Django up on a temporary SQLite database with the built-in data (as ``playsheet_bench``
 does) and sends requests over HTTP, one new connection each as the issue's load generator did, to
-a one-worker gunicorn in its own process (production's server). ``--wsgiref`` (or no gunicorn
+gunicorn in its own process (production's server; ``--workers``, one by default), on a temporary
+SQLite database or the one ``--database-url`` names (PostgreSQL, as in production). ``--wsgiref`` (or no gunicorn
 installed) serves the app from ``wsgiref`` in a thread of the bench's process instead, and
 ``--in-process`` uses Django's test client (where ``/ping/`` costs a fifth of a millisecond, which
 no view reading the database can approach). Each endpoint's median (p50) and requests per second
@@ -138,8 +139,8 @@ urlpatterns = [path("bench/static-page/", static_page), path("", include("armybu
 """
 
 
-def _start_gunicorn(db_dir: str, body: bytes) -> tuple[int, object]:
-    """A one-worker gunicorn on a free port, with the bench's database and static-page floor."""
+def _start_gunicorn(db_dir: str, body: bytes, workers: int) -> tuple[int, object]:
+    """gunicorn (sync workers) on a free port, with the bench's database and static-page floor."""
     import socket
     import subprocess
 
@@ -160,7 +161,16 @@ def _start_gunicorn(db_dir: str, body: bytes) -> tuple[int, object]:
     }
     gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
-        [str(gunicorn), "armybuilder.wsgi", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        [
+            str(gunicorn),
+            "armybuilder.wsgi",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
         cwd=root,
         env=env,
     )
@@ -183,13 +193,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=10, help=f"blocks of {BLOCK} requests per endpoint")
     parser.add_argument("--in-process", action="store_true", help="Django's test client, not HTTP")
     parser.add_argument("--wsgiref", action="store_true", help="over HTTP to wsgiref in this process")
+    parser.add_argument(
+        "--database-url",
+        help="a database to use instead of a temporary SQLite one (e.g. PostgreSQL, as production; "
+        "it is migrated and the built-in data loaded into it). REDIS_URL in the environment is passed on too.",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="gunicorn's sync workers")
     args = parser.parse_args()
     # gunicorn (production's server) when installed, else wsgiref.
     args.gunicorn = not (args.in_process or args.wsgiref) and (Path(sys.executable).parent / "gunicorn").exists()
     shm = Path("/dev/shm")
     db_dir = tempfile.mkdtemp(prefix="muster-bench-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
     try:
-        playsheet_bench._setup_django(db_dir)
+        playsheet_bench._setup_django(db_dir, args.database_url)
         from django.core.cache import caches
         from django.test import Client
 
@@ -200,7 +216,7 @@ def main() -> int:
         server = None
         if args.gunicorn:
             chart_body = _body(Client().get(PAGES["weapons chart v3"]))
-            port, server = _start_gunicorn(db_dir, chart_body)
+            port, server = _start_gunicorn(db_dir, chart_body, args.workers)
             client = _HttpClient(port)
         else:
             client = Client() if args.in_process else _HttpClient(_serve())
@@ -244,7 +260,7 @@ def main() -> int:
         ping_rps = 1 / statistics.mean(timings["/ping/"])
         how = "django.test.Client, in process" if args.in_process else "HTTP to wsgiref in process"
         if server is not None:
-            how = "HTTP to a one-worker gunicorn"
+            how = f"HTTP to gunicorn, {args.workers} sync worker(s)"
             server.terminate()
         print(f"reference bench: {args.rounds * BLOCK} requests per endpoint, {how}")
         print(f"{'endpoint':52}{'p50 ms':>9}{'x ping':>8}{'req/s':>9}{'ping/x':>8}")

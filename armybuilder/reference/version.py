@@ -12,6 +12,7 @@ kept for a version (rendered pages, ETags) is simply never asked for again once 
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -50,10 +51,35 @@ def _as_datetime(value: object) -> datetime | None:
     return None
 
 
+# The PostgreSQL connections that have the version query prepared (see ``_query``).
+_PREPARED: weakref.WeakSet[object] = weakref.WeakSet()
+STATEMENT = "muster_data_version"
+
+
+def _query() -> str:
+    """The version query, prepared once per PostgreSQL connection.
+
+    Every reference request asks for the version, and planning this union of seven aggregates
+    costs PostgreSQL as much as running it; a prepared statement is planned once per (persistent)
+    connection. Django's cursors bind parameters on the client and never prepare, so the statement
+    is prepared by its own SQL, outside Django's query log: a once-per-connection setting-up, like
+    the time zone Django sets on a new connection. PostgreSQL re-plans it itself if a table changes.
+    """
+    if connection.vendor != "postgresql":
+        return _sql()
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw not in _PREPARED:
+        with raw.cursor() as cursor:
+            cursor.execute(f"PREPARE {STATEMENT} AS {_sql()}")
+        _PREPARED.add(raw)
+    return f"EXECUTE {STATEMENT}"
+
+
 def data_version() -> DataVersion:
     """The rules data's current version: one query of seven small aggregates."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql())
+        cursor.execute(_query())
         rows = sorted(cursor.fetchall(), key=lambda row: row[0])
     stamp = hashlib.blake2b(repr(rows).encode(), digest_size=8).hexdigest()
     stamps = [when for row in rows if (when := _as_datetime(row[3])) is not None]

@@ -133,3 +133,68 @@ def test_stray_query_parameters_share_the_kept_page(client, table, django_assert
     client.get(TOPIC)
     with django_assert_num_queries(1):
         assert client.get(f"{TOPIC}?utm_source=forum").status_code == 200
+
+
+def csrf_field(html: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+def test_each_visitor_gets_a_working_csrf_token_of_their_own(table, django_assert_num_queries):
+    from django.test import Client
+
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.get(TOPIC)
+    with django_assert_num_queries(1):  # the second visitor's page is the kept one, filled in
+        page = second.get(TOPIC).content.decode()
+    token = csrf_field(page)
+    assert f'"x-csrftoken": "{token}"' in page
+    assert "\ue000" not in page
+    # The token is the second visitor's: the language switch accepts it from them only.
+    assert second.post("/i18n/setlang/", {"language": "fr", "csrfmiddlewaretoken": token}).status_code == 302
+    assert first.post("/i18n/setlang/", {"language": "fr", "csrfmiddlewaretoken": token}).status_code == 403
+
+
+def test_the_language_switch_returns_to_the_visitors_own_address(client, table):
+    client.get(f"{TOPIC}?from=forum")
+    page = client.get(f"{TOPIC}?from=discord&x=%22%3E").content.decode()
+    assert 'name="next" type="hidden" value="/reference/v2/orders/?from=discord&amp;x=%22%3E"' in page
+
+
+def test_signed_in_players_see_their_own_name_on_a_kept_page(client, table, django_assert_num_queries):
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="pw-alice-123")
+    mallory = users.create_user("<b>mallory", password="pw-mallory-123")
+    client.force_login(alice)
+    assert "alice" in client.get(TOPIC).content.decode()
+    client.force_login(mallory)
+    with django_assert_num_queries(3):  # the session, the player, the data version
+        page = client.get(TOPIC).content.decode()
+    assert "alice" not in page
+    assert '<span class="nav-user">&lt;b&gt;mallory</span>' in page
+    assert f'data-offline-user="{mallory.pk}"' in page
+    assert "Log out" in page and "Sign up" not in page
+    client.logout()
+    anonymous = client.get(TOPIC).content.decode()
+    assert "mallory" not in anonymous and 'data-offline-user=""' in anonymous and "Sign up" in anonymous
+
+
+def message_cookie(text: str) -> str:
+    from django.contrib.messages import constants
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(constants.SUCCESS, text)
+    response = HttpResponse()
+    storage.update(response)
+    return response.cookies[storage.cookie_name].value
+
+
+def test_a_page_with_a_message_waiting_shows_it_once(client, table):
+    client.get(TOPIC)  # kept, with no message
+    client.cookies["messages"] = message_cookie("Welcome back to the table.")
+    shown = client.get(TOPIC)
+    assert "Welcome back to the table." in shown.content.decode()
+    assert not shown.has_header("ETag")
+    assert "Welcome back to the table." not in client.get(TOPIC).content.decode()
