@@ -80,7 +80,11 @@ def data_version() -> DataVersion:
     """The rules data's current version: one query of seven small aggregates."""
     with connection.cursor() as cursor:
         cursor.execute(_query())
-        rows = sorted(cursor.fetchall(), key=lambda row: row[0])
+        return version_of(cursor.fetchall())
+
+
+def version_of(rows: list[tuple]) -> DataVersion:
+    rows = sorted(rows, key=lambda row: row[0])
     stamp = hashlib.blake2b(repr(rows).encode(), digest_size=8).hexdigest()
     stamps = [when for row in rows if (when := _as_datetime(row[3])) is not None]
     return DataVersion(stamp=stamp, modified=max(stamps, default=None))

@@ -198,3 +198,21 @@ def test_a_page_with_a_message_waiting_shows_it_once(client, table):
     assert "Welcome back to the table." in shown.content.decode()
     assert not shown.has_header("ETag")
     assert "Welcome back to the table." not in client.get(TOPIC).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_database_connection_reads_the_same_version(table):
+    # On PostgreSQL the version query is prepared once per connection: a new connection must
+    # prepare it again, and the prepared query must read what the plain one reads.
+    from django.db import connection
+
+    from armybuilder.reference import version
+
+    before = data_version()
+    connection.close()
+    assert data_version() == before
+    make_row(table, {"name": "Down", "value": 0})
+    with connection.cursor() as cursor:
+        cursor.execute(version._sql())
+        plain = version.version_of(cursor.fetchall())
+    assert data_version() == plain != before
