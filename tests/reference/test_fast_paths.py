@@ -169,7 +169,7 @@ def test_signed_in_players_see_their_own_name_on_a_kept_page(client, table, djan
     client.force_login(mallory)
     with django_assert_num_queries(3):  # the session, the player, the data version
         page = client.get(TOPIC).content.decode()
-    assert "alice" not in page
+    assert "alice" not in page and "\ue000" not in page
     assert '<span class="nav-user">&lt;b&gt;mallory</span>' in page
     assert f'data-offline-user="{mallory.pk}"' in page
     assert "Log out" in page and "Sign up" not in page
