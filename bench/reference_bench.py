@@ -47,6 +47,8 @@ PAGES = {
     "weapons chart v3": "/reference/v3/weapons/",
     "topic page v3 (shooting)": "/reference/v3/shooting/",
     "reference index": "/reference/",
+    "edition contents v3": "/reference/v3/",
+    "compare v2/v3 (shooting)": "/reference/compare/shooting/?a=v2&b=v3",
     "weapons filter (htmx)": "/reference/v3/weapons/?q=rifle",
     "API: weapons v3": "/api/editions/v3/weapons/",
 }
