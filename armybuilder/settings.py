@@ -109,6 +109,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Behind a transaction-pooling PgBouncer a session's server connection changes between
+# transactions: Django's setting for it, which also keeps the reference's version query unprepared.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = envbool("DB_TRANSACTION_POOLING", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests writing at once wait
     # for each other instead of failing with "database is locked".

@@ -65,7 +65,9 @@ def _query() -> str:
     is prepared by its own SQL, outside Django's query log: a once-per-connection setting-up, like
     the time zone Django sets on a new connection. PostgreSQL re-plans it itself if a table changes.
     """
-    if connection.vendor != "postgresql":
+    # A transaction-pooling PgBouncer may hand each transaction another server connection, where
+    # the statement was never prepared; Django's documented setting for that pooler says so.
+    if connection.vendor != "postgresql" or connection.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS"):
         return _sql()
     connection.ensure_connection()
     raw = connection.connection

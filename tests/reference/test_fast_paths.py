@@ -216,3 +216,13 @@ def test_a_new_database_connection_reads_the_same_version(table):
         cursor.execute(version._sql())
         plain = version.version_of(cursor.fetchall())
     assert data_version() == plain != before
+
+
+def test_behind_a_transaction_pooler_the_version_query_is_not_prepared(table, monkeypatch):
+    from django.db import connection
+
+    from armybuilder.reference import version
+
+    monkeypatch.setitem(connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS", True)
+    assert version._query() == version._sql()
+    assert data_version().stamp
