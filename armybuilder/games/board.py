@@ -49,6 +49,9 @@ ERRORS = {
     "not-your-game": gettext_lazy("Only the game's creator can end it."),
     "edition": gettext_lazy("Both lists must be of the same edition."),
     "unit": gettext_lazy("No such unit in this game."),
+    "no-snap": gettext_lazy("No officer's order to pass on now."),
+    "snap-unit": gettext_lazy("The officer passes his order to other units of his own side."),
+    "snap-order": gettext_lazy("The unit takes the officer's own order."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
 }
 
@@ -72,6 +75,12 @@ class UnitRow:
     odds: dict[str, Any] | None  # weapons for "odds now" (units from a list)
     # The same test with each officer of the side in range: (officer, exact chance, percent).
     officer_tests: list[tuple[UnitState, Fraction, str]]
+    awaits_snap: bool = False  # it may take the officer's order just given ("snap to action")
+    snap_test: OrderTestResult | None = None  # its order test then, with the officer's bonus
+
+    @property
+    def snap_percent(self) -> str:
+        return percent(self.snap_test.p_pass) if self.snap_test else ""
 
     @property
     def test_percent(self) -> str:
@@ -105,6 +114,9 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         units = []
         for unit in state.side_units(key):
             awaits = state.pending == key and unit.can_take_order and not state.finished
+            snap = state.snap
+            awaits_snap = bool(snap and snap.side == key and unit.key != snap.officer and unit.can_take_order)
+            snap_test = order_odds(state, unit.key, snap.officer) if snap and awaits_snap and unit.pins else None
             test = order_odds(state, unit.key) if awaits and unit.pins else None
             officer_tests = []
             if test is not None:
@@ -122,6 +134,8 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     test=test,
                     odds=odds.get(unit.key),
                     officer_tests=officer_tests,
+                    awaits_snap=awaits_snap and can_act and not state.finished,
+                    snap_test=snap_test,
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -142,12 +156,18 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
     if opponent:
         sides.reverse()  # the viewer's own force comes first
     kept = [u for u in state.units.values() if not u.destroyed and u.order in KEPT_ORDERS]
-    last_order = next((e for e in reversed(state.log) if e.kind == "order"), None)
+    last_order = next((e for e in reversed(state.log) if e.kind in ("order", "snap")), None)
+    snap = state.snap
+    snap_officer = state.unit(snap.officer) if snap else None
     return {
         "game": game,
         "state": state,
         "sides": sides,
         "orders": [(o, ORDER_LABELS[o]) for o in ORDERS],
+        "snap": snap,
+        "snap_officer": snap_officer,
+        "snap_order_label": ORDER_LABELS[snap.order] if snap else "",
+        "snap_can_act": bool(snap) and (not opponent or (snap is not None and snap.side == "b")),
         "pending_name": game.side_name(state.pending) if state.pending else "",
         "last_order": log_line(game, state, last_order) if last_order and last_order.turn == state.turn else "",
         "kept_units": [(u, ORDER_LABELS[u.order or "down"]) for u in kept],
@@ -172,8 +192,10 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
     if entry.kind == "draw":
         side = game.side_name(entry.side)
         text = (_("Die recorded: %(side)s") if d.get("recorded") else _("Die drawn: %(side)s")) % {"side": side}
-    elif entry.kind == "order":
+    elif entry.kind in ("order", "snap"):
         text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
+        if entry.kind == "snap":
+            text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
         if "dice" in d:
             params = {"a": d["dice"][0], "b": d["dice"][1], "morale": d["morale"]}
             text += " · " + _("order test %(a)s+%(b)s against %(morale)s") % params

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.games.services import MAX_STAND_IN_DICE
 from rules.game.editions import ORDERS
 
-KINDS = ("draw", "record", "order", "pins", "casualties", "damage", "remove", "end_turn", "end_game")
+KINDS = ("draw", "record", "order", "snap", "pins", "casualties", "damage", "remove", "end_turn", "end_game")
 TOKEN = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{16,32})/?(?:[?#].*)?$")
 
 

@@ -33,7 +33,7 @@ from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from rules.errors import RulesError
-from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw
+from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
 
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
@@ -201,6 +201,9 @@ def _build(form: ActionForm, door: Door):
             return give_order(
                 state, data["unit"], data["order"], server_rng, officer=data["officer"] or None, dice=data["dice"]
             )
+        if kind == "snap":
+            unit_action(state, "snap", {})
+            return snap_order(state, data["unit"], server_rng, dice=data["dice"])
         if kind in ("pins", "casualties"):
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":
@@ -241,7 +244,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
         game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent, revision=revision)
     except RulesError as exc:
         error = presenter.error_text(exc)
-    anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] != "order" else ""
+    anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] not in ("order", "snap") else ""
     return _after_post(request, door, error, anchor)
 
 

@@ -41,6 +41,7 @@ class UnitSetup:
     dice: int = 1  # order dice it puts in the bag (rules.army.order_dice)
     officer_bonus: int = 0  # morale bonus to units in range, if an officer
     command_range: int = 0  # inches
+    extra_orders: int = 0  # "You men, snap to action!": units he may order with his own order
     officer_label: str = ""
     damage_value: int | None = None
     points: int = 0
@@ -128,6 +129,20 @@ class UnitState:
         return not self.destroyed and len(self.orders) < self.setup.dice
 
 
+@dataclass
+class SnapOffer:
+    """An officer just took an order: ``left`` more units of his side in range may take the same one.
+
+    Each takes a die of its own from the bag [rules-notes §13, ARB]. Muster cannot see the table, so
+    the players choose only units within the officer's command range.
+    """
+
+    officer: str
+    side: str
+    order: str
+    left: int
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """What one action did, for the game log; ``detail`` holds the numbers the sentence uses."""
@@ -146,6 +161,7 @@ class GameState:
     units: dict[str, UnitState]
     turn: int = 1
     pending: str | None = None  # the side whose drawn die waits for an order
+    snap: SnapOffer | None = None  # an officer's order other units may still take
     finished: bool = False
     result: str | None = None  # a, b or draw
     scenario: str = ""
@@ -263,6 +279,29 @@ def give_order(
         data["officer"] = officer
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
+    _roll_test(state, unit, order, _officer_bonus(state, unit, officer), rng, dice, data)
+    return Action("order", side=unit.side, unit=unit_key, data=data)
+
+
+def snap_order(state: GameState, unit_key: str, rng: Rng, *, dice: tuple[int, int] | None = None) -> Action:
+    """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
+    offer = _snap_offer(state)
+    unit = state.unit(unit_key)
+    data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
+    _roll_test(state, unit, offer.order, state.unit(offer.officer).setup.officer_bonus, rng, dice, data)
+    return Action("snap", side=unit.side, unit=unit_key, data=data)
+
+
+def _roll_test(
+    state: GameState,
+    unit: UnitState,
+    order: str,
+    bonus: int,
+    rng: Rng,
+    dice: tuple[int, int] | None,
+    data: dict[str, Any],
+) -> None:
+    """Into ``data``: the order test's dice (typed, or rolled here) when needed, FUBAR's and Rally's D6."""
     needs_test = _test_needed(unit, order)
     if needs_test:
         if dice is None:
@@ -271,10 +310,9 @@ def give_order(
         data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
         if dice == (6, 6):
             data["fubar"] = roll(rng)
-    passed = not needs_test or _passes(state, unit, officer, data)
+    passed = not needs_test or _passes(state, unit, bonus, data)
     if order == "rally" and passed and state.rules.rally == "d6":
         data["rally"] = roll(rng)
-    return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
 def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
@@ -329,11 +367,11 @@ def _test_needed(unit: UnitState, order: str) -> bool:
     return unit.pins > 0 and order != "down"
 
 
-def _passes(state: GameState, unit: UnitState, officer: str | None, data: Mapping[str, Any]) -> bool:
+def _passes(state: GameState, unit: UnitState, bonus: int, data: Mapping[str, Any]) -> bool:
     dice = data["dice"]
     if dice == [6, 6]:
         return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
-    odds = order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer), unit.pins)
+    odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
     return dice[0] + dice[1] <= odds.morale
 
 
@@ -346,6 +384,7 @@ def _draw(state: GameState, action: Action) -> dict[str, Any]:
     if state.dice_in_bag(side) == 0:
         raise RulesError("That side has no die left in the bag.", code="no-die")
     state.pending = side
+    state.snap = None  # the next die is drawn: the officer's moment has passed
     return {"recorded": bool(action.data.get("recorded")), "left": state.dice_in_bag(side)}
 
 
@@ -359,10 +398,46 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
     if not unit.can_take_order:
         raise RulesError("This unit cannot take another order this turn.", code="ordered")
     bonus = _officer_bonus(state, unit, action.data.get("officer"))
+    detail = _take_order(state, unit, order, bonus, action.data)
+    state.pending = None
+    extra = unit.setup.extra_orders
+    # An officer who took the order he was given (no failed test, no FUBAR) may pass it on.
+    state.snap = SnapOffer(unit.key, unit.side, order, extra) if extra and detail["given"] == order else None
+    if state.snap:
+        detail["snap"] = extra
+    return detail
+
+
+def _snap_offer(state: GameState) -> SnapOffer:
+    offer = state.snap
+    if offer is None:
+        raise RulesError("No officer's order to pass on now.", code="no-snap")
+    return offer
+
+
+def _snap(state: GameState, action: Action) -> dict[str, Any]:
+    offer = _snap_offer(state)
+    unit = state.unit(action.unit)
+    if unit.side != offer.side or unit.key == offer.officer:
+        raise RulesError("The officer passes his order to other units of his own side.", code="snap-unit")
+    if not unit.can_take_order:
+        raise RulesError("This unit cannot take another order this turn.", code="ordered")
+    if action.data.get("order") != offer.order:
+        raise RulesError("The unit takes the officer's own order.", code="snap-order")
+    detail = _take_order(state, unit, offer.order, state.unit(offer.officer).setup.officer_bonus, action.data)
+    offer.left -= 1
+    if offer.left == 0:
+        state.snap = None
+    detail.update(officer=offer.officer, left=offer.left)
+    return detail
+
+
+def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The unit takes ``order``: its test if pinned (typed dice in ``data``), pins, Rally. Checks first."""
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     given, pins = order, unit.pins
     if _test_needed(unit, order):
-        dice = action.data.get("dice")
+        dice = data.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
             raise RulesError("This unit is pinned: it takes an order test.", code="test")
         _check_die(dice[0], "die1")
@@ -370,7 +445,7 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
         odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
         detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
         if dice == [6, 6]:
-            chart = _check_die(action.data.get("fubar"), "fubar")
+            chart = _check_die(data.get("fubar"), "fubar")
             detail["fubar"] = "friendly_fire" if chart <= state.rules.combat.fubar_friendly_fire_faces else "panic"
             given = "fubar"
         elif dice[0] + dice[1] > odds.morale:
@@ -383,12 +458,11 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
         if state.rules.rally == "all":
             pins = 0
         else:
-            pins = max(pins - _check_die(action.data.get("rally"), "rally"), 0)
-            detail["rally"] = action.data["rally"]
+            pins = max(pins - _check_die(data.get("rally"), "rally"), 0)
+            detail["rally"] = data["rally"]
     unit.pins = pins
     unit.orders.append(given)
     unit.kept = False
-    state.pending = None
     detail.update(given=given, pins_after=unit.pins)
     return detail
 
@@ -462,6 +536,8 @@ def _destroy(state: GameState, unit: UnitState, how: str) -> None:
     unit.destroyed = True
     unit.destroyed_how = how
     unit.on_fire = False
+    if state.snap and state.snap.officer == unit.key:
+        state.snap = None  # a fallen officer orders no one
     if state.pending == unit.side and not any(u.can_take_order for u in state.side_units(unit.side)):
         # The drawn die has no unit left to take it: it leaves the game with the last one.
         state.pending = None
@@ -490,6 +566,7 @@ def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
             shed[unit.key] = lost
     detail = {"turn": state.turn, "kept": kept, "down_pins": shed}
     state.turn += 1
+    state.snap = None
     return detail
 
 
@@ -499,6 +576,7 @@ def _end_game(state: GameState, action: Action) -> dict[str, Any]:
         raise RulesError("Choose the result.", code="result")
     _check_playing(state)
     state.finished = True
+    state.snap = None
     state.result = result
     state.scenario = str(action.data.get("scenario") or "")[:100]
     state.pending = None
@@ -521,6 +599,7 @@ def _int(value: object, name: str, lo: int, hi: int) -> int:
 _HANDLERS = {
     "draw": _draw,
     "order": _order,
+    "snap": _snap,
     "pins": _pins,
     "casualties": _casualties,
     "damage": _damage,

@@ -200,3 +200,54 @@ def test_it_plays_without_javascript(django_db_setup, live_server, new_browser_c
     squad.get_by_role("button", name="Add a pin").click()
     assert page.url.endswith(f"#{squad.get_attribute('id')}")  # back where the player was
     assert squad.locator(".badge-pins").inner_text() == "1 pin"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_officer_orders_two_more_units_with_his_own_order(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    monkeypatch.setattr(views, "server_rng", FirstDie())
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15_000)
+    _log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"/games/new/?list={army_list.pk}")
+    page.check("input[name=opponent][value=dice]")
+    page.fill("input[name=opponent_name]", "Bob")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url("**/games/*/")
+    mine = page.locator("#side-a li.unit")
+    officer, squad1, squad2, tank = (mine.nth(i) for i in range(4))
+
+    def step(action) -> None:
+        before = page.locator("#game").get_attribute("data-revision")
+        action()
+        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+
+    squad2.locator("details.unit-tools summary").click()
+    step(lambda: squad2.get_by_role("button", name="Add a pin").click())
+    step(lambda: page.click("button[name=side][value=a]"))
+    step(lambda: officer.locator("button[name=order][value=advance]").click())
+    # The Platoon Commander (+2, two extra orders, 6"): the panel and one button per other unit.
+    assert "up to 2 more units within 6″" in page.locator("#snap").inner_text()
+    assert officer.locator(".snap-form").count() == 0 and tank.locator(".snap-form").count() == 1
+    _shot(page, "game-snap-offer-phone", squad2)
+    step(lambda: squad1.get_by_role("button", name="Advance too (from Platoon Commander)").click())
+    assert squad1.locator(".badge-order").inner_text() == "Advance"
+    assert "1 more unit within 6″" in page.locator("#snap").inner_text()
+    # The pinned squad tests with the officer's +2: Regular 9, one pin, so 10 or less (11/12).
+    assert "10 or less" in squad2.locator(".order-test").inner_text()
+    assert "11/12 (91.7 %)" in squad2.locator(".order-test").inner_text()
+    squad2.locator("input[name=die1]").fill("3")
+    squad2.locator("input[name=die2]").fill("4")
+    step(lambda: squad2.locator(".snap-form button").click())
+    assert squad2.locator(".badge-order").inner_text() == "Advance"
+    assert squad2.locator(".badge-pins").count() == 0
+    assert "snap to action, ordered by Platoon Commander" in page.locator("#last-order").inner_text()
+    assert page.locator("#snap").count() == 0 and page.locator(".snap-form").count() == 0
+    assert page.locator("#dice-a strong").inner_text() == "1"  # the officer's die and one each
+    _shot(page, "game-snap-phone", squad2)

@@ -60,7 +60,39 @@ def test_it_freezes_the_order_dice_officers_and_points_of_each_unit(alice_client
     make_entry(army_list, make_officer(army_list.army))
     game = Game.objects.get(pk=int(start(alice_client, army_list)["Location"].split("/")[2]))
     officer = game.setup["sides"][0]["units"][1]
-    assert (officer["dice"], officer["officer_bonus"], officer["command_range"], officer["points"]) == (1, 1, 6, 50)
+    frozen = (officer["dice"], officer["officer_bonus"], officer["command_range"], officer["extra_orders"])
+    assert (*frozen, officer["points"]) == (1, 1, 6, 1, 50)
+
+
+def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, alice) -> None:
+    army_list = make_builder_list(alice, entries=2)
+    make_entry(army_list, make_officer(army_list.army))
+    game = Game.objects.get(pk=int(start(alice_client, army_list)["Location"].split("/")[2]))
+    base = f"/games/{game.pk}/"
+    units = game.setup["sides"][0]["units"]
+    officer = next(u["key"] for u in units if u["extra_orders"])
+    squad, other_squad = (u["key"] for u in units if u["key"] != officer)
+    act(alice_client, base, action="record", side="a", rev="0")
+    act(alice_client, base, action="order", unit=officer, order="advance")
+    page = alice_client.get(base).content.decode()
+    assert "You men, snap to action!" in page
+    assert "1 more unit within 6″ may take the same order" in page
+    assert page.count('name="action" value="snap"') == 2  # both squads, not the officer
+    alice_client.cookies["django_language"] = "fr"
+    french = alice_client.get(base).content.decode()
+    assert "Vous autres, en action !" in french
+    assert "a reçu l'ordre Avancer : 1 unité de plus à 6″ ou moins peut recevoir le même ordre" in french
+    assert "Avancer aussi (ordre de Second Lieutenant)" in french
+    del alice_client.cookies["django_language"]
+    response = act(alice_client, base, action="snap", unit=squad)
+    assert response.status_code == 302
+    page = alice_client.get(base).content.decode()
+    assert "snap to action, ordered by Second Lieutenant" in page
+    assert 'value="snap"' not in page  # his one extra order is used
+    assert 'id="dice-a">Alice: <strong>1</strong> / 3' in page
+    response = act(alice_client, base, action="snap", unit=other_squad)
+    assert [m.message for m in response.wsgi_request._messages] == ["No officer's order to pass on now."]
+    assert [a.payload["kind"] for a in game.actions.all()] == ["draw", "order", "snap"]
 
 
 def test_it_starts_from_a_list_shared_with_me_against_one_of_mine(alice_client, alice) -> None:

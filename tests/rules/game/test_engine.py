@@ -19,6 +19,7 @@ from rules.game.engine import (
     order_odds,
     recorded_draw,
     replay,
+    snap_order,
     summarise,
 )
 
@@ -251,3 +252,83 @@ def test_nothing_happens_after_the_game_is_over() -> None:
 def test_a_drawn_die_leaves_with_the_last_unit_that_could_take_it() -> None:
     state = play(setup(), recorded_draw("b"), Action("remove", "a", "grens"))
     assert (state.pending, state.bag_empty) == (None, False)
+
+
+# --- "You men, snap to action!" ------------------------------------------------------------------
+
+
+def officer_game(extra_orders=2, bonus=2):
+    captain = unit("lt", models=2, officer_bonus=bonus, command_range=6, extra_orders=extra_orders)
+    return setup(a=[captain, unit("rifles"), unit("mmg", models=3), unit("snipers", models=2)])
+
+
+def test_an_officer_passes_his_order_to_as_many_units_as_his_extra_orders() -> None:
+    game = officer_game(extra_orders=2)
+    lead = [recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "advance"})]
+    state = play(game, *lead)
+    assert (state.snap.officer, state.snap.order, state.snap.left) == ("lt", "advance", 2)
+    rifles = snap_order(state, "rifles", Scripted())
+    assert rifles == Action("snap", side="a", unit="rifles", data={"officer": "lt", "order": "advance"})
+    mmg = snap_order(play(game, *lead, rifles), "mmg", Scripted())
+    state = play(game, *lead, rifles, mmg)
+    assert [state.unit(k).order for k in ("lt", "rifles", "mmg", "snipers")] == ["advance", "advance", "advance", None]
+    # Each took a die of its own from the bag: one is left, the snipers'.
+    assert state.dice_in_bag("a") == 1
+    assert state.snap is None
+    with pytest.raises(RulesError) as refused:
+        play(game, *lead, rifles, mmg, Action("snap", side="a", unit="snipers", data={"order": "advance"}))
+    assert refused.value.code == "no-snap"
+
+
+def test_a_pinned_unit_tests_with_the_officers_bonus_and_may_fail() -> None:
+    game = officer_game(bonus=2)
+    start = [recorded_draw("b"), Action("order", side="b", unit="grens", data={"order": "fire"})]
+    pin = Action("pins", side="a", unit="rifles", data={"delta": 3})
+    lead = [recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "fire"})]
+    state = play(game, *start, pin, *lead)
+    # Regular 9, three pins -3, the officer's +2: 8 or less on 2D6.
+    assert order_odds(state, "rifles", "lt").morale == 8
+    passed = snap_order(state, "rifles", Scripted(), dice=(4, 4))
+    after = play(game, *start, pin, *lead, passed)
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("fire", 2)
+    failed = snap_order(state, "rifles", Scripted(), dice=(4, 5))
+    after = play(game, *start, pin, *lead, failed)
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("down", 3)
+    assert after.snap.left == 1  # the failed unit used one of the officer's orders and its own die
+
+
+def test_no_snap_after_a_failed_officer_test_or_once_the_next_die_is_drawn() -> None:
+    game = officer_game()
+    pinned_lt = Action("pins", side="a", unit="lt", data={"delta": 1})
+    failed = Action("order", side="a", unit="lt", data={"order": "advance", "dice": [6, 5]})
+    state = play(game, pinned_lt, recorded_draw("a"), failed)
+    assert state.unit("lt").order == "down" and state.snap is None
+    state = play(game, recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "run"}))
+    assert state.snap is not None
+    state = play(
+        game, recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "run"}), recorded_draw("a")
+    )
+    assert state.snap is None
+    with pytest.raises(RulesError) as refused:
+        snap_order(state, "rifles", Scripted())
+    assert refused.value.code == "no-snap"
+
+
+def test_only_other_units_of_his_side_take_his_own_order() -> None:
+    game = officer_game()
+    lead = [recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "advance"})]
+    for bad, code in [
+        (Action("snap", side="b", unit="grens", data={"order": "advance"}), "snap-unit"),
+        (Action("snap", side="a", unit="lt", data={"order": "advance"}), "snap-unit"),
+        (Action("snap", side="a", unit="rifles", data={"order": "run"}), "snap-order"),
+    ]:
+        with pytest.raises(RulesError) as refused:
+            play(game, *lead, bad)
+        assert refused.value.code == code
+
+
+def test_a_unit_without_extra_orders_offers_none() -> None:
+    state = play(
+        officer_game(extra_orders=0), recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "fire"})
+    )
+    assert state.snap is None
