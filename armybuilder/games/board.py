@@ -167,7 +167,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         "snap": snap,
         "snap_officer": snap_officer,
         "snap_order_label": ORDER_LABELS[snap.order] if snap else "",
-        "snap_can_act": bool(snap) and (not opponent or (snap is not None and snap.side == "b")),
+        "snap_can_act": snap is not None and (not opponent or snap.side == "b"),
         "pending_name": game.side_name(state.pending) if state.pending else "",
         "last_order": log_line(game, state, last_order) if last_order and last_order.turn == state.turn else "",
         "kept_units": [(u, ORDER_LABELS[u.order or "down"]) for u in kept],

@@ -43,7 +43,8 @@ def _shot(page, name: str, unit=None) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser_context, monkeypatch):
+def _alice_on_her_phone(live_server, new_browser_context, monkeypatch):
+    """Alice signed in on a phone, with a 3rd-edition list (a Platoon Commander first); dice from FirstDie."""
     monkeypatch.setattr(views, "server_rng", FirstDie())
     alice = make_user("alice")
     make_rules_edition()
@@ -51,7 +52,11 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
     context.set_default_timeout(15_000)
     _log_in(context, live_server, alice)
-    page = context.new_page()
+    return context.new_page(), army_list
+
+
+def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser_context, monkeypatch):
+    page, army_list = _alice_on_her_phone(live_server, new_browser_context, monkeypatch)
 
     page.goto("/lists/")
     page.click(f"a[href='/games/new/?list={army_list.pk}']")
@@ -207,14 +212,7 @@ def test_it_plays_without_javascript(django_db_setup, live_server, new_browser_c
 def test_an_officer_orders_two_more_units_with_his_own_order(
     django_db_setup, live_server, new_browser_context, monkeypatch
 ):
-    monkeypatch.setattr(views, "server_rng", FirstDie())
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15_000)
-    _log_in(context, live_server, alice)
-    page = context.new_page()
+    page, army_list = _alice_on_her_phone(live_server, new_browser_context, monkeypatch)
     page.goto(f"/games/new/?list={army_list.pk}")
     page.check("input[name=opponent][value=dice]")
     page.fill("input[name=opponent_name]", "Bob")
