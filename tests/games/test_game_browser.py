@@ -234,7 +234,15 @@ def test_an_officer_orders_two_more_units_with_his_own_order(
     assert "up to 2 more units within 6″" in page.locator("#snap").inner_text()
     assert officer.locator(".snap-form").count() == 0 and tank.locator(".snap-form").count() == 1
     _shot(page, "game-snap-offer-phone", squad2)
+    # A password manager or a screenshot tool leaves empty style attributes on inputs through the
+    # CSSOM; htmx must not copy them while settling, which the CSP would refuse.
+    refused = []
+    page.on("console", lambda message: refused.append(message.text) if "Content Security" in message.text else None)
+    page.evaluate(
+        "document.querySelectorAll('input').forEach(i => { i.style.caretColor = 'red'; i.style.caretColor = ''; })"
+    )
     step(lambda: squad1.get_by_role("button", name="Advance too (from Platoon Commander)").click())
+    assert refused == []
     assert squad1.locator(".badge-order").inner_text() == "Advance"
     assert "1 more unit within 6″" in page.locator("#snap").inner_text()
     # The pinned squad tests with the officer's +2: Regular 9, one pin, so 10 or less (11/12).
