@@ -91,6 +91,33 @@ class ImportedOption:
     group: str = ""
     all_models: bool = False
     excludes: list[str] = field(default_factory=list)
+    # A team inside the unit (an LMG or flamethrower team in a squad), or a soldier the option
+    # adds (France's pistol-only soldier): each one taken adds this many models, which count as
+    # the unit's models everywhere (order dice, half strength, casualties, cards).
+    adds_models: int = 0
+    # The option makes the whole unit cost nothing (a national rule's free unit); at most
+    # ``free_per_list`` units of the list may be free through this option (None: no limit).
+    free_unit: bool = False
+    free_per_list: int | None = None
+
+
+@dataclass(frozen=True)
+class ImportedOptionGroup:
+    """Options of one unit that share a limit: between ``minimum`` and ``maximum`` choices in all.
+
+    A count counts: three per-man SMG swaps are three choices. ``maximum`` None sets no shared
+    cap beyond each option's own; ``per_model`` makes ``maximum`` a cap per model of the unit
+    ("each man may swap his rifle for one of ..." is ``maximum=1, per_model=True``). A group
+    with ``minimum=1, maximum=1`` is a required choice, such as a tank's variant. Options name
+    their group by ``ImportedOption.group``; a group no ``ImportedOptionGroup`` describes keeps
+    the older meaning: its options exclude each other (at most one of them taken).
+    """
+
+    key: str
+    label: str
+    minimum: int = 0
+    maximum: int | None = None
+    per_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,6 +140,10 @@ class ImportedUnit:
 
     ``base_cost[q]`` buys ``base_models`` models; each further model up to ``max_models``
     costs ``per_model_cost[q]``. ``max_models`` is None when the source sets no upper bound.
+    Models that options add (``ImportedOption.adds_models``) are not counted in ``max_models``.
+    A quality the unit is offered at only through a required choice (a tank whose variant
+    carries the prices) has a ``base_cost`` of 0 there and the prices on the options, each
+    option's ``cost`` holding only the qualities that variant is offered at.
     """
 
     source_id: str
@@ -136,6 +167,10 @@ class ImportedUnit:
     implicit_models: int = 0  # models of the base size no entry of the source stands for
     # The armament as the source lists it, mounts included ("1 turret-mounted ... with co-axial MMG").
     weapons_text: str = ""
+    # Shared limits of its options (``ImportedOption.group`` names one by ``key``).
+    option_groups: list[ImportedOptionGroup] = field(default_factory=list)
+    # How the unit's type was found: "categories", "profiles" or "name" (reported as a guess).
+    type_source: str = "categories"
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def _option_json(option: Option, qualities: list[str], weapons: dict[int, Weapon
         "name_fr": option.name_fr,
         "per_model": option.per_model,
         "all_models": option.all_models,
-        "cost": {quality: cost[quality] for quality in qualities},
+        "cost": {quality: cost[quality] for quality in qualities if quality in cost},
         "max_count": option.max_count,
         "group": option.group,
         "grants_weapon": _weapon_ref(weapons, option.grants_weapon_id),

@@ -205,6 +205,11 @@ class Unit(models.Model):
     categories = models.JSONField(
         default=list, blank=True, help_text="Imported units: the source's category ids, which force limits count."
     )
+    # Shared limits of the unit's options, as rules.army.model.OptionGroupSpec dicts:
+    # [{"key": "upgrades", "label": "Upgrades", "minimum": 0, "maximum": 2, "per_model": false}].
+    option_groups = models.JSONField(
+        default=list, blank=True, help_text="Limits shared by the options of one group (min/max choices in all)."
+    )
     implicit_models = models.PositiveSmallIntegerField(
         default=0, help_text="Imported units: models of the base size that no source entry stands for."
     )
@@ -264,6 +269,7 @@ class Unit(models.Model):
             transport_capacity=self.transport_capacity,
             damage_value=self.damage_value,
             categories=tuple(self.categories or ()),
+            option_groups=tuple(army_rules.OptionGroupSpec(**group) for group in self.option_groups or ()),
         )
 
 
@@ -289,15 +295,24 @@ class Option(models.Model):
     # Taken by the whole unit or not at all (2nd-edition anti-tank grenades, Fanatics): one
     # choice, priced per model, so a squad never buys grenades for 3 men of 10.
     all_models = models.BooleanField(default=False, help_text="Whole unit or none, priced per model.")
-    cost_inexperienced = models.IntegerField(default=0, help_text="Negative for options that save points.")
-    cost_regular = models.IntegerField(default=0)
-    cost_veteran = models.IntegerField(default=0)
+    # Null: the option is not offered at that quality (a tank variant carrying its own prices).
+    cost_inexperienced = models.IntegerField(
+        default=0, null=True, blank=True, help_text="Negative for options that save points."
+    )
+    cost_regular = models.IntegerField(default=0, null=True, blank=True)
+    cost_veteran = models.IntegerField(default=0, null=True, blank=True)
     max_count = models.PositiveSmallIntegerField(null=True, blank=True)
     group = models.CharField(max_length=60, blank=True, help_text="Options in one group exclude each other.")
     # The slugs of the unit's other options this one cannot be taken with, both ways round
     # ("Anti-tank grenades (if no Panzerfaust taken)" excludes ["panzerfaust"]).
     excludes = models.JSONField(
         default=list, blank=True, help_text="Slugs of the unit's options this one cannot be taken with."
+    )
+    # A team inside the unit (an LMG team in a squad) or an added soldier: models added per one taken.
+    adds_models = models.PositiveSmallIntegerField(default=0, help_text="Models each one taken adds to the unit.")
+    free_unit = models.BooleanField(default=False, help_text="Taking it makes the whole unit cost 0.")
+    free_per_list = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Free units through this option allowed per list (empty: no limit)."
     )
     grants_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     replaces_weapon = models.ForeignKey(Weapon, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -322,7 +337,9 @@ class Option(models.Model):
         return self.name_fr if _is_french() and self.name_fr else self.name
 
     def cost(self) -> dict[str, int]:
-        return {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
+        """Price per quality; a quality the option is not offered at is left out."""
+        costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
+        return {q: c for q, c in costs.items() if c is not None}
 
     def to_rules(self) -> army_rules.OptionSpec:
         return army_rules.OptionSpec(
@@ -334,4 +351,7 @@ class Option(models.Model):
             group=self.group,
             all_models=self.all_models,
             excludes=tuple(self.excludes or ()),
+            adds_models=self.adds_models,
+            free_unit=self.free_unit,
+            free_per_list=self.free_per_list,
         )

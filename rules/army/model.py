@@ -69,6 +69,24 @@ class OptionSpec:
     group: str = ""  # options sharing a group are mutually exclusive (e.g. an LMG or an SMG)
     all_models: bool = False  # whole unit or none: taken once, priced per model
     excludes: tuple[str, ...] = ()  # keys of the unit's options this one cannot be taken with (both ways)
+    adds_models: int = 0  # a team inside the unit: each one taken adds this many models
+    free_unit: bool = False  # taking it makes the whole unit cost 0 ...
+    free_per_list: int | None = None  # ... for at most this many units of a list (None: no limit)
+
+
+@dataclass(frozen=True)
+class OptionGroupSpec:
+    """Options sharing one limit: between ``minimum`` and ``maximum`` choices in all (counts add up).
+
+    ``per_model``: ``maximum`` is per model of the unit. A group key that no ``OptionGroupSpec``
+    describes keeps the older meaning: its options exclude each other.
+    """
+
+    key: str
+    label: str
+    minimum: int = 0
+    maximum: int | None = None
+    per_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +104,7 @@ class UnitSpec:
     transport_capacity: int | None = None
     damage_value: int | None = None
     categories: tuple[str, ...] = ()  # imported units: the source data's category ids
+    option_groups: tuple[OptionGroupSpec, ...] = ()
 
 
 @dataclass(frozen=True)
