@@ -633,6 +633,16 @@ class _CatalogueWriter:
             "source_id": source_id,
             "hidden": unit.hidden,
             "removed": False,
+            "option_groups": [
+                {
+                    "key": _fit(_clean(group.key), 60),
+                    "label": _fit(_clean(group.label), 160) or _fit(_clean(group.key), 60),
+                    "minimum": max(group.minimum, 0),
+                    "maximum": group.maximum if group.maximum is None else max(group.maximum, 0),
+                    "per_model": group.per_model,
+                }
+                for group in unit.option_groups
+            ],
         }
         for quality in QUALITIES:
             values[f"cost_{quality}"] = unit.base_cost.get(quality)
@@ -720,9 +730,16 @@ class _CatalogueWriter:
         return changed
 
     def _option_values(self, unit: Unit, option: ImportedOption, source_id: str, position: int) -> dict[str, Any]:
-        if set(unit.base_cost()) - set(option.cost) and option.cost:
-            self.partly_priced_options += 1
-        cost = _fill_costs(option.cost)
+        required = {group["key"] for group in unit.option_groups or () if group.get("minimum", 0) >= 1}
+        cost: dict[str, int | None]
+        if option.cost and _fit(_clean(option.group), 60) in required:
+            # A required choice carrying the prices (a tank's variant): offered only at the
+            # qualities it is priced at (null elsewhere), so no quality gets a borrowed price.
+            cost = {quality: option.cost.get(quality) for quality in QUALITIES}
+        else:
+            if set(unit.base_cost()) - set(option.cost) and option.cost:
+                self.partly_priced_options += 1
+            cost = dict(_fill_costs(option.cost))
         grants = self.weapons.resolve(option.grants_weapon) if option.grants_weapon else None
         replaces = self.weapons.resolve(option.replaces_weapon) if option.replaces_weapon else None
         return {
@@ -734,6 +751,9 @@ class _CatalogueWriter:
             # Muster that is a per-model option taken once per model, which is what no cap means.
             "max_count": None if option.per_model else option.max_count,
             "group": _fit(_clean(option.group), 60),
+            "adds_models": max(option.adds_models, 0),
+            "free_unit": option.free_unit,
+            "free_per_list": option.free_per_list if option.free_per_list is None else max(option.free_per_list, 0),
             "grants_weapon_id": grants.pk if grants else None,
             "replaces_weapon_id": replaces.pk if replaces else None,
             "source_id": source_id,

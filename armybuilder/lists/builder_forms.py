@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.lists.models import ArmyList, Entry, PlatoonKind
 from rules.army.force_org import edition_rules
-from rules.army.points import option_conflicts, option_limit
+from rules.army.model import OptionGroupSpec
+from rules.army.points import group_limit, group_over_maximum, option_conflicts, option_limit
 from rules.errors import ForceOrgError
 
 NAME_MAX_LENGTH = 100
@@ -180,69 +181,125 @@ class OptionChoice:
     field_name: str
     count: int
     limit: int
-    cost: int
+    cost: int | None  # None: not offered at the entry's quality
     widget: str  # "checkbox", "number" or "radio"
+    quality_label: str = ""
     slug: str = ""
     label: str = ""
     field_id: str = ""
     cost_text: str = ""
     count_text: str = ""
     limit_text: str = ""
+    team_text: str = ""
+    errors: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # The texts are escaped once here rather than at each use in the template.
         self.slug = self.option.slug
         self.label = conditional_escape(self.option.display_name)
         self.field_id = f"{self.field_name}-{self.slug}" if self.widget == "radio" else self.field_name
-        if self.option.all_models:
+        if self.cost is None:
+            cost_text = gettext("not offered at %(quality)s") % {"quality": self.quality_label}
+        elif self.option.free_unit:
+            cost_text = gettext("the whole unit free")
+        elif self.option.all_models:
             cost_text = gettext("+%(cost)s pts a man, whole unit") % {"cost": self.cost}
+        elif self.widget == "number" and self.option.per_model:
+            cost_text = gettext("+%(cost)s pts a man, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
         elif self.widget == "number":
             cost_text = gettext("+%(cost)s pts each, up to %(limit)s") % {"cost": self.cost, "limit": self.limit}
         else:
             cost_text = gettext("+%(cost)s pts") % {"cost": self.cost}
         self.cost_text = conditional_escape(cost_text)
+        if self.option.adds_models:
+            # A team inside the unit: its men count as the unit's models everywhere.
+            self.team_text = conditional_escape(
+                ngettext("adds %(n)s man", "adds %(n)s men", self.option.adds_models) % {"n": self.option.adds_models}
+            )
         self.count_text = SafeString(self.count)
         self.limit_text = SafeString(self.limit)
+
+    @property
+    def offered(self) -> bool:
+        return self.cost is not None
 
 
 @dataclass
 class OptionBlock:
-    """Options shown together: a radio group for exclusive once-per-unit options, else a run of fields."""
+    """Options shown together: a radio group for exclusive once-per-unit options, else a run of fields.
+
+    ``key`` names the block's place for a refusal (``grp-<n>``); ``group`` is the shared limit
+    the block's options are held to, when the data describes one (``Unit.option_groups``).
+    """
 
     legend: str
     radio_name: str = ""
     choices: list[OptionChoice] = field(default_factory=list)
+    key: str = ""
+    title: str = ""
+    hint: str = ""
+    group: OptionGroupSpec | None = None
+    limit: int | None = None
+    errors: list[str] = field(default_factory=list)
 
     @property
     def none_checked(self) -> bool:
         return not any(choice.count for choice in self.choices)
 
+    @property
+    def offers_none(self) -> bool:
+        """A radio group offers "None" unless a choice is required (a tank's variant)."""
+        return self.group is None or self.group.minimum == 0
+
+
+def _group_hint(group: OptionGroupSpec, limit: int | None) -> str:
+    if limit is None:
+        if group.minimum:
+            return ngettext("Choose at least %(n)s.", "Choose at least %(n)s.", group.minimum) % {"n": group.minimum}
+        return ""
+    if group.minimum and group.minimum == limit:
+        return ngettext("Choose %(n)s.", "Choose %(n)s.", limit) % {"n": limit}
+    if group.minimum:
+        return gettext("Choose %(low)s to %(high)s.") % {"low": group.minimum, "high": limit}
+    if group.per_model:
+        return ngettext("Up to %(n)s in all (one a man).", "Up to %(n)s in all.", limit) % {"n": limit}
+    return ngettext("Up to %(n)s of these.", "Up to %(n)s of these.", limit) % {"n": limit}
+
 
 def option_blocks(entry: Entry) -> list[OptionBlock]:
     """The entry's options as the card shows them, in the unit's order (no form needed).
 
-    Options taken at most once per unit that exclude each other become one radio group
+    Options taken at most once per unit that exclude each other (a group the data does not
+    describe), or that share a described group of at most one choice, become one radio group
     (``grp-<n>``); any other option is its own field (``opt-<slug>``): a checkbox if it can be
-    taken once, else a number bounded by ``option_limit``.
+    taken once, else a number bounded by ``option_limit``. A described group's options are shown
+    together under its label, with its limit.
     """
     current = entry.options or {}
-    options = list(entry.unit.options.all())
+    unit = entry.unit
+    options = list(unit.options.all())
     limits = {option.pk: option_limit(option.to_rules(), entry.models_count) for option in options}
+    described = {group["key"]: OptionGroupSpec(**group) for group in unit.option_groups or ()}
     grouped: dict[str, list[Option]] = {}
     for option in options:
         if option.group:
             grouped.setdefault(option.group, []).append(option)
-    radio_groups = {
-        group
-        for group, members in grouped.items()
-        if len(members) > 1 and all(not o.per_model and limits[o.pk] <= 1 for o in members)
-    }
+
+    def single_choice(key: str, members: list[Option]) -> bool:
+        once = all(not o.per_model and limits[o.pk] <= 1 for o in members)
+        spec = described.get(key)
+        if spec is None:
+            return len(members) > 1 and once
+        return once and spec.maximum == 1 and not spec.per_model
+
+    radio_groups = {key for key, members in grouped.items() if single_choice(key, members)}
+    quality_label = str(dict(Quality.choices).get(entry.quality, entry.quality))
     blocks: list[OptionBlock] = []
     by_group: dict[str, OptionBlock] = {}
     for option in options:
         limit = limits[option.pk]
         count = _as_count(current.get(option.slug))
-        cost = getattr(option, f"cost_{entry.quality}", 0)
+        cost = getattr(option, f"cost_{entry.quality}", None)
         if option.group in radio_groups:
             widget, name = "radio", ""
         elif option.all_models or (limit <= 1 and not option.per_model):
@@ -250,27 +307,40 @@ def option_blocks(entry: Entry) -> list[OptionBlock]:
         else:
             widget, name = "number", f"opt-{option.slug}"
         if not option.group:
-            blocks.append(OptionBlock(legend="", choices=[OptionChoice(option, name, count, limit, cost, widget)]))
+            choice = OptionChoice(option, name, count, limit, cost, widget, quality_label)
+            blocks.append(OptionBlock(legend="", key=name, choices=[choice]))
             continue
         block = by_group.get(option.group)
         if block is None:
-            radio_name = f"grp-{len(by_group) + 1}" if widget == "radio" else ""
-            block = by_group[option.group] = OptionBlock(legend=option.group, radio_name=radio_name)
+            key = f"grp-{len(by_group) + 1}"
+            spec = described.get(option.group)
+            block = by_group[option.group] = OptionBlock(
+                legend=option.group, radio_name=key if widget == "radio" else "", key=key, group=spec
+            )
+            if spec is None:
+                block.title = gettext("Choose one")
+            else:
+                block.limit = group_limit(spec, entry.models_count)
+                block.title = spec.label
+                block.hint = _group_hint(spec, block.limit)
             blocks.append(block)
-        block.choices.append(OptionChoice(option, block.radio_name or name, count, limit, cost, widget))
+        block.choices.append(OptionChoice(option, block.radio_name or name, count, limit, cost, widget, quality_label))
     return blocks
 
 
 class OptionsForm(forms.Form):
     """Every option of the entry's unit (see ``option_blocks``), bounded by its maximum and group.
 
-    ``cleaned_options()`` is the new ``Entry.options`` dict (counts above zero only).
+    ``cleaned_options()`` is the new ``Entry.options`` dict (counts above zero only). A refusal
+    that belongs to one option or group is kept in ``placed_errors`` under the field name or the
+    block's key, so the page shows it next to that field; ``general_errors()`` are the others.
     """
 
     def __init__(self, *args, entry: Entry, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.entry = entry
         self.blocks = option_blocks(entry)
+        self.placed_errors: dict[str, list[str]] = {}
         for block in self.blocks:
             if block.radio_name:
                 choices = [("", _("None")), *((c.option.slug, c.option.display_name) for c in block.choices)]
@@ -292,29 +362,64 @@ class OptionsForm(forms.Form):
                     error_messages={"max_value": message, "min_value": _("Enter zero or more.")},
                 )
 
+    def _place(self, key: str, message: str) -> None:
+        self.placed_errors.setdefault(key, []).append(message)
+
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:
+            for name, messages in self.errors.items():
+                if name in self.fields:
+                    self.placed_errors.setdefault(name, []).extend(str(m) for m in messages)
             return data
+        chosen = self._chosen(data)
+        quality = dict(Quality.choices).get(self.entry.quality, self.entry.quality)
         for block in self.blocks:
-            if block.radio_name or not block.legend:
+            for choice in block.choices:
+                if choice.slug in chosen and not choice.offered:
+                    self._place(
+                        block.radio_name or choice.field_name,
+                        gettext("%(option)s is not offered at %(quality)s.")
+                        % {"option": choice.option.display_name, "quality": quality},
+                    )
+            if block.radio_name or not block.legend or block.group is not None:
                 continue
             taken = [c.option.display_name for c in block.choices if _as_count(data.get(c.field_name))]
             if len(taken) > 1:
-                raise ValidationError(_("%(names)s exclude each other; choose one.") % {"names": " / ".join(taken)})
+                self._place(
+                    block.key, gettext("%(names)s exclude each other; choose one.") % {"names": " / ".join(taken)}
+                )
+        # A shared limit ("up to 2 of these upgrades"): the same check as the points'.
+        unit = self.entry.unit.to_rules()
+        keys = {block.group.key: block for block in self.blocks if block.group is not None}
+        for group, count, limit in group_over_maximum(unit, self.entry.models_count, chosen):
+            block = keys.get(group.key)
+            message = ngettext(
+                "%(group)s allows at most %(limit)s choice; %(count)s were chosen.",
+                "%(group)s allows at most %(limit)s choices; %(count)s were chosen.",
+                limit,
+            ) % {"group": group.label, "limit": limit, "count": count}
+            self._place(block.key if block else "", message)
         # An option that excludes another ("if no Panzerfaust taken"): the same check as the points'.
         options = {c.option.slug: c.option for block in self.blocks for c in block.choices}
         specs = [option.to_rules() for option in options.values()]
-        conflicts = option_conflicts(specs, self._chosen(data))
-        if conflicts:
-            raise ValidationError(
-                [
-                    _("%(option)s cannot be taken with %(other)s.")
-                    % {"option": options[option.key].display_name, "other": options[other.key].display_name}
-                    for option, other in conflicts
-                ]
+        for option, other in option_conflicts(specs, chosen):
+            self._place(
+                "",
+                gettext("%(option)s cannot be taken with %(other)s.")
+                % {"option": options[option.key].display_name, "other": options[other.key].display_name},
             )
+        if self.placed_errors:
+            raise ValidationError([m for messages in self.placed_errors.values() for m in messages])
         return data
+
+    def general_errors(self) -> list[str]:
+        """The refusals that belong to no single field or group (shown under the options)."""
+        return list(self.placed_errors.get("", []))
+
+    def field_errors(self) -> dict[str, list[str]]:
+        """The refusals placed next to one option or group, by field name or block key."""
+        return {key: messages for key, messages in self.placed_errors.items() if key}
 
     def cleaned_options(self) -> dict[str, int]:
         return self._chosen(self.cleaned_data)

@@ -383,9 +383,14 @@ def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, 
 
 
 def _entry_refused(
-    request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, section: str, messages: list[str]
+    request: HtmxHttpRequest,
+    army_list: ArmyList,
+    entry: Entry,
+    section: str,
+    messages: list[str],
+    option_fields: dict[str, list[str]] | None = None,
 ) -> HttpResponse:
-    errors = Errors(entries={entry.pk: EntryErrors(**{section: messages})})
+    errors = Errors(entries={entry.pk: EntryErrors(**{section: messages}, option_fields=option_fields or {})})
     if not request.htmx:
         return _page_with_errors(request, army_list, errors, open_pk=entry.pk)
     roster = Roster(army_list, errors=errors)
@@ -476,7 +481,10 @@ def entry_options(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     before = list_summary(army_list)  # before the write changes the entry in memory
     form = OptionsForm(request.POST, entry=entry)
     if not form.is_valid():
-        return _entry_refused(request, army_list, entry, "options", _form_errors(form))
+        # Each refusal next to its option or group; the rest under the options.
+        placed = form.field_errors()
+        general = form.general_errors() if placed else _form_errors(form)
+        return _entry_refused(request, army_list, entry, "options", general, option_fields=placed)
     if not services.entry_update(entry=entry, options=form.cleaned_options()):
         return _removed_meanwhile(request, army_list, entry)
     return _entry_changed(request, army_list, entry, before)

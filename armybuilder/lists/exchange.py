@@ -1,10 +1,15 @@
-"""Lists in and out of Muster: the versioned JSON format ``muster-list/1`` and a plain-text export.
+"""Lists in and out of Muster: the versioned JSON format ``muster-list/2`` and a plain-text export.
 
 The JSON format is documented in ``docs/list-format.md``. Units, options, armies and editions
 are named by their slugs (natural keys), never by database ids, so a file moves between
 Muster installations. Import checks the whole file against the catalogue before writing
 anything, and reports every problem with its place in the file
 (``entries[3] (Rifle squad): ...``); a file with any error saves nothing.
+
+``muster-list/2`` (teams inside units) reads ``models`` as the unit's own men, teams' men
+coming from their options, and stores a whole-unit option as 1. Files of ``muster-list/1``
+still import: their whole-unit counts of men become 1, and their ``models`` already mean the
+same (no unit had teams then).
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, En
 from armybuilder.reference.models import Edition
 from armydata import untrusted
 from rules.army.model import QUALITIES, ListSummary
-from rules.army.points import option_conflicts, option_limit
+from rules.army.points import group_over_maximum, option_conflicts, option_limit
 
-FORMAT = "muster-list/1"
+FORMAT = "muster-list/2"
+# Earlier versions this Muster still reads, each brought to the current meaning on import.
+OLDER_FORMATS = ("muster-list/1",)
 NAME_MAX = 100
 PLATOONS_MAX = 50
 MAX_ORDER_DICE = 200
@@ -163,7 +170,7 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
 
 
 def export_data(army_list: ArmyList) -> dict[str, Any]:
-    """The list as ``muster-list/1`` data; expects the ``for_builder()`` prefetches."""
+    """The list as ``muster-list/2`` data; expects the ``for_builder()`` prefetches."""
     platoons = list(army_list.platoons.all())
     index = {platoon.pk: i for i, platoon in enumerate(platoons)}
     return {
@@ -181,12 +188,21 @@ def export_data(army_list: ArmyList) -> dict[str, Any]:
                 "name": entry.name,
                 "quality": entry.quality,
                 "models": entry.models_count,
-                "options": dict(sorted(entry.options.items())),
+                "options": _exported_options(entry),
                 "platoon": index.get(entry.platoon_id),
             }
             for entry in army_list.entries.all()
         ],
     }
+
+
+def _exported_options(entry: Entry) -> dict[str, int]:
+    """The entry's options as the file stores them: a whole-unit option taken is 1."""
+    whole = {option.slug for option in entry.unit.options.all() if option.all_models}
+    options = {}
+    for slug, count in sorted((entry.options or {}).items()):
+        options[slug] = 1 if slug in whole and count else count
+    return options
 
 
 def export_json(army_list: ArmyList) -> str:
@@ -249,10 +265,9 @@ def _load(text: str) -> dict[str, Any]:
     found = data.get("format")
     if found is None:
         raise ListImportError([f'format: missing; a Muster list file has "format": "{FORMAT}".'])
-    if found != FORMAT:
-        raise ListImportError(
-            [f"format: {json.dumps(found)} is not supported; this Muster reads {json.dumps(FORMAT)} files."]
-        )
+    if found != FORMAT and found not in OLDER_FORMATS:
+        readable = _words([json.dumps(name) for name in (FORMAT, *OLDER_FORMATS)])
+        raise ListImportError([f"format: {json.dumps(found)} is not supported; this Muster reads {readable} files."])
     return data
 
 
@@ -277,7 +292,7 @@ def _check_name(value: object, place: str, errors: list[str], *, required: bool)
 
 
 def parse_list(text: str) -> ParsedList:
-    """Check a ``muster-list/1`` file against the catalogue; raises ``ListImportError`` listing every error."""
+    """Check a ``muster-list/2`` (or ``/1``) file against the catalogue; raises ``ListImportError``."""
     data = _load(text)
     errors: list[str] = []
 
@@ -431,10 +446,13 @@ def _parse_entry(
         if not _is_int(count) or not 0 <= count <= limit:
             errors.append(f"{label}: option {slug_taken!r} count must be from 0 to {limit}, not {json.dumps(count)}.")
             continue
-        options[slug_taken] = count
+        # A whole-unit option is one choice: 1 when taken (``muster-list/1`` stored a count of men).
+        options[slug_taken] = 1 if option.all_models and count else count
     specs = [option.to_rules() for option in unit.options.all()]
     for option, other in option_conflicts(specs, options):
         errors.append(f"{label}: option {option.key!r} cannot be taken with {other.key!r} ({other.name}).")
+    for group, count, limit in group_over_maximum(unit.to_rules(), models, options):
+        errors.append(f"{label}: {group.label} allows at most {limit} of its options; {count} were taken.")
 
     platoon = raw.get("platoon")
     if platoon is not None and (not _is_int(platoon) or not 0 <= platoon < platoon_count):
@@ -448,7 +466,7 @@ def _parse_entry(
 
 
 def import_list(text: str, *, owner: Any = None) -> ArmyList:
-    """Check then save a ``muster-list/1`` file as a new list, all or nothing."""
+    """Check then save a ``muster-list/2`` (or ``/1``) file as a new list, all or nothing."""
     parsed = parse_list(text)
     with transaction.atomic():
         army_list = ArmyList.objects.create(

@@ -242,6 +242,15 @@ class Entry(Stamped):
     def display_name(self) -> str:
         return self.name or self.unit.display_name
 
+    @property
+    def total_models(self) -> int:
+        """Every model of the entry: its own plus those of the teams taken (``army_rules.total_models``).
+
+        Reads ``unit.options.all()`` (prefetched by ``ArmyList.objects.for_builder()``).
+        """
+        adds = {option.slug: option.adds_models for option in self.unit.options.all()}
+        return army_rules.total_models(self.models_count, adds, self.options or {})
+
     def to_rules(self) -> army_rules.EntrySpec:
         return army_rules.EntrySpec(
             key=str(self.pk),

@@ -146,7 +146,18 @@ MESSAGES: dict[str, object] = {
         "option-cost": _("%(name)s: %(option)s has no cost at %(quality)s."),
         "option-exclusive": _("%(name)s: %(options)s exclude each other; choose one."),
         "option-excludes": _("%(name)s: %(option)s cannot be taken with %(other)s."),
+        "option-group-max": ngettext_lazy(
+            "%(name)s: %(group)s allows at most %(limit)s choice; %(count)s were taken.",
+            "%(name)s: %(group)s allows at most %(limit)s choices; %(count)s were taken.",
+            "limit",
+        ),
     },
+    "option-group-min": ngettext_lazy(
+        "%(name)s: choose one of %(group)s.",
+        "%(name)s: choose at least %(minimum)s of %(group)s; %(count)s chosen.",
+        "minimum",
+    ),
+    "free-unit-limit": _("%(option)s: %(count)s units are free through it (%(names)s); a list may have %(limit)s."),
 }
 
 

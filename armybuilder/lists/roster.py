@@ -36,11 +36,13 @@ class EntryErrors:
     models: list[str] = field(default_factory=list)
     platoon: list[str] = field(default_factory=list)
     options: list[str] = field(default_factory=list)
+    # Refusals next to one option or option group, by field name or block key (``OptionsForm``).
+    option_fields: dict[str, list[str]] = field(default_factory=dict)
     name: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any((self.quality, self.models, self.platoon, self.options, self.name, self.actions))
+        return any((self.quality, self.models, self.platoon, self.options, self.option_fields, self.name, self.actions))
 
 
 NO_ERRORS = EntryErrors()
@@ -100,7 +102,11 @@ class Row:
         self.quality = entry.quality
         self.quality_label = self.labels.quality.get(entry.quality, entry.quality)
         self.models = entry.models_count
-        self.models_text = ngettext("%(counter)s model", "%(counter)s models", self.models) % {"counter": self.models}
+        # Every model, the teams' men included: what the row says the unit fields.
+        self.total_models = entry.total_models
+        self.models_text = ngettext("%(counter)s model", "%(counter)s models", self.total_models) % {
+            "counter": self.total_models
+        }
 
     @cached_property
     def chips(self) -> list[str]:
@@ -151,7 +157,16 @@ class Row:
 
     @cached_property
     def option_blocks(self) -> list:
-        return option_blocks(self.entry)
+        blocks = option_blocks(self.entry)
+        placed = self.errors.option_fields
+        if placed:
+            for block in blocks:
+                if block.legend:  # a group: its own refusals (radio choice, shared limit) beside it
+                    block.errors = placed.get(block.key, [])
+                for choice in block.choices:
+                    if choice.widget != "radio":
+                        choice.errors = placed.get(choice.field_name, [])
+        return blocks
 
     @property
     def platoon_value(self) -> str:

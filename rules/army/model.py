@@ -117,6 +117,27 @@ class EntrySpec:
     options: Mapping[str, int] = field(default_factory=dict)  # option key -> count taken
     platoon: str | None = None  # PlatoonSpec.key
 
+    @property
+    def total_models(self) -> int:
+        """The unit's own models plus those its teams add (see ``total_models``)."""
+        return total_models(self.models, {option.key: option.adds_models for option in self.unit.options}, self.options)
+
+
+def total_models(models: int, adds_models: Mapping[str, int], chosen: Mapping[str, object]) -> int:
+    """Every model of an entry: its own ``models`` plus, for each team option taken, the models it adds.
+
+    ``adds_models`` maps option keys to ``OptionSpec.adds_models``; ``chosen`` is the entry's
+    options (key -> count). A squad of 8 with one LMG team of 2 has 10 models: half strength,
+    casualties, cards and game day all count them. The one place this sum is made: the Django
+    ``Entry.total_models`` and ``EntrySpec.total_models`` both call it.
+    """
+    added = 0
+    for key, count in chosen.items():
+        per_one = adds_models.get(key, 0)
+        if per_one and isinstance(count, int) and count > 0:
+            added += int(count) * per_one
+    return models + added
+
 
 @dataclass(frozen=True)
 class PlatoonSpec:

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rules.army.model import QUALITIES, EntrySpec, OptionSpec, UnitSpec
+from rules.army.model import (
+    QUALITIES,
+    EntrySpec,
+    ListSpec,
+    OptionGroupSpec,
+    OptionSpec,
+    Problem,
+    UnitSpec,
+    total_models,
+)
 from rules.errors import RulesError
 
 QUALITY_LABELS = {"inexperienced": "Inexperienced", "regular": "Regular", "veteran": "Veteran"}
@@ -81,17 +90,60 @@ def option_limit(option: OptionSpec, models: int) -> int:
     return models if option.per_model else 1
 
 
+def group_limit(group: OptionGroupSpec, models: int) -> int | None:
+    """The most choices a group allows: its maximum, per model of the unit when ``per_model``."""
+    if group.maximum is None:
+        return None
+    return group.maximum * models if group.per_model else group.maximum
+
+
+def choices_made(option: OptionSpec, count: object) -> int:
+    """How many choices a taken option counts for in its group: a whole-unit option is one."""
+    if not _is_taken(count):
+        return 0
+    return 1 if option.all_models else int(count)  # type: ignore[arg-type]
+
+
+def group_totals(unit: UnitSpec, chosen: Mapping[str, object]) -> list[tuple[OptionGroupSpec, int]]:
+    """Each described group of the unit (``UnitSpec.option_groups``) with the choices taken in it."""
+    totals = []
+    for group in unit.option_groups:
+        count = sum(
+            choices_made(option, chosen.get(option.key)) for option in unit.options if option.group == group.key
+        )
+        totals.append((group, count))
+    return totals
+
+
+def group_over_maximum(
+    unit: UnitSpec, models: int, chosen: Mapping[str, object]
+) -> list[tuple[OptionGroupSpec, int, int]]:
+    """(group, choices taken, limit) for each group taken beyond its maximum.
+
+    The points, the builder's form and a list file's import all refuse through this one check.
+    """
+    over = []
+    for group, count in group_totals(unit, chosen):
+        limit = group_limit(group, models)
+        if limit is not None and count > limit:
+            over.append((group, count, limit))
+    return over
+
+
 def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, int], name: str | None = None) -> int:
     """Cost of the options taken (option key -> count); counts of 0 are ignored.
 
     A per-model option costs its price once per model that takes it; a whole-unit option its
-    price times the models; a per-unit option its flat price, once for each time it is taken
-    (most can be taken once).
+    price times every model of the entry (its teams' men included); a per-unit option its flat
+    price, once for each time it is taken (most can be taken once). ``models`` is the unit's own
+    men, which bound per-man choices.
     """
     if not chosen:
         return 0  # most entries take no option: nothing to look up
     name = name or unit.name
     by_key = {option.key: option for option in unit.options}
+    described = {group.key for group in unit.option_groups}
+    everyone = total_models(models, {option.key: option.adds_models for option in unit.options}, chosen)
     groups: dict[str, list[OptionSpec]] = {}
     total = 0
     for key in sorted(chosen, key=lambda k: _option_position(unit, k)):
@@ -137,10 +189,10 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
                 code="option-cost",
                 params={**params, "quality": quality},
             )
-        if option.group:
+        if option.group and option.group not in described:
             groups.setdefault(option.group, []).append(option)
         # A whole-unit option is bought for every model the entry has.
-        total += option.cost[quality] * (models if option.all_models else count)
+        total += option.cost[quality] * (everyone if option.all_models else count)
     for taken in groups.values():
         if len(taken) > 1:
             names = join_words([option.name for option in taken])
@@ -149,6 +201,13 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
                 code="option-exclusive",
                 params={"name": name, "options": names, "option_names": tuple(option.name for option in taken)},
             )
+    for group, count, limit in group_over_maximum(unit, models, chosen):
+        raise RulesError(
+            f"{name}: {group.label} allows at most {limit} {'choice' if limit == 1 else 'choices'}; "
+            f"{count} were taken.",
+            code="option-group-max",
+            params={"name": name, "group": group.label, "limit": limit, "count": count},
+        )
     for option, other in option_conflicts(unit.options, chosen):
         raise RulesError(
             f"{name}: {option.name} cannot be taken with {other.name}.",
@@ -156,6 +215,14 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
             params={"name": name, "option": option.name, "other": other.name},
         )
     return total
+
+
+def free_option(unit: UnitSpec, chosen: Mapping[str, object]) -> OptionSpec | None:
+    """The taken option that makes the whole unit free (a national rule's free unit), if any."""
+    for option in unit.options:
+        if option.free_unit and _is_taken(chosen.get(option.key)):
+            return option
+    return None
 
 
 def option_conflicts(
@@ -191,6 +258,58 @@ def _option_position(unit: UnitSpec, key: str) -> tuple[int, str]:
 
 
 def entry_points(entry: EntrySpec) -> int:
-    """Points of one entry: base cost at its quality, extra models, then options."""
+    """Points of one entry: base cost at its quality, extra models, then options.
+
+    A free unit (``OptionSpec.free_unit`` taken) costs 0 in all, its options included, once its
+    choices are checked; ``list_option_problems`` holds it to the option's limit per list.
+    """
     cost = unit_cost(entry.unit, entry.quality, entry.models, entry.name)
-    return cost + options_cost(entry.unit, entry.quality, entry.models, dict(entry.options), entry.name)
+    cost += options_cost(entry.unit, entry.quality, entry.models, dict(entry.options), entry.name)
+    if free_option(entry.unit, entry.options) is not None:
+        return 0
+    return cost
+
+
+def list_option_problems(spec: ListSpec) -> list[Problem]:
+    """Choices the whole list must make right: required groups left short, free units over their limit.
+
+    A group with a ``minimum`` ("choose a variant") not met is a problem of its entry, the entry
+    still priced; free units through one option beyond its ``free_per_list`` are a problem
+    naming the option and the units.
+    """
+    problems: list[Problem] = []
+    free: dict[str, list[tuple[OptionSpec, EntrySpec]]] = {}
+    for entry in spec.entries:
+        for group, count in group_totals(entry.unit, entry.options):
+            if count < group.minimum:
+                if group.minimum == 1:
+                    message = f"{entry.name}: choose one of {group.label}."
+                else:
+                    message = f"{entry.name}: choose at least {group.minimum} of {group.label}; {count} chosen."
+                problems.append(
+                    Problem(
+                        message,
+                        "option-group-min",
+                        entry_key=entry.key,
+                        platoon_key=entry.platoon,
+                        params={"name": entry.name, "group": group.label, "minimum": group.minimum, "count": count},
+                    )
+                )
+        option = free_option(entry.unit, entry.options)
+        if option is not None and option.free_per_list is not None:
+            free.setdefault(option.key, []).append((option, entry))
+    for taken in free.values():
+        limit = min(option.free_per_list or 0 for option, _entry in taken)
+        if len(taken) > limit:
+            option = taken[0][0]
+            names = join_words([entry.name for _option, entry in taken])
+            problems.append(
+                Problem(
+                    f"{option.name}: {len(taken)} units are free through it ({names}); a list may have {limit}.",
+                    "free-unit-limit",
+                    entry_key=taken[limit][1].key,
+                    platoon_key=taken[limit][1].platoon,
+                    params={"option": option.name, "count": len(taken), "names": names, "limit": limit},
+                )
+            )
+    return problems

@@ -2,7 +2,8 @@
 
 An entry whose points cannot be worked out (a quality its unit does not offer, a model count or
 option out of range) becomes a problem and counts 0 points, so one bad entry never breaks the
-page. Problems come in a stable order: entries' points (list order), officers whose rank the
+page. Problems come in a stable order: entries' points (list order), choices the list must make
+(required option groups, free units over their limit), officers whose rank the
 edition lacks (list order), then force organisation and tournament limits (see ``force_org``).
 """
 
@@ -12,7 +13,7 @@ from rules.army.force_org import validate
 from rules.army.model import ListSpec, ListSummary, Problem
 from rules.army.officers import officer_effects, officer_problems
 from rules.army.order_dice import order_dice
-from rules.army.points import entry_points
+from rules.army.points import entry_points, list_option_problems
 from rules.errors import RulesError
 
 
@@ -30,6 +31,7 @@ def summarise(spec: ListSpec) -> ListSummary:
                 Problem(str(error), "entry-points", entry_key=entry.key, platoon_key=entry.platoon, params=params)
             )
     total = sum(points.values())
+    problems += list_option_problems(spec)
     problems += officer_problems(spec)
     problems += validate(spec, points=total)
     return ListSummary(

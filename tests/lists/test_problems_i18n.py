@@ -14,7 +14,7 @@ from django.utils import translation
 
 from armybuilder.lists.problems import MESSAGES, display_problem, localise_params, problem_message
 from rules.army.force_org import EDITION_RULES
-from rules.army.model import Problem
+from rules.army.model import OptionGroupSpec, Problem
 from rules.army.summary import summarise
 from tests.lists.factories import make_builder_list, make_user
 from tests.rules.army.builders import make_entry, make_list, make_option, make_platoon, make_slot_unit, make_unit
@@ -75,8 +75,17 @@ def _entry_lists():
         make_option("zero", max_count=0),
         make_option("faust", max_count=4),
         make_option("grenades", excludes=("faust",)),
+        make_option("scope", group="upgrades"),
+        make_option("bayonet", group="upgrades"),
+        make_option("ausf-a", group="variant"),
+        make_option("free", free_unit=True, free_per_list=1),
     )
-    squad = make_unit(options=options)
+    groups = (
+        OptionGroupSpec("upgrades", "Upgrades", maximum=1),
+        OptionGroupSpec("variant", "Variant", minimum=1, maximum=1),
+        OptionGroupSpec("pair", "Pair", minimum=2),
+    )
+    squad = make_unit(options=options, option_groups=groups)
     fixed = make_unit("Gun", base_models=3, max_models=3)
     bad = [
         make_entry(make_unit("Ghost", base_cost={})),
@@ -93,6 +102,9 @@ def _entry_lists():
         make_entry(squad, options={"elite": 1}),
         make_entry(squad, options={"lmg": 1, "piat": 1}),
         make_entry(squad, options={"faust": 1, "grenades": 1}),
+        make_entry(squad, options={"scope": 1, "bayonet": 1, "ausf-a": 1}),
+        make_entry(squad, options={"free": 1, "ausf-a": 1}),
+        make_entry(squad, options={"free": 1, "ausf-a": 1}),
         make_entry(make_unit("Commander", slot="officer", officer_rank="platoon_commander")),
     ]
     yield make_list(bad, force_org="none", edition="v2")
@@ -112,6 +124,7 @@ def _expected_rule_ids() -> set[str]:
     """The rule ids the force-organisation tables allow, plus the fixed ones."""
     ids = {"unit-outside-platoon", "platoon-kind", "company-commander-max", "points-limit"}
     ids |= {"max-order-dice", "max-platoons", "officer-rank", "entry-points"}
+    ids |= {"option-group-min", "free-unit-limit"}
     for rules in EDITION_RULES.values():
         ids.add(f"{_kind_id(rules.core_kind)}-required")
         for kind, table in rules.platoons.items():
