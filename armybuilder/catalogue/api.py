@@ -1,6 +1,8 @@
 """Read-only JSON for the catalogue: an edition's armies, and an army's units with their options.
 
-Costs are keyed by quality and list only the qualities a unit is offered at. An officer's
+Costs are keyed by quality and list only the qualities a unit is offered at (an option's, only
+those the option is offered at). An option may add models (a team), make its unit free, or
+share a limit with others of its ``group`` (the unit's ``option_groups``). An officer's
 effects come from ``rules.army.officers`` for the army's edition, so the API and the list
 summary agree.
 """
@@ -75,6 +77,10 @@ def _option_json(option: Option, qualities: list[str], weapons: dict[int, Weapon
         "cost": {quality: cost[quality] for quality in qualities if quality in cost},
         "max_count": option.max_count,
         "group": option.group,
+        "excludes": list(option.excludes or ()),
+        "adds_models": option.adds_models,
+        "free_unit": option.free_unit,
+        "free_per_list": option.free_per_list,
         "grants_weapon": _weapon_ref(weapons, option.grants_weapon_id),
         "replaces_weapon": _weapon_ref(weapons, option.replaces_weapon_id),
     }
@@ -102,6 +108,7 @@ def _unit_json(unit: Unit, edition: Edition, weapons: dict[int, Weapon]) -> dict
         "weapon_lines": unit.weapon_lines,
         "special_rules": [{"slug": r.slug, "name": r.name} for r in unit.special_rules.all()],
         "options": [_option_json(option, qualities, weapons) for option in unit.options.all()],
+        "option_groups": list(unit.option_groups or ()),
         "theatres": unit.theatres,
         "source": unit.source,
     }

@@ -56,7 +56,7 @@ class EntryRow:
     unit_slug: str
     quality: str
     quality_label: str
-    models: int
+    models: int  # every model, the teams' men included (``Entry.total_models``)
     options: tuple[tuple[str, str, int], ...]  # (slug, name, count) in the unit's option order
     points: int | None
 
@@ -86,7 +86,7 @@ def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
                 unit_slug=unit.slug,
                 quality=entry.quality,
                 quality_label=str(Quality(entry.quality).label) if entry.quality in QUALITIES else entry.quality,
-                models=entry.models_count,
+                models=entry.total_models,  # every model, teams' men included
                 options=tuple(taken),
                 points=summary.entry_points.get(str(entry.pk)),
             )

@@ -156,11 +156,12 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
     artillery, vehicles) fire each weapon once; in an infantry squad each heavy or team weapon (an LMG, a
     Panzerfaust) is one model, a team weapon's loader does not fire, extra small arms (the NCO's SMG) are
     one model each and the first small arm (the rifles) takes everyone else. Options that grant or replace
-    weapons (``entry.options``) move models between groups. Expects ``unit__weapons`` and ``unit__options``.
+    weapons (``entry.options``) move models between groups; a team taken (``Option.adds_models``) brings its
+    men and its weapon. Expects ``unit__weapons`` and ``unit__options``.
     """
     unit = entry.unit
     rows = sorted(unit.weapons.all(), key=lambda w: (w.position, w.pk))
-    total = min(max(entry.models_count, 1), MAX_MODELS)
+    total = min(max(entry.total_models, 1), MAX_MODELS)  # a team's men fire too
     counts: dict[int, int] = {}
     by_pk = {row.pk: row for row in rows}
 
@@ -188,7 +189,8 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
             )
             for option in options
         ]
-        for line in carried_lines(unit.weapon_lines, [row.slug for row in rows], changes, total):
+        own = min(max(entry.models_count, 1), MAX_MODELS)  # whose weapons a per-man swap replaces
+        for line in carried_lines(unit.weapon_lines, [row.slug for row in rows], changes, own):
             if line["weapon"] in by_slug:
                 add(by_slug[line["weapon"]], max(int(line.get("count") or 1), 1))
     else:
@@ -251,7 +253,7 @@ def target_from_entry(entry: Entry) -> TargetPrefill:
         name=entry.display_name,
         kind=kind,
         quality=entry.quality,
-        models=min(max(entry.models_count, 1), MAX_MODELS),
+        models=min(max(entry.total_models, 1), MAX_MODELS),
         damage_value=dv if kind in ("soft_skin", "armoured") else None,
     )
 
@@ -263,6 +265,6 @@ def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, list[tuple[str, s
         army_list = entry.army_list
         label = f"{army_list.name} ({army_list.edition.slug})"
         grouped.setdefault(army_list.pk, (label, []))[1].append(
-            (str(entry.pk), f"{entry.display_name} – {entry.models_count} × {entry.get_quality_display()}")
+            (str(entry.pk), f"{entry.display_name} – {entry.total_models} × {entry.get_quality_display()}")
         )
     return list(grouped.values())

@@ -249,6 +249,7 @@ def _target_entries(request: HttpRequest) -> list[Entry]:
     return list(
         Entry.objects.filter(army_list__in=lists)
         .select_related("unit", "army_list__edition")
+        .prefetch_related("unit__options")  # their teams' models (``Entry.total_models``)
         .order_by("army_list__name", "army_list_id", "position", "pk")[:300]
     )
 

@@ -109,10 +109,39 @@ def test_it_describes_a_unit_with_its_costs_weapons_rules_and_options(client, v2
             "cost": {"veteran": 3},
             "max_count": None,
             "group": "nco",
+            "excludes": [],
+            "adds_models": 0,
+            "free_unit": False,
+            "free_per_list": None,
             "grants_weapon": {"slug": "smg", "name": "SMG"},
             "replaces_weapon": {"slug": "rifle", "name": "Rifle"},
         }
     ]
+    assert item["option_groups"] == []
+
+
+def test_it_describes_teams_free_units_groups_and_options_offered_at_some_qualities(client, v2, generic):
+    unit = make_unit(
+        generic,
+        slug="panzer",
+        name="Panzer",
+        cost_regular=0,
+        cost_veteran=0,
+        option_groups=[{"key": "variant", "label": "Variant", "minimum": 1, "maximum": 1, "per_model": False}],
+    )
+    make_option(unit, slug="ausf-a", name="Ausf. A", group="variant", cost_regular=120, cost_veteran=None, position=1)
+    make_option(unit, slug="lmg-team", name="LMG team", adds_models=2, cost_regular=20, cost_veteran=26, position=2)
+    make_option(
+        unit, slug="free", name="Free Unit", free_unit=True, free_per_list=1, cost_regular=0, cost_veteran=0, position=3
+    )
+    [item] = client.get("/api/editions/v2/armies/generic/units/").json()
+    assert item["option_groups"] == [
+        {"key": "variant", "label": "Variant", "minimum": 1, "maximum": 1, "per_model": False}
+    ]
+    variant, team, free = item["options"]
+    assert (variant["cost"], variant["group"]) == ({"regular": 120}, "variant")
+    assert (team["adds_models"], team["cost"]) == (2, {"regular": 20, "veteran": 26})
+    assert (free["free_unit"], free["free_per_list"]) == (True, 1)
 
 
 def test_it_gives_the_armament_in_both_languages_whatever_the_visitors_language(client, v2, generic):
