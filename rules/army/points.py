@@ -78,7 +78,8 @@ def unit_cost(unit: UnitSpec, quality: str, models: int, name: str | None = None
 
 
 def option_limit(option: OptionSpec, models: int) -> int:
-    """How many times an option can be taken: its max_count, else one per model or once per unit.
+    """How many times an option can be taken: its max_count (per-man ones: at most one a man), else
+    one per model or once per unit.
 
     A whole-unit option (``all_models``) is one choice, for every model: any count from 1 to
     the models means "taken" (lists saved before it was whole-unit stored a count of men).
@@ -86,7 +87,8 @@ def option_limit(option: OptionSpec, models: int) -> int:
     if option.all_models:
         return max(models, 1)
     if option.max_count is not None:
-        return option.max_count
+        # A per-man choice with a cap ("up to 2 men may swap"): never more than the men.
+        return min(option.max_count, models) if option.per_model else option.max_count
     return models if option.per_model else 1
 
 

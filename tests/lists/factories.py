@@ -115,3 +115,59 @@ def make_builder_list(owner=None, *, edition: str = "v2", entries: int = 0, **kw
         for position in range(entries):
             make_entry(army_list, squad, platoon=platoon, position=position, options={"lmg": 1})
     return army_list
+
+
+def make_deep_catalogue(army: Army) -> dict[str, Unit]:
+    """Issue 21's shapes in one small army: each unit shows one way the books build units.
+
+    - ``guards``: 5 to 10 men; each may swap his rifle for an SMG (+4 a man); an LMG team of 2
+      men with its LMG (+20); anti-tank grenades for the whole squad or none (+2 a man); up to 2
+      of 3 "Upgrades"; a Panzerfaust and a rifle grenade that exclude each other.
+    - ``panzer``: offered at Regular and Veteran only through its variant (one required), which
+      carries the prices; Ausf. J comes at Veteran only.
+    - ``gun``: artillery that a national rule may make free, one per list.
+    """
+    from tests.catalogue.factories import make_special_rule, make_weapon
+
+    edition = army.edition
+    rifle = make_weapon(edition, "rifle", name="Rifle")
+    smg = make_weapon(edition, "smg", name="Submachine gun", range_max=12, shots="2")
+    lmg = make_weapon(edition, "lmg", name="Light machine gun", range_max=30, shots="4")
+    lmg.special_rules.add(make_special_rule(edition, "team", name="Team"))
+    guards = make_unit(army, slug="guards", name="Guards Squad", cost_inexperienced=None, cost_regular=50,
+                       cost_veteran=65, per_model_inexperienced=None)  # fmt: skip
+    guards.weapons.add(rifle)
+    guards.option_groups = [{"key": "upgrades", "label": "Upgrades", "minimum": 0, "maximum": 2, "per_model": False}]
+    guards.save()
+    prices = {"cost_inexperienced": None}
+    make_option(guards, slug="smg", name="SMG instead of rifle", per_model=True, position=1, cost_regular=4,
+                cost_veteran=4, grants_weapon=smg, replaces_weapon=rifle, **prices)  # fmt: skip
+    make_option(guards, slug="lmg-team", name="LMG team", adds_models=2, position=2, cost_regular=20,
+                cost_veteran=26, grants_weapon=lmg, **prices)  # fmt: skip
+    make_option(guards, slug="grenades", name="Anti-tank grenades", all_models=True, position=3, cost_regular=2,
+                cost_veteran=2, **prices)  # fmt: skip
+    for position, (slug, name, cost) in enumerate((("scope", "Scope", 5), ("bayonets", "Bayonets", 3),
+                                                   ("flag", "Flag", 7)), start=4):  # fmt: skip
+        make_option(guards, slug=slug, name=name, group="upgrades", position=position, cost_regular=cost,
+                    cost_veteran=cost, **prices)  # fmt: skip
+    make_option(guards, slug="panzerfaust", name="Panzerfaust", excludes=["rifle-grenade"], position=7,
+                cost_regular=5, cost_veteran=5, **prices)  # fmt: skip
+    make_option(guards, slug="rifle-grenade", name="Rifle grenade", position=8, cost_regular=5, cost_veteran=5,
+                **prices)  # fmt: skip
+    panzer = make_unit(army, slug="panzer", name="Panzer III", unit_type="vehicle_armoured", slot="tank",
+                       cost_inexperienced=None, cost_regular=0, cost_veteran=0, per_model_inexperienced=None,
+                       per_model_regular=None, per_model_veteran=None, base_models=1, max_models=1,
+                       damage_value=9)  # fmt: skip
+    panzer.option_groups = [{"key": "variant", "label": "Variant", "minimum": 1, "maximum": 1, "per_model": False}]
+    panzer.save()
+    make_option(panzer, slug="ausf-f", name="Ausf. F", group="variant", position=1, cost_regular=120,
+                cost_veteran=145, **prices)  # fmt: skip
+    make_option(panzer, slug="ausf-j", name="Ausf. J", group="variant", position=2, cost_regular=None,
+                cost_veteran=160, **prices)  # fmt: skip
+    gun = make_unit(army, slug="gun", name="Medium Artillery", unit_type="artillery", slot="artillery",
+                    cost_inexperienced=60, cost_regular=75, cost_veteran=90, base_models=4, max_models=4)  # fmt: skip
+    make_option(gun, slug="free-unit", name="Free Unit", free_unit=True, free_per_list=1, position=1,
+                cost_inexperienced=0, cost_regular=0, cost_veteran=0)  # fmt: skip
+    make_option(gun, slug="spotter", name="Spotter", position=2, cost_inexperienced=10, cost_regular=10,
+                cost_veteran=10)  # fmt: skip
+    return {"guards": guards, "panzer": panzer, "gun": gun}
