@@ -254,16 +254,14 @@ class OptionBlock:
 
 def _group_hint(group: OptionGroupSpec, limit: int | None) -> str:
     if limit is None:
-        if group.minimum:
-            return ngettext("Choose at least %(n)s.", "Choose at least %(n)s.", group.minimum) % {"n": group.minimum}
-        return ""
+        return gettext("Choose at least %(n)s.") % {"n": group.minimum} if group.minimum else ""
     if group.minimum and group.minimum == limit:
-        return ngettext("Choose %(n)s.", "Choose %(n)s.", limit) % {"n": limit}
+        return gettext("Choose %(n)s.") % {"n": limit}
     if group.minimum:
         return gettext("Choose %(low)s to %(high)s.") % {"low": group.minimum, "high": limit}
     if group.per_model:
-        return ngettext("Up to %(n)s in all (one a man).", "Up to %(n)s in all.", limit) % {"n": limit}
-    return ngettext("Up to %(n)s of these.", "Up to %(n)s of these.", limit) % {"n": limit}
+        return gettext("Up to one a man (%(n)s in all).") % {"n": limit}
+    return gettext("Up to %(n)s of these.") % {"n": limit}
 
 
 def option_blocks(entry: Entry) -> list[OptionBlock]:
