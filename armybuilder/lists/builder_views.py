@@ -44,7 +44,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import replace_url, reswap, retarget
 
-from armybuilder.catalogue.models import Quality, Unit, UnitType
+from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import services
 from armybuilder.lists.access import lists_for_user
@@ -278,9 +278,10 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
     ranked = [(r, unit) for unit in units if (r := rank(unit)) is not None]
     units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
+    required = _required_choices(units)
     rows = []
     for unit in units:
-        costs = " · ".join(f"{qualities[q]} {cost}" for q, cost in unit.base_cost().items())
+        costs = " · ".join(_catalogue_costs(unit, required.get(unit.pk, []), qualities))
         if unit.base_models == unit.max_models:
             models = _("%(n)s models") % {"n": unit.base_models} if unit.base_models > 1 else _("1 model")
         else:
@@ -295,6 +296,43 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
             )
         )
     return rows
+
+
+def _required_choices(units: list[Unit]) -> dict[int, list[list[Option]]]:
+    """For units priced through a required choice (a tank's variant), each such group's options.
+
+    One query, and only when the catalogue holds such a unit: most armies run none.
+    """
+    keys = {
+        unit.pk: {group["key"] for group in unit.option_groups or () if group.get("minimum", 0) >= 1} for unit in units
+    }
+    keys = {pk: groups for pk, groups in keys.items() if groups}
+    if not keys:
+        return {}
+    found: dict[int, dict[str, list[Option]]] = {}
+    for option in Option.objects.filter(unit_id__in=list(keys)).order_by("position", "name"):
+        if option.group in keys[option.unit_id]:
+            found.setdefault(option.unit_id, {}).setdefault(option.group, []).append(option)
+    return {pk: list(groups.values()) for pk, groups in found.items()}
+
+
+def _catalogue_costs(unit: Unit, required: list[list[Option]], qualities: dict[str, str]) -> list[str]:
+    """ "Regular 50" per quality; with a required choice, its cheapest price added ("Veteran from 145")."""
+    texts = []
+    for quality, cost in unit.base_cost().items():
+        varies = False
+        for options in required:
+            prices = [price for option in options if (price := option.cost().get(quality)) is not None]
+            if not prices:
+                break  # no choice offered at this quality: the unit is not either
+            cost += min(prices)
+            varies = varies or len(set(prices)) > 1
+        else:
+            label = qualities[quality]
+            texts.append(
+                _("%(quality)s from %(cost)s") % {"quality": label, "cost": cost} if varies else f"{label} {cost}"
+            )
+    return texts
 
 
 def _page_with_errors(request: HttpRequest, army_list: ArmyList, errors: Errors, open_pk: int | None = None):

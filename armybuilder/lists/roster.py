@@ -153,6 +153,8 @@ class Row:
         per_model = self.unit.per_model_cost().get(self.quality)
         if per_model:
             hint += ", " + _("+%(cost)s pts each extra") % {"cost": per_model}
+        if self.total_models != self.models:
+            hint += ", " + _("%(n)s with the teams") % {"n": self.total_models}
         return hint
 
     @cached_property

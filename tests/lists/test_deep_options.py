@@ -85,6 +85,7 @@ def test_a_team_adds_its_men_to_the_row_and_its_price(alice_client, deep):
     assert "10 models" in html
     squad.refresh_from_db()
     assert (squad.models_count, squad.total_models) == (8, 10)
+    assert "5–10, +10 pts each extra, 10 with the teams" in _editor(alice_client, squad)
 
 
 def test_a_shared_group_shows_its_limit_and_refuses_beyond_it_beside_the_group(alice_client, deep):
@@ -130,6 +131,8 @@ def test_a_variant_is_a_required_choice_carrying_the_price_of_each_quality(alice
     assert "not offered at Regular" in html
     page = alice_client.get(f"/lists/{army_list.pk}/").content.decode()
     assert "Panzer III: choose one of Variant." in page
+    # The catalogue prices it through its variants: Ausf. F at Regular, from Ausf. F's at Veteran.
+    assert '<span class="catalogue-costs">Regular 120 · Veteran from 145 pts</span>' in page
     refused = alice_client.post(_options_url(tank), {"grp-1": "ausf-j"}).content.decode()
     assert "Ausf. J is not offered at Regular." in refused
     alice_client.post(_options_url(tank), {"grp-1": "ausf-f"})

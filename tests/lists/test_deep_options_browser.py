@@ -1,0 +1,68 @@
+"""Per-man counts and a team inside a squad, on a phone, in a real browser."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.lists.factories import make_army, make_deep_catalogue, make_edition, make_entry, make_list, make_user
+from tests.lists.test_builder_browser import _log_in
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
+    page = new_browser_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v3"), slug="soviet", name="Soviet Union")
+    units = make_deep_catalogue(army)
+    army_list = make_list(alice, army, name="Guards", force_org="none")
+    squad = make_entry(army_list, units["guards"], models_count=8)
+    _log_in(page.context, alice, live_server)
+    page.goto(f"/lists/{army_list.pk}/")
+    page.evaluate("window.__marker = 1")
+    k = f"entry-{squad.pk}"
+
+    page.click(f"#{k}-open")
+    expect(page.locator(f"#{k}-editor")).to_be_visible()
+    smg = page.locator(f"#{k}-opt-smg")
+    expect(page.locator(f"label[for='{k}-opt-smg']")).to_contain_text("+4 pts a man, up to 8")
+    expect(page.locator(f"#{k}-opt-lmg-team").locator("xpath=..")).to_contain_text("adds 2 men")
+    expect(page.locator(f"#{k}-grp-1 legend")).to_contain_text("Up to 2 of these.")
+    # Nothing of the editor spills beyond the phone's width.
+    widest = page.eval_on_selector(
+        f"#{k}-editor", "e => Math.max(...[...e.querySelectorAll('*')].map(c => c.getBoundingClientRect().right))"
+    )
+    assert widest <= PHONE["width"]
+    page.screenshot(path="/tmp/deep-options-editor.png", full_page=True)
+
+    smg.fill("3")
+    smg.dispatch_event("change")
+    # The change closes the editor: the row shows the count and the new points (50 + 3 men + 3 SMGs).
+    row = page.locator(f"#{k}-open")
+    expect(row).to_contain_text("3× SMG instead of rifle")
+    expect(page.locator(f"#{k}-points")).to_have_text("92")
+
+    page.click(f"#{k}-open")
+    page.check(f"#{k}-opt-lmg-team")
+    expect(row).to_contain_text("10 models")
+    expect(row).to_contain_text("LMG team")
+    expect(page.locator(f"#{k}-points")).to_have_text("112")
+    expect(page.locator("#summary-dice")).to_have_text("1")
+
+    # Three upgrades of two: refused beside the group, nothing saved.
+    page.click(f"#{k}-open")
+    page.check(f"#{k}-opt-scope")
+    expect(row).to_contain_text("Scope")
+    page.click(f"#{k}-open")
+    page.check(f"#{k}-opt-flag")
+    expect(row).to_contain_text("Flag")
+    page.click(f"#{k}-open")
+    page.check(f"#{k}-opt-bayonets")
+    expect(page.locator(f"#{k}-grp-1-errors")).to_contain_text("Upgrades allows at most 2 choices; 3 were chosen.")
+    page.screenshot(path="/tmp/deep-options-refused.png", full_page=True)
+    assert page.evaluate("window.__marker") == 1
+    squad.refresh_from_db()
+    assert squad.options == {"smg": 3, "lmg-team": 1, "scope": 1, "flag": 1}
