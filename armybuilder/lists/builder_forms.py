@@ -96,6 +96,19 @@ class QualityForm(forms.Form):
         labels = dict(Quality.choices)
         self.fields["quality"].choices = [(q, labels[q]) for q in entry.unit.qualities()]
         self.fields["quality"].error_messages["invalid_choice"] = _("That quality is not offered for this unit.")
+        self.entry = entry
+
+    def clean_quality(self) -> str:
+        """Refuse a quality a taken option is not offered at (a variant priced for Veterans only)."""
+        quality = self.cleaned_data["quality"]
+        taken = self.entry.options or {}
+        for option in self.entry.unit.options.all():
+            if taken.get(option.slug) and getattr(option, f"cost_{quality}", None) is None:
+                raise ValidationError(
+                    _("%(option)s is not offered at %(quality)s; choose another first.")
+                    % {"option": option.display_name, "quality": dict(Quality.choices)[quality]}
+                )
+        return quality
 
 
 class ModelsForm(forms.Form):

@@ -3,7 +3,8 @@
 rules-notes §16: every unit generates one die, units in reserve included [C: S003, S004, BD].
 A transport is a unit with its own die (in 3rd ed it carries its own Advance/Run die, RD2
 quoting p146). Spotters and an officer's attached men are models of their unit, not units,
-so they add no die; in this data they are options or extra models of the entry.
+so they add no die; in this data they are options or extra models of the entry. So are teams
+inside a unit (an LMG team of a squad, ``OptionSpec.adds_models``): models, never a die.
 """
 
 from __future__ import annotations

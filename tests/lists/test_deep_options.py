@@ -144,6 +144,10 @@ def test_a_variant_is_a_required_choice_carrying_the_price_of_each_quality(alice
     alice_client.post(_options_url(tank), {"grp-1": "ausf-j"})
     tank.refresh_from_db()
     assert (tank.quality, tank.options) == ("veteran", {"ausf-j": 1})
+    refused = alice_client.post(f"/lists/{army_list.pk}/entries/{tank.pk}/quality/", {"quality": "regular"})
+    assert "Ausf. J is not offered at Regular; choose another first." in refused.content.decode()
+    tank.refresh_from_db()
+    assert tank.quality == "veteran"
     response = alice_client.get(f"/lists/{army_list.pk}/entries/{tank.pk}/row/", headers=HX)
     assert f'id="entry-{tank.pk}-points">160</span>' in response.content.decode()
 
