@@ -14,7 +14,16 @@ from armybuilder.lists.exchange import export_data
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.playsheets.context import list_context
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
-from tests.lists.factories import make_army, make_deep_catalogue, make_edition, make_entry, make_list, make_user
+from tests.lists.factories import (
+    make_army,
+    make_deep_catalogue,
+    make_edition,
+    make_entry,
+    make_list,
+    make_option,
+    make_unit,
+    make_user,
+)
 
 HX = {"HX-Request": "true"}
 
@@ -247,3 +256,28 @@ def test_the_resolver_gives_a_team_its_men_and_weapon(deep):
     # 8 men: 5 rifles and 3 SMGs; the team of 2: its LMG (the loader does not fire).
     assert groups == [("rifle", 5), ("smg", 3), ("lmg", 1)]
     assert target_from_entry(entry).models == 10
+
+
+def test_a_vehicle_card_prints_only_the_weapons_it_carries_and_one_pintle_takes_one_gun(alice_client, deep):
+    from tests.catalogue.factories import make_weapon
+
+    army_list, _squad, _units = deep
+    edition = army_list.edition
+    mmg = make_weapon(edition, "mmg", name="Medium machine gun", range_max=36, shots="5")
+    hmg = make_weapon(edition, "hmg", name="Heavy machine gun", range_max=36, shots="3")
+    jeep = make_unit(army_list.army, name="Jeep", unit_type="vehicle_soft", slot="transport", base_models=1,
+                     max_models=1, weapon_lines=[])  # fmt: skip
+    make_option(jeep, slug="pintle-mmg", name="Pintle-mounted MMG", group="pintle", grants_weapon=mmg, position=1)
+    make_option(jeep, slug="pintle-hmg", name="Pintle-mounted HMG", group="pintle", grants_weapon=hmg, position=2)
+    entry = make_entry(army_list, jeep, position=1)
+    cards = list_context(_loaded(army_list), paper="a4")["units"]
+    assert [w.name for w in cards[1].weapons] == []
+    # One pintle, one gun: the two are one choice (radio buttons), so both cannot be posted.
+    html = _editor(alice_client, entry)
+    assert html.count('name="grp-1"') == 3  # None, MMG, HMG
+    assert 'name="opt-pintle-mmg"' not in html
+    alice_client.post(_options_url(entry), {"grp-1": "pintle-hmg"})
+    entry.refresh_from_db()
+    assert entry.options == {"pintle-hmg": 1}
+    cards = list_context(_loaded(army_list), paper="a4")["units"]
+    assert [w.name for w in cards[1].weapons] == ["Heavy machine gun"]
