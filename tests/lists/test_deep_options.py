@@ -8,6 +8,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from armybuilder.games.services import lists_for_game, side_from_list
 from armybuilder.lists.exchange import export_data
@@ -172,11 +174,27 @@ def test_free_units_cost_nothing_and_beyond_the_limit_the_option_is_named(alice_
     assert "Free Unit: 2 units are free through it (Medium Artillery and Medium Artillery); a list may have 1." in page
 
 
-def test_the_editor_reads_a_deep_unit_in_constant_queries(alice_client, deep, django_assert_max_num_queries):
+def _queries(client, army_list, method: str, url: str, data: dict) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert getattr(client, method)(url, data, headers=HX).status_code == 200
+    return len(queries)
+
+
+def test_deep_units_cost_the_same_queries_for_few_and_many_entries(alice_client, deep):
     army_list, squad, units = deep
-    make_entry(army_list, units["panzer"], position=1, options={"ausf-f": 1})
-    with django_assert_max_num_queries(12):
-        assert alice_client.get(f"/lists/{army_list.pk}/").status_code == 200
+    counts = []
+    for extra in (1, 12):
+        for position in range(extra):
+            make_entry(army_list, units["guards"], models_count=8, position=position + 1, options={"lmg-team": 1})
+            make_entry(army_list, units["panzer"], position=position + 1, options={"ausf-f": 1})
+        counts.append(
+            (
+                _queries(alice_client, army_list, "get", f"/lists/{army_list.pk}/", {}),
+                _queries(alice_client, army_list, "post", _options_url(squad), {"opt-smg": "2", "opt-lmg-team": "1"}),
+                _queries(alice_client, army_list, "post", _options_url(squad), {"opt-smg": "9"}),
+            )
+        )
+    assert counts[0] == counts[1]
 
 
 # --- The list format ---------------------------------------------------------------------------
