@@ -57,7 +57,7 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
                 "key": key,
                 "name": entry.display_name,
                 "quality": entry.quality,
-                "models": entry.total_models,  # teams' men count for casualties and half strength
+                "models": entry.total_models,  # a team's men are models too: casualties count them down
                 "unit_type": entry.unit.unit_type,
                 "dice": entry_order_dice(entry_spec),
                 "officer_bonus": officer.morale_bonus if officer else 0,

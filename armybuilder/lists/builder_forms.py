@@ -269,7 +269,7 @@ def _group_hint(group: OptionGroupSpec, limit: int | None) -> str:
     if limit is None:
         return gettext("Choose at least %(n)s.") % {"n": group.minimum} if group.minimum else ""
     if group.minimum and group.minimum == limit:
-        return gettext("Choose %(n)s.") % {"n": limit}
+        return gettext("Choose one.") if limit == 1 else gettext("Choose %(n)s.") % {"n": limit}
     if group.minimum:
         return gettext("Choose %(low)s to %(high)s.") % {"low": group.minimum, "high": limit}
     if group.per_model:

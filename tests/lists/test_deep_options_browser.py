@@ -20,6 +20,7 @@ def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
     units = make_deep_catalogue(army)
     army_list = make_list(alice, army, name="Guards", force_org="none")
     squad = make_entry(army_list, units["guards"], models_count=8)
+    tank = make_entry(army_list, units["panzer"], position=1)
     _log_in(page.context, alice, live_server)
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
@@ -50,7 +51,7 @@ def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
     expect(row).to_contain_text("10 models")
     expect(row).to_contain_text("LMG team")
     expect(page.locator(f"#{k}-points")).to_have_text("112")
-    expect(page.locator("#summary-dice")).to_have_text("1")
+    expect(page.locator("#summary-dice")).to_have_text("2")  # the squad and the tank: the team adds no die
 
     # Three upgrades of two: refused beside the group, nothing saved.
     page.click(f"#{k}-open")
@@ -66,3 +67,13 @@ def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
     assert page.evaluate("window.__marker") == 1
     squad.refresh_from_db()
     assert squad.options == {"smg": 3, "lmg-team": 1, "scope": 1, "flag": 1}
+
+    # A tank priced through its variant: one must be chosen, Ausf. J only at Veteran.
+    t = f"entry-{tank.pk}"
+    page.click(f"#{t}-open")
+    expect(page.locator(f"#{t}-grp-1-ausf-j")).to_be_disabled()
+    expect(page.locator(f"#{t}-grp-1-none")).to_have_count(0)
+    page.screenshot(path="/tmp/deep-options-variant.png", full_page=True)
+    page.check(f"#{t}-grp-1-ausf-f")
+    expect(page.locator(f"#{t}-points")).to_have_text("120")
+    expect(page.locator("#problems")).not_to_contain_text("choose one of Variant")
