@@ -299,3 +299,26 @@ def test_a_vehicle_card_prints_only_the_weapons_it_carries_and_one_pintle_takes_
     assert entry.options == {"pintle-hmg": 1}
     cards = list_context(_loaded(army_list), paper="a4")["units"]
     assert [w.name for w in cards[1].weapons] == ["Heavy machine gun"]
+
+
+def test_a_per_man_group_allows_one_choice_a_man_in_the_builder(alice_client, deep):
+    army_list, _squad, _units = deep
+    squad = make_unit(army_list.army, name="Assault Squad", option_groups=[
+        {"key": "swap", "label": "Swap a rifle", "minimum": 0, "maximum": 1, "per_model": True}
+    ])  # fmt: skip
+    make_option(squad, slug="smg", name="SMG", per_model=True, group="swap", position=1, cost_regular=4)
+    make_option(squad, slug="shotgun", name="Shotgun", per_model=True, group="swap", position=2, cost_regular=3)
+    entry = make_entry(army_list, squad, position=1)
+    assert "Up to one a man (5 in all)." in _editor(alice_client, entry)
+    refused = alice_client.post(_options_url(entry), {"opt-smg": "3", "opt-shotgun": "3"}).content.decode()
+    assert "Swap a rifle allows at most 5 choices; 6 were chosen." in refused
+    alice_client.post(_options_url(entry), {"opt-smg": "3", "opt-shotgun": "2"})
+    entry.refresh_from_db()
+    assert entry.options == {"smg": 3, "shotgun": 2}
+
+
+def test_the_text_export_counts_a_teams_men(alice_client, deep):
+    army_list, squad, _units = deep
+    Entry.objects.filter(pk=squad.pk).update(options={"lmg-team": 1, "smg": 3})
+    text = alice_client.get(f"/lists/{army_list.pk}/export.txt").content.decode()
+    assert "* Guards Squad (Regular, 10 models): SMG instead of rifle x3, LMG team - 112 pts" in text
