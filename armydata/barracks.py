@@ -404,6 +404,10 @@ class _BarracksParser:
         granted = {option.grants_weapon for option in options if option.grants_weapon}
         own = set() if re.search(r"\bor none\b", weapons_text, re.IGNORECASE) else weapons.named_in(weapons_text)
         weapon_names = [name for name in weapon_names if name not in granted or name in own]
+        # A vehicle's armament text names each mount; a key it does not name is a sister
+        # variant's weapon (a Sherman's howitzer), not this vehicle's.
+        if is_vehicle and own & set(weapon_names):
+            weapon_names = [name for name in weapon_names if name in own]
 
         rules: list[str] = []
         for text in raw.get("rules", []) if isinstance(raw.get("rules"), list) else []:
