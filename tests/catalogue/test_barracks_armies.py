@@ -238,6 +238,20 @@ def test_a_rule_correction_that_matches_nothing_stops_the_generator(monkeypatch)
         generator.read_source(BARRACKS.resolve())
 
 
+@pytest.mark.parametrize(
+    "stale",
+    [
+        {("germany", "Maus"): ((("Pintle-mounted MMG", "Pintle-mounted HMG"), "no such unit"),)},
+        {("germany", "SdKfz 251 Hanomag Half-Track"): ((("Forward facing light anti-tank gun", "Flamer"), "renamed"),)},
+    ],
+)
+def test_an_alternative_that_matches_nothing_stops_the_generator(monkeypatch, stale):
+    generator = _generator()
+    monkeypatch.setattr(generator, "ALTERNATIVE_OPTIONS", stale)
+    with pytest.raises(generator.DataError, match="alternative options|ALTERNATIVE_OPTIONS"):
+        generator.generate(BARRACKS.resolve())
+
+
 @pytest.mark.django_db
 def test_grenadiers_take_panzerfausts_or_anti_tank_grenades_not_both(national):
     from rules.errors import RulesError
