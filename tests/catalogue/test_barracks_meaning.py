@@ -11,6 +11,8 @@ these tests need it merged.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
 from armybuilder.catalogue.models import Unit
@@ -55,6 +57,42 @@ def test_a_free_unit_costs_nothing_at_every_quality_and_size_barracks_makes_it_f
                             models,
                         )
                         checked += 1
+    assert checked > 0
+
+
+@pytest.mark.django_db
+def test_a_free_unit_with_any_set_of_its_options_costs_nothing_or_is_refused(national):
+    """Barracks makes the whole unit free, options included; options that clash are still refused."""
+    checked = 0
+    for nation in NATIONS:
+        units = Unit.objects.filter(army__edition__slug="v2", army__slug=nation).prefetch_related("options")
+        for unit, (section, raw_unit, _profile, _extra, others) in zip(
+            units, armies.barracks_entries(nation), strict=True
+        ):
+            paired = list(zip(unit.options.all(), others, strict=True))
+            free = next((option for option, raw in paired if armies._is_free_unit(raw)), None)
+            if free is None:
+                continue
+            clashes = armies.clashing_pairs(nation, section, raw_unit)
+            for quality in next(raw for _o, raw in paired if armies._is_free_unit(raw))["cost"]:
+                offered = [(o, raw) for o, raw in paired if o != free and quality in raw["cost"]]
+                for models in {unit.base_models, unit.max_models}:
+                    for size in range(1, len(offered) + 1):
+                        for combo in combinations(offered, size):
+                            chosen = {free.slug: 1}
+                            for option, raw in combo:
+                                count, _points = armies._expected_option_points(
+                                    option, raw, quality, models, unit.max_models
+                                )
+                                chosen[option.slug] = count
+                            entry = _entry(unit, quality, models, chosen)
+                            names = {" ".join(raw["name"].split()) for _o, raw in combo}
+                            if any(pair <= names for pair in clashes):
+                                with pytest.raises(RulesError):
+                                    entry_points(entry)
+                            else:
+                                assert entry_points(entry) == 0, (unit.name, quality, models, sorted(names))
+                            checked += 1
     assert checked > 0
 
 
