@@ -14,6 +14,7 @@ replace the same weapon of a vehicle exclude each other (one option group per mo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -186,6 +187,28 @@ def _exclusive_mounts(
 ) -> list[ImportedOption]:
     groups = _mount_groups(options, replaced_by, weapons)
     return [replace(option, group=groups[option.name]) if option.name in groups else option for option in options]
+
+
+def armament_facts(text: str, weapons: Iterable[ImportedWeapon]) -> str:
+    """What this parser reads from a unit's armament text, as a short phrase of Muster's own.
+
+    The chart weapons the text names, in its order ("Rifles and LMG" -> "Rifle, LMG"), a sniper
+    rifle as such, and "or none" when the text makes the weapon optional. Parsing the phrase gives
+    the same unit as parsing Barracks' sentence, so a copy of the data may keep the phrase instead
+    (fixtures/src/barracks_snapshot.py keeps facts, never sentences).
+    """
+    index = _WeaponIndex({weapon.source_id: weapon for weapon in weapons})
+    padded = f" {_norm(text)} "
+    first: dict[str, int] = {}
+    for norm, name in index.by_norm.items():
+        at = padded.find(f" {norm} ")
+        if at >= 0 and (name not in first or at < first[name]):
+            first[name] = at
+    names = sorted(first, key=first.__getitem__)
+    if re.search(r"\bsniper rifle", text, re.IGNORECASE):
+        names = ["Sniper rifle" if _norm(name) == "rifle" else name for name in names]
+    phrase = ", ".join(names)
+    return f"{phrase} or none" if re.search(r"\bor none\b", text, re.IGNORECASE) else phrase
 
 
 _REPLACE_WITH_RE = re.compile(

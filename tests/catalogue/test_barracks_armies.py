@@ -71,6 +71,34 @@ def test_a_weapon_key_the_chart_lacks_stops_the_generator(tmp_path):
         _generator().generate(source)
 
 
+def test_the_generator_needs_only_the_facts_of_an_armament_text_not_its_sentence(tmp_path):
+    """Every infantry and gun armament text replaced by ``armament_facts``: the same fixture."""
+    from armydata.barracks import armament_facts
+    from armydata.model import ImportedWeapon
+
+    core = json.loads((BARRACKS / "core.json").read_text(encoding="utf-8"))
+    chart = [ImportedWeapon(key, item["type"], "", "", "") for key, item in core["weapons"].items()]
+    source = tmp_path / "barracks"
+    (source / "units").mkdir(parents=True)
+    for name in ("armies.json", "core.json"):
+        (source / name).write_bytes((BARRACKS / name).read_bytes())
+    replaced = 0
+    for path in sorted((BARRACKS / "units").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for section, categories in data.items():
+            if section in ("lastUpdated", "vehicles"):
+                continue  # a vehicle's armament is its mounts, read by weapon_lines
+            for unit in (u for units in categories.values() for u in units):
+                text = (unit.get("weapons") or {}).get("description")
+                if text:
+                    unit["weapons"]["description"] = armament_facts(text, chart)
+                    replaced += 1
+        (source / "units" / path.name).write_text(json.dumps(data), encoding="utf-8")
+    assert replaced > 100
+    generator = _generator()
+    assert generator.generate(source)[0] == generator.generate(BARRACKS.resolve())[0]
+
+
 # --- the figures, read straight from the Barracks JSON ----------------------------------------------
 
 

@@ -240,3 +240,14 @@ def test_the_own_armament_is_what_the_unit_carries_before_any_option(options_cat
     assert _unit(options_catalogue, "Half-Track").weapons == ["MMG"]
     assert _unit(options_catalogue, "Tankette").weapons == ["MMG"]
     assert _unit(options_catalogue, "Line Section").weapons == ["Pistol", "Rifle"]
+
+
+def test_armament_facts_keep_what_the_parser_reads_and_no_sentence(options_catalogue):
+    from armydata.barracks import armament_facts
+
+    chart = options_catalogue.weapons
+    assert armament_facts("Pistol or none as depicted on the models.", chart) == "Pistol or none"
+    assert armament_facts("NCO with pistol, soldiers with rifles", chart) == "Pistol, Rifle"
+    assert armament_facts("Sniper has a rifle and assistant has a pistol, scoped", chart) == "Rifle, Pistol"
+    assert armament_facts("Gewehr 43 semi-automatic sniper rifle and pistols", chart) == "Sniper rifle, Pistol"
+    assert armament_facts("Sharpened bamboo spears", chart) == ""
