@@ -43,7 +43,9 @@ _FREE_UNIT_RE = re.compile(r"^\s*free\s+unit\s*$", re.IGNORECASE)
 # national rule it stands for (armies.json), and every such rule grants one: "one free
 # Inexperienced or Regular artillery unit" (France), "1 regular artillery forward observer for
 # free" (Great Britain), "a free 12-man squad" (Soviet Union). Lacking a number there, one is
-# also the only reading that cannot make a whole list free.
+# also the only reading that cannot make a whole list free. Barracks offers the option more
+# widely than those rules read (France's guns at Veteran too, Britain's Air Force observer and
+# at Veteran, Soviet squads at Regular): Muster follows Barracks' figures, as for every price.
 FREE_UNITS_PER_LIST = 1
 _REPLACES_RE = re.compile(
     r"replac(?:es|e|ing)\s+(?:the\s+|its\s+|their\s+|a\s+)?([\w\s.-]+?)(?:\)|,|$|\s+with\b)", re.I
