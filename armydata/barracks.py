@@ -5,12 +5,17 @@ the shared special rules) and ``units/<army>.json`` (units grouped by section an
 A Barracks unit may list several profiles, each a variant with its own price (an officer's
 ranks, the kinds of forward observer); each profile becomes one imported unit. The "additional
 soldier" or "attendant" option is how Barracks prices extra models, so it becomes the unit's
-per-model cost rather than an option.
+per-model cost rather than an option; a further soldier option ("Additional soldier (pistol
+only)"), a spotter or a loader stays an option that adds a model when taken. A "Free Unit"
+option makes the whole unit cost nothing, once per list. Options that use the same mount or
+replace the same weapon of a vehicle exclude each other (one option group per mount).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from .classify import Classification, classify
@@ -31,6 +36,17 @@ SYSTEM_NAME = "Bolt Action 2nd Edition (Barracks)"
 _EXTRA_MODEL_RE = re.compile(
     r"^\s*(additional|extra)\b.*\b(soldiers?|men|man|crew(men|man)?|models?)\b|^\s*attendants?\b", re.IGNORECASE
 )
+# Further men an option adds beside the unit's per-model soldiers: a gun's loader, a spotter.
+_TEAM_MEMBER_RE = re.compile(r"^\s*(spotter|loader)s?\b", re.IGNORECASE)
+_FREE_UNIT_RE = re.compile(r"^\s*free\s+unit\s*$", re.IGNORECASE)
+# Barracks' "Free Unit" option carries a maximum of 1 per unit; the limit per list is in the
+# national rule it stands for (armies.json), and every such rule grants one: "one free
+# Inexperienced or Regular artillery unit" (France), "1 regular artillery forward observer for
+# free" (Great Britain), "a free 12-man squad" (Soviet Union). Lacking a number there, one is
+# also the only reading that cannot make a whole list free. Barracks offers the option more
+# widely than those rules read (France's guns at Veteran too, Britain's Air Force observer and
+# at Veteran, Soviet squads at Regular): Muster follows Barracks' figures, as for every price.
+FREE_UNITS_PER_LIST = 1
 _REPLACES_RE = re.compile(
     r"replac(?:es|e|ing)\s+(?:the\s+|its\s+|their\s+|a\s+)?([\w\s.-]+?)(?:\)|,|$|\s+with\b)", re.I
 )
@@ -116,9 +132,24 @@ class _WeaponIndex:
         self.by_norm: dict[str, str] = {}
         for key, weapon in weapons.items():
             for norm in (_norm(key), _norm(weapon.name)):
-                self.by_norm.setdefault(norm, weapon.name)
-                # Option names use plurals ("upgrade the MMGs to HMGs").
-                self.by_norm.setdefault(f"{norm}s", weapon.name)
+                # Option names spell out what the chart abbreviates: "light anti-tank gun" for
+                # "Light AT gun", "light autocannon" for "Light automatic cannon".
+                spellings = dict.fromkeys(
+                    (norm, norm.replace(" at ", " anti tank "), norm.replace("automatic cannon", "autocannon"))
+                )
+                for spelling in spellings:
+                    self.by_norm.setdefault(spelling, weapon.name)
+                    # Option names use plurals ("upgrade the MMGs to HMGs").
+                    self.by_norm.setdefault(f"{spelling}s", weapon.name)
+
+    def spellings_of(self, name: str) -> list[str]:
+        """Every way option names may write the weapon ``name`` ("light anti tank gun", "hmgs")."""
+        return [norm for norm, weapon in self.by_norm.items() if weapon == name]
+
+    def named_in(self, text: str) -> set[str]:
+        """The weapons a sentence names ("Sniper has a rifle and a pistol" -> Rifle, Pistol)."""
+        padded = f" {_norm(text)} "
+        return {weapon for norm, weapon in self.by_norm.items() if f" {norm} " in padded}
 
     def find(self, text: str) -> str | None:
         """The weapon an option names: an exact name, else the longest weapon named within it."""
@@ -128,6 +159,58 @@ class _WeaponIndex:
         padded = f" {base} "
         hits = [norm for norm in self.by_norm if f" {norm} " in padded]
         return self.by_norm[max(hits, key=len)] if hits else None
+
+
+def _mount_groups(
+    options: list[ImportedOption], replaced_by: dict[str, str | None], weapons: _WeaponIndex
+) -> dict[str, str]:
+    """Option name -> group key, for a vehicle's options that cannot be taken together.
+
+    One pintle mount takes one weapon: "Pintle-mounted MMG" and "Pintle-mounted HMG" (the same
+    words but the weapon) share a mount, "Pintle-mounted MMG (left arc)" and "... (right arc)"
+    do not. Options that replace the same weapon ("Replace MMG with HMG", "Replace MMG with
+    Anti-Tank Rifle") are alternatives for it. Only sets of two or more make a group.
+    """
+    members: dict[str, list[str]] = {}
+    for option in options:
+        if option.grants_weapon and "pintle" in option.name.lower():
+            weapon_words = {_norm(option.grants_weapon), *weapons.spellings_of(option.grants_weapon)}
+            words = f" {_norm(option.name)} "
+            for spelling in sorted(weapon_words, key=len, reverse=True):
+                words = re.sub(rf" {re.escape(spelling)}s? ", " # ", words)
+            members.setdefault(_slug(words)[:60], []).append(option.name)
+        elif replaced_by.get(option.name):
+            members.setdefault(f"replaces-{_slug(replaced_by[option.name] or '')}"[:60], []).append(option.name)
+    return {name: key for key, names in members.items() if len(names) > 1 for name in names}
+
+
+def _exclusive_mounts(
+    options: list[ImportedOption], replaced_by: dict[str, str | None], weapons: _WeaponIndex
+) -> list[ImportedOption]:
+    groups = _mount_groups(options, replaced_by, weapons)
+    return [replace(option, group=groups[option.name]) if option.name in groups else option for option in options]
+
+
+def armament_facts(text: str, weapons: Iterable[ImportedWeapon]) -> str:
+    """What this parser reads from a unit's armament text, as a short phrase of Muster's own.
+
+    The chart weapons the text names, in its order ("Rifles and LMG" -> "Rifle, LMG"), a sniper
+    rifle as such, and "or none" when the text makes the weapon optional. Parsing the phrase gives
+    the same unit as parsing Barracks' sentence, so a copy of the data may keep the phrase instead
+    (fixtures/src/barracks_snapshot.py keeps facts, never sentences).
+    """
+    index = _WeaponIndex({weapon.source_id: weapon for weapon in weapons})
+    padded = f" {_norm(text)} "
+    first: dict[str, int] = {}
+    for norm, name in index.by_norm.items():
+        at = padded.find(f" {norm} ")
+        if at >= 0 and (name not in first or at < first[name]):
+            first[name] = at
+    names = sorted(first, key=first.__getitem__)
+    if re.search(r"\bsniper rifle", text, re.IGNORECASE):
+        names = ["Sniper rifle" if _norm(name) == "rifle" else name for name in names]
+    phrase = ", ".join(names)
+    return f"{phrase} or none" if re.search(r"\bor none\b", text, re.IGNORECASE) else phrase
 
 
 _REPLACE_WITH_RE = re.compile(
@@ -286,6 +369,8 @@ class _BarracksParser:
             for o in raw_options
             if isinstance(o, dict) and isinstance(o.get("name"), str) and o is not extra
         ]
+        is_vehicle = damage is not None and section != "artillery"
+        replaced_by: dict[str, str | None] = {}
         for index, option in enumerate(raw_options):
             if option is extra:
                 continue
@@ -296,6 +381,7 @@ class _BarracksParser:
             cost = _costs(option.get("cost", {}), f"{where}: {option_name!r}", self.report, allow_negative=True)
             limit = option.get("max") if isinstance(option.get("max"), int) else None
             grants, replaces = _weapon_change(option_name, weapons, vehicle=unit_type.startswith("vehicle"))
+            replaced_by[option_name] = replaces
             excludes, unknown = _excluded_options(option_name, option_names)
             for words in unknown:
                 self.report.warn(f"{where}: {option_name!r} names {words!r}, which is none of the unit's options")
@@ -311,6 +397,10 @@ class _BarracksParser:
                 and limit > 1
                 and limit >= base_models
             )
+            # A further soldier beside the per-model ones (France's pistol-only man), a spotter or
+            # a loader is a man of the unit once taken: one model each.
+            adds_models = 1 if _EXTRA_MODEL_RE.search(option_name) or _TEAM_MEMBER_RE.search(option_name) else 0
+            free_unit = _FREE_UNIT_RE.search(option_name) is not None
             options.append(
                 ImportedOption(
                     source_id=f"{source_id}/{_slug(option_name)}",
@@ -319,17 +409,30 @@ class _BarracksParser:
                     all_models=whole_unit,
                     cost=cost,
                     max_count=None if whole_unit else limit,
-                    grants_weapon=grants,
-                    replaces_weapon=replaces if replaces != grants else None,
+                    grants_weapon=None if adds_models else grants,
+                    replaces_weapon=replaces if replaces != grants and not adds_models else None,
                     excludes=excludes,
+                    adds_models=adds_models,
+                    free_unit=free_unit,
+                    free_per_list=FREE_UNITS_PER_LIST if free_unit else None,
                 )
             )
+        if is_vehicle:
+            options = _exclusive_mounts(options, replaced_by, weapons)
 
         # Barracks lists every weapon the unit may carry, its options' too ("rifle, SMG, LMG,
         # Panzerfaust" for a squad armed with rifles): what an option adds is the option's, not
         # the unit's own armament (cards and odds would count it twice, or when it is not taken).
+        # A weapon the unit's own armament text names stays its own even if an option adds more
+        # of it ("1 Light automatic cannon" and "Additional light automatic cannon"), unless the
+        # text makes it optional ("Pistol or none", with a "Pistol" option).
         granted = {option.grants_weapon for option in options if option.grants_weapon}
-        weapon_names = [name for name in weapon_names if name not in granted] or weapon_names
+        own = set() if re.search(r"\bor none\b", weapons_text, re.IGNORECASE) else weapons.named_in(weapons_text)
+        weapon_names = [name for name in weapon_names if name not in granted or name in own]
+        # A vehicle's armament text names each mount; a key it does not name is a sister
+        # variant's weapon (a Sherman's howitzer), not this vehicle's.
+        if is_vehicle and own & set(weapon_names):
+            weapon_names = [name for name in weapon_names if name in own]
 
         rules: list[str] = []
         for text in raw.get("rules", []) if isinstance(raw.get("rules"), list) else []:

@@ -174,3 +174,80 @@ def test_an_option_that_names_another_in_if_no_excludes_it():
     # A condition naming no option of the unit is reported, not guessed.
     assert options["Flares (if no rockets taken)"].excludes == []
     assert any("'rockets', which is none of the unit's options" in w for w in catalogue.report.warnings)
+
+
+@pytest.fixture(scope="module")
+def options_catalogue():
+    """``data/barracks_options``: a free gun, a pistol-only soldier, pintle mounts, alternatives."""
+    from tests.importers.helpers import BARRACKS
+
+    folder = BARRACKS.parent / "barracks_options"
+    return parse_barracks({path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*.json")})
+
+
+def _options(unit):
+    return {option.name: option for option in unit.options}
+
+
+def test_free_unit_makes_the_unit_free_once_per_list_at_the_qualities_it_lists(options_catalogue):
+    free = _options(_unit(options_catalogue, "Field Gun"))["Free Unit"]
+    assert (free.free_unit, free.free_per_list, free.cost) == (True, 1, {"inexperienced": 0, "regular": 0})
+    others = [o for u in options_catalogue.armies[0].units for o in u.options if o.name != "Free Unit"]
+    assert not any(option.free_unit or option.free_per_list for option in others)
+
+
+def test_a_pistol_only_soldier_or_a_spotter_is_an_option_adding_a_model(options_catalogue):
+    section = _unit(options_catalogue, "Line Section")
+    # The first "Additional soldier" is the per-model price; the pistol-only man is one more model.
+    assert (section.base_models, section.max_models, section.per_model_cost) == (5, 9, {"regular": 10})
+    pistol = _options(section)["Additional soldier (pistol only)"]
+    assert (pistol.adds_models, pistol.max_count, pistol.cost, pistol.grants_weapon) == (1, 1, {"regular": 7}, None)
+    assert _options(_unit(options_catalogue, "Field Gun"))["Spotter"].adds_models == 1
+
+
+def test_one_pintle_mount_takes_one_weapon(options_catalogue):
+    jeep = _options(_unit(options_catalogue, "Jeep"))
+    assert jeep["Pintle-mounted MMG"].group and jeep["Pintle-mounted MMG"].group == jeep["Pintle-mounted HMG"].group
+    # Pintle mounts on different arcs are different mounts: both may be taken.
+    track = _options(_unit(options_catalogue, "Half-Track"))
+    assert (track["Pintle-mounted MMG (left arc)"].group, track["Pintle-mounted MMG (right arc)"].group) == ("", "")
+
+
+def test_options_replacing_the_same_weapon_are_alternatives(options_catalogue):
+    tankette = _options(_unit(options_catalogue, "Tankette"))
+    assert tankette["Replace MMG with HMG"].group == tankette["Replace MMG with 2 MMGs"].group != ""
+    assert (tankette["Replace MMG with HMG"].grants_weapon, tankette["Replace MMG with HMG"].replaces_weapon) == (
+        "HMG",
+        "MMG",
+    )
+
+
+def test_option_names_spell_out_the_chart_s_abbreviations(options_catalogue):
+    track = _options(_unit(options_catalogue, "Half-Track"))
+    assert track["Forward facing light anti-tank gun (37mm PaK 36)"].grants_weapon == "Light AT gun"
+    autocannon = track["Pintle-mounted light autocannon (KwK 38) with 360° arc of fire"]
+    assert autocannon.grants_weapon == "Light automatic cannon"
+
+
+def test_the_own_armament_is_what_the_unit_carries_before_any_option(options_catalogue):
+    # A jeep with no armament of its own carries nothing until a pintle weapon is bought.
+    assert _unit(options_catalogue, "Jeep").weapons == []
+    # "Pistol or none" with a "Pistol" option: the pistol is the option's.
+    assert _unit(options_catalogue, "Chaplain").weapons == []
+    # An armament text naming the weapon keeps it, though an option adds another one.
+    assert _unit(options_catalogue, "Field Gun").weapons == ["Light automatic cannon"]
+    # A vehicle carries what its text mounts, not its other variants' weapons.
+    assert _unit(options_catalogue, "Half-Track").weapons == ["MMG"]
+    assert _unit(options_catalogue, "Tankette").weapons == ["MMG"]
+    assert _unit(options_catalogue, "Line Section").weapons == ["Pistol", "Rifle"]
+
+
+def test_armament_facts_keep_what_the_parser_reads_and_no_sentence(options_catalogue):
+    from armydata.barracks import armament_facts
+
+    chart = options_catalogue.weapons
+    assert armament_facts("Pistol or none as depicted on the models.", chart) == "Pistol or none"
+    assert armament_facts("NCO with pistol, soldiers with rifles", chart) == "Pistol, Rifle"
+    assert armament_facts("Sniper has a rifle and assistant has a pistol, scoped", chart) == "Rifle, Pistol"
+    assert armament_facts("Gewehr 43 semi-automatic sniper rifle and pistols", chart) == "Sniper rifle, Pistol"
+    assert armament_facts("Sharpened bamboo spears", chart) == ""
