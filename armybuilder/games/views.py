@@ -301,7 +301,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
     if _needs_login(request, token):
         return redirect_to_login(request.get_full_path())
     door = _door(request, pk, token)
-    state = door.game.state()
+    state = door.game.state(log=False)
     firer = state.units.get(request.GET.get("firer", ""))
     if firer is None or firer.destroyed or (door.opponent and firer.side != "b"):
         raise Http404("No such unit")
