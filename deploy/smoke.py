@@ -23,7 +23,6 @@ import json
 import os
 import re
 import signal
-import socket
 import ssl
 import sys
 import threading
@@ -32,7 +31,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
-from pathlib import Path
+
+from stackctl import busy_worker, redis_command, stack_env, stop_redis, worker_pids
 
 TIMEOUT = 30
 CONTEXT = ssl.create_default_context()
@@ -204,42 +204,6 @@ def main(base: str, apps: list[str]) -> None:
     redis_stopped(base, stack)
 
 
-def stack_env(base: str) -> dict[str, str]:
-    """What deploy/stack.sh wrote for us: the app servers' ports, the Redis ports, its directory."""
-    directory = Path(os.environ.get("STACK_DIR") or f"/tmp/muster-stack-{urllib.parse.urlparse(base).port}")
-    values = {"DIR": str(directory)}
-    for line in (directory / "stack.env").read_text().splitlines():
-        name, _, value = line.partition("=")
-        values[name] = value.strip('"')
-    return values
-
-
-def worker_pids(stack: dict[str, str]) -> list[int]:
-    """The gunicorn workers now: the children of each app server's master."""
-    pids = []
-    for port in stack["APP_PORTS"].split():
-        master = int(Path(stack["DIR"], f"gunicorn-{port}.pid").read_text())
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-        pids += [int(pid) for pid in children]
-    return pids
-
-
-def busy_worker(stack: dict[str, str], within: float = 0.5) -> int | None:
-    """A worker that is running now (state R in /proc), else any: within ``within`` seconds."""
-    deadline = time.monotonic() + within
-    pids = worker_pids(stack)
-    while pids and time.monotonic() < deadline:
-        for pid in pids:
-            try:
-                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "R":
-                    return pid
-            except OSError:
-                continue
-        time.sleep(0.005)
-        pids = worker_pids(stack)
-    return pids[0] if pids else None
-
-
 def get_many(base: str, source: str, paths: list[str], until: float, statuses: Counter) -> None:
     """GETs one after the other from one client address (each client stays under nginx's 20/s)."""
     session = Session(base, source=source)
@@ -301,19 +265,9 @@ def workers_killed(base: str, stack: dict[str, str]) -> None:
     check(len(worker_pids(stack)) >= 2 * len(stack["APP_PORTS"].split()), "each app server replaced its workers")
 
 
-def redis_command(port: str, command: str) -> bytes:
-    with socket.create_connection(("127.0.0.1", int(port)), timeout=5) as connection:
-        connection.sendall(command.encode() + b"\r\n")
-        try:
-            return connection.recv(1024)
-        except OSError:
-            return b""
-
-
 def redis_stopped(base: str, stack: dict[str, str]) -> None:
     """Last (the stack keeps no Redis afterwards): both Redis stopped, the site still serves."""
-    for port in (stack["REDIS_PORT"], stack["RATELIMIT_REDIS_PORT"]):
-        redis_command(port, "SHUTDOWN NOSAVE")
+    stop_redis(stack)
     for port in (stack["REDIS_PORT"], stack["RATELIMIT_REDIS_PORT"]):
         try:
             redis_command(port, "PING")
