@@ -6,8 +6,9 @@ Standard library only. Checks, in order: health, pages and their headers, static
 nginx (gzip), a list import, an htmx action, a PDF, a 429 from a rate limit shared by every
 worker (Redis), per-client limits (the clients are told apart by their loopback source address,
 127.0.0.2, 127.0.0.3...: one's failed logins do not lock out another, and a forged
-X-Forwarded-For changes nothing), an oversized body refused by nginx, gunicorn workers killed
-under load without a 502, and, last, the site with its Redis stopped (pages still 200,
+X-Forwarded-For changes nothing), an oversized body refused by nginx, 600 slow TLS connections
+(Slowloris) that neither keep another client out nor stay open past nginx's header timeout,
+gunicorn workers killed under load without a 502, and, last, the site with its Redis stopped (pages still 200,
 ``/healthz/`` says degraded). The last two read ``$STACK_DIR/stack.env`` (written by
 ``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's ``/tmp/muster-stack-<port>``) for the
 app servers' pid files and the Redis ports. Every request has a timeout; the whole run takes
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import signal
+import socket
 import ssl
 import sys
 import threading
@@ -199,6 +201,7 @@ def main(base: str, apps: list[str]) -> None:
     check(response.status == 413, f"an oversized body is refused with 413 ({response.status})")
     connection.close()
 
+    slow_clients(base)
     stack = stack_env(base)
     workers_killed(base, stack)
     redis_stopped(base, stack)
@@ -219,6 +222,54 @@ def get_many(base: str, source: str, paths: list[str], until: float, statuses: C
         statuses[status] += 1
         n += 1
         time.sleep(max(0.0, 0.06 - (time.monotonic() - started)))
+
+
+def slow_clients(base: str, count: int = 600) -> None:
+    """Slowloris: ``count`` TLS connections that send half their request headers and no more.
+
+    The red team's 510 such connections filled the 512 of nginx and kept the site unreachable
+    for 14 s. Now nginx has room for thousands, another client is served meanwhile, and each
+    slow connection is closed after client_header_timeout (10 s).
+    """
+    parsed = urllib.parse.urlparse(base)
+    held, refused = [], 0
+    try:
+        for _ in range(count):
+            try:
+                raw = socket.create_connection(
+                    (parsed.hostname, parsed.port), timeout=5, source_address=("127.0.0.6", 0)
+                )
+                slow = CONTEXT.wrap_socket(raw, server_hostname=parsed.hostname)
+                # Half a request: nginx waits for the rest of its headers (a connection mid-header
+                # cannot be reused for another client, as an idle one can).
+                slow.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            except OSError:
+                refused += 1  # nginx had no room left for it
+                continue
+            held.append(slow)
+        check(refused == 0, f"nginx holds {count} slow TLS connections ({refused} refused)")
+        started = time.monotonic()
+        try:
+            status = Session(base, source="127.0.0.7").request("GET", "/ping/")[0]
+        except OSError as error:
+            status = str(error)
+        waited = time.monotonic() - started
+        what = f"{count} slow TLS connections open, another client is served ({status} in {waited:.1f} s)"
+        check(status == 200 and waited < 5, what)
+        closed, deadline = 0, time.monotonic() + 20
+        count = len(held)
+        for slow in held:
+            slow.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                closed += slow.recv(1) == b""
+            except TimeoutError:
+                continue
+            except OSError:
+                closed += 1  # reset by nginx (reset_timedout_connection)
+        check(closed == count, f"nginx closed the slow connections after its header timeout ({closed} of {count})")
+    finally:
+        for slow in held:
+            slow.close()
 
 
 # Pages that keep the workers busy (so that a kill drops requests in progress) and /ping/.
