@@ -7,6 +7,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -15,59 +16,41 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Game",
+            name='Game',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("name", models.CharField(max_length=200)),
-                ("edition", models.CharField(max_length=8)),
-                ("points_limit", models.PositiveIntegerField(default=0)),
-                ("scenario", models.CharField(blank=True, max_length=100)),
-                ("setup", models.JSONField()),
-                (
-                    "share_token",
-                    models.CharField(
-                        default=armybuilder.lists.models.new_share_token, editable=False, max_length=32, unique=True
-                    ),
-                ),
-                ("revision", models.PositiveIntegerField(default=0)),
-                ("turn", models.PositiveSmallIntegerField(default=1)),
-                (
-                    "result",
-                    models.CharField(blank=True, choices=[("a", "Win"), ("b", "Loss"), ("draw", "Draw")], max_length=4),
-                ),
-                ("finished_at", models.DateTimeField(blank=True, null=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="games", to=settings.AUTH_USER_MODEL
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=200)),
+                ('edition', models.CharField(max_length=8)),
+                ('points_limit', models.PositiveIntegerField(default=0)),
+                ('scenario', models.CharField(blank=True, max_length=100)),
+                ('setup', models.JSONField()),
+                ('share_token', models.CharField(default=armybuilder.lists.models.new_share_token, editable=False, max_length=32, unique=True)),
+                ('revision', models.PositiveIntegerField(default=0)),
+                ('turn', models.PositiveSmallIntegerField(default=1)),
+                ('result', models.CharField(blank=True, choices=[('a', 'Win'), ('b', 'Loss'), ('draw', 'Draw')], max_length=4)),
+                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-updated_at", "-pk"],
+                'ordering': ['-updated_at', '-pk'],
             },
         ),
         migrations.CreateModel(
-            name="GameAction",
+            name='GameAction',
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("seq", models.PositiveIntegerField()),
-                ("kind", models.CharField(max_length=16)),
-                ("payload", models.JSONField()),
-                ("by_opponent", models.BooleanField(default=False)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "game",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="actions", to="games.game"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('seq', models.PositiveIntegerField()),
+                ('kind', models.CharField(max_length=16)),
+                ('payload', models.JSONField()),
+                ('by_opponent', models.BooleanField(default=False)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='games.game')),
             ],
             options={
-                "ordering": ["seq"],
-                "constraints": [models.UniqueConstraint(fields=("game", "seq"), name="unique_game_action_seq")],
+                'ordering': ['seq'],
+                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='unique_game_action_seq')],
             },
         ),
     ]
