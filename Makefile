@@ -85,6 +85,9 @@ playsheet-png: data
 STACK_DATABASE_URL ?= postgres://muster:muster@127.0.0.1:5432/muster_stack
 LOADTEST_PLAYERS ?= 8
 LOADTEST_SECONDS ?= 60
+# steady (the load alone), kill (a gunicorn worker killed every 2 s), redis (both Redis stopped):
+# LOADTEST_SECONDS is split evenly between them.
+LOADTEST_PHASES ?= steady,kill,redis
 
 smoke: install
 	@scripts/system-deps.sh stack
@@ -98,7 +101,7 @@ loadtest: install
 	$(PY) deploy/createdb.py "$(STACK_DATABASE_URL)"
 	DATABASE_URL="$(STACK_DATABASE_URL)" RATELIMIT_ENABLE=0 deploy/stack.sh start >/dev/null
 	$(PY) deploy/loadtest.py https://127.0.0.1:$${STACK_PORT:-8443} --players $(LOADTEST_PLAYERS) \
-	  --seconds $(LOADTEST_SECONDS); status=$$?; deploy/stack.sh stop; exit $$status
+	  --seconds $(LOADTEST_SECONDS) --phases $(LOADTEST_PHASES); status=$$?; deploy/stack.sh stop; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

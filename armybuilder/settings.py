@@ -198,6 +198,15 @@ CACHES = {
     },
 }
 
+# Rate-limit counters may live in a Redis of their own (RATELIMIT_REDIS_URL): the cache's Redis
+# evicts when full, and a flood of cached pages must not evict the counters (docs/deploy.md).
+# Without it (or without REDIS_URL) they share the default cache's configuration.
+RATELIMIT_REDIS_URL = os.environ.get("RATELIMIT_REDIS_URL", "")
+CACHES["ratelimit"] = (
+    {**CACHES["default"], "LOCATION": RATELIMIT_REDIS_URL} if REDIS_URL and RATELIMIT_REDIS_URL else CACHES["default"]
+)
+RATELIMIT_USE_CACHE = "ratelimit"
+
 # Rate limits (armybuilder/security/middleware.py): RATELIMIT_ENABLE=0 turns them off, for a load
 # test from one address; a cache outage lets requests through rather than locking everyone out.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)

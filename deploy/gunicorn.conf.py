@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 
 import gunicorn.http.wsgi
 
@@ -24,9 +25,35 @@ workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 
+# Graceful replacement: a worker being recycled (max_requests), reloaded (HUP) or stopped finishes
+# its request first, for up to graceful_timeout seconds (below systemd's TimeoutStopSec=30); the
+# master starts its successor at once, and keeps the listening socket, so a worker killed outright
+# (OOM, timeout) loses only its own request: the others, and the next one, go to live workers
+# (nginx retries a GET that the dead worker dropped on another app server: muster-proxy.conf).
 # Recycle workers now and then (staggered), so a slow leak in a library can never build up.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = 100
+
+
+def _control_socket() -> str | None:
+    """One control socket per server (gunicornc talks to it); GUNICORN_CONTROL_SOCKET="" turns it off.
+
+    Gunicorn's default is one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl), so every master on a
+    host would bind the same socket, the last one started taking it from the others. The default
+    here is named after the server's address, in systemd's RuntimeDirectory (/run/muster).
+    """
+    if "GUNICORN_CONTROL_SOCKET" in os.environ:
+        return os.environ["GUNICORN_CONTROL_SOCKET"] or None
+    directory = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    name = "".join(c if c.isalnum() else "-" for c in bind)
+    return os.path.join(directory.split(":")[0], f"muster-gunicorn-{name}.ctl")
+
+
+control_socket_path = _control_socket()
+if control_socket_path:
+    control_socket = control_socket_path
+else:
+    control_socket_disable = True
 
 # nginx's keep-alive to the upstream is off (proxy_http_version 1.0 default), so a short wait suffices.
 keepalive = 2

@@ -4,22 +4,37 @@
 
 Standard library only. Checks, in order: health, pages and their headers, static files from
 nginx (gzip), a list import, an htmx action, a PDF, a 429 from a rate limit shared by every
-worker (Redis), and an oversized body refused by nginx. Every request has a timeout; the
-whole run takes seconds. Exits non-zero on the first failure, saying what failed.
+worker (Redis), per-client limits (the clients are told apart by their loopback source address,
+127.0.0.2, 127.0.0.3...: one's failed logins do not lock out another, and a forged
+X-Forwarded-For changes nothing), an oversized body refused by nginx, 600 slow TLS connections
+(Slowloris) that neither keep another client out nor stay open past nginx's header timeout,
+gunicorn workers killed under load without a 502, and, last, the site with its Redis stopped (pages still 200,
+``/healthz/`` says degraded). The last two read ``$STACK_DIR/stack.env`` (written by
+``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's ``/tmp/muster-stack-<port>``) for the
+app servers' pid files and the Redis ports. Every request has a timeout; the whole run takes
+under a minute. Exits non-zero on the first failure, saying what failed.
 """
 
 from __future__ import annotations
 
+import functools
 import http.client
 import http.cookiejar
 import json
+import os
 import re
+import signal
+import socket
 import ssl
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import Counter
+
+from stackctl import busy_worker, redis_command, stack_env, stop_redis, worker_pids
 
 TIMEOUT = 30
 CONTEXT = ssl.create_default_context()
@@ -31,12 +46,24 @@ class Failed(Exception):
     pass
 
 
+class _SourceHTTPSHandler(urllib.request.HTTPSHandler):
+    """HTTPS from a chosen local address: nginx then sees each client at its own address."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(context=CONTEXT)
+        self.source = source
+
+    def https_open(self, req):
+        connection = functools.partial(http.client.HTTPSConnection, source_address=(self.source, 0))
+        return self.do_open(connection, req, context=CONTEXT)
+
+
 class Session:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
         self.base = base.rstrip("/")
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPSHandler(context=CONTEXT),
+            _SourceHTTPSHandler(source) if source else urllib.request.HTTPSHandler(context=CONTEXT),
             urllib.request.HTTPCookieProcessor(self.jar),
             _NoRedirect(),
         )
@@ -133,6 +160,26 @@ def main(base: str, apps: list[str]) -> None:
     check(int(headers.get("Retry-After", "0")) > 0, "the 429 says when to retry")
     check(b"Too many requests" in body, "the 429 page says why")
 
+    # Per client, not per site (nginx's address for the client, passed in X-Forwarded-For and
+    # X-Real-IP; Muster believes them only from nginx). 127.0.0.1 is locked out now: claiming
+    # another address in those headers does not lift its limit, nor count against that address;
+    # a client at another address is not locked out, even claiming to be 127.0.0.1.
+    forged = {"X-Forwarded-For": "127.0.0.5", "X-Real-IP": "127.0.0.5"}
+    statuses = [
+        s.request("POST", "/accounts/login/", {"username": f"smoke-f{n}", "password": "wrong"}, headers=forged)[0]
+        for n in range(11)
+    ]
+    check(statuses[0] == 429, f"a forged X-Forwarded-For does not lift a client's limit ({statuses})")
+    for source, claimed in (("127.0.0.5", None), ("127.0.0.2", None), ("127.0.0.3", "127.0.0.1")):
+        other = Session(base, source=source)
+        other.request("GET", "/accounts/login/")
+        headers = {"X-Forwarded-For": claimed, "X-Real-IP": claimed} if claimed else {}
+        status = other.request(
+            "POST", "/accounts/login/", {"username": f"smoke-{source}", "password": "wrong"}, headers=headers
+        )[0]
+        said = f" claiming {claimed}" if claimed else ""
+        check(status == 200, f"a client at {source}{said} is not locked out by 127.0.0.1's failed logins ({status})")
+
     # Straight to an app server (as a scanner on the private network would): no gunicorn banner either.
     for app in apps:
         connection = http.client.HTTPConnection(*app.split(":"), timeout=TIMEOUT)
@@ -153,6 +200,140 @@ def main(base: str, apps: list[str]) -> None:
     response = connection.getresponse()
     check(response.status == 413, f"an oversized body is refused with 413 ({response.status})")
     connection.close()
+
+    slow_clients(base)
+    stack = stack_env(base)
+    workers_killed(base, stack)
+    redis_stopped(base, stack)
+
+
+def get_many(base: str, source: str, paths: list[str], until: float, statuses: Counter) -> None:
+    """GETs one after the other from one client address (each client stays under nginx's 20/s)."""
+    session = Session(base, source=source)
+    n = 0
+    while time.monotonic() < until:
+        started = time.monotonic()
+        try:
+            status = session.request("GET", paths[n % len(paths)])[0]
+        except (OSError, http.client.HTTPException):
+            # The connection failed, or the answer was cut: a worker killed while nginx was
+            # passing its answer on (after the headers nothing can be retried).
+            status = 0
+        statuses[status] += 1
+        n += 1
+        time.sleep(max(0.0, 0.06 - (time.monotonic() - started)))
+
+
+def slow_clients(base: str, count: int = 600) -> None:
+    """Slowloris: ``count`` TLS connections that send half their request headers and no more.
+
+    The red team's 510 such connections filled the 512 of nginx and kept the site unreachable
+    for 14 s. Now nginx has room for thousands, another client is served meanwhile, and each
+    slow connection is closed after client_header_timeout (10 s).
+    """
+    parsed = urllib.parse.urlparse(base)
+    held, refused = [], 0
+    try:
+        for _ in range(count):
+            try:
+                raw = socket.create_connection(
+                    (parsed.hostname, parsed.port), timeout=5, source_address=("127.0.0.6", 0)
+                )
+                slow = CONTEXT.wrap_socket(raw, server_hostname=parsed.hostname)
+                # Half a request: nginx waits for the rest of its headers (a connection mid-header
+                # cannot be reused for another client, as an idle one can).
+                slow.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            except OSError:
+                refused += 1  # nginx had no room left for it
+                continue
+            held.append(slow)
+        check(refused == 0, f"nginx holds {count} slow TLS connections ({refused} refused)")
+        started = time.monotonic()
+        try:
+            status = Session(base, source="127.0.0.7").request("GET", "/ping/")[0]
+        except OSError as error:
+            status = str(error)
+        waited = time.monotonic() - started
+        what = f"{count} slow TLS connections open, another client is served ({status} in {waited:.1f} s)"
+        check(status == 200 and waited < 5, what)
+        closed, deadline = 0, time.monotonic() + 20
+        count = len(held)
+        for slow in held:
+            slow.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                closed += slow.recv(1) == b""
+            except TimeoutError:
+                continue
+            except OSError:
+                closed += 1  # reset by nginx (reset_timedout_connection)
+        check(closed == count, f"nginx closed the slow connections after its header timeout ({closed} of {count})")
+    finally:
+        for slow in held:
+            slow.close()
+
+
+# Pages that keep the workers busy (so that a kill drops requests in progress) and /ping/.
+PAGES = ["/ping/", "/", "/reference/v3/", "/calc/shooting/", "/reference/"]
+
+
+def workers_killed(base: str, stack: dict[str, str]) -> None:
+    """Eight workers killed outright (SIGKILL, as the OOM killer or a crash) in 16 s, under load.
+
+    Before: nginx's max_fails=3 took both app servers out and answered hundreds of 502s. Now a
+    GET a dead worker dropped is retried on the other server, and no server is ever marked down.
+    """
+    statuses: Counter = Counter()
+    until = time.monotonic() + 18
+    clients = [
+        threading.Thread(target=get_many, args=(base, f"127.0.1.{n}", PAGES, until, statuses)) for n in range(1, 7)
+    ]
+    for client in clients:
+        client.start()
+    killed = 0
+    time.sleep(1)
+    ports = stack["APP_PORTS"].split()
+    for round_ in range(8):
+        # A worker of each app server in turn, caught running if possible: one in the middle of
+        # a request, whose connection nginx then sees dropped.
+        pid = busy_worker({**stack, "APP_PORTS": ports[round_ % len(ports)]})
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        time.sleep(2)
+    for client in clients:
+        client.join(timeout=TIMEOUT + 5)
+    total = sum(statuses.values())
+    check(killed == 8, f"8 gunicorn workers killed in 16 s under load ({killed})")
+    # Each kill may cut the one answer its worker was sending (0 here); every other GET is a 200.
+    check(
+        set(statuses) <= {200, 0} and statuses[0] <= killed and total > 100,
+        f"no 502 while workers die: {total} GETs, {dict(statuses)}",
+    )
+    # Every master replaced its workers.
+    deadline = time.monotonic() + 30
+    while len(worker_pids(stack)) < 2 * len(stack["APP_PORTS"].split()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    check(len(worker_pids(stack)) >= 2 * len(stack["APP_PORTS"].split()), "each app server replaced its workers")
+
+
+def redis_stopped(base: str, stack: dict[str, str]) -> None:
+    """Last (the stack keeps no Redis afterwards): both Redis stopped, the site still serves."""
+    stop_redis(stack)
+    for port in (stack["REDIS_PORT"], stack["RATELIMIT_REDIS_PORT"]):
+        try:
+            redis_command(port, "PING")
+            up = True
+        except OSError:
+            up = False
+        check(not up, f"Redis on {port} is stopped")
+    s = Session(base, source="127.0.0.4")
+    for path in ["/", "/reference/v3/", "/reference/v3/?q=smoke", "/calc/", "/accounts/login/"]:
+        status, headers, body = s.request("GET", path)
+        check(status == 200, f"with Redis stopped, GET {path} is 200 ({status})")
+    status, headers, body = s.request("POST", "/accounts/login/", {"username": "smoke5", "password": "wrong"})
+    check(status == 200, f"with Redis stopped, a login is answered, the rate limit failing open ({status})")
+    status, headers, body = s.request("GET", "/healthz/")
+    check(status == 200 and b"degraded" in body.lower(), f"/healthz/ says Redis is degraded ({status}: {body[:200]!r})")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
 #
 # Environment: DATABASE_URL (required, PostgreSQL), STACK_PORT (nginx, default 8443),
 # STACK_APP_PORTS (gunicorn app servers, default "8101 8102": two servers sharing the
-# database and Redis, as two machines would), STACK_REDIS_PORT (default 6390),
+# database and Redis, as two machines would), STACK_REDIS_PORT (the cache's Redis, default 6390),
+# STACK_RATELIMIT_REDIS_PORT (the rate-limit counters' Redis, default STACK_REDIS_PORT + 1),
 # STACK_DIR (default /tmp/muster-stack-$STACK_PORT), WEB_CONCURRENCY (workers per app server, default 2),
 # RATELIMIT_ENABLE (default 1).
 set -euo pipefail
@@ -17,6 +18,7 @@ ROOT=$PWD
 PORT=${STACK_PORT:-8443}
 APP_PORTS=${STACK_APP_PORTS:-"8101 8102"}
 REDIS_PORT=${STACK_REDIS_PORT:-6390}
+RATELIMIT_REDIS_PORT=${STACK_RATELIMIT_REDIS_PORT:-$((REDIS_PORT + 1))}
 DIR=${STACK_DIR:-/tmp/muster-stack-$PORT}
 PY=$ROOT/.venv/bin/python
 
@@ -45,33 +47,49 @@ start() {
   mkdir -p "$DIR/tmp" "$DIR/static"
   export DEBUG=0 SECRET_KEY=${SECRET_KEY:-$(head -c 48 /dev/urandom | base64 | tr -d '\n')}
   export ALLOWED_HOSTS=127.0.0.1,localhost CSRF_TRUSTED_ORIGINS=https://127.0.0.1:$PORT,https://localhost:$PORT
-  export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0 STATIC_ROOT=$DIR/static
+  export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0 RATELIMIT_REDIS_URL=redis://127.0.0.1:$RATELIMIT_REDIS_PORT/0
+  export STATIC_ROOT=$DIR/static
+  # nginx, on this machine, is the only proxy whose X-Forwarded-For Muster believes.
+  export TRUSTED_PROXIES=127.0.0.1
   export EMAIL_BACKEND=django.core.mail.backends.locmem.EmailBackend
   export SECURE_HSTS_SECONDS=0 SECURE_HSTS_PRELOAD=0 LOG_LEVEL=${LOG_LEVEL:-WARNING}
   export RATELIMIT_ENABLE=${RATELIMIT_ENABLE:-1} WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 
+  # Two Redis, as docs/deploy.md deploys them: the cache, bounded and evicting the least
+  # recently used keys when full; the rate-limit counters apart, so no flood of cached pages
+  # can evict them (when full, the counter nearest its reset goes first).
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --maxmemory "${STACK_REDIS_MAXMEMORY:-64mb}" --maxmemory-policy allkeys-lru \
     --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log" --dir "$DIR"
+  redis-server --port "$RATELIMIT_REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --maxmemory 16mb --maxmemory-policy volatile-ttl \
+    --pidfile "$DIR/redis-ratelimit.pid" --logfile "$DIR/redis-ratelimit.log" --dir "$DIR"
   wait_for redis redis-cli -p "$REDIS_PORT" ping
+  wait_for "rate-limit redis" redis-cli -p "$RATELIMIT_REDIS_PORT" ping
 
   "$PY" manage.py migrate --noinput -v 0
   "$PY" manage.py load_reference_data -v 0 >/dev/null
   "$PY" manage.py compilemessages --ignore=.venv -v 0
   "$PY" manage.py collectstatic --noinput -v 0
 
+  # What deploy/smoke.py and deploy/loadtest.py need to reach the parts behind nginx.
+  printf 'APP_PORTS="%s"\nREDIS_PORT=%s\nRATELIMIT_REDIS_PORT=%s\n' "$APP_PORTS" "$REDIS_PORT" "$RATELIMIT_REDIS_PORT" \
+    >"$DIR/stack.env"
+
   local upstream=""
   for app_port in $APP_PORTS; do
-    MUSTER_BIND=127.0.0.1:$app_port "$ROOT/.venv/bin/gunicorn" -c deploy/gunicorn.conf.py armybuilder.wsgi \
+    MUSTER_BIND=127.0.0.1:$app_port GUNICORN_CONTROL_SOCKET=$DIR/gunicorn-$app_port.ctl \
+      "$ROOT/.venv/bin/gunicorn" -c deploy/gunicorn.conf.py armybuilder.wsgi \
       --pid "$DIR/gunicorn-$app_port.pid" --daemon \
       --access-logfile "$DIR/gunicorn-$app_port-access.log" --error-logfile "$DIR/gunicorn-$app_port.log"
-    upstream+="    server 127.0.0.1:$app_port;"$'\n'
+    upstream+="    server 127.0.0.1:$app_port max_fails=0;"$'\n'
   done
 
   # nginx: deploy/'s location and proxy files as they are, the placeholders filled in, in a
   # main configuration of our own (TLS with a throw-away self-signed certificate).
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
     -keyout "$DIR/tls.key" -out "$DIR/tls.crt" >/dev/null 2>&1
-  for file in muster-locations.conf muster-proxy.conf; do
+  for file in muster-http.conf muster-locations.conf muster-proxy.conf; do
     sed -e "s|@@STATIC_ROOT@@|$DIR/static|g" -e "s|@@UPSTREAM@@|muster_app|g" -e "s|@@CONF_DIR@@|$DIR|g" \
       "deploy/nginx/$file" >"$DIR/$file"
   done
@@ -79,11 +97,13 @@ start() {
   [ "$(id -u)" = 0 ] && user_line="user root;"
   cat >"$DIR/nginx.conf" <<CONF
 $user_line
-worker_processes 1;
+worker_processes auto;
+worker_rlimit_nofile 8192;
 pid $DIR/nginx.pid;
 error_log $DIR/nginx-error.log warn;
-events { worker_connections 512; }
+events { worker_connections 4096; }
 http {
+  include $DIR/muster-http.conf;
   include /etc/nginx/mime.types;
   default_type application/octet-stream;
   access_log $DIR/nginx-access.log;

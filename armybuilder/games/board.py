@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -53,10 +54,15 @@ ERRORS = {
     "snap-unit": gettext_lazy("The officer passes his order to other units of his own side."),
     "snap-order": gettext_lazy("The unit takes the officer's own order."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
+    "too-long": gettext_lazy(
+        "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
+    ),
 }
 
 
 def error_text(error: RulesError) -> str:
+    if error.code == "too-long":
+        return str(ERRORS["too-long"]) % {"max": number_format(error.params["max"], force_grouping=True)}
     return str(ERRORS.get(error.code, str(error)))
 
 

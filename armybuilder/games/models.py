@@ -1,4 +1,10 @@
-"""Played games: the forces frozen at the start, and the log of actions whose replay is the state."""
+"""Played games: the forces frozen at the start, and the log of actions whose replay is the state.
+
+A long game is never replayed from its start: every ``SNAPSHOT_EVERY``-th action (rules.game.engine)
+stores the state after it, so the state now is that snapshot plus fewer than ``SNAPSHOT_EVERY``
+actions; each action also stores its own line of the log, so showing the log replays nothing.
+Undo deletes the last action, and with it the snapshot it held, if any.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.lists.models import new_share_token
-from rules.game.engine import Action, GameSetup, GameState, replay
+from rules.game.engine import SNAPSHOT_EVERY, Action, GameSetup, GameState, log_entry_from_data, resume
+
+# The most actions one game keeps (a six-turn game of 15 dice a side is ~700): beyond it only
+# "end the game" and undo are accepted. Bounds the log the page shows and the table's growth.
+ACTIONS_MAX = 5000
 
 
 class Result(models.TextChoices):
@@ -58,10 +68,35 @@ class Game(models.Model):
     def rules_setup(self) -> GameSetup:
         return GameSetup.from_data(self.setup)
 
-    def state(self, actions: list[GameAction] | None = None) -> GameState:
-        """The game now: its actions replayed from the start (one query unless ``actions`` is given)."""
-        rows = actions if actions is not None else list(self.actions.all())
-        return replay(self.rules_setup(), [Action.from_data(row.payload) for row in rows])
+    def latest_actions(self) -> tuple[GameAction | None, list[GameAction]]:
+        """The last action holding a snapshot (None: no snapshot yet) and the actions after it.
+
+        Two queries, and fewer than ``SNAPSHOT_EVERY`` actions however long the game.
+        """
+        base = self.actions.filter(snapshot__isnull=False).order_by("-seq").first()
+        return base, list(self.actions.filter(seq__gt=base.seq if base else 0))
+
+    def state(self, *, log: bool = True, latest: tuple[GameAction | None, list[GameAction]] | None = None) -> GameState:
+        """The game now: its last snapshot and the actions after it replayed.
+
+        ``log``: the whole log too (each action's stored line, one more query), for the page.
+        ``latest``: what ``latest_actions`` gave, when the caller has it already.
+        """
+        lines = list(self.actions.values_list("log", flat=True)) if log else []
+        if latest is None and log:
+            # The log says how many actions there are, so where the last snapshot is: one query
+            # for it and the actions after it.
+            snapshot_seq = len(lines) - len(lines) % SNAPSHOT_EVERY
+            rows = list(self.actions.filter(seq__gte=snapshot_seq))
+            if snapshot_seq == 0:
+                latest = (None, rows)
+            elif rows and rows[0].seq == snapshot_seq and rows[0].snapshot is not None:
+                latest = (rows[0], rows[1:])
+        base, rows = latest if latest is not None else self.latest_actions()
+        state = resume(self.rules_setup(), base.snapshot if base else None, [Action.from_data(r.payload) for r in rows])
+        if log:
+            state.log = [log_entry_from_data(line) for line in lines]
+        return state
 
     def side_name(self, side: str) -> str:
         return next((s["name"] for s in self.setup["sides"] if s["key"] == side), side)
@@ -72,6 +107,9 @@ class GameAction(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16)
     payload = models.JSONField()  # rules.game.engine.Action.to_data(), dice rolled included
+    log = models.JSONField(default=dict)  # its line of the log (rules.game.engine.log_entry_to_data)
+    # The state after this action (rules.game.engine.state_to_data), on every SNAPSHOT_EVERY-th one.
+    snapshot = models.JSONField(null=True, blank=True)
     by_opponent = models.BooleanField(default=False)  # made through the share link
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -13,13 +13,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import Option
-from armybuilder.games.models import Game, GameAction
+from armybuilder.games.models import ACTIONS_MAX, Game, GameAction
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
 from rules.army.order_dice import entry_order_dice
 from rules.army.summary import summarise
 from rules.errors import RulesError
-from rules.game.engine import Action, GameSetup, GameState, apply, new_state, replay
+from rules.game.engine import (
+    SNAPSHOT_EVERY,
+    Action,
+    GameSetup,
+    GameState,
+    apply,
+    log_entry_to_data,
+    new_state,
+    state_to_data,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -117,26 +126,44 @@ def game_start(
     )
 
 
-def _locked(game: Game, revision: int | None) -> tuple[Game, list[GameAction]]:
+def _locked(game: Game, revision: int | None) -> tuple[Game, GameAction | None, list[GameAction]]:
     # The row lock serialises the two phones: each action is checked against the state it extends.
     # ``revision``: the one the player saw; a double tap or the other phone's move makes it stale.
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if revision is not None and revision != locked.revision:
         raise RulesError("The game moved on since this page was loaded.", code="moved-on")
-    return locked, list(locked.actions.all())
+    base, rows = locked.latest_actions()
+    return locked, base, rows
 
 
 def game_act(
     *, game: Game, build: Callable[[GameState], Action], by_opponent: bool = False, revision: int | None = None
 ) -> Action:
-    """Build an action from the current state (rolling any dice), check it, store it and move the revision."""
+    """Build an action from the current state (rolling any dice), check it, store it and move the revision.
+
+    The state is the last snapshot and the few actions after it (``Game.latest_actions``); the
+    new action stores its log line, and the state after it when its number is a multiple of
+    ``SNAPSHOT_EVERY``. A game of ``ACTIONS_MAX`` actions accepts only the end of the game.
+    """
     with transaction.atomic():
-        game, rows = _locked(game, revision)
-        state = game.state(rows)
+        game, base, rows = _locked(game, revision)
+        count = rows[-1].seq if rows else (base.seq if base else 0)
+        state = game.state(log=False, latest=(base, rows))
         action = build(state)
+        if count >= ACTIONS_MAX and action.kind != "end_game":
+            raise RulesError(
+                "This game has reached the most actions one game keeps.", code="too-long", params={"max": ACTIONS_MAX}
+            )
         apply(state, action)
+        seq = count + 1
         GameAction.objects.create(
-            game=game, seq=len(rows) + 1, kind=action.kind, payload=action.to_data(), by_opponent=by_opponent
+            game=game,
+            seq=seq,
+            kind=action.kind,
+            payload=action.to_data(),
+            log=log_entry_to_data(state.log[-1]),
+            snapshot=state_to_data(state) if seq % SNAPSHOT_EVERY == 0 else None,
+            by_opponent=by_opponent,
         )
         if action.kind == "end_game":
             game.result = state.result or ""
@@ -150,16 +177,20 @@ def game_act(
 
 
 def game_undo(*, game: Game, by_opponent: bool = False, revision: int | None = None) -> GameAction:
-    """Drop the last action (the opponent may only drop their own); RulesError when there is none."""
+    """Drop the last action (the opponent may only drop their own); RulesError when there is none.
+
+    Its snapshot, if it held one, goes with it: the state is then the previous snapshot and
+    the actions after it, still fewer than ``SNAPSHOT_EVERY``.
+    """
     with transaction.atomic():
-        game, rows = _locked(game, revision)
-        if not rows:
+        game, base, rows = _locked(game, revision)
+        last = rows[-1] if rows else base
+        if last is None:
             raise RulesError("Nothing to undo.", code="nothing")
-        last = rows[-1]
         if by_opponent and not last.by_opponent:
             raise RulesError("Only the game's creator can undo this action.", code="not-yours")
         last.delete()
-        state = replay(game.rules_setup(), [Action.from_data(row.payload) for row in rows[:-1]])
+        state = game.state(log=False)
         game.result = state.result or ""
         game.finished_at = game.finished_at if state.finished else None
         game.revision += 1

@@ -8,7 +8,9 @@ polling: the page asks ``?since=<revision>`` every few seconds and gets 204 unti
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -24,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
+from django_ratelimit.core import get_usage
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
@@ -32,6 +35,7 @@ from armybuilder.games.services import game_act, game_start, game_undo, lists_fo
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
+from armybuilder.security.middleware import refusal
 from rules.errors import RulesError
 from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
 
@@ -139,6 +143,33 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- the table -----------------------------------------------------------------------------------
 
+# Game actions and undos per client (the creator's account, the opponent's address), counted
+# with the site's other rate limits (django-ratelimit, in Redis): a table makes a few a minute
+# (a six-turn game is ~700 actions in three hours), and a club's opponents behind one address
+# stay well below; a script adding actions through a share link meets them within the minute.
+ACTION_RATES = ("120/m", "1200/h")
+
+
+def _action_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @functools.wraps(view)
+    def wrapped(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+        if getattr(settings, "RATELIMIT_ENABLE", True):
+            wait = 0
+            for index, rate in enumerate(ACTION_RATES):
+                usage = get_usage(
+                    request, group=f"games-act:{index}", key="user_or_ip", rate=rate, method="POST", increment=True
+                )
+                if usage is not None and usage["should_limit"]:
+                    wait = max(wait, usage["time_left"], 1)
+            if wait:
+                message = _("Too many requests: please wait %(seconds)s seconds and try again.") % {"seconds": wait}
+                response = refusal(request, 429, message)
+                response["Retry-After"] = str(wait)
+                return response
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
 
 def _etag(request: HttpRequest, door: Door) -> str:
     # The page holds the forms' CSRF token: a new CSRF cookie (a new login) must not reuse an old page.
@@ -229,6 +260,7 @@ def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = 
 
 
 @require_POST
+@_action_rate_limited
 def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")
@@ -249,6 +281,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
 
 
 @require_POST
+@_action_rate_limited
 def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")
@@ -268,7 +301,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
     if _needs_login(request, token):
         return redirect_to_login(request.get_full_path())
     door = _door(request, pk, token)
-    state = door.game.state()
+    state = door.game.state(log=False)
     firer = state.units.get(request.GET.get("firer", ""))
     if firer is None or firer.destroyed or (door.opponent and firer.side != "b"):
         raise Http404("No such unit")

@@ -5,6 +5,12 @@ list or a whole entry loaded earlier: single fields go through ``QuerySet.update
 step is applied relative to the stored count, and every write moves the list's ``updated_at``
 (the lists index sorts on it; catalogue change notes compare with it) with its own one-field
 update, here where the write is made rather than in a signal.
+
+Lock order: every write locks the list's row first (``lock_list``), then its entries and
+platoons. Without it two writes on one list could each hold a row the other waits for (a
+duplicate shifting positions while a remove deletes an entry, each then touching the list):
+PostgreSQL broke such deadlocks by failing one of the requests. With the list's row first,
+writes to one list queue behind one another; writes to different lists never wait.
 """
 
 from __future__ import annotations
@@ -24,6 +30,14 @@ ENTRY_FIELDS = frozenset({"quality", "models_count", "options", "name", "platoon
 PLATOON_FIELDS = frozenset({"name"})
 
 
+def lock_list(army_list_id: int) -> None:
+    """Lock the list's row until the transaction ends (PostgreSQL; SQLite's writers already queue).
+
+    The first statement of every write to a list, whatever it writes: one order for all locks.
+    """
+    list(ArmyList.objects.select_for_update().filter(pk=army_list_id).values_list("pk"))
+
+
 def _touch(army_list_id: int) -> None:
     ArmyList.objects.filter(pk=army_list_id).update(updated_at=timezone.now())
 
@@ -41,10 +55,9 @@ class ListFull(ValidationError):
 def _check_room(army_list_id: int) -> None:
     """Refuse a new entry in a full list.
 
-    The list's row is locked first (PostgreSQL; SQLite's writers already queue behind one
-    another), so two tabs adding the last free place at once cannot both get it.
+    Called with the list's row locked (``lock_list``), so two tabs adding the last free place at
+    once cannot both get it.
     """
-    list(ArmyList.objects.select_for_update().filter(pk=army_list_id).values_list("pk"))
     if Entry.objects.filter(army_list_id=army_list_id).count() >= ENTRIES_MAX:
         raise ListFull()
 
@@ -60,6 +73,7 @@ def default_quality(unit: Unit) -> str:
 @transaction.atomic
 def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None) -> Entry:
     """Add ``unit`` at its default quality and base models, last in the list; ``ListFull`` if no room."""
+    lock_list(army_list.pk)
     _check_room(army_list.pk)
     last = Entry.objects.filter(army_list=army_list).aggregate(last=Max("position"))["last"]
     entry = Entry.objects.create(
@@ -78,6 +92,7 @@ def entry_add(*, army_list: ArmyList, unit: Unit, platoon: Platoon | None = None
 @transaction.atomic
 def entry_update(*, entry: Entry, **fields: Any) -> bool:
     """Write only ``fields`` of one entry; False if the entry is gone (removed in another tab)."""
+    lock_list(entry.army_list_id)
     unknown = set(fields) - ENTRY_FIELDS
     if unknown:
         raise ValueError(f"entry_update cannot change {sorted(unknown)}")
@@ -92,6 +107,7 @@ def entry_update(*, entry: Entry, **fields: Any) -> bool:
 @transaction.atomic
 def entry_step_models(*, entry: Entry, step: int) -> bool:
     """Add ``step`` models to the stored count, within the unit's range; False if it would leave it."""
+    lock_list(entry.army_list_id)
     unit = entry.unit
     bounded = Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id)
     bounded = bounded.filter(models_count__lte=unit.max_models - step) if step > 0 else bounded
@@ -106,7 +122,11 @@ def entry_step_models(*, entry: Entry, step: int) -> bool:
 @transaction.atomic
 def entry_duplicate(*, entry: Entry) -> Entry:
     """A copy of ``entry`` (same choices, same platoon) placed just after it; ``ListFull`` if no room."""
+    lock_list(entry.army_list_id)
     _check_room(entry.army_list_id)
+    # Its place now, with the list locked: another tab's write may have moved it since it was read.
+    stored = Entry.objects.filter(pk=entry.pk).values_list("position", flat=True).first()
+    entry.position = entry.position if stored is None else stored
     Entry.objects.filter(army_list_id=entry.army_list_id, position__gt=entry.position).update(
         position=F("position") + 1
     )
@@ -132,6 +152,7 @@ def entry_restore(*, army_list: ArmyList, snapshot: dict[str, Any]) -> Entry | N
     the catalogue at all. Its platoon may have gone
     meanwhile: it then comes back in no platoon, as a removed platoon's units do.
     """
+    lock_list(army_list.pk)
     if Entry.objects.filter(pk=snapshot["pk"]).exists() or not Unit.objects.filter(pk=snapshot["unit"]).exists():
         return None  # back already, or its unit deleted from the catalogue meanwhile
     platoon_id = snapshot["platoon"]
@@ -175,6 +196,7 @@ def entry_move(*, army_list: ArmyList, entry: Entry, direction: str) -> bool:
     The list is renumbered 0..n-1 in its current order, and only the rows whose position
     changes are written (usually just the two swapped), in one query.
     """
+    lock_list(army_list.pk)
     entries = sorted(army_list.entries.all(), key=lambda e: (e.position, e.pk))
     group = [e for e in entries if e.platoon_id == entry.platoon_id]
     index = next(i for i, e in enumerate(group) if e.pk == entry.pk)
@@ -197,6 +219,7 @@ def entry_move(*, army_list: ArmyList, entry: Entry, direction: str) -> bool:
 @transaction.atomic
 def entry_remove(*, entry: Entry) -> bool:
     """Delete one entry; False if it was gone already (removed in another tab)."""
+    lock_list(entry.army_list_id)
     deleted, _by_model = Entry.objects.filter(pk=entry.pk, army_list_id=entry.army_list_id).delete()
     if deleted:
         _touch(entry.army_list_id)
@@ -205,6 +228,7 @@ def entry_remove(*, entry: Entry) -> bool:
 
 @transaction.atomic
 def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
+    lock_list(army_list.pk)
     last = Platoon.objects.filter(army_list=army_list).aggregate(last=Max("position"))["last"]
     platoon = Platoon.objects.create(
         army_list=army_list, kind=kind, name=name, position=0 if last is None else last + 1
@@ -215,6 +239,7 @@ def platoon_add(*, army_list: ArmyList, kind: str, name: str = "") -> Platoon:
 
 @transaction.atomic
 def platoon_rename(*, platoon: Platoon, name: str) -> None:
+    lock_list(platoon.army_list_id)
     Platoon.objects.filter(pk=platoon.pk).update(name=name)
     platoon.name = name
     _touch(platoon.army_list_id)
@@ -223,5 +248,6 @@ def platoon_rename(*, platoon: Platoon, name: str) -> None:
 @transaction.atomic
 def platoon_remove(*, platoon: Platoon) -> None:
     """Delete a platoon; its entries stay in the list, in no platoon (``on_delete=SET_NULL``)."""
+    lock_list(platoon.army_list_id)
     Platoon.objects.filter(pk=platoon.pk).delete()
     _touch(platoon.army_list_id)

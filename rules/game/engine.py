@@ -205,10 +205,82 @@ def new_state(setup: GameSetup) -> GameState:
 
 def replay(setup: GameSetup, actions: Iterable[Action]) -> GameState:
     """The state after ``actions``, in order, from the start of the game."""
+    return resume(setup, None, actions)
+
+
+# --- snapshots: a long game is not replayed from its first action --------------------------------
+#
+# The state after every ``SNAPSHOT_EVERY``-th action is stored as plain data with that action, so
+# the state now is the last snapshot plus fewer than ``SNAPSHOT_EVERY`` actions replayed. The log
+# is not part of a snapshot: each action stores its own log entry when it is applied.
+
+SNAPSHOT_EVERY = 50
+
+
+def state_to_data(state: GameState) -> dict[str, Any]:
+    """The state as plain JSON data (without its log); ``state_from_data`` reads it back."""
+    snap = state.snap
+    return {
+        "units": {
+            key: {
+                "pins": u.pins,
+                "models": u.models,
+                "orders": list(u.orders),
+                "kept": u.kept,
+                "destroyed": u.destroyed,
+                "destroyed_how": u.destroyed_how,
+                "immobilised": u.immobilised,
+                "on_fire": u.on_fire,
+            }
+            for key, u in state.units.items()
+        },
+        "turn": state.turn,
+        "pending": state.pending,
+        "snap": None
+        if snap is None
+        else {"officer": snap.officer, "side": snap.side, "order": snap.order, "left": snap.left},
+        "finished": state.finished,
+        "result": state.result,
+        "scenario": state.scenario,
+    }
+
+
+def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
+    """The state ``state_to_data`` stored, on the game's frozen setup (its log empty)."""
     state = new_state(setup)
+    if set(data["units"]) != set(state.units):
+        raise RulesError("The snapshot does not match the game's units.", code="snapshot")
+    for key, stored in data["units"].items():
+        unit = state.units[key]
+        unit.pins, unit.models, unit.orders = stored["pins"], stored["models"], list(stored["orders"])
+        unit.kept, unit.destroyed, unit.destroyed_how = stored["kept"], stored["destroyed"], stored["destroyed_how"]
+        unit.immobilised, unit.on_fire = stored["immobilised"], stored["on_fire"]
+    state.turn, state.pending = data["turn"], data["pending"]
+    state.snap = SnapOffer(**data["snap"]) if data["snap"] else None
+    state.finished, state.result, state.scenario = data["finished"], data["result"], data["scenario"]
+    return state
+
+
+def resume(setup: GameSetup, snapshot: Mapping[str, Any] | None, actions: Iterable[Action]) -> GameState:
+    """The state after ``actions``, applied to ``snapshot`` (``state_to_data``) or to the start."""
+    state = new_state(setup) if snapshot is None else state_from_data(setup, snapshot)
     for action in actions:
         apply(state, action)
     return state
+
+
+def log_entry_to_data(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "turn": entry.turn,
+        "kind": entry.kind,
+        "side": entry.side,
+        "unit": entry.unit,
+        "detail": dict(entry.detail),
+    }
+
+
+def log_entry_from_data(data: Mapping[str, Any]) -> LogEntry:
+    return LogEntry(data["turn"], data["kind"], data.get("side"), data.get("unit"), data.get("detail") or {})
 
 
 # --- dice ----------------------------------------------------------------------------------------
