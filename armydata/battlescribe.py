@@ -927,8 +927,8 @@ class _Unit:
             if child.kind == "group":
                 selections.extend(self._group_selections(child, quality, extras, ctx))
                 continue
-            if child.type == "unit" and node is self.node:
-                continue
+            if child.type == "unit" and node is self.node and not extras.get(child):
+                continue  # a unit inside the unit is a team the player may add, never part of it
             count = (self.limit(child, "min", ctx) or 0) + extras.get(child, 0)
             if count > 0 and not self.hidden(child, ctx):
                 selections.append(self._select(child, count, None, quality, extras, ctx))
@@ -948,7 +948,7 @@ class _Unit:
             if child.kind == "group":
                 selections.extend(self._group_selections(child, quality, extras, ctx))
                 continue
-            if child.type == "unit" and group in self.node.children:
+            if child.type == "unit" and group in self.node.children and not extras.get(child):
                 continue
             minimum = self.limit(child, "min", ctx) or 0
             extra = extras.get(child, 0)
@@ -1431,11 +1431,13 @@ class _ArmyParser:
                 present_cache[key] = {id(s.node) for s in _walk(tree)}
             return present_cache[key]
 
-        def walk(node: _Node, group: _Node | None, context: tuple[_Node, ...], prefix: str, per_man: bool) -> None:
+        def walk(
+            node: _Node, group: _Node | None, context: tuple[_Node, ...], prefix: str, per_man: bool, owner: str = ""
+        ) -> None:
             for child in node.children:
                 if child.kind == "group":
                     if id(child) not in unit.quality_groups:
-                        walk(child, child, context, prefix, per_man)
+                        walk(child, child, context, prefix, per_man, owner)
                     continue
                 if id(child) in quality_ids:
                     continue
@@ -1445,15 +1447,15 @@ class _ArmyParser:
                 if id(child) in per_model_ids:
                     # The entry that adds the unit's men: its own choices are each man's.
                     inner = context if id(child) in in_base else (*context, child)
-                    walk(child, None, inner, prefix, True)
+                    walk(child, None, inner, prefix, True, child.name)
                     continue
                 there = id(child) in present(context) if context else in_base.get(id(child), set()) >= offered
                 if there:
                     many = base_counts.get(id(child), 1) > 1 and unit.is_model(child, group)
-                    walk(child, None, context, prefix, per_man or many)
+                    walk(child, None, context, prefix, per_man or many, child.name)
                     continue
-                candidates.append(_Candidate(child, group, context, prefix, per_man))
-                walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man)
+                candidates.append(_Candidate(child, group, context, prefix, per_man, owner))
+                walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man, child.name)
 
         walk(unit.node, None, (), "", False)
         options: list[ImportedOption] = []
@@ -1475,6 +1477,7 @@ class _ArmyParser:
                 if spec is not None or self._exclusive(unit, priced, candidate):
                     option = replace(option, group=spec.key if spec is not None else keys[id(group)])
             options.append(option)
+        options = _distinct(options, [c for c in candidates if c.node.id in {o.source_id for o in options}])
         if left_out:
             unit.note(f"{len(left_out)} choices too many or too deep to price were not imported (e.g. {left_out[0]})")
         specs = [spec for spec in groups.values() if spec is not None]
@@ -1714,6 +1717,35 @@ class _Candidate:
     context: tuple[_Node, ...]
     prefix: str
     per_man: bool
+    parent: str = ""  # the entry it sits in, to tell apart two choices of one name
+
+
+def _distinct(options: list[ImportedOption], candidates: list[_Candidate]) -> list[ImportedOption]:
+    """Two choices of one unit from one shared entry (an SMG for the NCO, an SMG for each man) get
+    the id of the link that reaches each, and the name of the model they belong to."""
+    names = defaultdict(int)
+    ids = defaultdict(int)
+    for option in options:
+        names[option.name] += 1
+        ids[option.source_id] += 1
+    by_node: dict[str, list[_Candidate]] = defaultdict(list)
+    for candidate in candidates:
+        by_node[candidate.node.id].append(candidate)
+    result: list[ImportedOption] = []
+    seen: dict[str, int] = defaultdict(int)
+    for option in options:
+        index = seen[option.source_id]
+        seen[option.source_id] += 1
+        owners = by_node.get(option.source_id, [])
+        candidate = owners[index] if index < len(owners) else None
+        if candidate is not None and ids[option.source_id] > 1:
+            links = sorted(candidate.node.ids - {candidate.node.id})
+            if links:
+                option = replace(option, source_id=links[0])
+        if candidate is not None and names[option.name] > 1 and candidate.parent:
+            option = replace(option, name=f"{candidate.parent}: {option.name}")
+        result.append(option)
+    return result
 
 
 def _models_in(selection: _Sel) -> int:
@@ -1909,15 +1941,22 @@ _ROOT_TAGS = frozenset(
 
 
 def _root_nodes(doc: _Document, resolver: _Resolver) -> list[_Node]:
+    """The entries a roster can start from: the document's root entries and links, and those its
+    force entries hold (NewRecruit data often reaches every unit through the force's links)."""
     nodes: list[_Node] = []
+    holders: list[Element] = []
     for child in doc.root:
         if child.tag in ("selectionEntries", "entryLinks"):
-            for element in child:
-                node = resolver.resolve(element, doc)
-                if node is not None:
-                    nodes.append(node)
+            holders.append(child)
         elif child.tag not in _ROOT_TAGS:
             resolver.report.warn(f"{doc.filename}: <{child.tag}> at the top level is not supported; ignored")
+    for force in doc.root.iter("forceEntry"):
+        holders.extend(child for child in force if child.tag in ("selectionEntries", "entryLinks"))
+    for holder in holders:
+        for element in holder:
+            node = resolver.resolve(element, doc)
+            if node is not None:
+                nodes.append(node)
     return nodes
 
 
