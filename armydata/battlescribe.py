@@ -1122,7 +1122,7 @@ class _ArmyParser:
     def parse(self, roots: list[_Node], national_rules: list[str]) -> ImportedArmy:
         units: list[ImportedUnit] = []
         selectors: list[str] = []
-        seen: dict[str, ImportedUnit] = {}
+        seen: dict[str, int] = {}  # source id -> index in units
         for root in roots:
             categories = self.category_names(root)
             if _SELECTOR_RE.search(root.name):
@@ -1139,15 +1139,21 @@ class _ArmyParser:
                 unit = self._unit(unit_node, wrapper)
                 if unit is None:
                     continue
+                # The links that reach the unit: a roster may name it by any of them.
+                reached = unit_node.ids | (wrapper.ids if wrapper is not None else frozenset())
+                aliases = sorted(reached - {unit.source_id})
                 if unit.source_id in seen:
-                    if seen[unit.source_id].slot != unit.slot:
+                    known = units[seen[unit.source_id]]
+                    if known.slot != unit.slot:
                         self.report.warn(
                             f"{self.catalogue.name}: {unit.name!r} is offered in several slots "
-                            f"({seen[unit.source_id].slot}, {unit.slot}); imported once"
+                            f"({known.slot}, {unit.slot}); imported once"
                         )
+                    merged = list(dict.fromkeys([*known.source_aliases, *aliases]))
+                    units[seen[unit.source_id]] = replace(known, source_aliases=merged)
                     continue
-                seen[unit.source_id] = unit
-                units.append(unit)
+                seen[unit.source_id] = len(units)
+                units.append(replace(unit, source_aliases=aliases))
         return ImportedArmy(
             source_id=self.catalogue.id,
             name=self.catalogue.name,

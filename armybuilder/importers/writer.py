@@ -631,6 +631,7 @@ class _CatalogueWriter:
             "implicit_models": max(0, min(unit.implicit_models, base)),
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, entry {source_id}", 300),
             "source_id": source_id,
+            "source_aliases": [_fit(alias, 120) for alias in unit.source_aliases],
             "hidden": unit.hidden,
             "removed": False,
         }
