@@ -22,6 +22,7 @@ and a dry run does all the work, then rolls it back, so it reports exactly what 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -179,8 +180,18 @@ class CatalogueResult:
             f"({self.rules_matched} matched to the {self.edition} special rules, {self.rules_created} created)",
         ]
 
+    @property
+    def changed(self) -> bool:
+        """Whether the import wrote anything: a re-import of the same data changes nothing."""
+        tallies = (self.armies, self.units, self.options)
+        return any(t.created or t.updated or t.removed for t in tallies) or bool(
+            self.weapons_created or self.rules_created
+        )
+
     def lines(self) -> list[str]:
         lines = [self.title(), *(f"  {line}" for line in self.counts())]
+        if not self.changed:
+            lines.append("  Nothing changed: the data is the same as at the last import.")
         if self.skipped:
             lines.append(f"  Skipped {len(self.skipped)} entr{'y' if len(self.skipped) == 1 else 'ies'}:")
             lines += [f"    - {entry}: {reason}" for entry, reason in self.skipped]
@@ -280,7 +291,8 @@ def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any
     Only kinds the edition has are kept: a 2nd-edition army cannot field a 3rd-edition platoon.
     """
     kinds = set(edition_rules(edition).platoons)
-    return [asdict(force) for force in catalogue.forces if force.kind in kinds]
+    # Stored as JSON reads it back (lists, not tuples), so the same data compares equal on a re-import.
+    return json.loads(json.dumps([asdict(force) for force in catalogue.forces if force.kind in kinds]))
 
 
 # --- weapons and rules -------------------------------------------------------------------------
@@ -507,6 +519,13 @@ class _CatalogueWriter:
 
     def write(self) -> None:
         self.weapons.add_profiles(self.catalogue.weapons)
+        # A weapon an earlier import created is matched now, not created: its rules still count as
+        # the data's, so the same data reports the same rules on every import.
+        source = _fit(self.weapons.source, 200)
+        for profile in self.catalogue.weapons:
+            weapon = self.weapons.resolved.get(profile.name)
+            if weapon is not None and weapon.source == source:
+                self.rules.resolve_all(profile.special_rules)
         for army in self.catalogue.armies:
             self._army(army)
         if self.partly_priced_options:
