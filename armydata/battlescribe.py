@@ -123,6 +123,7 @@ class _Constraint:
     scope: str
     value: float
     percent: bool
+    child_id: str = ""  # newer files: what the constraint counts ("model": the unit's models)
 
 
 @dataclass(frozen=True)
@@ -594,6 +595,7 @@ def _constraint(element: Element) -> _Constraint:
         scope=element.get("scope", ""),
         value=_float(element.get("value")),
         percent=_truthy(element.get("percentValue")),
+        child_id=element.get("childId", ""),
     )
 
 
@@ -1255,6 +1257,18 @@ class _ArmyParser:
             priced.max_models = None
         else:
             priced.max_models = max(m for m in max_seen if m is not None) if max_seen else priced.base_models
+        # A cap on the unit's models as a whole ("at most 6 men", childId "model") bounds what the
+        # model entries would allow one by one.
+        caps = [
+            int(c.value)
+            for n in (unit.node, unit.wrapper)
+            if n is not None
+            for c in n.constraints
+            if c.type == "max" and c.child_id == "model" and c.field == "selections" and not c.percent and c.value >= 0
+        ]
+        if caps:
+            cap = max(min(caps), priced.base_models)
+            priced.max_models = cap if priced.max_models is None else min(priced.max_models, cap)
         return priced
 
     def _model_slots(self, unit: _Unit) -> list[tuple[_Node, _Node | None]]:

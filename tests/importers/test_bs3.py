@@ -75,7 +75,15 @@ def test_a_name_without_an_edition_is_refused_with_the_flag_to_use():
 
 def test_units_reached_only_through_the_force_entrys_links_are_imported(catalogue):
     names = [unit.name for unit in catalogue.armies[0].units]
-    assert names == ["Grenadier Squad", "Medium Mortar Team", "Panzer III", "Sd.Kfz. 251", "PaK 40", "Pioneer Squad"]
+    assert names == [
+        "Grenadier Squad",
+        "Medium Mortar Team",
+        "Panzer III",
+        "Sd.Kfz. 251",
+        "PaK 40",
+        "Pioneer Squad",
+        "Heavy Artillery",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -86,6 +94,7 @@ def test_units_reached_only_through_the_force_entrys_links_are_imported(catalogu
         ("PaK 40", "artillery", "artillery", "profiles"),
         ("Medium Mortar Team", "team", "mortar", "name"),
         ("Grenadier Squad", "infantry", "infantry", "name"),
+        ("Heavy Artillery", "artillery", "artillery", "categories"),
     ],
 )
 def test_a_unit_without_categories_takes_its_type_from_its_profiles_else_its_name(
@@ -171,3 +180,13 @@ def test_a_variant_group_carries_the_quality_and_the_price(catalogue):
 def test_a_vehicles_pintle_weapon_is_an_option(catalogue):
     hmg = option(only_unit(catalogue, "Sd.Kfz. 251"), "Pintle-mounted HMG")
     assert (hmg.grants_weapon, hmg.cost) == ("HMG", {"inexperienced": 20, "regular": 20})
+
+
+def test_a_cap_on_the_units_models_as_a_whole_bounds_its_largest_size(catalogue):
+    gun = only_unit(catalogue, "Heavy Artillery")
+    assert (gun.base_models, gun.max_models, gun.base_cost, gun.per_model_cost) == (
+        4,
+        6,
+        {"regular": 120},
+        {"regular": 5},
+    )
