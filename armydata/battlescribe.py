@@ -1445,10 +1445,15 @@ class _ArmyParser:
         left_out: list[str] = []
 
         def present(context: tuple[_Node, ...]) -> set[int]:
+            """The entries selected with the context taken, at a quality it can be taken at."""
             key = tuple(id(c) for c in context)
             if key not in present_cache:
-                tree, _ = unit.configure(first, dict.fromkeys(context, 1))
-                present_cache[key] = {id(s.node) for s in _walk(tree)}
+                present_cache[key] = set()
+                for quality in priced.trees:
+                    tree, _ = unit.configure(quality, dict.fromkeys(context, 1))
+                    if all(_find_selection(tree, c) is not None for c in context):
+                        present_cache[key] = {id(s.node) for s in _walk(tree)}
+                        break
             return present_cache[key]
 
         def walk(
@@ -1456,7 +1461,8 @@ class _ArmyParser:
         ) -> None:
             for child in node.children:
                 if child.kind == "group":
-                    if id(child) not in unit.quality_groups:
+                    # A rating group inside an option (an attached man's own quality) follows the unit's.
+                    if id(child) not in unit.quality_groups and not _is_rating_group(child):
                         walk(child, child, context, prefix, per_man, owner)
                     continue
                 if id(child) in quality_ids:
@@ -1478,9 +1484,10 @@ class _ArmyParser:
                 walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man, child.name)
 
         walk(unit.node, None, (), "", False)
-        options: list[ImportedOption] = []
+        chosen: list[tuple[_Candidate, ImportedOption]] = []
         groups: dict[int, ImportedOptionGroup | None] = {}
         keys: dict[int, str] = {}
+        merged: dict[tuple[object, ...], int] = {}
         for candidate in candidates:
             if candidate.context and unit.work > MAX_UNIT_WORK // 2:
                 left_out.append(f"{candidate.node.name!r} in {candidate.context[-1].name!r}")
@@ -1489,6 +1496,18 @@ class _ArmyParser:
             if option is None:
                 continue
             group = candidate.group
+            if candidate.per_man:
+                # The same swap offered to the extra man of each quality (an attendant entry per
+                # rating) is one per-man choice, priced at each quality.
+                same = (option.name, group.name if group else "", option.grants_weapon, option.replaces_weapon)
+                if same in merged:
+                    index = merged[same]
+                    first, known = chosen[index]
+                    both = {**option.cost, **known.cost}
+                    cost = {q: both[q] for q in QUALITIES if q in both}
+                    chosen[index] = (first, replace(known, cost=cost))
+                    continue
+                merged[same] = len(chosen)
             if group is not None:
                 if id(group) not in groups:
                     groups[id(group)] = self._option_group(unit, priced, candidate, keys)
@@ -1496,8 +1515,8 @@ class _ArmyParser:
                 spec = groups[id(group)]
                 if spec is not None or self._exclusive(unit, priced, candidate):
                     option = replace(option, group=spec.key if spec is not None else keys[id(group)])
-            options.append(option)
-        options = _distinct(options, [c for c in candidates if c.node.id in {o.source_id for o in options}])
+            chosen.append((candidate, option))
+        options = _distinct(chosen)
         if left_out:
             unit.note(f"{len(left_out)} choices too many or too deep to price were not imported (e.g. {left_out[0]})")
         specs = [spec for spec in groups.values() if spec is not None]
@@ -1740,32 +1759,30 @@ class _Candidate:
     parent: str = ""  # the entry it sits in, to tell apart two choices of one name
 
 
-def _distinct(options: list[ImportedOption], candidates: list[_Candidate]) -> list[ImportedOption]:
+def _distinct(chosen: list[tuple[_Candidate, ImportedOption]]) -> list[ImportedOption]:
     """Two choices of one unit from one shared entry (an SMG for the NCO, an SMG for each man) get
     the id of the link that reaches each, and the name of the model they belong to."""
-    names = defaultdict(int)
-    ids = defaultdict(int)
-    for option in options:
+    names: dict[str, int] = defaultdict(int)
+    ids: dict[str, int] = defaultdict(int)
+    for _, option in chosen:
         names[option.name] += 1
         ids[option.source_id] += 1
-    by_node: dict[str, list[_Candidate]] = defaultdict(list)
-    for candidate in candidates:
-        by_node[candidate.node.id].append(candidate)
     result: list[ImportedOption] = []
-    seen: dict[str, int] = defaultdict(int)
-    for option in options:
-        index = seen[option.source_id]
-        seen[option.source_id] += 1
-        owners = by_node.get(option.source_id, [])
-        candidate = owners[index] if index < len(owners) else None
-        if candidate is not None and ids[option.source_id] > 1:
+    for candidate, option in chosen:
+        if ids[option.source_id] > 1:
             links = sorted(candidate.node.ids - {candidate.node.id})
             if links:
                 option = replace(option, source_id=links[0])
-        if candidate is not None and names[option.name] > 1 and candidate.parent:
+        if names[option.name] > 1 and candidate.parent:
             option = replace(option, name=f"{candidate.parent}: {option.name}")
         result.append(option)
     return result
+
+
+def _is_rating_group(group: _Node) -> bool:
+    entries = [c for c in group.children if c.kind == "entry"]
+    qualities = [quality_of(e.name) for e in entries]
+    return bool(entries) and (all(qualities) or (bool(_QUALITY_GROUP_RE.search(group.name)) and any(qualities)))
 
 
 def _models_in(selection: _Sel) -> int:
