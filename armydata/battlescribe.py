@@ -1481,7 +1481,8 @@ class _ArmyParser:
                     walk(child, None, context, prefix, per_man or many, child.name)
                     continue
                 candidates.append(_Candidate(child, group, context, prefix, per_man, owner))
-                walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man, child.name)
+                if present((*context, child)):  # its own choices, when it can be taken at all
+                    walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man, child.name)
 
         walk(unit.node, None, (), "", False)
         chosen: list[tuple[_Candidate, ImportedOption]] = []
@@ -1489,8 +1490,10 @@ class _ArmyParser:
         keys: dict[int, str] = {}
         merged: dict[tuple[object, ...], int] = {}
         for candidate in candidates:
-            if candidate.context and unit.work > MAX_UNIT_WORK // 2:
-                left_out.append(f"{candidate.node.name!r} in {candidate.context[-1].name!r}")
+            if unit.work > MAX_UNIT_WORK // 2:
+                # Pricing stops short of the work limit, so a huge unit keeps its price and first choices.
+                where = candidate.context[-1].name if candidate.context else unit.node.name
+                left_out.append(f"{candidate.node.name!r} in {where!r}")
                 continue
             option = self._option(unit, priced, candidate, base_weapons)
             if option is None:

@@ -83,6 +83,7 @@ def test_units_reached_only_through_the_force_entrys_links_are_imported(catalogu
         "PaK 40",
         "Pioneer Squad",
         "Heavy Artillery",
+        "Platoon Commander",
     ]
 
 
@@ -190,3 +191,19 @@ def test_a_cap_on_the_units_models_as_a_whole_bounds_its_largest_size(catalogue)
         {"regular": 120},
         {"regular": 5},
     )
+
+
+def test_the_same_swap_for_the_attendant_of_each_quality_is_one_per_man_option(catalogue):
+    officer = only_unit(catalogue, "Platoon Commander")
+    assert (officer.base_models, officer.max_models) == (1, 3)
+    assert officer.per_model_cost == {"inexperienced": 7, "regular": 10, "veteran": 13}
+    smg = option(officer, "SMG")
+    assert (smg.per_model, smg.max_count, smg.cost) == (True, None, {"inexperienced": 3, "regular": 3, "veteran": 3})
+    assert group(officer, smg.group) == ImportedOptionGroup(smg.group, "Weapon", 0, 1, per_model=True)
+
+
+def test_a_rating_inside_an_option_follows_the_units_quality(catalogue):
+    officer = only_unit(catalogue, "Platoon Commander")
+    assert [o.name for o in officer.options] == ["SMG", "Medic"]
+    medic = option(officer, "Medic")
+    assert (medic.cost, medic.adds_models) == ({"inexperienced": 21, "regular": 30, "veteran": 39}, 1)
