@@ -1561,6 +1561,13 @@ class _ArmyParser:
         if id(group) in unit.variant_groups:
             return ImportedOptionGroup(key=key, label=group.name, minimum=1, maximum=1)
         minimum, maximum, held = self._group_limits(unit, priced, candidate)
+        quality = next(iter(priced.trees))
+        context = dict.fromkeys(candidate.context, 1)
+        root, ctx = unit.configure(quality, context) if context else priced.trees[quality]
+        ratio = self._per_model_limit(unit, priced, quality, group, context, root, ctx)
+        if ratio:
+            # A limit that grows with the unit's men is a limit per man.
+            return ImportedOptionGroup(key=key, label=group.name, maximum=ratio, per_model=True)
         if candidate.per_man:
             # "Each man may swap his rifle for one of ...": the cap is per man.
             return ImportedOptionGroup(key=key, label=group.name, maximum=maximum, per_model=True) if maximum else None
@@ -1569,6 +1576,31 @@ class _ArmyParser:
         if minimum == 0 and maximum in (None, 1):
             return None
         return ImportedOptionGroup(key=key, label=group.name, minimum=minimum, maximum=maximum)
+
+    def _per_model_limit(
+        self,
+        unit: _Unit,
+        priced: _Priced,
+        quality: str,
+        node: _Node,
+        context: dict[_Node, int],
+        root: _Sel,
+        ctx: _Ctx,
+    ) -> int:
+        """How many each man may take, when the entry's maximum grows with the unit's men (a
+        constraint modified once per model); 0 when it does not."""
+        base = unit.limit(node, "max", ctx)
+        if base is None or not any(m.field and any(c.id == m.field for c in node.constraints) for m in node.modifiers):
+            return 0
+        grown: list[int | None] = [unit.limit(node, "max", unit.context(root, models_override=ctx.models + 1))]
+        extra = priced.per_model_nodes.get(quality)
+        if extra is not None:
+            bigger, bigger_ctx = unit.configure(quality, {**context, extra: 1})
+            if _find_selection(bigger, extra) is not None:
+                grown.append(unit.limit(node, "max", bigger_ctx))
+        if not any(value is not None and value > base for value in grown):
+            return 0
+        return max(1, round(base / max(ctx.models, 1)))
 
     def _option(
         self, unit: _Unit, priced: _Priced, candidate: _Candidate, base_weapons: list[str]
@@ -1581,6 +1613,7 @@ class _ArmyParser:
         max_count: int | None = None
         adds_models = 0
         whole_unit = False
+        scaled = False
         context = dict.fromkeys(candidate.context, 1)
         for quality in priced.trees:
             if not all(unit.offers(n, quality) for n in (*candidate.context, node)):
@@ -1611,7 +1644,12 @@ class _ArmyParser:
                         break
             per_model_node = priced.per_model_nodes.get(quality)
             men = _models_in(selection) // max(selection.count, 1)
-            if candidate.per_man:
+            if not candidate.per_man and any(
+                self._per_model_limit(unit, priced, quality, n, context, root, ctx) for n in (node, group) if n
+            ):
+                # Its maximum grows with the unit's men ("any man may swap his rifle"): per man.
+                scaled = True
+            if candidate.per_man or scaled:
                 # Taken once for each man of the model it sits in: the price is per man.
                 per_model_flags.add(True)
                 costs[quality] = _round(delta / max(_instances(tree, node), 1))
@@ -1653,8 +1691,8 @@ class _ArmyParser:
             unit.note(f"option {node.name!r} is per model at some qualities only; imported per model")
         per_model = True in per_model_flags
         # An upgrade priced for every model and taken once is the whole unit's (grenades for all or none).
-        all_models = per_model and whole_unit and not candidate.per_man and max_count in (None, 1)
-        if candidate.per_man:
+        all_models = per_model and whole_unit and not (candidate.per_man or scaled) and max_count in (None, 1)
+        if candidate.per_man or scaled:
             max_count = None  # one per man: the unit's models are the cap
         return ImportedOption(
             source_id=node.id,

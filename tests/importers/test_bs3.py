@@ -84,6 +84,7 @@ def test_units_reached_only_through_the_force_entrys_links_are_imported(catalogu
         "Pioneer Squad",
         "Heavy Artillery",
         "Platoon Commander",
+        "People's Militia",
     ]
 
 
@@ -207,3 +208,22 @@ def test_a_rating_inside_an_option_follows_the_units_quality(catalogue):
     assert [o.name for o in officer.options] == ["SMG", "Medic"]
     medic = option(officer, "Medic")
     assert (medic.cost, medic.adds_models) == ({"inexperienced": 21, "regular": 30, "veteran": 39}, 1)
+
+
+def test_a_swap_whose_maximum_grows_with_the_men_is_per_man(catalogue):
+    smg = option(only_unit(catalogue, "Pioneer Squad"), "Replace rifle with SMG")
+    assert (smg.per_model, smg.all_models, smg.max_count, smg.grants_weapon) == (True, False, None, "SMG")
+    assert smg.cost == {"regular": 4, "veteran": 4}
+
+
+def test_a_group_whose_maximum_grows_with_the_men_is_a_choice_per_man(catalogue):
+    militia = only_unit(catalogue, "People's Militia")
+    assert group(militia, "Weapons") == ImportedOptionGroup("Weapons", "Weapons", 0, 1, per_model=True)
+    rifle, pistol = option(militia, "Rifle"), option(militia, "Pistol")
+    assert (rifle.per_model, rifle.max_count, rifle.cost, rifle.group) == (True, None, {"inexperienced": 2}, "Weapons")
+    assert (pistol.per_model, pistol.max_count, pistol.cost, pistol.group) == (
+        True,
+        None,
+        {"inexperienced": 1},
+        "Weapons",
+    )
