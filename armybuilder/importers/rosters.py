@@ -201,6 +201,9 @@ class _Matcher:
                 option = names.find(child.name, loose=True)
             if option is not None:
                 taken[option.slug] = taken.get(option.slug, 0) + child.number
+                if self.by_name and (child.type == "model" or _MODEL_NAME_RE.search(child.name)):
+                    # "Regular Soldier with LMG" is one of the squad's men who carries the option.
+                    models += child.number
                 continue
             if quality_of(child.name) is not None:
                 pending.extend(child.children)  # a variant's quality may hold its own choices
@@ -218,8 +221,9 @@ class _Matcher:
                 continue
             pending.extend(child.children)
         count = unit.implicit_models + models if models else unit.base_models
-        if self.by_name and models and added == models:
-            # Another author's data lists only the men added to the squad's base size.
+        if self.by_name and added:
+            # Another author's data lists the men added to the squad's base size as such; the
+            # others it lists (a soldier with an LMG) are base men.
             count = unit.base_models + added
         if self.by_name and not unit.base_models <= count <= unit.max_models:
             # Another author's squad sizes: keep the nearest size Muster's unit allows.

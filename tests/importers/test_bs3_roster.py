@@ -78,6 +78,7 @@ def germany():
     army = make_army(edition=make_edition("v2"), slug="germany", name="Germany", name_fr="Allemagne")
     squad = make_unit(army=army, name="Heer Infantry Squad", slug="heer-infantry-squad", base_models=5, max_models=10)
     make_option(squad, name="Anti-tank grenades", slug="at-grenades", per_model=True, all_models=True, cost_veteran=2)
+    make_option(squad, name="LMG", slug="lmg", cost_veteran=20)
     make_unit(
         army=army,
         name="Panzer III Ausf H",
@@ -99,7 +100,7 @@ def test_a_roster_of_a_built_in_army_maps_onto_it_by_names(germany):
     assert document["army"] == ["v2", "germany"]
     entries = [(e["unit"], e["quality"], e["models"], e["options"]) for e in document["entries"]]
     assert entries == [
-        ("heer-infantry-squad", "veteran", 7, {"at-grenades": 1}),
+        ("heer-infantry-squad", "veteran", 7, {"lmg": 1, "at-grenades": 1}),
         ("panzer-iii-h", "regular", 1, {}),
     ]
     assert [p["kind"] for p in document["platoons"]] == ["reinforced_platoon"]
@@ -110,7 +111,7 @@ def test_what_a_built_in_army_cannot_map_is_listed(germany):
     assert any("mapped onto Muster's built-in Germany" in note for note in result.notes)
     assert any("“Kettenkrad” matches no unit of Germany" in note for note in result.notes)
     assert any("“Stielhandgranaten” (5 pts) matches no option" in note for note in result.notes)
-    assert (result.roster_points, result.muster_points) == (305, 65 + 26 + 14 + 175)
+    assert (result.roster_points, result.muster_points) == (325, 65 + 26 + 20 + 14 + 175)
 
 
 def test_a_roster_of_an_army_neither_imported_nor_built_in_says_how_to_get_its_data_in(germany):
