@@ -2018,6 +2018,23 @@ _ROOT_TAGS = frozenset(
 )
 
 
+# Containers a force or category holds its links in (NewRecruit data links units from a force
+# entry, or from a category a force links).
+_FORCE_CONTAINERS = frozenset(
+    {"forceEntries", "forceEntry", "categoryLinks", "categoryLink", "categoryEntries", "categoryEntry"}
+)
+
+
+def _force_holders(element: Element, depth: int = 0) -> list[Element]:
+    holders: list[Element] = []
+    for child in element:
+        if depth and child.tag in ("selectionEntries", "entryLinks"):
+            holders.append(child)
+        elif child.tag in _FORCE_CONTAINERS and depth < MAX_DEPTH:
+            holders.extend(_force_holders(child, depth + 1))
+    return holders
+
+
 def _root_nodes(doc: _Document, resolver: _Resolver) -> list[_Node]:
     """The entries a roster can start from: the document's root entries and links, and those its
     force entries hold (NewRecruit data often reaches every unit through the force's links)."""
@@ -2028,8 +2045,7 @@ def _root_nodes(doc: _Document, resolver: _Resolver) -> list[_Node]:
             holders.append(child)
         elif child.tag not in _ROOT_TAGS:
             resolver.report.warn(f"{doc.filename}: <{child.tag}> at the top level is not supported; ignored")
-    for force in doc.root.iter("forceEntry"):
-        holders.extend(child for child in force if child.tag in ("selectionEntries", "entryLinks"))
+    holders.extend(_force_holders(doc.root))
     for holder in holders:
         for element in holder:
             node = resolver.resolve(element, doc)
