@@ -1748,6 +1748,8 @@ _PROFILE_KINDS = (
     (re.compile(r"anti-?\s?tank gun|\bat gun\b", re.I), "Anti-tank gun"),
     (re.compile(r"\bartillery\b|howitzer|field gun|anti-?\s?aircraft gun|\bflak\b", re.I), "Artillery"),
     (re.compile(r"\bvehicles?\b", re.I), "Vehicle"),
+    (re.compile(r"\binfantry\b|\bsquad\b|\bsection\b", re.I), "Infantry"),
+    (re.compile(r"\bteam\b", re.I), "Team"),
 )
 # A profile type or characteristic that says what the unit is ("Type", "Unit Type", "Composition / Type").
 _KIND_FIELD_RE = re.compile(r"\b(type|class|kind|composition)\b", re.I)
@@ -1773,6 +1775,9 @@ def _profile_kinds(profiles: list[_Profile], rules: list[str]) -> list[str]:
                 crew = True
             if _SHIELD_RE.search(key) or _SHIELD_RE.search(value):
                 shield = True
+            if re.search(r"\btransport", key, re.I) and (_first_int(value, r"(\d+)") or 0) > 0:
+                # A vehicle that carries men: a transport, whatever else its profile says.
+                texts.insert(0, "transport")
     kinds: list[str] = []
     for text in texts:
         for pattern, kind in _PROFILE_KINDS:

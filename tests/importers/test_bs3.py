@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from armydata.battlescribe import edition_of, parse_battlescribe
+from armydata.battlescribe import _Profile, _profile_kinds, edition_of, parse_battlescribe
 from armydata.model import ImportedCatalogue, ImportedOption, ImportedOptionGroup, ImportedUnit
 from armydata.safety import CatalogueImportError
 from tests.importers.helpers import only_unit
@@ -94,7 +94,7 @@ def test_units_reached_only_through_the_force_entrys_links_are_imported(catalogu
         ("Panzer III", "vehicle_armoured", "tank", "profiles"),
         ("Sd.Kfz. 251", "transport", "transport", "profiles"),
         ("PaK 40", "artillery", "artillery", "profiles"),
-        ("Medium Mortar Team", "team", "mortar", "name"),
+        ("Medium Mortar Team", "team", "mortar", "profiles"),
         ("Grenadier Squad", "infantry", "infantry", "name"),
         ("Heavy Artillery", "artillery", "artillery", "categories"),
     ],
@@ -110,7 +110,8 @@ def test_the_guessed_types_are_reported(catalogue):
     warnings = catalogue.report.warnings
     assert any("Panzer III" in w and "its profiles say vehicle armoured (guessed)" in w for w in warnings)
     assert any("PaK 40" in w and "its profiles say artillery (guessed)" in w for w in warnings)
-    assert any("Medium Mortar Team" in w and "its name says team (guessed)" in w for w in warnings)
+    assert any("Medium Mortar Team" in w and "its profiles say team (guessed)" in w for w in warnings)
+    assert any("Grenadier Squad" in w and "its name says infantry (guessed)" in w for w in warnings)
 
 
 # choices inside units
@@ -227,3 +228,22 @@ def test_a_group_whose_maximum_grows_with_the_men_is_a_choice_per_man(catalogue)
         {"inexperienced": 1},
         "Weapons",
     )
+
+
+@pytest.mark.parametrize(
+    ("type_name", "characteristics", "rules", "kinds"),
+    [
+        ("Vehicle", (), (), ["Vehicle"]),
+        ("Unit", (("Unit Type", "Tank destroyer"),), (), ["Tank"]),
+        ("Unit", (("Type", "Armoured car"),), (), ["Armoured car"]),
+        ("Unit", (("Composition / Type", "1 half-track"),), (), ["Transport"]),
+        ("Vehicle", (("Transport", "10 men"),), (), ["Transport", "Vehicle"]),
+        ("Unit", (("Type", "Infantry"),), (), ["Infantry"]),
+        ("Unit", (("Crew", "3"),), ("Gun Shield", "Team"), ["Artillery"]),
+        ("Unit", (("Crew", "3"),), ("Team",), []),
+        ("Unit", (("Notes", "a tank in the background"),), (), []),
+    ],
+)
+def test_what_a_units_profiles_say_it_is(type_name, characteristics, rules, kinds):
+    profile = _Profile("p", "Profile", type_name, characteristics)
+    assert _profile_kinds([profile], list(rules)) == kinds
