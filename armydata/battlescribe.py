@@ -68,7 +68,8 @@ _SELECTOR_RE = re.compile(r"th(?:r)?ea?t(?:re|er)\s+selector", re.IGNORECASE)
 _NOT_A_UNIT_RE = re.compile(r"theat(?:re|er)|utility|army special rules|points? adjust", re.IGNORECASE)
 _MEN_GROUP_RE = re.compile(r"\b(men|members|models|soldiers|squad|crew|additional|extra|attendants?)\b", re.IGNORECASE)
 _MAN_NAME_RE = re.compile(
-    r"\b(soldiers?|nco|man|men|trooper|troopers|crewman|crewmen|attendants?|rifleman|riflemen)\b", re.IGNORECASE
+    r"\b(soldiers?|nco|man|men|trooper|troopers|crewman|crewmen|attendants?|rifleman|riflemen|spotters?|loaders?)\b",
+    re.IGNORECASE,
 )
 _CREW_RE = re.compile(r"^\s*crew\s*\(?\s*(\d+)", re.IGNORECASE)
 _IGNORED_TAGS = frozenset({"description", "comment", "readme", "publications", "alias"})
@@ -1560,6 +1561,10 @@ class _ArmyParser:
         key = self._group_key(group, keys)
         if id(group) in unit.variant_groups:
             return ImportedOptionGroup(key=key, label=group.name, minimum=1, maximum=1)
+        if any(unit.is_model(c, group) for c in group.children if c.kind == "entry" and c is not candidate.node):
+            # A group of the unit's men ("Squad Members", "Additional Men"): its limit counts men,
+            # which the unit's size already bounds, not choices.
+            return None
         minimum, maximum, held = self._group_limits(unit, priced, candidate)
         quality = next(iter(priced.trees))
         context = dict.fromkeys(candidate.context, 1)
