@@ -22,7 +22,6 @@ and a dry run does all the work, then rolls it back, so it reports exactly what 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -157,6 +156,14 @@ class CatalogueResult:
             self.warnings.append(message)
 
     @property
+    def changed(self) -> bool:
+        """Whether the import wrote anything: a re-import of the same data changes nothing."""
+        tallies = (self.armies, self.units, self.options)
+        return any(t.created or t.updated or t.removed for t in tallies) or bool(
+            self.weapons_created or self.rules_created
+        )
+
+    @property
     def report(self) -> ImportReport:
         return self.parsed.catalogue.report
 
@@ -179,14 +186,6 @@ class CatalogueResult:
             f"Rules: {self.rules_matched + self.rules_created} "
             f"({self.rules_matched} matched to the {self.edition} special rules, {self.rules_created} created)",
         ]
-
-    @property
-    def changed(self) -> bool:
-        """Whether the import wrote anything: a re-import of the same data changes nothing."""
-        tallies = (self.armies, self.units, self.options)
-        return any(t.created or t.updated or t.removed for t in tallies) or bool(
-            self.weapons_created or self.rules_created
-        )
 
     def lines(self) -> list[str]:
         lines = [self.title(), *(f"  {line}" for line in self.counts())]
@@ -292,7 +291,16 @@ def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any
     """
     kinds = set(edition_rules(edition).platoons)
     # Stored as JSON reads it back (lists, not tuples), so the same data compares equal on a re-import.
-    return json.loads(json.dumps([asdict(force) for force in catalogue.forces if force.kind in kinds]))
+    return _as_json([asdict(force) for force in catalogue.forces if force.kind in kinds])
+
+
+def _as_json(value: Any) -> Any:
+    """A value as a JSON field reads it back: tuples become lists."""
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json(item) for item in value]
+    return value
 
 
 # --- weapons and rules -------------------------------------------------------------------------
@@ -523,7 +531,8 @@ class _CatalogueWriter:
         # the data's, so the same data reports the same rules on every import.
         source = _fit(self.weapons.source, 200)
         for profile in self.catalogue.weapons:
-            weapon = self.weapons.resolved.get(profile.name)
+            found = self.weapons.resolved.get(profile.name)
+            weapon = getattr(found, "weapon", found)  # a chart that keeps the mount holds the row in .weapon
             if weapon is not None and weapon.source == source:
                 self.rules.resolve_all(profile.special_rules)
         for army in self.catalogue.armies:
