@@ -1695,6 +1695,11 @@ class _ArmyParser:
         if len(per_model_flags) > 1:
             unit.note(f"option {node.name!r} is per model at some qualities only; imported per model")
         per_model = True in per_model_flags
+        if not per_model and max_count is None and not adds_models:
+            # Nothing caps how often it is taken (an SMG for "any number of men"): as often as
+            # there are men, each priced, rather than once for the unit.
+            scaled = True
+            per_model = True
         # An upgrade priced for every model and taken once is the whole unit's (grenades for all or none).
         all_models = per_model and whole_unit and not (candidate.per_man or scaled) and max_count in (None, 1)
         if candidate.per_man or scaled:

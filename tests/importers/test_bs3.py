@@ -247,3 +247,13 @@ def test_a_group_whose_maximum_grows_with_the_men_is_a_choice_per_man(catalogue)
 def test_what_a_units_profiles_say_it_is(type_name, characteristics, rules, kinds):
     profile = _Profile("p", "Profile", type_name, characteristics)
     assert _profile_kinds([profile], list(rules)) == kinds
+
+
+def test_an_upgrade_nothing_caps_is_taken_by_as_many_men_as_want_it(catalogue):
+    molotov = option(only_unit(catalogue, "People's Militia"), "Molotov cocktail")
+    assert (molotov.per_model, molotov.all_models, molotov.max_count, molotov.cost) == (
+        True,
+        False,
+        None,
+        {"inexperienced": 1},
+    )
