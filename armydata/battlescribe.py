@@ -36,6 +36,7 @@ from .model import (
     ImportedForceLimit,
     ImportedLimitAdjustment,
     ImportedOption,
+    ImportedOptionGroup,
     ImportedRule,
     ImportedUnit,
     ImportedWeapon,
@@ -50,6 +51,8 @@ MAX_DEPTH = 60
 # is skipped rather than allowed to stall the import.
 MAX_UNIT_NODES = 20_000
 MAX_UNIT_WORK = 2_000_000
+# Choices per unit the importer prices; a unit with more keeps the first ones and says so.
+MAX_OPTIONS = 400
 
 _ENTRY_TAGS = ("selectionEntry", "selectionEntryGroup")
 # A quality choice is named just that, maybe with a bracketed note ("Veteran (+3 pts)");
@@ -65,7 +68,8 @@ _SELECTOR_RE = re.compile(r"th(?:r)?ea?t(?:re|er)\s+selector", re.IGNORECASE)
 _NOT_A_UNIT_RE = re.compile(r"theat(?:re|er)|utility|army special rules|points? adjust", re.IGNORECASE)
 _MEN_GROUP_RE = re.compile(r"\b(men|members|models|soldiers|squad|crew|additional|extra|attendants?)\b", re.IGNORECASE)
 _MAN_NAME_RE = re.compile(
-    r"\b(soldiers?|nco|man|men|trooper|troopers|crewman|crewmen|attendants?|rifleman|riflemen)\b", re.IGNORECASE
+    r"\b(soldiers?|nco|man|men|trooper|troopers|crewman|crewmen|attendants?|rifleman|riflemen|spotters?|loaders?)\b",
+    re.IGNORECASE,
 )
 _CREW_RE = re.compile(r"^\s*crew\s*\(?\s*(\d+)", re.IGNORECASE)
 _IGNORED_TAGS = frozenset({"description", "comment", "readme", "publications", "alias"})
@@ -120,6 +124,7 @@ class _Constraint:
     scope: str
     value: float
     percent: bool
+    child_id: str = ""  # newer files: what the constraint counts ("model": the unit's models)
 
 
 @dataclass(frozen=True)
@@ -591,6 +596,7 @@ def _constraint(element: Element) -> _Constraint:
         scope=element.get("scope", ""),
         value=_float(element.get("value")),
         percent=_truthy(element.get("percentValue")),
+        child_id=element.get("childId", ""),
     )
 
 
@@ -655,7 +661,13 @@ class _Unit:
             self.unit_ids |= set(wrapper.ids) | {cat for cat, _ in wrapper.categories}
         self.fallback_models = self._crew_size() or 1
         self.quality_groups: dict[int, dict[str, _Node]] = {}
+        # Groups whose choices carry the quality (a tank's variants, each with its own quality
+        # choice): the unit is offered at a quality only through one of them, so the minimal
+        # selection leaves them out and each variant is priced as a required option.
+        self.variant_groups: set[int] = set()
         self._find_quality_groups(node)
+        if not self.quality_groups:
+            self._find_variant_groups(node)
         self.qualities: dict[str, _Node | None] = {}
         for options in self.quality_groups.values():
             for quality, entry in options.items():
@@ -702,6 +714,29 @@ class _Unit:
                 self.quality_groups[id(child)] = mapping
             else:
                 self._find_quality_groups(child)
+
+    def _find_variant_groups(self, node: _Node) -> None:
+        for child in node.children:
+            if child.kind != "group":
+                continue
+            for entry in child.children:
+                if entry.kind != "entry" or entry.type == "unit":
+                    continue
+                before = len(self.quality_groups)
+                self._find_quality_groups(entry)
+                if len(self.quality_groups) > before:
+                    self.variant_groups.add(id(child))
+            if id(child) not in self.variant_groups:
+                self._find_variant_groups(child)
+
+    def offers(self, node: _Node, quality: str) -> bool:
+        """Whether an entry holding its own quality choice (a variant) is offered at ``quality``."""
+        for child in node.children:
+            options = self.quality_groups.get(id(child))
+            if options is not None:
+                entry = options.get(quality)
+                return entry is not None and not _static_hidden(entry)
+        return True
 
     # conditions and modifiers
 
@@ -854,6 +889,13 @@ class _Unit:
         # Old BattleScribe files write -1 for "no limit".
         return None if chosen < 0 else int(chosen)
 
+    def option_man(self, node: _Node, group: _Node | None, ctx: _Ctx) -> bool:
+        """A single man the unit may add that is not one more of its ordinary men (a mortar's
+        spotter, an extra crewman): an option that adds a model, not a step in the unit's size."""
+        if ctx.counts.get(node.id, 0) or self.limit(node, "max", ctx) != 1:
+            return False
+        return group is None or self.limit(group, "max", ctx) is None
+
     # building selections
 
     def is_model(self, node: _Node, group: _Node | None) -> bool:
@@ -888,8 +930,8 @@ class _Unit:
             if child.kind == "group":
                 selections.extend(self._group_selections(child, quality, extras, ctx))
                 continue
-            if child.type == "unit" and node is self.node:
-                continue
+            if child.type == "unit" and node is self.node and not extras.get(child):
+                continue  # a unit inside the unit is a team the player may add, never part of it
             count = (self.limit(child, "min", ctx) or 0) + extras.get(child, 0)
             if count > 0 and not self.hidden(child, ctx):
                 selections.append(self._select(child, count, None, quality, extras, ctx))
@@ -909,7 +951,7 @@ class _Unit:
             if child.kind == "group":
                 selections.extend(self._group_selections(child, quality, extras, ctx))
                 continue
-            if child.type == "unit" and group in self.node.children:
+            if child.type == "unit" and group in self.node.children and not extras.get(child):
                 continue
             minimum = self.limit(child, "min", ctx) or 0
             extra = extras.get(child, 0)
@@ -921,6 +963,8 @@ class _Unit:
         # on top, unless the group is full, in which case it takes a default's place (picking
         # an SMG instead of the pistol in a one-weapon group).
         fill = max(0, (self.limit(group, "min", ctx) or 0) - mandatory)
+        if id(group) in self.variant_groups:
+            fill = 0  # a variant is a priced option, never part of the minimal selection
         maximum = self.limit(group, "max", ctx)
         if maximum is not None and fill and mandatory + fill + added > maximum:
             fill = max(0, maximum - mandatory - added)
@@ -1081,7 +1125,7 @@ class _ArmyParser:
     def parse(self, roots: list[_Node], national_rules: list[str]) -> ImportedArmy:
         units: list[ImportedUnit] = []
         selectors: list[str] = []
-        seen: dict[str, ImportedUnit] = {}
+        seen: dict[str, int] = {}  # source id -> index in units
         for root in roots:
             categories = self.category_names(root)
             if _SELECTOR_RE.search(root.name):
@@ -1098,15 +1142,21 @@ class _ArmyParser:
                 unit = self._unit(unit_node, wrapper)
                 if unit is None:
                     continue
+                # The links that reach the unit: a roster may name it by any of them.
+                reached = unit_node.ids | (wrapper.ids if wrapper is not None else frozenset())
+                aliases = sorted(reached - {unit.source_id})
                 if unit.source_id in seen:
-                    if seen[unit.source_id].slot != unit.slot:
+                    known = units[seen[unit.source_id]]
+                    if known.slot != unit.slot:
                         self.report.warn(
                             f"{self.catalogue.name}: {unit.name!r} is offered in several slots "
-                            f"({seen[unit.source_id].slot}, {unit.slot}); imported once"
+                            f"({known.slot}, {unit.slot}); imported once"
                         )
+                    merged = list(dict.fromkeys([*known.source_aliases, *aliases]))
+                    units[seen[unit.source_id]] = replace(known, source_aliases=merged)
                     continue
-                seen[unit.source_id] = unit
-                units.append(unit)
+                seen[unit.source_id] = len(units)
+                units.append(replace(unit, source_aliases=aliases))
         return ImportedArmy(
             source_id=self.catalogue.id,
             name=self.catalogue.name,
@@ -1208,6 +1258,18 @@ class _ArmyParser:
             priced.max_models = None
         else:
             priced.max_models = max(m for m in max_seen if m is not None) if max_seen else priced.base_models
+        # A cap on the unit's models as a whole ("at most 6 men", childId "model") bounds what the
+        # model entries would allow one by one.
+        caps = [
+            int(c.value)
+            for n in (unit.node, unit.wrapper)
+            if n is not None
+            for c in n.constraints
+            if c.type == "max" and c.child_id == "model" and c.field == "selections" and not c.percent and c.value >= 0
+        ]
+        if caps:
+            cap = max(min(caps), priced.base_models)
+            priced.max_models = cap if priced.max_models is None else min(priced.max_models, cap)
         return priced
 
     def _model_slots(self, unit: _Unit) -> list[tuple[_Node, _Node | None]]:
@@ -1234,6 +1296,8 @@ class _ArmyParser:
         group_rooms: dict[int, list[int | None]] = {}
         for index, (node, group) in enumerate(self._model_slots(unit)):
             if unit.hidden(node, ctx) or (group is not None and unit.hidden(group, ctx)):
+                continue
+            if unit.option_man(node, group, ctx):
                 continue
             maximum = unit.limit(node, "max", ctx)
             room = None if maximum is None else max(0, maximum - ctx.counts.get(node.id, 0))
@@ -1269,6 +1333,7 @@ class _ArmyParser:
         rules: list[str] = []
         vehicle = None
         quality_nodes = {id(n) for n in unit.qualities.values() if n is not None}
+        profiles = [*node.profiles, *(wrapper.profiles if wrapper is not None else ())]
         for root, _ in priced.trees.values():
             for name in _weapons_of(root):
                 if name not in weapons:
@@ -1277,6 +1342,8 @@ class _ArmyParser:
                 for profile in selection.node.profiles:
                     if vehicle is None and profile.is_vehicle:
                         vehicle = profile
+                    if not profile.is_weapon and profile not in profiles:
+                        profiles.append(profile)
                 if id(selection.node) in quality_nodes or _is_weapon_node(selection.node):
                     continue
                 for rule in selection.node.rules:
@@ -1290,11 +1357,11 @@ class _ArmyParser:
                 vehicle = next((p for p in wrapper.profiles if p.is_vehicle), None)
         damage_text = vehicle.get("damage value", "damage", "dv") if vehicle else None
         transport_text = vehicle.get("transport", "transport capacity") if vehicle else None
-        kind = self._classify(unit, wrapper, damage_text, transport_text)
+        kind, type_source = self._classify(unit, wrapper, damage_text, transport_text, profiles, rules)
         hidden = _static_hidden(node) or (wrapper is not None and _static_hidden(wrapper))
         if hidden:
             self.report.warn(f"{self.catalogue.name}: {node.name!r} is hidden in the source; imported as hidden")
-        options = self._options(unit, priced, weapons)
+        options, option_groups = self._options(unit, priced, weapons)
         # Vehicles keep each weapon on its own mount, read from the first offered quality's tree
         # (the default kit does not change with quality).
         lines = _weapon_lines(next(iter(priced.trees.values()))[0]) if damage_text else []
@@ -1318,74 +1385,250 @@ class _ArmyParser:
             hidden=hidden,
             weapon_lines=lines,
             categories=list(dict.fromkeys(c for n in (node, wrapper) if n is not None for c, _ in n.categories)),
+            type_source=type_source,
+            option_groups=option_groups,
         )
 
     def _classify(
-        self, unit: _Unit, wrapper: _Node | None, damage: str | None, transport: str | None
-    ) -> Classification:
+        self,
+        unit: _Unit,
+        wrapper: _Node | None,
+        damage: str | None,
+        transport: str | None,
+        profiles: list[_Profile],
+        rules: list[str],
+    ) -> tuple[Classification, str]:
+        """The unit's kind and what told it: its categories, else its profiles, else its name.
+
+        Data without type categories keeps the kind in its profiles: a damage value or a profile
+        type naming a vehicle, a gun's crew and shield naming artillery.
+        """
         display = f"{unit.node.name} {wrapper.name if wrapper else ''}".strip()
-        result = classify(self.category_names(unit.node, wrapper), display, damage=damage, transport=transport)
+        categories = self.category_names(unit.node, wrapper)
+        if not classify(categories, "").guessed:
+            return classify(categories, display, damage=damage, transport=transport), "categories"
+        hints = _profile_kinds(profiles, rules)
+        if damage is not None or hints:
+            result = classify(hints, display, damage=damage, transport=transport)
+            label = result.unit_type.replace("_", " ")
+            unit.note(f"no category says what kind of unit this is; its profiles say {label} (guessed)")
+            return result, "profiles"
+        result = classify(categories, display)
         if result.guessed:
             unit.note("no category says what kind of unit this is; imported as infantry")
-        return result
+        else:
+            label = result.unit_type.replace("_", " ")
+            unit.note(f"no category or profile says what kind of unit this is; its name says {label} (guessed)")
+        return result, "name"
 
-    def _options(self, unit: _Unit, priced: _Priced, base_weapons: list[str]) -> list[ImportedOption]:
+    def _options(
+        self, unit: _Unit, priced: _Priced, base_weapons: list[str]
+    ) -> tuple[list[ImportedOption], list[ImportedOptionGroup]]:
+        """Every choice inside the unit, at any depth, with the limits its groups set.
+
+        Entries that are part of the unit at every quality are walked into: their choices are
+        the unit's options. A choice inside a model that the unit holds several of (or inside
+        the entry that adds its men) is a per-man choice. A choice inside an option is priced
+        with that option taken and named after it.
+        """
         in_base: dict[int, set[str]] = defaultdict(set)
+        base_counts: dict[int, int] = defaultdict(int)
         for quality, (root, _) in priced.trees.items():
             for selection in _walk(root):
                 in_base[id(selection.node)].add(quality)
+                base_counts[id(selection.node)] = max(base_counts[id(selection.node)], selection.count)
         per_model_ids = {id(n) for n in priced.per_model_nodes.values()}
         quality_ids = {id(n) for mapping in unit.quality_groups.values() for n in mapping.values()}
         offered = set(priced.base)
-        candidates: list[tuple[_Node, _Node | None]] = []
-        nested: list[str] = []
+        first = next(iter(priced.trees))
+        candidates: list[_Candidate] = []
+        present_cache: dict[tuple[int, ...], set[int]] = {}
+        left_out: list[str] = []
 
-        def note_nested(option: _Node) -> None:
-            for child, _ in _entries_through_groups(option):
-                if not _has_minimum(child):
-                    nested.append(f"{child.name!r} in {option.name!r}")
+        def present(context: tuple[_Node, ...]) -> set[int]:
+            """The entries selected with the context taken, at a quality it can be taken at."""
+            key = tuple(id(c) for c in context)
+            if key not in present_cache:
+                present_cache[key] = set()
+                for quality in priced.trees:
+                    tree, _ = unit.configure(quality, dict.fromkeys(context, 1))
+                    if all(_find_selection(tree, c) is not None for c in context):
+                        present_cache[key] = {id(s.node) for s in _walk(tree)}
+                        break
+            return present_cache[key]
 
-        def walk(node: _Node, group: _Node | None) -> None:
+        def walk(
+            node: _Node, group: _Node | None, context: tuple[_Node, ...], prefix: str, per_man: bool, owner: str = ""
+        ) -> None:
             for child in node.children:
                 if child.kind == "group":
-                    if id(child) not in unit.quality_groups:
-                        walk(child, child)
+                    # A rating group inside an option (an attached man's own quality) follows the unit's.
+                    if id(child) not in unit.quality_groups and not _is_rating_group(child):
+                        walk(child, child, context, prefix, per_man, owner)
                     continue
                 if id(child) in quality_ids:
                     continue
-                if child.type == "unit":
-                    if node is not unit.node or group is not None:
-                        self.report.skip(f"{child.name} ({child.id})", f"a unit nested inside {unit.node.name!r}")
+                if len(candidates) + len(left_out) > MAX_OPTIONS:
+                    left_out.append(f"{child.name!r} in {unit.node.name!r}")
                     continue
                 if id(child) in per_model_ids:
-                    note_nested(child)
+                    # The entry that adds the unit's men: its own choices are each man's.
+                    inner = context if id(child) in in_base else (*context, child)
+                    walk(child, None, inner, prefix, True, child.name)
                     continue
-                if in_base.get(id(child), set()) >= offered:
-                    # Part of the unit at every quality: its own choices are the unit's options.
-                    walk(child, None)
+                there = id(child) in present(context) if context else in_base.get(id(child), set()) >= offered
+                if there:
+                    many = base_counts.get(id(child), 1) > 1 and unit.is_model(child, group)
+                    walk(child, None, context, prefix, per_man or many, child.name)
                     continue
-                candidates.append((child, group))
-                note_nested(child)
+                candidates.append(_Candidate(child, group, context, prefix, per_man, owner))
+                if present((*context, child)):  # its own choices, when it can be taken at all
+                    walk(child, None, (*context, child), f"{prefix}{child.name}: ", per_man, child.name)
 
-        walk(unit.node, None)
-        options: list[ImportedOption] = []
-        for node, group in candidates:
-            option = self._option(unit, priced, node, group, base_weapons)
-            if option is not None:
-                options.append(option)
-        if nested:
-            unit.note(f"{len(nested)} choices inside options were not imported (e.g. {nested[0]})")
-        return options
+        walk(unit.node, None, (), "", False)
+        chosen: list[tuple[_Candidate, ImportedOption]] = []
+        groups: dict[int, ImportedOptionGroup | None] = {}
+        keys: dict[int, str] = {}
+        merged: dict[tuple[object, ...], int] = {}
+        for candidate in candidates:
+            if unit.work > MAX_UNIT_WORK // 2:
+                # Pricing stops short of the work limit, so a huge unit keeps its price and first choices.
+                where = candidate.context[-1].name if candidate.context else unit.node.name
+                left_out.append(f"{candidate.node.name!r} in {where!r}")
+                continue
+            option = self._option(unit, priced, candidate, base_weapons)
+            if option is None:
+                continue
+            group = candidate.group
+            if candidate.per_man:
+                # The same swap offered to the extra man of each quality (an attendant entry per
+                # rating) is one per-man choice, priced at each quality.
+                same = (option.name, group.name if group else "", option.grants_weapon, option.replaces_weapon)
+                if same in merged:
+                    index = merged[same]
+                    first, known = chosen[index]
+                    both = {**option.cost, **known.cost}
+                    cost = {q: both[q] for q in QUALITIES if q in both}
+                    chosen[index] = (first, replace(known, cost=cost))
+                    continue
+                merged[same] = len(chosen)
+            if group is not None:
+                if id(group) not in groups:
+                    groups[id(group)] = self._option_group(unit, priced, candidate, keys)
+                    keys[id(group)] = self._group_key(group, keys)
+                spec = groups[id(group)]
+                if spec is not None or self._exclusive(unit, priced, candidate):
+                    option = replace(option, group=spec.key if spec is not None else keys[id(group)])
+            chosen.append((candidate, option))
+        options = _distinct(chosen)
+        if left_out:
+            unit.note(f"{len(left_out)} choices too many or too deep to price were not imported (e.g. {left_out[0]})")
+        specs = [spec for spec in groups.values() if spec is not None]
+        used = {option.group for option in options}
+        return options, [spec for spec in specs if spec.key in used]
+
+    @staticmethod
+    def _group_key(group: _Node, keys: dict[int, str]) -> str:
+        key = group.name or group.id or "choice"
+        taken = set(keys.values())
+        number = 2
+        while key in taken:
+            key = f"{group.name or group.id} ({number})"
+            number += 1
+        return key
+
+    def _group_limits(self, unit: _Unit, priced: _Priced, candidate: _Candidate) -> tuple[int, int | None, int]:
+        """The group's minimum and maximum, and how many of its entries the unit already holds."""
+        group = candidate.group
+        assert group is not None
+        quality = next(iter(priced.trees))
+        if candidate.context:
+            tree, ctx = unit.configure(quality, dict.fromkeys(candidate.context, 1))
+        else:
+            tree, ctx = priced.trees[quality]
+        held = sum(s.count for s in _walk(tree) if s.group is group)
+        return unit.limit(group, "min", ctx) or 0, unit.limit(group, "max", ctx), held
+
+    def _exclusive(self, unit: _Unit, priced: _Priced, candidate: _Candidate) -> bool:
+        return self._group_limits(unit, priced, candidate)[1] == 1
+
+    def _option_group(
+        self, unit: _Unit, priced: _Priced, candidate: _Candidate, keys: dict[int, str]
+    ) -> ImportedOptionGroup | None:
+        """The shared limit of a selection group, or None when "one of these" (or nothing) says it all."""
+        group = candidate.group
+        assert group is not None
+        key = self._group_key(group, keys)
+        if id(group) in unit.variant_groups:
+            return ImportedOptionGroup(key=key, label=group.name, minimum=1, maximum=1)
+        if any(unit.is_model(c, group) for c in group.children if c.kind == "entry" and c is not candidate.node):
+            # A group of the unit's men ("Squad Members", "Additional Men"): its limit counts men,
+            # which the unit's size already bounds, not choices.
+            return None
+        minimum, maximum, held = self._group_limits(unit, priced, candidate)
+        quality = next(iter(priced.trees))
+        context = dict.fromkeys(candidate.context, 1)
+        root, ctx = unit.configure(quality, context) if context else priced.trees[quality]
+        ratio = self._per_model_limit(unit, priced, quality, group, context, root, ctx)
+        if ratio:
+            # A limit that grows with the unit's men is a limit per man.
+            return ImportedOptionGroup(key=key, label=group.name, maximum=ratio, per_model=True)
+        if candidate.per_man:
+            # "Each man may swap his rifle for one of ...": the cap is per man.
+            return ImportedOptionGroup(key=key, label=group.name, maximum=maximum, per_model=True) if maximum else None
+        # Entries the unit holds by default fill the minimum; the options replace them.
+        minimum = max(0, minimum - held)
+        if minimum == 0 and maximum in (None, 1):
+            return None
+        return ImportedOptionGroup(key=key, label=group.name, minimum=minimum, maximum=maximum)
+
+    def _per_model_limit(
+        self,
+        unit: _Unit,
+        priced: _Priced,
+        quality: str,
+        node: _Node,
+        context: dict[_Node, int],
+        root: _Sel,
+        ctx: _Ctx,
+    ) -> int:
+        """How many each man may take, when the entry's maximum grows with the unit's men (a
+        constraint modified once per model); 0 when it does not."""
+        base = unit.limit(node, "max", ctx)
+        if base is None or not any(m.field and any(c.id == m.field for c in node.constraints) for m in node.modifiers):
+            return 0
+        grown: list[int | None] = [unit.limit(node, "max", unit.context(root, models_override=ctx.models + 1))]
+        extra = priced.per_model_nodes.get(quality)
+        if extra is not None:
+            bigger, bigger_ctx = unit.configure(quality, {**context, extra: 1})
+            if _find_selection(bigger, extra) is not None:
+                grown.append(unit.limit(node, "max", bigger_ctx))
+        if not any(value is not None and value > base for value in grown):
+            return 0
+        return max(1, round(base / max(ctx.models, 1)))
 
     def _option(
-        self, unit: _Unit, priced: _Priced, node: _Node, group: _Node | None, base_weapons: list[str]
+        self, unit: _Unit, priced: _Priced, candidate: _Candidate, base_weapons: list[str]
     ) -> ImportedOption | None:
+        node, group = candidate.node, candidate.group
         costs: dict[str, int] = {}
         per_model_flags: set[bool] = set()
         grants: str | None = None
         replaces: str | None = None
         max_count: int | None = None
-        for quality, (root, ctx) in priced.trees.items():
+        adds_models = 0
+        whole_unit = False
+        scaled = False
+        context = dict.fromkeys(candidate.context, 1)
+        for quality in priced.trees:
+            if not all(unit.offers(n, quality) for n in (*candidate.context, node)):
+                continue
+            if context:
+                root, ctx = unit.configure(quality, context)
+                if any(_find_selection(root, c) is None for c in context):
+                    continue
+            else:
+                root, ctx = priced.trees[quality]
             if unit.hidden(node, ctx) or (group is not None and unit.hidden(group, ctx)):
                 continue
             limit = unit.limit(node, "max", ctx)
@@ -1393,7 +1636,7 @@ class _ArmyParser:
                 limit = unit.limit(group, "max", ctx)
             if limit == 0:
                 continue
-            tree, tree_ctx = unit.configure(quality, {node: 1})
+            tree, tree_ctx = unit.configure(quality, {**context, node: 1})
             selection = _find_selection(tree, node)
             if selection is None:
                 continue
@@ -1405,23 +1648,42 @@ class _ArmyParser:
                         replaces = next(iter(_weapons_of(before)), None)
                         break
             per_model_node = priced.per_model_nodes.get(quality)
-            slope = self._slope(unit, quality, node, per_model_node, tree, tree_ctx, root, delta)
-            if abs(slope) > 1e-9:
+            men = _models_in(selection) // max(selection.count, 1)
+            if not candidate.per_man and any(
+                self._per_model_limit(unit, priced, quality, n, context, root, ctx) for n in (node, group) if n
+            ):
+                # Its maximum grows with the unit's men ("any man may swap his rifle"): per man.
+                scaled = True
+            if candidate.per_man or scaled:
+                # Taken once for each man of the model it sits in: the price is per man.
                 per_model_flags.add(True)
-                fixed = delta - slope * tree_ctx.models
-                if abs(fixed) > 0.5:
-                    unit.note(f"option {node.name!r} costs {fixed:g} plus {slope:g} per model; imported per model")
-                costs[quality] = _round(slope)
-            else:
+                costs[quality] = _round(delta / max(_instances(tree, node), 1))
+            elif selection.is_model and per_model_node is not None and not unit.option_man(node, group, ctx):
                 per_model_flags.add(False)
-                if selection.is_model and per_model_node is not None:
-                    plain = _weapons_of_node(per_model_node, unit, quality)
-                    if set(option_weapons) - set(plain):
-                        # A "soldier with LMG" entry is one of the squad's models: what the
-                        # player pays for is the difference from an ordinary soldier.
-                        delta -= priced.per_model.get(quality, 0)
-                        replaces = replaces or next(iter(plain), None)
+                plain = _weapons_of_node(per_model_node, unit, quality)
+                if set(option_weapons) - set(plain):
+                    # A "soldier with LMG" entry is one of the squad's models: what the
+                    # player pays for is the difference from an ordinary soldier.
+                    delta -= priced.per_model.get(quality, 0)
+                    replaces = replaces or next(iter(plain), None)
                 costs[quality] = _round(delta)
+            elif men or node.type == "unit":
+                # A team inside the unit (an LMG team, an extra crewman): its own men, its own price.
+                per_model_flags.add(False)
+                adds_models = max(adds_models, men or _team_size(node) or 1)
+                costs[quality] = _round(delta)
+            else:
+                slope = self._slope(unit, quality, node, per_model_node, tree, tree_ctx, root, delta, context)
+                if abs(slope) > 1e-9:
+                    per_model_flags.add(True)
+                    whole_unit = True
+                    fixed = delta - slope * tree_ctx.models
+                    if abs(fixed) > 0.5:
+                        unit.note(f"option {node.name!r} costs {fixed:g} plus {slope:g} per model; imported per model")
+                    costs[quality] = _round(slope)
+                else:
+                    per_model_flags.add(False)
+                    costs[quality] = _round(delta)
             if grants is None and option_weapons:
                 fresh = [w for w in option_weapons if w not in base_weapons]
                 grants = (fresh or option_weapons)[0]
@@ -1432,18 +1694,26 @@ class _ArmyParser:
             return None
         if len(per_model_flags) > 1:
             unit.note(f"option {node.name!r} is per model at some qualities only; imported per model")
-        group_name = ""
-        if group is not None and any(unit.limit(group, "max", ctx) == 1 for _, ctx in priced.trees.values()):
-            group_name = group.name
+        per_model = True in per_model_flags
+        if not per_model and max_count is None and not adds_models:
+            # Nothing caps how often it is taken (an SMG for "any number of men"): as often as
+            # there are men, each priced, rather than once for the unit.
+            scaled = True
+            per_model = True
+        # An upgrade priced for every model and taken once is the whole unit's (grenades for all or none).
+        all_models = per_model and whole_unit and not (candidate.per_man or scaled) and max_count in (None, 1)
+        if candidate.per_man or scaled:
+            max_count = None  # one per man: the unit's models are the cap
         return ImportedOption(
             source_id=node.id,
-            name=node.name,
-            per_model=True in per_model_flags,
+            name=f"{candidate.prefix}{node.name}",
+            per_model=per_model,
             cost=costs,
             max_count=max_count,
             grants_weapon=grants,
             replaces_weapon=replaces if replaces != grants else None,
-            group=group_name,
+            all_models=all_models,
+            adds_models=adds_models,
         )
 
     def _slope(
@@ -1456,17 +1726,154 @@ class _ArmyParser:
         tree_ctx: _Ctx,
         root: _Sel,
         delta: float,
+        context: dict[_Node, int],
     ) -> float:
         """How much the option's price grows with each extra model in the unit."""
         if per_model_node is not None and per_model_node is not node:
-            with_both, both_ctx = unit.configure(quality, {node: 1, per_model_node: 1})
-            bigger, bigger_ctx = unit.configure(quality, {per_model_node: 1})
+            with_both, both_ctx = unit.configure(quality, {**context, node: 1, per_model_node: 1})
+            bigger, bigger_ctx = unit.configure(quality, {**context, per_model_node: 1})
             if _find_selection(bigger, per_model_node) is not None and _find_selection(with_both, node) is not None:
                 return (unit.cost(with_both, both_ctx) - unit.cost(bigger, bigger_ctx)) - delta
         # A fixed-size unit: see whether the option's own modifiers count the models.
         more = unit.context(tree, models_override=tree_ctx.models + 1)
         base_more = unit.context(root, models_override=tree_ctx.models + 1)
         return (unit.cost(tree, more) - unit.cost(root, base_more)) - delta
+
+
+# What a unit's own (non-weapon) profiles say it is, as category-like names the classifier reads.
+_PROFILE_KINDS = (
+    (re.compile(r"armou?red car|scout car|recce vehicle|reconnaissance vehicle", re.I), "Armoured car"),
+    (
+        re.compile(r"half-?track|\btrucks?\b|\blorry\b|\btransport\b|\bcarriers?\b|\btractor\b|\bjeep\b", re.I),
+        "Transport",
+    ),
+    (
+        re.compile(
+            r"\btanks?\b|assault guns?|tank destroyer|self.propelled|\bspg\b|tank hunter|\bpanzer|"
+            r"armou?red (fighting )?vehicle|\bafv\b",
+            re.I,
+        ),
+        "Tank",
+    ),
+    (re.compile(r"anti-?\s?tank gun|\bat gun\b", re.I), "Anti-tank gun"),
+    (re.compile(r"\bartillery\b|howitzer|field gun|anti-?\s?aircraft gun|\bflak\b", re.I), "Artillery"),
+    (re.compile(r"\bvehicles?\b", re.I), "Vehicle"),
+    (re.compile(r"\binfantry\b|\bsquad\b|\bsection\b", re.I), "Infantry"),
+    (re.compile(r"\bteam\b", re.I), "Team"),
+)
+# A profile type or characteristic that says what the unit is ("Type", "Unit Type", "Composition / Type").
+_KIND_FIELD_RE = re.compile(r"\b(type|class|kind|composition)\b", re.I)
+_SHIELD_RE = re.compile(r"\bshield\b", re.I)
+
+
+def _profile_kinds(profiles: list[_Profile], rules: list[str]) -> list[str]:
+    """Category-like names for what a unit's profiles say it is: "Tank", "Transport", "Artillery"...
+
+    A profile type names the kind ("Vehicle", "Tank"), or a characteristic called type or
+    composition does; a crew together with a gun shield is an artillery piece.
+    """
+    texts: list[str] = []
+    crew = shield = False
+    for profile in profiles:
+        if profile.is_weapon:
+            continue
+        texts.append(profile.type_name)
+        for key, value in profile.characteristics:
+            if _KIND_FIELD_RE.search(key):
+                texts.append(value)
+            if re.search(r"\bcrew\b", key, re.I) or re.search(r"\bcrew\b", value, re.I):
+                crew = True
+            if _SHIELD_RE.search(key) or _SHIELD_RE.search(value):
+                shield = True
+            if re.search(r"\btransport", key, re.I) and (_first_int(value, r"(\d+)") or 0) > 0:
+                # A vehicle that carries men: a transport, whatever else its profile says.
+                texts.insert(0, "transport")
+    kinds: list[str] = []
+    for text in texts:
+        for pattern, kind in _PROFILE_KINDS:
+            if pattern.search(text or "") and kind not in kinds:
+                kinds.append(kind)
+                break
+    for rule in rules:
+        crew = crew or bool(re.search(r"\bcrew\b|\bteam\b", rule, re.I))
+        shield = shield or bool(_SHIELD_RE.search(rule))
+    if not kinds and crew and shield:
+        kinds.append("Artillery")
+    return kinds
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A choice of a unit: its group, the options it sits inside (taken with it), and whether
+    each man takes it (it sits inside a model the unit holds several of)."""
+
+    node: _Node
+    group: _Node | None
+    context: tuple[_Node, ...]
+    prefix: str
+    per_man: bool
+    parent: str = ""  # the entry it sits in, to tell apart two choices of one name
+
+
+def _distinct(chosen: list[tuple[_Candidate, ImportedOption]]) -> list[ImportedOption]:
+    """Two choices of one unit from one shared entry (an SMG for the NCO, an SMG for each man) get
+    the id of the link that reaches each, and the name of the model they belong to."""
+    names: dict[str, int] = defaultdict(int)
+    ids: dict[str, int] = defaultdict(int)
+    for _, option in chosen:
+        names[option.name] += 1
+        ids[option.source_id] += 1
+    result: list[ImportedOption] = []
+    for candidate, option in chosen:
+        if ids[option.source_id] > 1:
+            links = sorted(candidate.node.ids - {candidate.node.id})
+            if links:
+                option = replace(option, source_id=links[0])
+        if names[option.name] > 1 and candidate.parent:
+            option = replace(option, name=f"{candidate.parent}: {option.name}")
+        result.append(option)
+    return result
+
+
+def _is_rating_group(group: _Node) -> bool:
+    entries = [c for c in group.children if c.kind == "entry"]
+    qualities = [quality_of(e.name) for e in entries]
+    return bool(entries) and (all(qualities) or (bool(_QUALITY_GROUP_RE.search(group.name)) and any(qualities)))
+
+
+def _models_in(selection: _Sel) -> int:
+    """The men a selection stands for, its nested model entries included."""
+
+    def walk(item: _Sel, multiplier: int) -> int:
+        amount = multiplier * item.count
+        own = amount if item.is_model else 0
+        return own + sum(walk(child, amount) for child in item.children)
+
+    return walk(selection, 1)
+
+
+def _instances(tree: _Sel, node: _Node) -> int:
+    """How many times ``node`` is selected in the tree, its parents' counts multiplied in."""
+
+    def walk(item: _Sel, multiplier: int) -> int:
+        amount = multiplier * item.count
+        own = amount if item.node is node else 0
+        return own + sum(walk(child, amount) for child in item.children)
+
+    return walk(tree, 1)
+
+
+_TEAM_SIZE_RE = re.compile(r"\b(\d+)\s*(?:-\s*)?(?:men|man|models?|soldiers?|crew(?:men)?)\b", re.IGNORECASE)
+
+
+def _team_size(node: _Node) -> int:
+    """The men of a nested team with no model entries: "2 men" in its name or profiles, or its crew rule."""
+    texts = [node.name, *(value for p in node.profiles for _, value in p.characteristics), *node.rules]
+    for text in texts:
+        match = _TEAM_SIZE_RE.search(text) or _CREW_RE.match(text)
+        if match:
+            return int(match.group(1))
+    return 0
 
 
 def _weapons_of_node(node: _Node, unit: _Unit, quality: str) -> list[str]:
@@ -1541,13 +1948,30 @@ def _split_rules(text: str | None) -> list[str]:
 # --- the public entry point ----------------------------------------------------------------
 
 
-def _edition(system_name: str) -> str:
+# Editions as data authors spell them in a game system's name: "Bolt Action 3ed", "Third Edition",
+# "3rd Ed.", "BA3", "v3", "Bolt Action 2.0". A bare digit counts only when nothing but an edition
+# word or a version dot follows it, so a revision number elsewhere in the name does not decide.
+_EDITION_PATTERNS = (
+    ("v3", r"\bthird\b|\b3\s*(rd|ed|e)\b|\b3(rd)?\s*ed(ition|\.)?|\bv\.?\s*3\b|\bba\s*3\b|\b3\.0\b|\baction\s+3\b"),
+    ("v2", r"\bsecond\b|\b2\s*(nd|ed|e)\b|\b2(nd)?\s*ed(ition|\.)?|\bv\.?\s*2\b|\bba\s*2\b|\b2\.0\b|\baction\s+2\b"),
+)
+
+
+def edition_of(system_name: str) -> str | None:
+    """The edition ("v2", "v3") a game system's name says, or None when it says neither or both."""
     lowered = system_name.lower()
-    if re.search(r"third|3rd|\b3(\.0)?\b|v3|\bba3", lowered):
-        return "v3"
-    if re.search(r"second|2nd|\b2(\.0)?\b|v2|\bba2", lowered):
-        return "v2"
-    raise CatalogueImportError(f"game system {system_name!r} is not recognisable as Bolt Action 2nd or 3rd edition")
+    found = {edition for edition, pattern in _EDITION_PATTERNS if re.search(pattern, lowered)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _edition(system_name: str) -> str:
+    edition = edition_of(system_name)
+    if edition is None:
+        raise CatalogueImportError(
+            f"game system {system_name!r} is not recognisable as Bolt Action 2nd or 3rd edition; "
+            "say which it is with --edition v2 or --edition v3 (on the import page: the Edition field)"
+        )
+    return edition
 
 
 def _points_type(system: _Document) -> tuple[str, dict[str, str]]:
@@ -1609,16 +2033,39 @@ _ROOT_TAGS = frozenset(
 )
 
 
+# Containers a force or category holds its links in (NewRecruit data links units from a force
+# entry, or from a category a force links).
+_FORCE_CONTAINERS = frozenset(
+    {"forceEntries", "forceEntry", "categoryLinks", "categoryLink", "categoryEntries", "categoryEntry"}
+)
+
+
+def _force_holders(element: Element, depth: int = 0) -> list[Element]:
+    holders: list[Element] = []
+    for child in element:
+        if depth and child.tag in ("selectionEntries", "entryLinks"):
+            holders.append(child)
+        elif child.tag in _FORCE_CONTAINERS and depth < MAX_DEPTH:
+            holders.extend(_force_holders(child, depth + 1))
+    return holders
+
+
 def _root_nodes(doc: _Document, resolver: _Resolver) -> list[_Node]:
+    """The entries a roster can start from: the document's root entries and links, and those its
+    force entries hold (NewRecruit data often reaches every unit through the force's links)."""
     nodes: list[_Node] = []
+    holders: list[Element] = []
     for child in doc.root:
         if child.tag in ("selectionEntries", "entryLinks"):
-            for element in child:
-                node = resolver.resolve(element, doc)
-                if node is not None:
-                    nodes.append(node)
+            holders.append(child)
         elif child.tag not in _ROOT_TAGS:
             resolver.report.warn(f"{doc.filename}: <{child.tag}> at the top level is not supported; ignored")
+    holders.extend(_force_holders(doc.root))
+    for holder in holders:
+        for element in holder:
+            node = resolver.resolve(element, doc)
+            if node is not None:
+                nodes.append(node)
     return nodes
 
 

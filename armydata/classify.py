@@ -76,7 +76,7 @@ SPECIFIC_CATEGORIES = _patterns(
     (r"transport|\btows?\b|tractor", ("transport", "transport")),
     (r"artillery", ("artillery", "artillery")),
     (r"\barv\b|recovery", ("vehicle_armoured", "other")),
-    (r"^\s*vehicles?\s*$", ("vehicle_armoured", "tank")),
+    (r"^\s*vehicles?\s*$|^\s*armou?r\s*$", ("vehicle_armoured", "tank")),
 )
 # Broad categories: they narrow the kind, the name decides the slot.
 BROAD_CATEGORIES = _patterns(

@@ -171,6 +171,8 @@ class ImportedUnit:
     option_groups: list[ImportedOptionGroup] = field(default_factory=list)
     # How the unit's type was found: "categories", "profiles" or "name" (reported as a guess).
     type_source: str = "categories"
+    # Other ids a roster may name the unit by: the links (a force entry's, the catalogue's) that reach it.
+    source_aliases: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

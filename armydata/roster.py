@@ -26,6 +26,9 @@ class RosterSelection:
     number: int
     points: float  # this selection's own points (BattleScribe writes the total for all ``number``)
     children: tuple[RosterSelection, ...] = ()
+    # The category names the tool filed it under, primary first ("Rifle Platoon", "Infantry"):
+    # data with one force for the whole army says the platoon this way.
+    categories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,11 @@ def _selection(element: Element, depth: int) -> RosterSelection:
     holder = element.find("selections")
     children = tuple(_selection(s, depth + 1) for s in (holder if holder is not None else ()) if s.tag == "selection")
     ids = tuple(part for part in (element.get("entryId") or "").split("::") if part)
+    found = element.find("categories")
+    categories = sorted(
+        (c for c in (found if found is not None else ()) if c.tag == "category" and _clean(c.get("name"))),
+        key=lambda c: (c.get("primary") or "").strip().lower() != "true",
+    )
     return RosterSelection(
         name=_clean(element.get("name")),
         entry_ids=ids,
@@ -92,6 +100,7 @@ def _selection(element: Element, depth: int) -> RosterSelection:
         number=max(int(_number(element.get("number"), 1)), 0),
         points=_points(element) or 0.0,
         children=children,
+        categories=tuple(_clean(c.get("name")) for c in categories),
     )
 
 

@@ -215,6 +215,11 @@ class Unit(models.Model):
     )
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
+    # Imported units: the ids of the links that reach the unit in the data (a force entry's
+    # links); a roster names a unit by the id of the link it was taken through.
+    source_aliases = models.JSONField(
+        default=list, blank=True, help_text="Imported units: other source ids (links) a roster may name it by."
+    )
     hidden = models.BooleanField(default=False)
     removed = models.BooleanField(default=False, help_text="Gone from the latest import; kept for saved lists.")
     updated_at = models.DateTimeField(auto_now=True)

@@ -156,6 +156,14 @@ class CatalogueResult:
             self.warnings.append(message)
 
     @property
+    def changed(self) -> bool:
+        """Whether the import wrote anything: a re-import of the same data changes nothing."""
+        tallies = (self.armies, self.units, self.options)
+        return any(t.created or t.updated or t.removed for t in tallies) or bool(
+            self.weapons_created or self.rules_created
+        )
+
+    @property
     def report(self) -> ImportReport:
         return self.parsed.catalogue.report
 
@@ -181,6 +189,8 @@ class CatalogueResult:
 
     def lines(self) -> list[str]:
         lines = [self.title(), *(f"  {line}" for line in self.counts())]
+        if not self.changed:
+            lines.append("  Nothing changed: the data is the same as at the last import.")
         if self.skipped:
             lines.append(f"  Skipped {len(self.skipped)} entr{'y' if len(self.skipped) == 1 else 'ies'}:")
             lines += [f"    - {entry}: {reason}" for entry, reason in self.skipped]
@@ -280,7 +290,17 @@ def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any
     Only kinds the edition has are kept: a 2nd-edition army cannot field a 3rd-edition platoon.
     """
     kinds = set(edition_rules(edition).platoons)
-    return [asdict(force) for force in catalogue.forces if force.kind in kinds]
+    # Stored as JSON reads it back (lists, not tuples), so the same data compares equal on a re-import.
+    return _as_json([asdict(force) for force in catalogue.forces if force.kind in kinds])
+
+
+def _as_json(value: Any) -> Any:
+    """A value as a JSON field reads it back: tuples become lists."""
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json(item) for item in value]
+    return value
 
 
 # --- weapons and rules -------------------------------------------------------------------------
@@ -507,6 +527,14 @@ class _CatalogueWriter:
 
     def write(self) -> None:
         self.weapons.add_profiles(self.catalogue.weapons)
+        # A weapon an earlier import created is matched now, not created: its rules still count as
+        # the data's, so the same data reports the same rules on every import.
+        source = _fit(self.weapons.source, 200)
+        for profile in self.catalogue.weapons:
+            found = self.weapons.resolved.get(profile.name)
+            weapon = getattr(found, "weapon", found)  # a chart that keeps the mount holds the row in .weapon
+            if weapon is not None and weapon.source == source:
+                self.rules.resolve_all(profile.special_rules)
         for army in self.catalogue.armies:
             self._army(army)
         if self.partly_priced_options:
@@ -631,6 +659,7 @@ class _CatalogueWriter:
             "implicit_models": max(0, min(unit.implicit_models, base)),
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, entry {source_id}", 300),
             "source_id": source_id,
+            "source_aliases": [_fit(alias, 120) for alias in unit.source_aliases],
             "hidden": unit.hidden,
             "removed": False,
             "option_groups": [

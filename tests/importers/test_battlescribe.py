@@ -101,6 +101,12 @@ def test_it_prices_a_model_with_a_special_weapon_as_the_difference_from_a_plain_
     assert (lmg.grants_weapon, lmg.replaces_weapon) == ("LMG", "Rifle")
 
 
+def test_a_group_of_the_units_men_sets_no_shared_limit_on_its_options():
+    # "Members" (5 to 10) counts the men, which the unit's size already bounds.
+    unit = only_unit(parse_catalogue("constraints.cat"), "Regular Section")
+    assert (_option(unit, "Soldier with LMG").group, unit.option_groups) == ("", [])
+
+
 # profiles
 
 

@@ -15,6 +15,7 @@ from armybuilder.importers.management.commands.import_catalogue import ProgressB
 from armybuilder.reference.models import SpecialRule, Weapon
 from armydata import safety
 from tests.importers.helpers import BARRACKS, BATTLESCRIBE, make_zip, read_battlescribe
+from tests.importers.test_bs3 import BS3
 from tests.importers.test_writer import make_chart
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +219,30 @@ def test_it_exits_0_after_an_import(capsys):
 def test_it_refuses_a_path_that_does_not_exist(capsys, tmp_path):
     code, err = run_from_shell(capsys, str(tmp_path / "missing.cat"))
     assert (code, "missing.cat does not exist" in err) == (1, True)
+
+
+# another author's 3rd-edition data (issue 21)
+
+
+def test_it_reads_the_edition_from_a_game_system_named_3ed_and_reports_guessed_types():
+    make_chart("v3")
+    out, _err = run(str(BS3))
+    assert "Bolt Action 3ed (BattleScribe, edition v3)" in out
+    assert "Panzer III: no category says what kind of unit this is; its profiles say vehicle armoured (guessed)" in out
+    assert "  Units: 9 (9 created, 0 updated, 0 unchanged)" in out
+    again, _err = run(str(BS3))
+    assert "  Nothing changed: the data is the same as at the last import." in again
+
+
+def test_a_game_system_name_without_an_edition_is_refused_naming_the_flag(capsys, tmp_path):
+    for path in BS3.iterdir():
+        if path.suffix in (".gst", ".cat"):
+            shutil.copy(path, tmp_path / path.name)
+    gst = tmp_path / "bs3.gst"
+    gst.write_text(gst.read_text().replace('name="Bolt Action 3ed"', 'name="Bolt Action"'))
+    code, err = run_from_shell(capsys, str(tmp_path))
+    assert code == 1
+    assert "--edition v2 or --edition v3" in err
+    make_chart("v3")
+    out, _err = run(str(tmp_path), "--edition", "v3")
+    assert "(BattleScribe, edition v3)" in out

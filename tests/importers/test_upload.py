@@ -149,3 +149,10 @@ def test_it_refuses_a_request_larger_than_the_page_accepts(staff, monkeypatch):
     response = staff.post(URL, {"files": uploads("rating.cat", **{"big.cat": bytes(1100 * 1024)})})
     assert b"The upload is larger than 1 MB in total; send fewer files at once." in response.content
     assert Army.objects.count() == 0
+
+
+def test_importing_the_same_data_again_says_nothing_changed(staff):
+    first = staff.post(URL, {"files": uploads("rating.cat")})
+    assert "Nothing changed" not in first.content.decode()
+    second = staff.post(URL, {"files": uploads("rating.cat")})
+    assert "Nothing changed: the data is the same as at the last import." in second.content.decode()

@@ -13,6 +13,8 @@ from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference.models import SpecialRule, Weapon
 from tests.importers.helpers import read_barracks, read_battlescribe
+from tests.importers.test_bs3 import read_bs3
+from tests.importers.test_nr3 import read_nr3
 from tests.importers.test_writer import make_chart
 from tests.lists.factories import make_entry, make_list
 
@@ -197,3 +199,20 @@ def test_it_stores_the_options_an_option_excludes_as_their_slugs():
     before = snapshot()
     import_files(files)  # the same data again changes nothing
     assert snapshot() == before
+
+
+# the same 3rd-edition data again (issue 21: it said "1 army updated" and counted fewer rules)
+
+
+@pytest.mark.parametrize("read", [read_nr3, read_bs3], ids=["nr3", "bs3"])
+def test_the_same_data_again_reports_nothing_changed(read):
+    make_chart("v3")
+    first = import_files(read()).catalogues[0]
+    before = snapshot()
+    second = import_files(read()).catalogues[0]
+    assert snapshot() == before
+    assert (second.armies.unchanged, second.armies.updated) == (1, 0)
+    assert second.rules_matched + second.rules_created == first.rules_matched + first.rules_created
+    assert not second.changed and first.changed
+    assert "  Nothing changed: the data is the same as at the last import." in second.lines()
+    assert "  Nothing changed: the data is the same as at the last import." not in first.lines()
