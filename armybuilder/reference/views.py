@@ -161,7 +161,7 @@ class WeaponFilterForm(forms.Form):
 def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
     # The rules weapons carry, not the armies' and units' rules (national rules, Recce...).
-    weapon_rules = SpecialRule.objects.filter(edition=current, weapons__isnull=False).distinct()
+    weapon_rules = SpecialRule.objects.filter(edition=current, weapons__imported=False).distinct()
     rules = sorted(weapon_rules, key=lambda r: r.display_name.casefold())
     form = WeaponFilterForm(request.GET, rules=rules)
     weapons = list(queries.weapons_for_chart(current, form.filters()))
