@@ -123,6 +123,8 @@ def test_the_new_weapon_is_listed_under_its_army_on_the_data_page_and_not_in_the
     assert 'data-weapon="testgewehr-99"' in section
     assert "import: " in section and "Unverified" in section
     assert "testgewehr-99" not in chart_rows(client)
+    french = client.get("/about/data/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Armes des listes d'armée importées" in french.text
 
 
 def test_every_page_that_shows_the_imported_army_answers(client, imported):
