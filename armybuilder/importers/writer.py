@@ -318,6 +318,35 @@ def _fill_costs(cost: dict[str, int]) -> dict[str, int]:
     return filled
 
 
+# Numbers no Bolt Action unit reaches: a file that holds them is mistaken or hostile. PostgreSQL
+# would refuse the whole import for them (its integer columns), SQLite would store them and every
+# page add them up; either way the unit is refused, or keeps its other values, here.
+MAX_UNIT_POINTS = 10_000
+MAX_UNIT_MODELS = 1_000
+MAX_DAMAGE_VALUE = 15
+MAX_TRANSPORT = 100
+
+
+def _refuse_huge(name: str, values: dict[str, Any], warn: Callable[[str], None]) -> None:
+    """Skip a unit whose cost or size is beyond any unit's; leave out a damage value or capacity no vehicle has."""
+    costs = [cost for key, cost in values.items() if key.startswith(("cost_", "per_model_")) and cost is not None]
+    if costs and max(costs) > MAX_UNIT_POINTS:
+        raise _Skip(f"a cost of {max(costs)} points, beyond any unit's (at most {MAX_UNIT_POINTS})")
+    if values["base_models"] > MAX_UNIT_MODELS:
+        raise _Skip(f"{values['base_models']} models, beyond any unit's (at most {MAX_UNIT_MODELS})")
+    if values["max_models"] > MAX_UNIT_MODELS:
+        warn(f"{name}: up to {values['max_models']} models is beyond any unit; at most {MAX_UNIT_MODELS}")
+        values["max_models"] = MAX_UNIT_MODELS
+        values["composition"] = _composition(values["base_models"], MAX_UNIT_MODELS)
+    for column, label, highest in (
+        ("damage_value", "damage value", MAX_DAMAGE_VALUE),
+        ("transport_capacity", "transport capacity", MAX_TRANSPORT),
+    ):
+        if values[column] is not None and values[column] > highest:
+            warn(f"{name}: a {label} of {values[column]} is beyond any vehicle's (at most {highest}); left out")
+            values[column] = None
+
+
 def _composition(base: int, maximum: int) -> str:
     if base == maximum:
         return f"{base} model{'s' if base != 1 else ''}"
@@ -474,6 +503,7 @@ class _CatalogueWriter:
         for quality in QUALITIES:
             values[f"cost_{quality}"] = unit.base_cost.get(quality)
             values[f"per_model_{quality}"] = unit.per_model_cost.get(quality)
+        _refuse_huge(name, values, self.result.warn)
         return values
 
     def _unit(

@@ -19,8 +19,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armybuilder.catalogue.models import Army
-from armybuilder.importers.writer import import_files
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.importers.writer import MAX_UNIT_POINTS, import_files
 from armybuilder.reference.models import Weapon
 from armydata.safety import CatalogueImportError
 from tests.importers.helpers import BATTLESCRIBE
@@ -68,7 +68,7 @@ UNITS = st.builds(
     name=st.sampled_from(["Grenadiers", "Grenadiers", "Testwagen", "Team"]),
     entries=st.lists(ENTRIES, max_size=3).map(tuple),
     damage=st.one_of(st.none(), st.sampled_from(["9+ (Medium tank)", "6+", "", "99999999999+"])),
-    cost=st.sampled_from([0, 1, 60, 250]),
+    cost=st.sampled_from([0, 1, 60, 250, 10**7, 10**15]),
 )
 
 
@@ -93,8 +93,9 @@ def test_no_imported_catalogue_can_make_a_page_fail(client, reference, units, pd
         except CatalogueImportError:
             transaction.set_rollback(True)
             return
-        # The rulebook chart is the rulebook's, whatever the import held.
+        # The rulebook chart is the rulebook's, whatever the import held, and no unit costs a fortune.
         assert Weapon.objects.filter(edition__slug="v3").rulebook().count() == reference
+        assert not Unit.objects.filter(cost_regular__gt=MAX_UNIT_POINTS).exists()
         owner = make_user()
         client.force_login(owner)
         for army in Army.objects.filter(origin="battlescribe"):

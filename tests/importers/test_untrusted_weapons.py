@@ -19,6 +19,7 @@ from armybuilder.catalogue.models import Army, Unit
 from armybuilder.importers.writer import import_files
 from armybuilder.reference.models import Edition, Status, Weapon
 from tests.importers.helpers import BATTLESCRIBE, DATA
+from tests.importers.hostile import SYSTEM, UnitSpec, catalogue
 from tests.importers.pages import get, list_of_every_unit, load_reference, urls_showing
 from tests.lists.factories import make_user
 
@@ -142,6 +143,19 @@ def test_the_odds_offer_the_new_weapon_under_its_own_heading_and_fire_it(client,
     fired = client.get("/calc/shooting/?edition=v3&g0-weapon=testgewehr-99&g0-models=5&g0-range=normal")
     assert fired.status_code == 200
     assert fired.context["result"] is not None
+
+
+def test_a_unit_of_huge_cost_is_refused_and_a_huge_damage_value_left_out(reference):
+    units = [
+        UnitSpec("Fortune Squad", cost=10**15),
+        UnitSpec("Fortress", damage="99999999999+ (Super-heavy)", cost=300),
+    ]
+    result = import_files({SYSTEM: files()[SYSTEM], "huge.cat": catalogue(units)}).catalogues[0]
+    reason = "a cost of 1000000000000000 points, beyond any unit's (at most 10000)"
+    assert ("Hostile Testland: Fortune Squad", reason) in result.skipped
+    fortress = Unit.objects.get(name="Fortress")
+    assert (fortress.unit_type, fortress.damage_value, fortress.cost_regular) == ("vehicle_armoured", None, 300)
+    assert any("a damage value of 99999999999 is beyond any vehicle's" in warning for warning in result.warnings)
 
 
 # What an older import left behind must not take the odds pages down either.
