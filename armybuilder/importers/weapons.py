@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from armybuilder.catalogue.models import Option, Unit
 from armybuilder.importers.names import _clean, _fit, _name_keys, _unique_slug, _words
 from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
 from armydata.model import ImportedWeapon
@@ -161,6 +162,25 @@ class WeaponChart:
             found = Resolved(self._new(profile))
         self.resolved[name] = found
         return found
+
+    def drop_unused(self) -> int:
+        """Delete the edition's imported weapons that nothing refers to any more and this import did
+        not bring: what an earlier import made of names it now reads as mount variants ("Front
+        Pintle-mounted LMG" rows) or of weapons the data no longer has. Returns how many."""
+        candidates = Weapon.objects.filter(edition=self.edition, imported=True, units__isnull=True)
+        options = Option.objects.filter(unit__army__edition=self.edition)
+        used = {pk for pair in options.values_list("grants_weapon_id", "replaces_weapon_id") for pk in pair if pk}
+        lines = Unit.objects.filter(army__edition=self.edition)
+        slugs = {
+            line.get("weapon")
+            for unit_lines in lines.values_list("weapon_lines", flat=True)
+            for line in (unit_lines if isinstance(unit_lines, list) else [])
+            if isinstance(line, dict)
+        }
+        unused = [w.pk for w in candidates if w.pk not in self.seen and w.pk not in used and w.slug not in slugs]
+        if unused:
+            Weapon.objects.filter(pk__in=unused).delete()
+        return len(unused)
 
     def _count(self, weapon: Weapon, created: bool) -> None:
         if weapon.pk in self.seen:

@@ -145,6 +145,7 @@ class CatalogueResult:
     weapons_created: int = 0
     weapons_kept: int = 0  # imported by an earlier run: not the chart's, not new
     weapons_refused: int = 0
+    weapons_dropped: int = 0  # imported earlier, carried by nothing any more: deleted
     rules_matched: int = 0
     rules_created: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -188,6 +189,8 @@ class CatalogueResult:
         line += ")"
         if self.weapons_refused:
             line += f"; {self.weapons_refused} refused (see the warnings)"
+        if self.weapons_dropped:
+            line += f"; {self.weapons_dropped} imported earlier and carried by no unit any more, deleted"
         return line
 
     def lines(self) -> list[str]:
@@ -375,6 +378,7 @@ class _CatalogueWriter:
         self.weapons.add_profiles(self.catalogue.weapons)
         for army in self.catalogue.armies:
             self._army(army)
+        self.result.weapons_dropped = self.weapons.drop_unused()
         if self.partly_priced_options:
             self.result.warn(
                 f"{self.partly_priced_options} options are priced in the data for only some of their unit's "

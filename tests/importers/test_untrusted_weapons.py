@@ -205,6 +205,29 @@ def test_what_are_my_odds_of_a_unit_carrying_it_fires_its_other_weapons(client, 
     assert {"medium-at-gun", "lmg", "mmg"} <= weapons
 
 
+def test_importing_again_drops_the_rows_an_older_import_made_of_mount_variants(unreadable):
+    import_files(files())
+    tank = Unit.objects.get(name="Testwagen IV")
+    old = Weapon.objects.create(
+        edition=unreadable.edition,
+        slug="front-pintle-mounted-lmg",
+        name="Front Pintle-mounted LMG",
+        category="small-arms",
+        range_max=36,
+        shots="4",
+        source=unreadable.source,
+        imported=True,
+    )
+    Weapon.objects.filter(pk=unreadable.pk).update(imported=True)
+    tank.weapons.add(old, unreadable)  # as the older import left the tank
+    kept = Weapon.objects.get(name="Testgewehr 99")
+    result = import_files(files()).catalogues[0]
+    assert not Weapon.objects.filter(pk__in=[old.pk, unreadable.pk]).exists()
+    assert list(Weapon.objects.filter(imported=True)) == [kept]
+    assert result.weapons_dropped == 2
+    assert "2 imported earlier and carried by no unit any more, deleted" in result.counts()[3]
+
+
 def test_the_migration_takes_weapons_earlier_imports_created_out_of_the_chart(unreadable):
     Weapon.objects.filter(pk=unreadable.pk).update(imported=False)
     migration = importlib.import_module("armybuilder.reference.migrations.0005_weapon_imported")
