@@ -126,6 +126,10 @@ def test_the_new_weapon_is_listed_under_its_army_on_the_data_page_and_not_in_the
     assert "testgewehr-99" not in chart_rows(client)
     french = client.get("/about/data/", HTTP_ACCEPT_LANGUAGE="fr")
     assert "Armes des listes d'armée importées" in french.text
+    chart = client.get("/reference/v3/weapons/")
+    assert 'href="/about/data/#imported-weapons"' in chart.text.split('id="imported-weapons-note"')[1]
+    assert "figurent sous leur armée" in client.get("/reference/v3/weapons/", HTTP_ACCEPT_LANGUAGE="fr").text
+    assert 'id="imported-weapons-note"' not in client.get("/reference/v2/weapons/").text
 
 
 def test_every_page_that_shows_the_imported_army_answers(client, imported):
