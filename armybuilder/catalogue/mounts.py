@@ -20,8 +20,17 @@ MOUNTS = {
     "casemate": ("casemate", "casemate"),
     "platform": ("platform", "plateforme"),
     "remote": ("remote mount", "tourelleau téléopéré"),
+    "sponson": ("sponson", "sponson"),
 }
-ARCS = {"360": ("360°", "360°"), "front": ("front", "avant"), "rear": ("rear", "arrière"), "": ("", "")}
+# Imported data also names side arcs ("Left Pintle-mounted LMG").
+ARCS = {
+    "360": ("360°", "360°"),
+    "front": ("front", "avant"),
+    "rear": ("rear", "arrière"),
+    "left": ("left", "gauche"),
+    "right": ("right", "droite"),
+    "": ("", ""),
+}
 
 
 def mount_and_arc(text: str, previous_mount: str = "") -> tuple[str, str]:

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from armybuilder.catalogue.imported import imported_weapons_by_army
 from armybuilder.catalogue.models import Army, Origin
 
 BARRACKS_LICENCE = Path(settings.BASE_DIR) / "fixtures" / "LICENSE-barracks.md"
@@ -37,4 +38,10 @@ def about_data(request: HttpRequest) -> HttpResponse:
     )
     rows = [(army, licence_of(army)) for army in armies]
     licence_text = BARRACKS_LICENCE.read_text(encoding="utf-8") if BARRACKS_LICENCE.exists() else ""
-    return render(request, "catalogue/about_data.html", {"rows": rows, "barracks_licence": licence_text})
+    context = {
+        "rows": rows,
+        "barracks_licence": licence_text,
+        # Weapons the rulebook chart lacks, under the imported army that brought them.
+        "imported_weapons": imported_weapons_by_army([army for army, _licence in rows]),
+    }
+    return render(request, "catalogue/about_data.html", context)

@@ -10,9 +10,9 @@ change afterwards (saved lists refer to option slugs). A row is saved only when 
 values differs, so ``updated_at`` moves only for real changes. A unit that disappears from a
 newer version is flagged ``removed`` rather than deleted: saved lists PROTECT it.
 
-Weapons map onto the edition's chart by a normalised name ("Light AT gun" is the chart's
-"Light anti-tank gun", "SMG" its "Submachine gun (SMG)"); unknown ones become new chart rows
-built from the imported profile. Rules map by name the same way. Rule texts are never copied:
+Weapons map onto the edition's chart in ``importers.weapons``: by a normalised name, as a mount
+variant of a chart weapon, or as a new weapon of the army whose profile must parse first. Rules
+map by name. Rule texts are never copied:
 community files carry rulebook prose, and ``SpecialRule.summary`` holds paraphrases only.
 
 Each import runs in one ``transaction.atomic()``: any failure part-way leaves nothing behind,
@@ -21,19 +21,18 @@ and a dry run does all the work, then rolls it back, so it reports exactly what 
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.utils.text import slugify
 
 # unit_change_notes now lives with the catalogue; re-exported for the builder, which imports it from here.
 from armybuilder.catalogue.change_notes import unit_change_notes  # noqa: F401
 from armybuilder.catalogue.models import Army, OfficerRank, Option, Origin, Slot, Unit, UnitType
-from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
+from armybuilder.importers.names import _BRACKETS_RE, _clean, _fit, _unique_slug, _words
+from armybuilder.importers.weapons import WeaponChart
+from armybuilder.reference.models import Edition, SpecialRule, Status
 from armydata.barracks import parse_barracks
 from armydata.battlescribe import parse_battlescribe
 from armydata.loader import detect_format
@@ -43,7 +42,6 @@ from armydata.model import (
     ImportedCatalogue,
     ImportedOption,
     ImportedUnit,
-    ImportedWeapon,
     ImportReport,
 )
 from armydata.safety import CatalogueImportError, expand_archives
@@ -59,7 +57,6 @@ _BARRACKS_NAMES = ("armies.json", "core.json")
 UNBOUNDED_MODELS = 100
 # Ranks the parsers know that Muster's officer tables do not: they count as the highest rank it has.
 _RANK_FALLBACK = {"lieutenant_colonel": "major", "colonel": "major"}
-IMPORTED_WEAPON_POSITION = 900
 ORIGIN_NAMES = {Origin.BATTLESCRIBE.value: "BattleScribe", Origin.BARRACKS.value: "Barracks"}
 
 
@@ -146,6 +143,9 @@ class CatalogueResult:
     options: Tally = field(default_factory=Tally)
     weapons_matched: int = 0
     weapons_created: int = 0
+    weapons_kept: int = 0  # imported by an earlier run: not the chart's, not new
+    weapons_refused: int = 0
+    weapons_dropped: int = 0  # imported earlier, carried by nothing any more: deleted
     rules_matched: int = 0
     rules_created: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -181,11 +181,25 @@ class CatalogueResult:
             f"Armies: {self.armies.describe()}",
             f"Units: {self.units.describe()}; {self.units.removed} gone from the data, marked removed",
             f"Options: {self.options.describe()}; {self.options.removed} gone from the data, deleted",
-            f"Weapons: {self.weapons_matched + self.weapons_created} "
-            f"({self.weapons_matched} matched to the {self.edition} weapons chart, {self.weapons_created} created)",
+            self._weapons_line(),
             f"Rules: {self.rules_matched + self.rules_created} "
             f"({self.rules_matched} matched to the {self.edition} special rules, {self.rules_created} created)",
         ]
+
+    def _weapons_line(self) -> str:
+        total = self.weapons_matched + self.weapons_created + self.weapons_kept
+        line = (
+            f"Weapons: {total} ({self.weapons_matched} matched to the {self.edition} weapons chart, "
+            f"{self.weapons_created} created"
+        )
+        if self.weapons_kept:
+            line += f", {self.weapons_kept} from an earlier import"
+        line += ")"
+        if self.weapons_refused:
+            line += f"; {self.weapons_refused} refused (see the warnings)"
+        if self.weapons_dropped:
+            line += f"; {self.weapons_dropped} imported earlier and carried by no unit any more, deleted"
+        return line
 
     def lines(self) -> list[str]:
         lines = [self.title(), *(f"  {line}" for line in self.counts())]
@@ -217,29 +231,6 @@ class ImportResult:
 # --- names, slugs and ids ------------------------------------------------------------------------
 
 
-def _clean(text: str) -> str:
-    return " ".join((text or "").split())
-
-
-def _fit(text: str, length: int) -> str:
-    """``text`` cut to a column's length; a cut id keeps a hash of the whole so it stays unique and stable."""
-    if len(text) <= length:
-        return text
-    digest = hashlib.sha1(text.encode()).hexdigest()[:8]
-    return f"{text[: length - 9]}~{digest}"
-
-
-def _unique_slug(name: str, taken: set[str], length: int, fallback: str) -> str:
-    base = slugify(name)[:length].strip("-") or fallback
-    slug, number = base, 2
-    while slug in taken:
-        suffix = f"-{number}"
-        slug = f"{base[: length - len(suffix)].rstrip('-')}{suffix}"
-        number += 1
-    taken.add(slug)
-    return slug
-
-
 def _unique_ids(ids: Iterable[str], length: int) -> list[str]:
     """Source ids made unique within one parent: a repeat gets ``#2``, ``#3`` in source order."""
     seen: set[str] = set()
@@ -253,35 +244,6 @@ def _unique_ids(ids: Iterable[str], length: int) -> list[str]:
         seen.add(candidate)
         out.append(candidate)
     return out
-
-
-_ABBREVIATIONS = {
-    "at": "anti tank",
-    "aa": "anti aircraft",
-    "smg": "submachine gun",
-    "lmg": "light machine gun",
-    "mmg": "medium machine gun",
-    "hmg": "heavy machine gun",
-}
-_BRACKETS_RE = re.compile(r"\(([^)]*)\)")
-_ABBREVIATION_RE = re.compile(r"^[A-Z0-9-]{2,8}$")
-
-
-def _words(text: str, expand: bool) -> str:
-    words = re.sub(r"[^a-z0-9]+", " ", text.lower().replace("&", " and ")).split()
-    return " ".join(_ABBREVIATIONS.get(word, word) if expand else word for word in words)
-
-
-def _name_keys(name: str, expand: bool) -> list[tuple[int, str]]:
-    """Keys a name is known by, ranked: 0 for the whole name, 1 without its brackets or as its abbreviation."""
-    keys = [(0, _words(name, expand))]
-    bare = _BRACKETS_RE.sub(" ", name)
-    if bare != name:
-        keys.append((1, _words(bare, expand)))
-    for inner in _BRACKETS_RE.findall(name):
-        if _ABBREVIATION_RE.match(inner.strip()):
-            keys.append((1, _words(inner, expand)))
-    return [(rank, key) for rank, key in keys if key]
 
 
 def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any]]:
@@ -304,36 +266,6 @@ def _as_json(value: Any) -> Any:
 
 
 # --- weapons and rules -------------------------------------------------------------------------
-
-
-def _parse_range(text: str) -> tuple[int | None, int, int | None, int | None]:
-    """``'12-60"'`` to (12, 60, None, None); ``'72" (or 36-84)'`` to (None, 72, 36, 84)."""
-    main, _sep, extra = text.partition("(")
-    band = re.search(r"(\d+)\s*\"?\s*[-–]\s*(\d+)", main)
-    numbers = [int(n) for n in re.findall(r"\d+", main)]
-    indirect = re.search(r"(\d+)\s*\"?\s*[-–]\s*(\d+)", extra)
-    indirect_band = (int(indirect.group(1)), int(indirect.group(2))) if indirect else (None, None)
-    if band:
-        return int(band.group(1)), int(band.group(2)), *indirect_band
-    return None, numbers[0] if numbers else 0, *indirect_band
-
-
-def _parse_pen(text: str) -> int:
-    match = re.match(r"\s*\+?\s*(\d+)", text)
-    return int(match.group(1)) if match else 0
-
-
-def _parse_he(texts: Iterable[str]) -> int | None:
-    for text in texts:
-        match = re.search(r"\bHE\s*\(?\s*(\d+)", text, re.IGNORECASE)
-        if match:
-            return int(match.group(1))
-    return None
-
-
-def _weapon_category(name: str, pen: int, he_size: int | None) -> str:
-    heavy = pen > 0 or he_size is not None or re.search(r"flame|mortar|howitzer|cannon", name, re.IGNORECASE)
-    return WeaponCategory.HEAVY if heavy else WeaponCategory.SMALL_ARMS
 
 
 class _Rules:
@@ -388,98 +320,6 @@ class _Rules:
         return list({rule.pk: rule for rule in rules if rule is not None}.values())
 
 
-class _Weapons:
-    """The edition's weapons chart by normalised name; imported profiles it lacks become new rows."""
-
-    def __init__(self, edition: Edition, source: str, rules: _Rules, result: CatalogueResult):
-        self.edition = edition
-        self.source = source
-        self.rules = rules
-        self.result = result
-        self.slugs: set[str] = set()
-        self.by_key: dict[str, list[tuple[int, Weapon]]] = {}
-        self.profiles: dict[str, ImportedWeapon] = {}
-        self.resolved: dict[str, Weapon] = {}
-        self.seen: set[int] = set()
-        for weapon in Weapon.objects.filter(edition=edition).order_by("category", "position", "pk"):
-            self._index(weapon)
-
-    def _index(self, weapon: Weapon) -> None:
-        self.slugs.add(weapon.slug)
-        keys = [*_name_keys(weapon.name, True), (0, _words(weapon.slug, True))]
-        for rank, key in keys:
-            entries = self.by_key.setdefault(key, [])
-            if all(known is not weapon for _rank, known in entries):
-                entries.append((rank, weapon))
-
-    def find(self, name: str, profile: ImportedWeapon | None = None) -> Weapon | None:
-        best: tuple[tuple[int, int], Weapon] | None = None
-        for rank, key in [*_name_keys(name, True), *_name_keys(_fit(_clean(name), 80), True)]:
-            for known_rank, weapon in self.by_key.get(key, []):
-                # Between equally good names, the row whose range and shots agree with the profile wins.
-                agrees = profile is not None and (
-                    _parse_range(profile.range)[1] == weapon.range_max and profile.shots.strip() == weapon.shots
-                )
-                score = (rank + known_rank, 0 if agrees else 1)
-                if best is None or score < best[0]:
-                    best = (score, weapon)
-        return best[1] if best else None
-
-    def add_profiles(self, weapons: list[ImportedWeapon]) -> None:
-        for weapon in weapons:
-            self.profiles.setdefault(weapon.name, weapon)
-        for weapon in weapons:
-            self.resolve(weapon.name)
-
-    def resolve(self, name: str) -> Weapon | None:
-        if name in self.resolved:
-            return self.resolved[name]
-        profile = self.profiles.get(name)
-        weapon = self.find(name, profile)
-        if weapon is None and profile is None:
-            self.result.warn(f"weapon {name!r} has no profile in the data and is not in the chart; left out")
-            return None
-        if weapon is None and profile is not None:
-            weapon = self._create(profile)
-            self.result.weapons_created += 1
-            self.seen.add(weapon.pk)
-        elif weapon is not None and weapon.pk not in self.seen:
-            self.result.weapons_matched += 1
-            self.seen.add(weapon.pk)
-        self.resolved[name] = weapon
-        return weapon
-
-    def _create(self, profile: ImportedWeapon) -> Weapon:
-        range_min, range_max, indirect_min, indirect_max = _parse_range(profile.range)
-        pen = _parse_pen(profile.pen)
-        he_size = _parse_he([*profile.special_rules, profile.pen])
-        name = _clean(profile.name)
-        weapon = Weapon.objects.create(
-            edition=self.edition,
-            slug=_unique_slug(name, self.slugs, 60, "weapon"),
-            name=_fit(name, 80),
-            category=_weapon_category(name, pen, he_size),
-            position=IMPORTED_WEAPON_POSITION,
-            range_max=min(range_max, 32767),
-            range_min=range_min,
-            indirect_min=indirect_min,
-            indirect_max=indirect_max,
-            shots=_fit(_clean(profile.shots) or "-", 12),
-            pen=min(pen, 32767),
-            he_size=he_size,
-            source=_fit(self.source, 200),
-            status=Status.UNVERIFIED,
-            note=_fit(
-                f"Created by a catalogue import from the profile {profile.range} / {profile.shots} / {profile.pen}; "
-                "check it against the rulebook.",
-                1000,
-            ),
-        )
-        weapon.special_rules.set(self.rules.resolve_all(profile.special_rules))
-        self._index(weapon)
-        return weapon
-
-
 # --- the writer ----------------------------------------------------------------------------------
 
 
@@ -499,6 +339,35 @@ def _fill_costs(cost: dict[str, int]) -> dict[str, int]:
             nearest = min(cost, key=lambda q: (abs(QUALITIES.index(q) - index), -QUALITIES.index(q)))
             filled[quality] = cost[nearest]
     return filled
+
+
+# Numbers no Bolt Action unit reaches: a file that holds them is mistaken or hostile. PostgreSQL
+# would refuse the whole import for them (its integer columns), SQLite would store them and every
+# page add them up; either way the unit is refused, or keeps its other values, here.
+MAX_UNIT_POINTS = 10_000
+MAX_UNIT_MODELS = 1_000
+MAX_DAMAGE_VALUE = 15
+MAX_TRANSPORT = 100
+
+
+def _refuse_huge(name: str, values: dict[str, Any], warn: Callable[[str], None]) -> None:
+    """Skip a unit whose cost or size is beyond any unit's; leave out a damage value or capacity no vehicle has."""
+    costs = [cost for key, cost in values.items() if key.startswith(("cost_", "per_model_")) and cost is not None]
+    if costs and max(costs) > MAX_UNIT_POINTS:
+        raise _Skip(f"a cost of {max(costs)} points, beyond any unit's (at most {MAX_UNIT_POINTS})")
+    if values["base_models"] > MAX_UNIT_MODELS:
+        raise _Skip(f"{values['base_models']} models, beyond any unit's (at most {MAX_UNIT_MODELS})")
+    if values["max_models"] > MAX_UNIT_MODELS:
+        warn(f"{name}: up to {values['max_models']} models is beyond any unit; at most {MAX_UNIT_MODELS}")
+        values["max_models"] = MAX_UNIT_MODELS
+        values["composition"] = _composition(values["base_models"], MAX_UNIT_MODELS)
+    for column, label, highest in (
+        ("damage_value", "damage value", MAX_DAMAGE_VALUE),
+        ("transport_capacity", "transport capacity", MAX_TRANSPORT),
+    ):
+        if values[column] is not None and values[column] > highest:
+            warn(f"{name}: a {label} of {values[column]} is beyond any vehicle's (at most {highest}); left out")
+            values[column] = None
 
 
 def _composition(base: int, maximum: int) -> str:
@@ -522,7 +391,7 @@ class _CatalogueWriter:
         self.progress = progress
         source = f"import: {parsed.files_label} ({self.origin_label})"
         self.rules = _Rules(edition, source, result)
-        self.weapons = _Weapons(edition, source, self.rules, result)
+        self.weapons = WeaponChart(edition, source, self.rules, result)
         self.partly_priced_options = 0
 
     def write(self) -> None:
@@ -537,6 +406,7 @@ class _CatalogueWriter:
                 self.rules.resolve_all(profile.special_rules)
         for army in self.catalogue.armies:
             self._army(army)
+        self.result.weapons_dropped = self.weapons.drop_unused()
         if self.partly_priced_options:
             self.result.warn(
                 f"{self.partly_priced_options} options are priced in the data for only some of their unit's "
@@ -676,6 +546,7 @@ class _CatalogueWriter:
         for quality in QUALITIES:
             values[f"cost_{quality}"] = unit.base_cost.get(quality)
             values[f"per_model_{quality}"] = unit.per_model_cost.get(quality)
+        _refuse_huge(name, values, self.result.warn)
         return values
 
     def _unit(
@@ -709,10 +580,13 @@ class _CatalogueWriter:
     def _weapon_lines(self, imported: ImportedUnit) -> list[dict[str, Any]]:
         lines: list[dict[str, Any]] = []
         for line in imported.weapon_lines:
-            weapon = self.weapons.resolve(line.weapon)
-            if weapon is None:
+            found = self.weapons.resolve_mounted(line.weapon)
+            if found is None:
                 continue
-            lines.append({"weapon": weapon.slug, "mount": line.mount, "count": max(line.count, 1), "arc": line.arc})
+            # A mount variant ("Front Pintle-mounted LMG") is the chart's weapon; its name gives the
+            # mount and arc when the entry holding it did not.
+            mount, arc = line.mount or found.mount, line.arc or found.arc
+            lines.append({"weapon": found.weapon.slug, "mount": mount, "count": max(line.count, 1), "arc": arc})
         return lines
 
     # options

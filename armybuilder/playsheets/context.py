@@ -258,7 +258,7 @@ def weapon_tables(weapons: Sequence[Weapon]) -> list[PrintTable]:
 def reference_sections(edition: Edition) -> list[Section]:
     """Every table of the edition in reading order (the reference's topics), with its weapons chart."""
     tables = list(RulesTable.objects.all().for_edition(edition).with_rows())
-    weapons = list(Weapon.objects.filter(edition=edition).for_chart())
+    weapons = list(Weapon.objects.filter(edition=edition).rulebook().for_chart())
     sections = []
     for topic in TOPICS:
         section = Section(slug=topic.slug, title=str(topic.title))

@@ -246,6 +246,10 @@ class WeaponQuerySet(StampedQuerySet):
     def for_chart(self) -> WeaponQuerySet:
         return self.select_related("edition").prefetch_related("special_rules")
 
+    def rulebook(self) -> WeaponQuerySet:
+        """The edition's own chart: what the rulebook prints, never a weapon an import brought."""
+        return self.filter(imported=False)
+
 
 class WeaponManager(models.Manager.from_queryset(WeaponQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, slug: str) -> Weapon:
@@ -277,6 +281,9 @@ class Weapon(Stamped):
     source = models.CharField(max_length=200)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
     note = models.TextField(blank=True)
+    # A weapon a catalogue import brought that the rulebook chart lacks: its army's units fire it,
+    # and the reference shows it under that army, never in the rulebook chart or the compare view.
+    imported = models.BooleanField(default=False, help_text="Brought by a catalogue import; not in the rulebook.")
 
     objects = WeaponManager()
 

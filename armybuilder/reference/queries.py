@@ -70,13 +70,16 @@ def tables_for_compare(
 
 
 def weapons_for_chart(edition: Edition, filters: dict[str, Any] | None = None) -> WeaponQuerySet:
-    """The weapons chart, narrowed by the chart's filters: two queries however many weapons."""
-    weapons = Weapon.objects.filter(edition=edition).for_chart()
+    """The rulebook weapons chart, narrowed by the chart's filters: two queries however many weapons.
+
+    Weapons an import brought (``Weapon.imported``) are never part of it: they belong to their army.
+    """
+    weapons = Weapon.objects.filter(edition=edition).rulebook().for_chart()
     filters = filters or {}
     if text := (filters.get("q") or "").strip():
         # Players' words ("MG42", "zook", "lance-flamme"), without case or accents: two more queries.
         match = search.matcher(edition, text)
-        names = Weapon.objects.filter(edition=edition).values_list("pk", "name", "name_fr", "slug")
+        names = Weapon.objects.filter(edition=edition).rulebook().values_list("pk", "name", "name_fr", "slug")
         weapons = weapons.filter(pk__in=[pk for pk, *texts in names if match.in_name(*texts)])
     if category := filters.get("category"):
         weapons = weapons.filter(category=category)
@@ -90,9 +93,8 @@ def weapons_for_chart(edition: Edition, filters: dict[str, Any] | None = None) -
 def weapons_for_compare(editions: list[Edition]) -> dict[int, list[Weapon]]:
     """Each edition's weapons in chart order (small arms first, as the chart shows them)."""
     order = {value: index for index, value in enumerate(WeaponCategory.values)}
-    weapons = sorted(
-        Weapon.objects.filter(edition__in=editions).for_chart(), key=lambda w: (order[w.category], w.position, w.name)
-    )
+    rows = Weapon.objects.filter(edition__in=editions).rulebook().for_chart()
+    weapons = sorted(rows, key=lambda w: (order[w.category], w.position, w.name))
     by_edition: dict[int, list[Weapon]] = defaultdict(list)
     for weapon in weapons:
         by_edition[weapon.edition_id].append(weapon)

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.reference import queries
 from armybuilder.reference.compare import Change, TableDiff, diff_sides, table_side, weapons_side
-from armybuilder.reference.models import Edition, RulesTable, SpecialRule, WeaponCategory
+from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Weapon, WeaponCategory
 from armybuilder.reference.pages import reference_page
 from armybuilder.reference.topics import TOPICS_BY_SLUG, Topic
 
@@ -161,7 +161,7 @@ class WeaponFilterForm(forms.Form):
 def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
     # The rules weapons carry, not the armies' and units' rules (national rules, Recce...).
-    weapon_rules = SpecialRule.objects.filter(edition=current, weapons__isnull=False).distinct()
+    weapon_rules = SpecialRule.objects.filter(edition=current, weapons__imported=False).distinct()
     rules = sorted(weapon_rules, key=lambda r: r.display_name.casefold())
     form = WeaponFilterForm(request.GET, rules=rules)
     weapons = list(queries.weapons_for_chart(current, form.filters()))
@@ -184,6 +184,8 @@ def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
         template_name += "#weapon-results"
     else:
         context["rules"] = rules
+        # Weapons imported army lists brought are never in the rulebook chart: say where they are.
+        context["has_imported"] = Weapon.objects.filter(edition=current, imported=True).exists()
         editions = list(Edition.objects.all())
         context["switcher"] = _edition_links(editions, current, WEAPONS)
         context["compare_url"] = _compare_url(WEAPONS.slug, editions, current)

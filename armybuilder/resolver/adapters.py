@@ -14,6 +14,7 @@ from armybuilder.catalogue.mounts import Change, carried_lines
 from armybuilder.reference.models import Weapon as WeaponRow
 from rules.combat.context import MAX_MODELS
 from rules.combat.weapons import Weapon
+from rules.errors import RulesError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -112,9 +113,22 @@ def has_ap_and_he(row: WeaponRow) -> bool:
     return has_he(row) and row.pen > 0
 
 
+def readable(row: WeaponRow) -> bool:
+    """Whether the engine can read the row's profile. Imports refuse unreadable profiles, so this is
+    the second line: a row edited by hand or left by an older import must cost its own use, not a page."""
+    try:
+        to_rules_weapon(row)
+    except RulesError:
+        return False
+    return True
+
+
 def weapons_for_edition(edition_slug: str) -> list[WeaponRow]:
-    """The edition's weapons chart in chart order, with what ``to_rules_weapon`` reads."""
-    return list(WeaponRow.objects.all().for_chart().filter(edition__slug=edition_slug))
+    """The edition's weapons the odds pages offer, with what ``to_rules_weapon`` reads: the rulebook
+    chart in chart order, then the weapons imports brought (units of imported armies fire them).
+    A row whose profile cannot be read is left out, never a 500."""
+    rows = WeaponRow.objects.all().for_chart().filter(edition__slug=edition_slug)
+    return [row for row in sorted(rows, key=lambda row: row.imported) if readable(row)]
 
 
 @dataclass(frozen=True)
@@ -160,7 +174,8 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
     men and its weapon. Expects ``unit__weapons`` and ``unit__options``.
     """
     unit = entry.unit
-    rows = sorted(unit.weapons.all(), key=lambda w: (w.position, w.pk))
+    # A weapon the engine cannot read (see ``readable``) is left out of the prefill, not fired.
+    rows = sorted((w for w in unit.weapons.all() if readable(w)), key=lambda w: (w.position, w.pk))
     total = min(max(entry.total_models, 1), MAX_MODELS)  # a team's men fire too
     counts: dict[int, int] = {}
     by_pk = {row.pk: row for row in rows}
@@ -175,7 +190,7 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
         # the weapons the options took on and without the ones they replaced.
         options = list(unit.options.all())
         for option in options:
-            if option.grants_weapon is not None:
+            if option.grants_weapon is not None and readable(option.grants_weapon):
                 by_pk.setdefault(option.grants_weapon.pk, option.grants_weapon)
         by_slug = {row.slug: row for row in by_pk.values()}
         slugs = {row.pk: row.slug for row in by_pk.values()}
@@ -204,7 +219,7 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
             used += 2 if "team" in weapon_flags(row) else 1
         for option in unit.options.all():
             taken = int((entry.options or {}).get(option.slug, 0) or 0)
-            if taken <= 0 or option.grants_weapon is None:
+            if taken <= 0 or option.grants_weapon is None or not readable(option.grants_weapon):
                 continue
             add(option.grants_weapon, taken)
             used += taken * (2 if "team" in weapon_flags(option.grants_weapon) else 1)

@@ -132,6 +132,14 @@ class WeaponSelect(forms.Select):
         return option
 
 
+def weapon_choices(weapons: list[Weapon]) -> list[Any]:
+    """The weapons as select choices: the rulebook chart, then the weapons imported army lists brought,
+    under a heading of their own so they are never taken for the chart's."""
+    chart = [(w.slug, w.display_name) for w in weapons if not w.imported]
+    imported = [(w.slug, w.display_name) for w in weapons if w.imported]
+    return chart + ([(_("From imported army lists"), imported)] if imported else [])
+
+
 def weapon_option_attrs(weapons: list[Weapon]) -> dict[str, dict[str, str]]:
     """Per weapon: ``data-he``/``data-ap-he`` for the HE fields, and ``data-no-<band>`` for each range
     band it cannot fire in, so the stylesheet offers only the possible bands."""
@@ -174,7 +182,7 @@ class GroupForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.weapon_rows = {w.slug: w for w in weapons}
-        self.fields["weapon"].choices = [("", _("— none —"))] + [(w.slug, w.display_name) for w in weapons]
+        self.fields["weapon"].choices = [("", _("— none —")), *weapon_choices(weapons)]
         self.fields["weapon"].widget = WeaponSelect(
             choices=self.fields["weapon"].choices, option_attrs=weapon_option_attrs(weapons)
         )
@@ -317,7 +325,7 @@ class AntiTankForm(EditionForm):
         super().__init__(*args, **kwargs)
         usable = [w for w in weapons if w.pen or w.he_size]
         self.weapon_rows = {w.slug: w for w in usable}
-        self.fields["weapon"].choices = [(w.slug, w.display_name) for w in usable]
+        self.fields["weapon"].choices = weapon_choices(usable)
         self.fields["weapon"].widget = WeaponSelect(
             choices=self.fields["weapon"].choices, option_attrs=weapon_option_attrs(usable)
         )

@@ -20,6 +20,13 @@ def test_mounts_and_arcs_are_read_from_the_armament_words():
     assert mount_label({"weapon": "rifle", "mount": "", "count": 1, "arc": ""}) == ""
 
 
+def test_the_side_arcs_and_sponsons_of_imported_data_are_named_in_french_too():
+    left = {"weapon": "lmg", "mount": "pintle", "count": 1, "arc": "left"}
+    assert (mount_label(left), mount_label(left, french=True)) == ("pintle, left", "affût pivot, gauche")
+    right = {"weapon": "mmg", "mount": "sponson", "count": 1, "arc": "right"}
+    assert mount_label(right, french=True) == "sponson, droite"
+
+
 def test_a_vehicle_keeps_one_line_per_mount():
     assert carried_lines(PANZER, ["heavy-at-gun", "mmg"], [], 1) == PANZER
 

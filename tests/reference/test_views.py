@@ -240,12 +240,12 @@ def test_it_renders_the_weapons_chart_in_constant_queries(client, django_assert_
     for n in range(3):
         make_weapon(edition, name=f"Gun {n}")
     # 0 the rules data's version, 1 edition, 2 its special rules (filter choices and glossary),
-    # 3 weapons, 4 their special rules, 5 editions for the switcher.
-    with django_assert_num_queries(6):
+    # 3 weapons, 4 their special rules, 5 whether imports brought weapons, 6 editions for the switcher.
+    with django_assert_num_queries(7):
         assert client.get("/reference/v2/weapons/").status_code == 200
     for n in range(3, 30):
         make_weapon(edition, name=f"Gun {n}")
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         html = client.get("/reference/v2/weapons/").content.decode()
     assert html.count("data-weapon=") == 30
 
