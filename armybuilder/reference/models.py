@@ -7,7 +7,11 @@ the fact is an inference, a status and a note saying which value was chosen and 
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
+
 from django.db import models
+from django.db.models import DEFERRED
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -26,8 +30,14 @@ class Status(models.TextChoices):
 
 class StampedQuerySet(models.QuerySet):
     def update(self, **kwargs: object) -> int:
-        """A bulk update (and so ``bulk_update``) moves the rows' stamps too."""
-        kwargs.setdefault("updated_at", timezone.now())
+        """A bulk update (and so ``bulk_update``) moves the rows' stamps too.
+
+        ``updated_at`` always, and each of the model's ``STAMP_GROUPS`` stamps whose fields are
+        written (an explicit stamp in ``kwargs`` is kept as given).
+        """
+        now = timezone.now()
+        for stamp in self.model.stamps_for(set(kwargs)):
+            kwargs.setdefault(stamp, now)
         return super().update(**kwargs)
 
 
@@ -35,25 +45,95 @@ class StampedManager(models.Manager.from_queryset(StampedQuerySet)):  # type: ig
     pass
 
 
-class Stamped(models.Model):
-    """A row that records when it last changed, so ``version.data_version`` can see every edit.
+def _copy(value: object) -> object:
+    # A JSON value is a dict or list that callers may change in place (``entry.options.pop``):
+    # the loaded copy must not change with it, or the change would look like no change.
+    return copy.deepcopy(value) if isinstance(value, dict | list) else value
 
-    ``save`` moves the stamp (the admin, the importers' ``save(update_fields=...)``), and so does a
-    queryset's ``update`` (``StampedQuerySet``); ``loaddata`` saves raw, skipping ``save``, but
-    its rows carry no stamp, so each gets the default: now.
+
+class Stamped(models.Model):
+    """A row that records when it last really changed, so revisions and versions see every edit.
+
+    ``save`` moves the stamp when a value differs from what was read from the database (the
+    admin, the importers' ``save(update_fields=...)``; a new row, or one built by hand, always
+    counts as changed), or when ``updated_at`` is named in ``update_fields``; a save that changes
+    nothing moves nothing. A queryset's ``update`` always moves it (``StampedQuerySet``).
+    ``loaddata`` saves raw, skipping ``save``: ``load_reference_data`` writes only the rows that
+    differ and stamps them itself.
+
+    ``STAMP_GROUPS`` maps further stamp fields to the fields whose change moves them, so a
+    catalogue unit can say whether its points, options or profile changed, not only that it did.
     """
+
+    STAMP_GROUPS: dict[str, tuple[str, ...]] = {}
 
     updated_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         abstract = True
 
+    @classmethod
+    def stamp_fields(cls) -> set[str]:
+        return {"updated_at", *cls.STAMP_GROUPS}
+
+    @classmethod
+    def stamps_for(cls, changed: set[str] | None) -> list[str]:
+        """The stamps that move when ``changed`` fields are written (``None``: not known, all)."""
+        stamps = ["updated_at"]
+        for stamp, fields in cls.STAMP_GROUPS.items():
+            if changed is None or changed.intersection(fields):
+                stamps.append(stamp)
+        return stamps
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: list[str], values: list[object], **kwargs: object) -> Stamped:
+        # Django's documented hook for remembering what was loaded, so ``save`` can tell a change.
+        instance = super().from_db(db, field_names, values, **kwargs)
+        instance._loaded_values = {
+            name: _copy(value) for name, value in zip(field_names, values, strict=True) if value is not DEFERRED
+        }
+        return instance
+
+    def changed_fields(self, fields: Iterable[str] | None = None) -> set[str] | None:
+        """Which of ``fields`` (default: all) differ from the loaded row; ``None`` when unknown."""
+        loaded = getattr(self, "_loaded_values", None)
+        if loaded is None or self._state.adding:
+            return None
+        stamps = self.stamp_fields()
+        names = fields if fields is not None else [f.attname for f in self._meta.concrete_fields]
+        changed = set()
+        for name in names:
+            attname = self._meta.get_field(name).attname
+            if attname in stamps or attname == self._meta.pk.attname:
+                continue
+            if attname not in loaded or loaded[attname] != getattr(self, attname):
+                changed.add(attname)
+        return changed
+
     def save(self, *args: object, **kwargs: object) -> None:
-        self.updated_at = timezone.now()
         fields = kwargs.get("update_fields")
-        if fields and "updated_at" not in fields:  # an empty list saves nothing, and stays so
-            kwargs["update_fields"] = [*fields, "updated_at"]  # type: ignore[misc]
+        if fields is not None and "updated_at" in fields:
+            stamps = self.stamps_for(None)
+        else:
+            changed = self.changed_fields(fields)
+            stamps = [] if changed == set() else self.stamps_for(changed)
+        now = timezone.now()
+        for stamp in stamps:
+            setattr(self, stamp, now)
+        if fields:  # an empty list saves nothing, and stays so
+            kwargs["update_fields"] = [*fields, *(stamp for stamp in stamps if stamp not in fields)]  # type: ignore[misc]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+        # What is in the database now, for the next save of this instance.
+        saved = kwargs.get("update_fields")
+        written = [
+            f.attname for f in self._meta.concrete_fields if saved is None or f.name in saved or f.attname in saved
+        ]
+        self._loaded_values = {**getattr(self, "_loaded_values", {}), **{n: _copy(getattr(self, n)) for n in written}}
+
+    def touch(self, *stamps: str) -> None:
+        """Move ``updated_at`` and ``stamps`` of this row (a related row changed), in one update."""
+        now = timezone.now()
+        type(self)._base_manager.filter(pk=self.pk).update(**dict.fromkeys(["updated_at", *stamps], now))
 
 
 class EditionManager(StampedManager):
