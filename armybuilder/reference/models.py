@@ -56,10 +56,10 @@ class Stamped(models.Model):
 
     ``save`` moves the stamp when a value differs from what was read from the database (the
     admin, the importers' ``save(update_fields=...)``; a new row, or one built by hand, always
-    counts as changed), or when ``updated_at`` is named in ``update_fields``; a save that changes
-    nothing moves nothing. A queryset's ``update`` always moves it (``StampedQuerySet``).
-    ``loaddata`` saves raw, skipping ``save``: ``load_reference_data`` writes only the rows that
-    differ and stamps them itself.
+    counts as changed), and ``updated_at`` alone when it is named in ``update_fields`` (a related
+    row changed); a save that changes nothing moves nothing. A queryset's ``update`` always
+    moves it (``StampedQuerySet``). ``loaddata`` saves raw, skipping ``save``:
+    ``load_reference_data`` writes only the rows that differ and stamps them itself.
 
     ``STAMP_GROUPS`` maps further stamp fields to the fields whose change moves them, so a
     catalogue unit can say whether its points, options or profile changed, not only that it did.
@@ -112,11 +112,11 @@ class Stamped(models.Model):
 
     def save(self, *args: object, **kwargs: object) -> None:
         fields = kwargs.get("update_fields")
-        if fields is not None and "updated_at" in fields:
-            stamps = self.stamps_for(None)
-        else:
-            changed = self.changed_fields(fields)
-            stamps = [] if changed == set() else self.stamps_for(changed)
+        named = None if fields is None else [name for name in fields if name not in self.stamp_fields()]
+        changed = self.changed_fields(named)
+        stamps = [] if changed == set() else self.stamps_for(changed)
+        if fields is not None and "updated_at" in fields and not stamps:
+            stamps = ["updated_at"]  # asked for by name: a related row changed
         now = timezone.now()
         for stamp in stamps:
             setattr(self, stamp, now)
