@@ -7,11 +7,9 @@ the fact is an inference, a status and a note saying which value was chosen and 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 
 from django.db import models
-from django.db.models import DEFERRED
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -45,21 +43,15 @@ class StampedManager(models.Manager.from_queryset(StampedQuerySet)):  # type: ig
     pass
 
 
-def _copy(value: object) -> object:
-    # A JSON value is a dict or list that callers may change in place (``entry.options.pop``):
-    # the loaded copy must not change with it, or the change would look like no change.
-    return copy.deepcopy(value) if isinstance(value, dict | list) else value
-
-
 class Stamped(models.Model):
     """A row that records when it last really changed, so revisions and versions see every edit.
 
-    ``save`` moves the stamp when a value differs from what was read from the database (the
-    admin, the importers' ``save(update_fields=...)``; a new row, or one built by hand, always
-    counts as changed), and ``updated_at`` alone when it is named in ``update_fields`` (a related
-    row changed); a save that changes nothing moves nothing. A queryset's ``update`` always
-    moves it (``StampedQuerySet``). ``loaddata`` saves raw, skipping ``save``:
-    ``load_reference_data`` writes only the rows that differ and stamps them itself.
+    ``save`` moves the stamp when a value it writes differs from the stored row (the admin, the
+    importers' ``save(update_fields=...)``; a new row always counts as changed), and
+    ``updated_at`` alone when it is named in ``update_fields`` (a related row changed); a save
+    that changes nothing moves nothing. A queryset's ``update`` always moves it
+    (``StampedQuerySet``). ``loaddata`` saves raw, skipping ``save``: ``load_reference_data``
+    writes only the rows that differ and stamps them itself.
 
     ``STAMP_GROUPS`` maps further stamp fields to the fields whose change moves them, so a
     catalogue unit can say whether its points, options or profile changed, not only that it did.
@@ -85,35 +77,33 @@ class Stamped(models.Model):
                 stamps.append(stamp)
         return stamps
 
-    @classmethod
-    def from_db(cls, db: str | None, field_names: list[str], values: list[object], **kwargs: object) -> Stamped:
-        # Django's documented hook for remembering what was loaded, so ``save`` can tell a change.
-        instance = super().from_db(db, field_names, values, **kwargs)
-        instance._loaded_values = {
-            name: _copy(value) for name, value in zip(field_names, values, strict=True) if value is not DEFERRED
-        }
-        return instance
+    def changed_fields(self, fields: Iterable[str] | None = None, using: str | None = None) -> set[str] | None:
+        """Which of ``fields`` (default: all) differ from the stored row; ``None`` when there is none.
 
-    def changed_fields(self, fields: Iterable[str] | None = None) -> set[str] | None:
-        """Which of ``fields`` (default: all) differ from the loaded row; ``None`` when unknown."""
-        loaded = getattr(self, "_loaded_values", None)
-        if loaded is None or self._state.adding:
+        Read from the database at save time (one query of the fields being saved): nothing is
+        kept when rows are read, so the pages that read thousands of them pay nothing for it.
+        """
+        if self._state.adding or self.pk is None:
             return None
         stamps = self.stamp_fields()
-        names = fields if fields is not None else [f.attname for f in self._meta.concrete_fields]
-        changed = set()
-        for name in names:
-            attname = self._meta.get_field(name).attname
-            if attname in stamps or attname == self._meta.pk.attname:
-                continue
-            if attname not in loaded or loaded[attname] != getattr(self, attname):
-                changed.add(attname)
-        return changed
+        names = fields if fields is not None else [f.name for f in self._meta.concrete_fields]
+        attnames = [
+            attname
+            for attname in (self._meta.get_field(name).attname for name in names)
+            if attname not in stamps and attname != self._meta.pk.attname
+        ]
+        if not attnames:
+            return set()
+        manager = type(self)._base_manager.using(using or self._state.db)
+        stored = manager.filter(pk=self.pk).values(*attnames).first()
+        if stored is None:
+            return None
+        return {attname for attname in attnames if stored[attname] != getattr(self, attname)}
 
     def save(self, *args: object, **kwargs: object) -> None:
         fields = kwargs.get("update_fields")
         named = None if fields is None else [name for name in fields if name not in self.stamp_fields()]
-        changed = self.changed_fields(named)
+        changed = self.changed_fields(named, kwargs.get("using"))  # type: ignore[arg-type]
         stamps = [] if changed == set() else self.stamps_for(changed)
         if fields is not None and "updated_at" in fields and not stamps:
             stamps = ["updated_at"]  # asked for by name: a related row changed
@@ -123,17 +113,6 @@ class Stamped(models.Model):
         if fields:  # an empty list saves nothing, and stays so
             kwargs["update_fields"] = [*fields, *(stamp for stamp in stamps if stamp not in fields)]  # type: ignore[misc]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
-        # What is in the database now, for the next save of this instance.
-        saved = kwargs.get("update_fields")
-        written = [
-            f.attname for f in self._meta.concrete_fields if saved is None or f.name in saved or f.attname in saved
-        ]
-        self._loaded_values = {**getattr(self, "_loaded_values", {}), **{n: _copy(getattr(self, n)) for n in written}}
-
-    def touch(self, *stamps: str) -> None:
-        """Move ``updated_at`` and ``stamps`` of this row (a related row changed), in one update."""
-        now = timezone.now()
-        type(self)._base_manager.filter(pk=self.pk).update(**dict.fromkeys(["updated_at", *stamps], now))
 
 
 class EditionManager(StampedManager):
