@@ -430,8 +430,8 @@ def _links_changed(sender: type, instance: models.Model, action: str, reverse: b
     From either side (``unit.weapons.add(w)`` or ``weapon.units.add(u)``), through the admin, the
     importers or ``load_reference_data``.
     """
-    if action not in ("post_add", "post_remove", "pre_clear"):
-        return
+    if action not in ("post_add", "post_remove", "pre_clear") or (action != "pre_clear" and not pk_set):
+        return  # nothing was linked or unlinked
     owner = Army if sender is Army.national_rules.through else Unit
     if not reverse:
         pks = {instance.pk}

@@ -193,3 +193,12 @@ def test_an_armys_national_rules_move_its_stamp(rows):
     before = _stamp(Army, army.pk)
     army.national_rules.add(rows[SpecialRule])
     assert _stamp(Army, army.pk) > before
+
+
+def test_linking_what_is_already_linked_moves_nothing(rows):
+    unit, weapon = rows[Unit], rows[Weapon]
+    unit.weapons.add(weapon)
+    before = _unit_stamps(unit)
+    unit.weapons.set([weapon])
+    unit.weapons.add(weapon)
+    assert _unit_stamps(unit) == before
