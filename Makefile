@@ -24,23 +24,28 @@ PYTHON ?= $(shell for c in python3.13 python3.12 python3; do \
 $(VENV)/.base-installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Muster needs Python 3.12 or newer: none was found on PATH or in pyenv. Install one (e.g. 'pyenv install 3.13') and run make again." >&2; exit 1; fi
 	@test -x $(PY) || { echo "Creating $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	@echo "Installing Muster's Python packages into $(VENV) (a minute or two the first time; scripts/pip_progress.py says what pip is doing)"
+	@$(PY) scripts/pip_progress.py --upgrade pip
+	@$(PY) scripts/pip_progress.py -e .
 	@touch $@
 
 $(VENV)/.dev-installed: $(VENV)/.base-installed
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "Installing the test and lint tools into $(VENV)"
+	@$(PY) scripts/pip_progress.py -e '.[dev]'
 	@touch $@
 
 install: $(VENV)/.base-installed
 install-dev: $(VENV)/.dev-installed
 
 messages: install
-	$(PY) manage.py compilemessages --ignore=.venv -v 0
+	@echo "Compiling the French translations"
+	@$(PY) manage.py compilemessages --ignore=.venv -v 0
 
 data: install messages
-	$(PY) manage.py migrate --noinput -v 0
-	$(PY) manage.py load_reference_data
+	@echo "Creating or updating the database"
+	@$(PY) manage.py migrate --noinput -v 0
+	@echo "Loading the built-in rules and armies (only what differs is written)"
+	@$(PY) manage.py load_reference_data
 
 # Debian packages (WeasyPrint's Pango, gettext; Chromium and poppler for the tests): installed
 # when run as root, else make stops at once with the apt-get command to run.

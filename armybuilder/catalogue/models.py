@@ -8,10 +8,13 @@ way each row keeps its source, and imported rows keep the id they had in the sou
 from __future__ import annotations
 
 from django.db import models
+from django.db.models.signals import m2m_changed
+from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from armybuilder.reference.models import Edition, SpecialRule, Stamped, StampedQuerySet, Weapon
 from rules.army import model as army_rules
 
 
@@ -71,7 +74,7 @@ class Origin(models.TextChoices):
     BARRACKS = "barracks", _("Barracks import")
 
 
-class ArmyQuerySet(models.QuerySet["Army"]):
+class ArmyQuerySet(StampedQuerySet):
     def for_edition(self, edition: Edition) -> ArmyQuerySet:
         return self.filter(edition=edition)
 
@@ -84,7 +87,7 @@ class ArmyManager(models.Manager.from_queryset(ArmyQuerySet)):  # type: ignore[m
         return self.get(edition__slug=edition_slug, slug=slug)
 
 
-class Army(models.Model):
+class Army(Stamped):
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="armies")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
@@ -99,7 +102,6 @@ class Army(models.Model):
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
     hidden = models.BooleanField(default=False)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = ArmyManager()
 
@@ -148,7 +150,7 @@ def _force_entry(force: dict) -> army_rules.ForceEntrySpec:
     )
 
 
-class UnitQuerySet(models.QuerySet["Unit"]):
+class UnitQuerySet(StampedQuerySet):
     def for_army(self, army: Army) -> UnitQuerySet:
         return self.filter(army=army)
 
@@ -164,12 +166,45 @@ class UnitManager(models.Manager.from_queryset(UnitQuerySet)):  # type: ignore[m
         return self.get(army__edition__slug=edition_slug, army__slug=army_slug, slug=slug)
 
 
-class Unit(models.Model):
+# What a saved list's "changed in the catalogue" note names: the unit's fields that make its
+# points, its options (with its ``Option`` rows) and its profile (with its weapons and rules).
+POINTS_FIELDS = tuple(f"{kind}_{quality}" for kind in ("cost", "per_model") for quality in army_rules.QUALITIES)
+OPTIONS_FIELDS = ("option_groups",)
+PROFILE_FIELDS = (
+    "unit_type",
+    "slot",
+    "base_models",
+    "max_models",
+    "officer_rank",
+    "damage_value",
+    "transport_capacity",
+    "composition",
+    "weapons_text",
+    "weapons_text_fr",
+    "weapon_lines",
+    "implicit_models",
+    "weapons",  # many-to-many: written by ``load_reference_data``'s comparison, linked in ``_links_changed``
+    "special_rules",
+)
+
+
+class Unit(Stamped):
     """A unit a list can take: its costs per quality, model counts, weapons and options.
 
     ``cost_<quality>`` is the price at ``base_models``; ``per_model_<quality>`` the price of each
     model added beyond it. A null cost means the quality is not offered.
+
+    Besides ``updated_at`` (any change, for revisions), three stamps say when its points, its
+    options and its profile last changed, for the notes of the lists that take it
+    (``catalogue.change_notes``). Its options' writes move ``options_updated_at``, its weapons'
+    and rules' links ``profile_updated_at`` (``Option``, ``_links_changed``).
     """
+
+    STAMP_GROUPS = {
+        "points_updated_at": POINTS_FIELDS,
+        "options_updated_at": OPTIONS_FIELDS,
+        "profile_updated_at": PROFILE_FIELDS,
+    }
 
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="units")
     slug = models.SlugField(max_length=120)
@@ -222,7 +257,9 @@ class Unit(models.Model):
     )
     hidden = models.BooleanField(default=False)
     removed = models.BooleanField(default=False, help_text="Gone from the latest import; kept for saved lists.")
-    updated_at = models.DateTimeField(auto_now=True)
+    points_updated_at = models.DateTimeField(default=timezone.now, editable=False)
+    options_updated_at = models.DateTimeField(default=timezone.now, editable=False)
+    profile_updated_at = models.DateTimeField(default=timezone.now, editable=False)
 
     objects = UnitManager()
 
@@ -278,14 +315,31 @@ class Unit(models.Model):
         )
 
 
-class OptionManager(models.Manager["Option"]):
+class OptionQuerySet(StampedQuerySet):
+    """Writes of options move their units' ``options_updated_at`` too, however they are made."""
+
+    def _touch_units(self) -> None:
+        units = set(self.order_by().values_list("unit_id", flat=True))
+        if units:
+            Unit.objects.filter(pk__in=units).update(options_updated_at=timezone.now())
+
+    def update(self, **kwargs: object) -> int:
+        self._touch_units()
+        return super().update(**kwargs)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        self._touch_units()
+        return super().delete()
+
+
+class OptionManager(models.Manager.from_queryset(OptionQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, army_slug: str, unit_slug: str, slug: str) -> Option:
         return self.get(
             unit__army__edition__slug=edition_slug, unit__army__slug=army_slug, unit__slug=unit_slug, slug=slug
         )
 
 
-class Option(models.Model):
+class Option(Stamped):
     """An upgrade a unit may take: per model or per unit, priced by quality.
 
     A flat-cost option has the same value in all three cost fields.
@@ -337,6 +391,16 @@ class Option(models.Model):
 
     natural_key.dependencies = ["catalogue.unit"]  # type: ignore[attr-defined]
 
+    def save(self, *args: object, **kwargs: object) -> None:
+        before = None if self._state.adding else self.updated_at
+        super().save(*args, **kwargs)
+        if self.updated_at != before:  # a real change (``Stamped.save``): the unit's options changed
+            Unit.objects.filter(pk=self.unit_id).update(options_updated_at=self.updated_at)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        Unit.objects.filter(pk=self.unit_id).update(options_updated_at=timezone.now())
+        return super().delete(*args, **kwargs)
+
     @property
     def display_name(self) -> str:
         return self.name_fr if _is_french() and self.name_fr else self.name
@@ -360,3 +424,27 @@ class Option(models.Model):
             free_unit=self.free_unit,
             free_per_list=self.free_per_list,
         )
+
+
+@receiver(m2m_changed, sender=Unit.weapons.through)
+@receiver(m2m_changed, sender=Unit.special_rules.through)
+@receiver(m2m_changed, sender=Army.national_rules.through)
+def _links_changed(sender: type, instance: models.Model, action: str, reverse: bool, pk_set: set | None, **kwargs):
+    """A unit's weapons or rules, or an army's national rules, were linked or unlinked: move its stamps.
+
+    From either side (``unit.weapons.add(w)`` or ``weapon.units.add(u)``), through the admin, the
+    importers or ``load_reference_data``.
+    """
+    if action not in ("post_add", "post_remove", "pre_clear") or (action != "pre_clear" and not pk_set):
+        return  # nothing was linked or unlinked
+    owner = Army if sender is Army.national_rules.through else Unit
+    if not reverse:
+        pks = {instance.pk}
+    elif action == "pre_clear":
+        field = "armies" if owner is Army else "units"
+        pks = set(getattr(instance, field).values_list("pk", flat=True))
+    else:
+        pks = set(pk_set or ())
+    stamps = {"profile_updated_at": timezone.now()} if owner is Unit else {}
+    if pks:
+        owner.objects.filter(pk__in=pks).update(**stamps)

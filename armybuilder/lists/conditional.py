@@ -1,11 +1,17 @@
 """The revision of a list's pages, for ``armybuilder.http.conditional``: reloads answered 304.
 
 A list's builder, shared page, print preview and PDFs show the list (its row, platoons and
-entries, and the units they take: ``ArmyListQuerySet.revisions()`` reads them all in one query,
-so no write can go unseen, whichever code made it), its army (the army's ``updated_at``) and the
-rules data (weapons and special rules: ``reference.version``). The revision is read through
-the same access rules as the page, so another visitor's list has none: the view runs and
-answers its 404.
+entries), its army, the units its entries take with their options, weapons and rules, and the
+rules data. ``ArmyListQuerySet.revisions()`` reads the stamps, counts and sums of ids of all the
+list's and catalogue rows in one query; ``reference.version`` adds the rules data's version.
+
+What keeps that honest is the stamps themselves (``reference.models.Stamped``): every catalogue
+row (army, unit, option, weapon, special rule) has one, moved by ``save()`` when a value differs,
+by every ``QuerySet.update()``, by a change of the weapons and rules linked to a unit, and by
+``load_reference_data`` for the rows it really changes; an added or deleted row moves a count
+and a sum of ids. A write that bypasses all of those (raw SQL, ``bulk_create`` of link rows
+behind the ORM's back) is the one way to go unseen. The revision is read through the same
+access rules as the page, so another visitor's list has none: the view runs and answers its 404.
 """
 
 from __future__ import annotations

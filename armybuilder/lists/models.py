@@ -52,10 +52,12 @@ def _aggregate(model: type[models.Model], expression: models.Aggregate) -> Subqu
 
 
 # What a list's pages show changes only with these: the list's row, its army's, its entries and
-# platoons (how many, which, when last written) and the units they take (when last written).
-# Read together in one query, so a cache or an ETag keyed by them cannot outlive any write,
-# whichever code made it: a deleted or added row moves a count and a sum of ids, an edited one
-# its stamp (``Stamped``: ``save()`` and ``QuerySet.update()`` both move it).
+# platoons (how many, which, when last written), the units they take, those units' options
+# (how many, which, when last written) and the weapons and rules the units carry (how many
+# links, when last written). Read together in one query, so a cache or an ETag keyed by them
+# cannot outlive any write, whichever code made it: a deleted or added row moves a count and a
+# sum of ids, an edited one its stamp (``Stamped``: ``save()`` and ``QuerySet.update()`` both
+# move it, a save that changes nothing does not).
 REVISION_FIELDS = (
     "pk",
     "updated_at",
@@ -64,6 +66,13 @@ REVISION_FIELDS = (
     "entry_ids",
     "entry_stamp",
     "unit_stamp",
+    "option_count",
+    "option_ids",
+    "option_stamp",
+    "weapon_count",
+    "weapon_stamp",
+    "rule_count",
+    "rule_stamp",
     "platoon_count",
     "platoon_ids",
     "platoon_stamp",
@@ -75,12 +84,23 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
         return self.filter(deleted_at__isnull=True)
 
     def revisions(self) -> ArmyListQuerySet:
-        """Rows of ``REVISION_FIELDS``: everything a list's pages depend on, in one query."""
+        """Rows of ``REVISION_FIELDS``: everything a list's pages depend on, in one query.
+
+        The options, weapons and rules are counted once per entry taking their unit: a fixed
+        multiple for a given list, so the counts and sums still move with every added or removed row.
+        """
         return self.annotate(
             entry_count=_aggregate(Entry, Count("pk")),
             entry_ids=_aggregate(Entry, Sum("pk")),
             entry_stamp=_aggregate(Entry, Max("updated_at")),
             unit_stamp=_aggregate(Entry, Max("unit__updated_at")),
+            option_count=_aggregate(Entry, Count("unit__options")),
+            option_ids=_aggregate(Entry, Sum("unit__options__pk")),
+            option_stamp=_aggregate(Entry, Max("unit__options__updated_at")),
+            weapon_count=_aggregate(Entry, Count("unit__weapons")),
+            weapon_stamp=_aggregate(Entry, Max("unit__weapons__updated_at")),
+            rule_count=_aggregate(Entry, Count("unit__special_rules")),
+            rule_stamp=_aggregate(Entry, Max("unit__special_rules__updated_at")),
             platoon_count=_aggregate(Platoon, Count("pk")),
             platoon_ids=_aggregate(Platoon, Sum("pk")),
             platoon_stamp=_aggregate(Platoon, Max("updated_at")),

@@ -1,14 +1,16 @@
 """The built-in 2nd-edition national armies generated from the Barracks data.
 
-The committed fixture must be what the generator makes of ../shared/data/barracks (CI has the
-shared folder beside the clone; the app itself never reads it). The points are checked against
-the Barracks JSON read here directly, not through the generator or the parser: every profile of
-every nation, at each quality it is offered at, at base and full size, with each option and
-with every combination of its options, those that cannot go together refused. What the points
-do not show is checked on the data: "Free Unit" marks the unit free with its limit per list,
-a further soldier adds a model, and the armament leaves out what only an option adds. The
-meaning downstream (a free unit costs 0, added soldiers count as models) is in
-test_barracks_meaning.py.
+The committed fixture must be what the generator makes of the Barracks facts kept in the
+repository (fixtures/src/barracks_data, written by barracks_snapshot.py from ../shared/data/barracks,
+which a fresh clone does not have; the app itself never reads either). The points are checked
+against those Barracks files read here directly, not through the generator or the parser: every
+profile of every nation, at each quality it is offered at, at base and full size, with each option
+and with every combination of its options, those that cannot go together refused. What the points
+do not show is checked on the data: "Free Unit" marks the unit free with its limit per list, a
+further soldier adds a model, and the armament leaves out what only an option adds. The meaning
+downstream (a free unit costs 0, added soldiers count as models) is in test_barracks_meaning.py.
+Rule sentences are kept only as digests (``sentences.json``), enough to show that
+Muster's summaries are not Barracks' sentences.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from rules.army.points import entry_points
 from rules.errors import RulesError
 
 ROOT = Path(settings.BASE_DIR)
-BARRACKS = ROOT / ".." / "shared" / "data" / "barracks"
+BARRACKS = ROOT / "fixtures" / "src" / "barracks_data"
 FIXTURE = ROOT / "fixtures" / "55_catalogue_v2_barracks.json"
 NATIONS = ["us", "germany", "great-britain", "soviet-union", "france", "italy", "imperial-japan"]
 QUALITIES = ("inexperienced", "regular", "veteran")
@@ -200,13 +202,13 @@ def test_every_profile_costs_what_barracks_says_at_each_quality_size_and_option(
 def test_each_nation_lists_its_national_rules_with_muster_s_own_summary(national):
     armies = {army.slug: army for army in Army.objects.filter(edition__slug="v2").prefetch_related("national_rules")}
     barracks = json.loads((BARRACKS / "armies.json").read_text(encoding="utf-8"))
+    sentences = _barracks_sentence_digests()
     for nation in NATIONS:
         rules = list(armies[nation].national_rules.all())
         assert sorted(r.name for r in rules) == sorted(r["name"] for r in barracks[nation]["rules"]), nation
         for rule in rules:
-            original = next(r["description"] for r in barracks[nation]["rules"] if r["name"] == rule.name)
             assert rule.summary and rule.summary_fr, rule.name
-            assert rule.summary not in original, rule.name  # ours, not Barracks' sentence
+            assert _snapshot().copied(rule.summary, sentences) == [], rule.name  # ours, not Barracks' sentence
 
 
 @pytest.mark.django_db
@@ -223,28 +225,28 @@ def test_vehicle_weapons_are_one_line_per_mount_with_their_arc(national):
     assert lines and all(line["weapon"] in chart for unit_lines in lines for line in unit_lines)
 
 
-def _barracks_rule_texts() -> str:
-    texts = [
-        r["description"]
-        for a in json.loads((BARRACKS / "armies.json").read_text()).values()
-        if isinstance(a, dict)
-        for r in a["rules"]
-    ]
-    for nation in NATIONS:
-        for section, categories in json.loads((BARRACKS / "units" / f"{nation}.json").read_text()).items():
-            if section != "lastUpdated":
-                texts += [rule for units in categories.values() for unit in units for rule in unit["rules"]]
-    return "\n".join(texts).lower()
+def _snapshot():
+    sys.path.insert(0, str(ROOT / "fixtures" / "src"))
+    try:
+        import barracks_snapshot
+    finally:
+        sys.path.pop(0)
+    return barracks_snapshot
+
+
+def _barracks_sentence_digests() -> set[str]:
+    """Digests of Barracks' rule texts, their sentences and their runs of words (never the text)."""
+    return set(json.loads((BARRACKS / "sentences.json").read_text(encoding="utf-8"))["digests"])
 
 
 @pytest.mark.django_db
 def test_every_rule_from_barracks_has_a_summary_in_muster_s_words(national):
-    barracks = _barracks_rule_texts()
+    barracks = _barracks_sentence_digests()
     rules = list(SpecialRule.objects.filter(edition__slug="v2", source__startswith="Barracks"))
     assert len(rules) > 50
     for rule in rules:
         assert rule.name_fr and rule.summary and rule.summary_fr, rule.name
-        assert rule.summary.lower().rstrip(".") not in barracks, rule.name
+        assert _snapshot().copied(rule.summary, barracks) == [], rule.name
 
 
 @pytest.mark.django_db

@@ -6,12 +6,20 @@ This is the one test module that loads the whole of fixtures/ (STYLE P14).
 
 from __future__ import annotations
 
+import html
+import re
+from io import StringIO
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db.models import F
 from django.utils import translation
 
 from armybuilder.catalogue.models import Army, Option, Unit
+from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.reference.models import Edition
+from armybuilder.reference.version import data_version
 from rules.army.model import EntrySpec
 from rules.army.points import entry_points, option_limit
 
@@ -167,19 +175,80 @@ def test_it_gives_every_armament_a_french_summary(loaded, edition):
 
 
 def _snapshot():
+    """Every catalogue row with its stamps, and the rules data's version: what lists' pages read."""
     rows = {}
     for model in (Army, Unit, Option):
         rows[model.__name__] = list(model.objects.order_by("pk").values())
-    for row in (*rows["Army"], *rows["Unit"]):
-        # The catalogue's stamps, moved by each load on purpose: lists built from it get a new
-        # revision, so nothing kept for the old data is reused (load_reference_data).
-        del row["updated_at"]
     rows["unit weapons"] = list(Unit.weapons.through.objects.order_by("pk").values())
     rows["unit rules"] = list(Unit.special_rules.through.objects.order_by("pk").values())
+    rows["rules data"] = data_version()
     return rows
 
 
 def test_it_changes_nothing_when_loaded_twice(loaded):
     before = _snapshot()
-    call_command("load_reference_data")
+    call_command("load_reference_data", verbosity=0)
     assert _snapshot() == before
+
+
+@pytest.fixture
+def saved_list(client):
+    """A list of built-in units, one with an option taken, saved before the reload."""
+    user = get_user_model().objects.create_user("alice", password="correct-horse-battery")
+    army = Army.objects.get(edition__slug="v2", slug="generic")
+    army_list = ArmyList.objects.create(owner=user, edition=army.edition, army=army, name="Reloaded")
+    squad = Unit.objects.filter(army=army, options__isnull=False).distinct().first()
+    option = squad.options.first()
+    Entry.objects.create(army_list=army_list, unit=squad, models_count=squad.base_models, options={option.slug: 1})
+    Entry.objects.create(army_list=army_list, unit=Unit.objects.filter(army=army).exclude(pk=squad.pk).first())
+    client.force_login(user)
+    return army_list
+
+
+def _builder(client, army_list, etag=None):
+    headers = {"If-None-Match": etag} if etag else {}
+    return client.get(f"/lists/{army_list.pk}/", headers=headers)
+
+
+def test_an_identical_reload_leaves_saved_lists_unflagged_and_their_pages_current(loaded, client, saved_list):
+    first = _builder(client, saved_list)
+    assert first.status_code == 200 and "unit-flag" not in first.text
+    call_command("load_reference_data", verbosity=0)
+    assert _builder(client, saved_list, first["ETag"]).status_code == 304
+    assert "unit-flag" not in _builder(client, saved_list).text
+
+
+def _unit_stamps():
+    fields = ("updated_at", "points_updated_at", "options_updated_at", "profile_updated_at")
+    return {row["pk"]: row for row in Unit.objects.values("pk", *fields)}
+
+
+def test_a_reload_that_changes_a_price_moves_exactly_that(loaded, client, saved_list):
+    """A unit's and an option's stored prices differ from the fixtures (as after a release that
+    changes them): the reload writes those two rows, moves their stamps and no other."""
+    squad, other = (entry.unit for entry in saved_list.entries.order_by("pk"))
+    option = squad.options.get(slug=next(iter(saved_list.entries.get(unit=squad).options)))
+    Unit.objects.filter(pk=other.pk).update(cost_regular=F("cost_regular") + 5)
+    Option.objects.filter(pk=option.pk).update(cost_regular=F("cost_regular") + 5)
+    saved_list.save()  # the list was saved with those prices
+    first = _builder(client, saved_list)
+    units, options = _unit_stamps(), dict(Option.objects.values_list("pk", "updated_at"))
+
+    out = StringIO()
+    call_command("load_reference_data", stdout=out)
+    assert "0 rows added, 2 changed" in out.getvalue()
+
+    after = _unit_stamps()
+    moved = {pk: {name for name in row if row[name] != units[pk][name]} for pk, row in after.items()}
+    assert {pk: names for pk, names in moved.items() if names} == {
+        other.pk: {"updated_at", "points_updated_at"},
+        squad.pk: {"updated_at", "options_updated_at"},
+    }
+    assert [pk for pk, stamp in Option.objects.values_list("pk", "updated_at") if stamp != options[pk]] == [option.pk]
+    response = _builder(client, saved_list, first["ETag"])
+    assert response.status_code == 200
+    notes = re.findall(r'class="unit-flag" title="([^"]*)"', response.text)
+    assert sorted(html.unescape(note).split(": ")[1] for note in notes) == [
+        "its options. Check them.",
+        "its points. Check them.",
+    ]

@@ -167,9 +167,7 @@ def test_it_notes_a_changed_and_a_removed_unit_for_the_builder(saved_list):
     entries = ArmyList.objects.for_builder().get(pk=saved_list.pk).entries.all()
     notes = unit_change_notes(entries)
     assert {entry.unit.name: notes[entry.pk] for entry in entries} == {
-        "Rifle Squad": (
-            "Rifle Squad changed in the catalogue since this list was last saved; check its points and options."
-        ),
+        "Rifle Squad": ("Rifle Squad changed in the catalogue since this list was last saved: its points. Check them."),
         "Truck": "Truck is no longer in the latest catalogue data; it stays in this list as it was.",
     }
 
