@@ -40,11 +40,8 @@ def _empty_caches():
     if settings.configured:
         from django.core.cache import caches
 
-        from armybuilder.reference.pages import RECENT
-
         for cache in caches.all():
             cache.clear()
-        RECENT.clear()
 
 
 @pytest.fixture(autouse=True)
