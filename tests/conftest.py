@@ -84,8 +84,12 @@ def chromium_path() -> str:
 def _playwright_browser(django_db_setup, django_db_blocker):
     # The test database must exist before Playwright starts its event loop in this thread:
     # Django refuses synchronous database set-up inside a running loop.
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Every expect() waits up to 20 s (Playwright's default is 5 s): on a loaded 2-core machine a
+    # swap or a navigation can take longer, and one test failed intermittently so. A condition met
+    # sooner returns at once, so a passing run is no slower.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
         yield browser
