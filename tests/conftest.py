@@ -147,3 +147,14 @@ def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"Still false after {timeout} s: {expression}")
         time.sleep(0.05)
+
+
+def log_in(context, live_server, user) -> None:
+    """Hand a browser context a session of ``user`` (the login form has tests of its own)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
