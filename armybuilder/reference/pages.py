@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
+from typing import cast
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -93,10 +94,9 @@ def reference_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
                 return None
             return _content(response)
 
-        content = _kept(_key(request, "fragment" if fragment else "page"), make)
+        content = cast("dict[str, str] | None", _kept(_key(request, "fragment" if fragment else "page"), make))
         if content is None:
             return answered[0]
-        assert isinstance(content, dict)
         # Rendered by Django's templates, which escaped every value in it.
         body = mark_safe(content["body"])  # noqa: S308
         if "title" not in content:  # an htmx fragment: no layout
