@@ -102,7 +102,7 @@ def _unmodified_since(request: HttpRequest, modified: datetime | None) -> bool:
 
 
 def messages_waiting(request: HttpRequest) -> bool:
-    return hasattr(request, "_messages") and len(get_messages(request)) > 0
+    return len(get_messages(request)) > 0
 
 
 def _mark(response: HttpResponse, etag: str | None, modified: datetime | None) -> HttpResponse:

@@ -11,45 +11,6 @@ from dataclasses import dataclass, field
 # The one list of qualities (rules/), re-exported for the importers.
 from rules.army.model import QUALITIES as QUALITIES
 
-UNIT_TYPES: tuple[str, ...] = (
-    "headquarters",
-    "infantry",
-    "team",
-    "artillery",
-    "vehicle_soft",
-    "vehicle_armoured",
-    "transport",
-)
-
-SLOTS: tuple[str, ...] = (
-    "officer",
-    "character",
-    "infantry",
-    "medic",
-    "forward_observer",
-    "sniper",
-    "machine_gun",
-    "light_mortar",
-    "mortar",
-    "flamethrower",
-    "anti_tank",
-    "anti_tank_gun",
-    "artillery",
-    "armoured_car",
-    "tank",
-    "transport",
-    "other",
-)
-
-OFFICER_RANKS: tuple[str, ...] = (
-    "second_lieutenant",
-    "first_lieutenant",
-    "captain",
-    "major",
-    "lieutenant_colonel",
-    "colonel",
-)
-
 
 @dataclass(frozen=True)
 class ImportedWeapon:

@@ -40,11 +40,8 @@ def _empty_caches():
     if settings.configured:
         from django.core.cache import caches
 
-        from armybuilder.reference.pages import RECENT
-
         for cache in caches.all():
             cache.clear()
-        RECENT.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -87,8 +84,12 @@ def chromium_path() -> str:
 def _playwright_browser(django_db_setup, django_db_blocker):
     # The test database must exist before Playwright starts its event loop in this thread:
     # Django refuses synchronous database set-up inside a running loop.
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Every expect() waits up to 20 s (Playwright's default is 5 s): on a loaded 2-core machine a
+    # swap or a navigation can take longer, and one test failed intermittently so. A condition met
+    # sooner returns at once, so a passing run is no slower.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
         yield browser
@@ -146,3 +147,14 @@ def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"Still false after {timeout} s: {expression}")
         time.sleep(0.05)
+
+
+def log_in(context, live_server, user) -> None:
+    """Hand a browser context a session of ``user`` (the login form has tests of its own)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])

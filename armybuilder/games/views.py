@@ -25,13 +25,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import get_usage
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
 from armybuilder.games.models import Game
 from armybuilder.games.services import game_act, game_start, game_undo, lists_for_game, server_rng
+from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
@@ -42,10 +42,6 @@ from rules.game.engine import Action, GameState, draw, end_turn, give_order, rec
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
 GUARDED = ("draw", "record", "end_turn", "end_game")
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @dataclass

@@ -34,8 +34,7 @@ from django import forms
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template import RequestContext
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -169,21 +168,11 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
 
 
 def _fragments(request: HttpRequest, context: dict, *parts: str | tuple[str, dict], status: int = 200) -> HttpResponse:
-    """The named fragments of the page, one after the other; ``(name, extra)`` adds to the context.
-
-    One context for them all, bound once: the context processors (CSRF token, user, messages)
-    run once per response, not once per fragment.
-    """
-    templates = [
-        (get_template(f"{TEMPLATE}#{name}").template, extra)
+    """The named fragments of the page, one after the other; ``(name, extra)`` adds to the context."""
+    html = [
+        render_to_string(f"{TEMPLATE}#{name}", {**context, **extra}, request)
         for name, extra in ((part, {}) if isinstance(part, str) else part for part in parts)
     ]
-    request_context = RequestContext(request, context)
-    html = []
-    with request_context.bind_template(templates[0][0]):
-        for template, extra in templates:
-            with request_context.push(extra):
-                html.append(template.render(request_context))
     return HttpResponse("".join(html), status=status)
 
 

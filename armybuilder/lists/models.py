@@ -123,11 +123,12 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
         Options come in their unit's order (position, name), without the joins that ordering by
         the unit itself (its army, then the army's edition) would add.
 
-        With ``details`` (the default: exports and playsheets) each entry comes with its unit and
-        platoon in one joined query, and each distinct unit with its options, weapons and special
-        rules: 6 queries. The builder page reads no weapons, rules, owner or ``entry.platoon``,
-        and passes ``details=False``: the list's distinct units and their options in queries of
-        their own (5 queries), cheaper than building a unit per entry row of a join.
+        With ``details`` (the default: exports and playsheets) each entry comes with its platoon,
+        and each distinct unit with its options, weapons and special rules: 7 queries. The builder
+        page reads no weapons, rules, owner or ``entry.platoon``, and passes ``details=False``: the
+        list's distinct units and their options (5 queries, with the army's national rules).
+        Either way the units are prefetched, not joined: Django's prefetch gives every entry of a
+        unit the same instance, and a join would build a unit per entry row.
         """
         from armybuilder.catalogue.models import Option
 
@@ -138,21 +139,8 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
             return self.select_related("edition", "army").prefetch_related(
                 "army__national_rules", "platoons", models.Prefetch("entries", queryset=entries)
             )
-
-        class EntriesSharingUnits(models.query.ModelIterable):
-            def __iter__(self):
-                entries = list(super().__iter__())
-                units: dict[int, Unit] = {}
-                unit_field = Entry._meta.get_field("unit")
-                for entry in entries:
-                    unit = units.setdefault(entry.unit_id, entry.unit)
-                    if unit is not entry.unit:
-                        unit_field.set_cached_value(entry, unit)
-                models.prefetch_related_objects(list(units.values()), options, "weapons", "special_rules")
-                return iter(entries)
-
-        entries = Entry.objects.select_related("unit", "platoon")
-        entries._iterable_class = EntriesSharingUnits
+        units = Unit.objects.prefetch_related(options, "weapons", "special_rules")
+        entries = Entry.objects.select_related("platoon").prefetch_related(models.Prefetch("unit", queryset=units))
         return self.select_related("edition", "army", "army__edition", "owner").prefetch_related(
             "platoons", models.Prefetch("entries", queryset=entries)
         )

@@ -24,11 +24,13 @@ language and the paper; a list's PDFs under the list's revision (``ArmyListQuery
 its entries', platoons' and units' counts and stamps, read in one query), the same data version
 and build, the language, the paper and the parts printed.
 
-Renders are bounded (``render_slot``): at most ``PLAYSHEET_RENDER_LIMIT`` at once per process,
-a request waits ``PLAYSHEET_RENDER_WAIT`` seconds for a free slot, and a render running past
-``PLAYSHEET_RENDER_BUDGET`` seconds is stopped (main thread only: a signal interrupts it; the
-gunicorn sync workers serve requests there). Either way ``RenderBusy`` tells the view to answer
-503 with Retry-After instead of tying the worker up until its timeout kills it.
+What one render may cost is bounded by its input and by the deployment, not in this process: a
+list holds at most 100 units (``lists.models.ENTRIES_MAX``), which bounds the largest render (a
+100-unit print PDF, about 5 s on one core: docs/deploy.md); the PDF views are rate limited per
+visitor (``security.middleware``); and gunicorn's sync workers (one request at a time each) and
+their timeout (deploy/gunicorn.conf.py) bound how many renders run at once and how long any may
+take. A render is never interrupted halfway (a signal once left a database connection
+mid-command), and what is rendered is kept, so each PDF is made once per revision.
 """
 
 from __future__ import annotations
@@ -36,10 +38,8 @@ from __future__ import annotations
 import functools
 import mimetypes
 import re
-import signal
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -59,11 +59,6 @@ SHEET_TEMPLATE = "playsheets/reference_sheet.html"
 LIST_TEMPLATE = "playsheets/list_document.html"
 SHEET_CACHE_SECONDS = 7 * 24 * 3600
 LIST_CACHE_SECONDS = 24 * 3600
-# Defaults of the render bounds (settings of the same names override them).
-RENDER_LIMIT = 2  # renders at once per process: WeasyPrint holds the GIL most of the time anyway
-RENDER_WAIT = 3.0  # seconds a request waits for a free slot
-RENDER_BUDGET = 20.0  # seconds one render may take (a 40-unit roster takes about 1 s)
-RETRY_AFTER = 10  # seconds, told to a client turned away
 
 
 class FetchRefused(ValueError):
@@ -142,7 +137,8 @@ def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
 FIT_FILL = 0.4
 FIT_LEVELS = ("fit-1", "fit-2")
 FIT_PARTS = ("part-roster", "part-summary", "part-reference")
-PART_CLASS = "part part-"
+PART_ID = "part-"  # a part's section: <section id="part-roster" class="part part-roster">
+PAGE_AREA = "page-area"
 
 
 def _layout(html: str, fonts: Any) -> Any:
@@ -152,20 +148,18 @@ def _layout(html: str, fonts: Any) -> Any:
 
 
 def _part_pages(document: Any) -> dict[str, list[float]]:
-    """For each part of the document, how full each of its pages is (0 to 1), in order."""
+    """For each part of the document, how full each of its pages is (0 to 1), in order.
+
+    Read from WeasyPrint's ``Page.anchors``: the rectangle (x1, y1, x2, y2) each element with an
+    id covers on that page. Each part's section has its id (``part-roster``...), and the print
+    layout's fixed ``page-area`` element spans every page's content area (base_print.html).
+    """
     pages: dict[str, list[float]] = {}
     for page in document.pages:
-        box = page._page_box  # WeasyPrint keeps the laid-out boxes there
-        top, height = box.content_box_y(), box.height
-        for html_box in box.children[:1]:
-            for body in html_box.children:
-                for section in getattr(body, "children", ()):
-                    classes = (section.element.get("class") or "") if section.element is not None else ""
-                    if not classes.startswith(PART_CLASS):
-                        continue
-                    part = classes.split()[1]
-                    bottom = section.position_y + section.margin_height()
-                    pages.setdefault(part, []).append(max(0.0, min(1.0, (bottom - top) / height)))
+        _left, top, _right, bottom = page.anchors[PAGE_AREA]
+        for name, (_x1, _y1, _x2, end) in page.anchors.items():
+            if name.startswith(PART_ID):
+                pages.setdefault(name, []).append(max(0.0, min(1.0, (end - top) / (bottom - top))))
     return pages
 
 
@@ -193,74 +187,11 @@ def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
     return html_to_pdf(render_html(template_name, context))
 
 
-# -- Bounded renders ----------------------------------------------------------------------------
-
-
-class RenderBusy(Exception):
-    """No render slot came free in time, or the render ran past its budget."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason  # "busy" or "slow"
-
-
-_slots_lock = threading.Lock()
-_slots: tuple[int, threading.BoundedSemaphore] | None = None
-
-
-def _semaphore() -> threading.BoundedSemaphore:
-    """The process's render slots, made again if the setting changed (tests override it)."""
-    global _slots
-    limit = int(getattr(settings, "PLAYSHEET_RENDER_LIMIT", RENDER_LIMIT))
-    with _slots_lock:
-        if _slots is None or _slots[0] != limit:
-            _slots = (limit, threading.BoundedSemaphore(limit))
-        return _slots[1]
-
-
-def _out_of_time(signum: int, frame: object) -> None:
-    raise RenderBusy("slow")
-
-
-@contextmanager
-def _time_budget(seconds: float) -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield  # signals reach the main thread only: other threads rely on the slot limit
-        return
-    previous = signal.signal(signal.SIGALRM, _out_of_time)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-@contextmanager
-def render_slot() -> Iterator[None]:
-    """Hold one of the process's render slots, within the render budget; ``RenderBusy`` if not."""
-    slots = _semaphore()
-    if not slots.acquire(timeout=float(getattr(settings, "PLAYSHEET_RENDER_WAIT", RENDER_WAIT))):
-        raise RenderBusy("busy")
-    try:
-        with _time_budget(float(getattr(settings, "PLAYSHEET_RENDER_BUDGET", RENDER_BUDGET))):
-            yield
-    except RenderBusy:
-        # Stopped anywhere, perhaps while registering a font: the next render starts afresh.
-        _thread_fonts.config = None
-        raise
-    finally:
-        slots.release()
-
-
-def _cached(key: str, seconds: int, render: Any, prepare: Any = None) -> bytes:
-    """From the cache, or rendered in a slot. ``prepare`` (the database reads) runs before the slot:
-    the time budget's signal must never interrupt a query half-sent on the database connection."""
+def _cached(key: str, seconds: int, render: Callable[[], bytes]) -> bytes:
+    """The PDF kept under ``key``, or ``render()``'s, kept for ``seconds``."""
     data = cache.get(key)
     if data is None:
-        material = prepare() if prepare is not None else None
-        with render_slot():
-            data = render(material) if prepare is not None else render()
+        data = render()
         cache.set(key, data, seconds)
     return data
 
@@ -300,14 +231,10 @@ def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> 
     from armybuilder.lists.models import ArmyList
     from armybuilder.playsheets.context import list_context
 
-    def prepare() -> Any:
+    def render() -> bytes:
         full = ArmyList.objects.for_builder().get(pk=army_list.pk)
         with translation.override(lang):
-            return list_context(full, paper=paper, parts=parts)
-
-    def render(context: Any) -> bytes:
-        with translation.override(lang):
-            return render_pdf(LIST_TEMPLATE, context)
+            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
 
     key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
-    return _cached(key, LIST_CACHE_SECONDS, render, prepare)
+    return _cached(key, LIST_CACHE_SECONDS, render)

@@ -5,8 +5,7 @@ A list's PDFs are exactly as private as the list: every lookup goes through
 One view serves every PDF of a list, by its owner (``pk``) or by share link (``token``); what
 each PDF holds is the ``KINDS`` table. The views only pick the list and the options; ``context``
 builds the data and ``pdf`` renders (and keeps) it. Every list page answers reloads with 304
-while the list is unchanged (``lists.conditional``); a render that cannot start or finish in
-time is a 503 with Retry-After (``pdf.render_slot``).
+while the list is unchanged (``lists.conditional``); what bounds a render is said in ``pdf``.
 """
 
 from __future__ import annotations
@@ -14,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
+from django.utils.csp import CSP
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET
 
 from armybuilder.http import conditional
@@ -33,6 +35,10 @@ from armybuilder.reference.models import Edition
 from armybuilder.reference.pages import reference_revision
 
 LIST_TEMPLATE = pdf.LIST_TEMPLATE
+# The framed print document is the one page whose markup carries inline styles: the page size and
+# the column widths computed per list, shared with the PDF renderer, which has no stylesheet URL
+# to fetch. It may have them, and still no script at all.
+PRINT_DOCUMENT_CSP = {**settings.SECURE_CSP, "script-src": [CSP.NONE], "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
 
 
 @dataclass(frozen=True)
@@ -72,14 +78,6 @@ def _shared(response: HttpResponse) -> HttpResponse:
     return _private(response)
 
 
-def _busy(request: HttpRequest, reason: str) -> HttpResponse:
-    """The friendly 503: the printer is busy, or this document took too long to make."""
-    response = render(request, "playsheets/busy.html", {"reason": reason}, status=503)
-    response["Retry-After"] = str(pdf.RETRY_AFTER)
-    response["Cache-Control"] = "no-store"
-    return response
-
-
 def _list_and_wrapper(
     request: HttpRequest, pk: int | None, token: str | None, *, for_builder: bool = True
 ) -> tuple[ArmyList, str, Callable[[HttpResponse], HttpResponse]]:
@@ -106,10 +104,7 @@ def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str 
     army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
     options, _bound = print_options(request.GET)
     parts = KINDS[kind].parts or options.parts
-    try:
-        data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
-    except pdf.RenderBusy as busy:
-        return _busy(request, busy.reason)
+    data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
     filename = f"{slugify(army_list.name) or 'list'}-{kind}-{options.lang}-{options.paper}.pdf"
     return wrap(_pdf_response(data, filename, download=request.GET.get("download") == "1"))
 
@@ -151,6 +146,7 @@ def print_preview(request: HttpRequest, pk: int | None = None, token: str | None
 
 @require_GET
 @xframe_options_sameorigin
+@csp_override(PRINT_DOCUMENT_CSP)
 @list_page
 def print_document(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     army_list, _base, wrap = _list_and_wrapper(request, pk, token)
@@ -169,9 +165,6 @@ def print_document(request: HttpRequest, pk: int | None = None, token: str | Non
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
     options, _bound = print_options(request.GET)
-    try:
-        data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
-    except pdf.RenderBusy as busy:
-        return _busy(request, busy.reason)
+    data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
     filename = f"muster-{current.slug}-quick-reference-{options.lang}-{options.paper}.pdf"
     return _pdf_response(data, filename, download=request.GET.get("download") == "1")

@@ -1,18 +1,17 @@
-"""Reference pages and API answers kept per rules-data version, and answered 304 when unchanged.
+"""Reference pages and API answers: the content kept per rules-data version, the layout per request.
 
-``reference_page`` decorates a reference view that returns an unrendered ``TemplateResponse``.
-The whole page (or the whole htmx fragment) is rendered once per rules-data version
-(``version.data_version``), language, template, path, and signed in or not, and kept in Django's
-cache under those; a stale page cannot be served, because a new version is a new key and the
-old keys simply age out.
+``reference_page`` decorates a reference view that returns an unrendered ``TemplateResponse`` of
+a reference template (``reference/topic.html``...; or one of its ``#fragment`` partials for htmx).
+What the reference shows is rendered once per rules-data version (``version.data_version``),
+deployed build, language, path and filters, and kept in Django's cache under those; a new version
+is a new key, so a stale page cannot be served and nothing has to be invalidated.
 
-The layout's few per-visitor values are rendered into the kept page as markers and filled in for
-each request: the CSRF token (masked afresh for each response, as ``{% csrf_token %}`` does), the
-full path the language switch returns to, and the signed-in player's name and id. So a visitor's
-page costs a cache read and a few string replacements, not a template render, and no visitor's
-values are ever in what is kept. A request with flash messages waiting is rendered as usual.
+The kept content is rendered without the request: no context processor runs, so no visitor's
+token, name or messages can ever be in it. The site's layout (``reference/page.html`` on
+``base.html``) is rendered for each request around it, as on every other page, so whatever
+``base.html`` shows of the visitor is right without this module knowing about it.
 
-``reference_json`` does the same for the API's JSON. Both answer conditional GETs through
+``reference_json`` keeps the API's JSON the same way. Both answer conditional GETs through
 ``armybuilder.http.conditional`` with the data version as the revision.
 """
 
@@ -20,90 +19,33 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from threading import Lock
+from typing import cast
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from armybuilder.http import Revision, build_stamp, conditional, messages_waiting
+from armybuilder.http import Revision, build_stamp, conditional
 from armybuilder.reference.version import DataVersion, data_version
 
 KEEP_SECONDS = 24 * 3600
 # The query parameters the reference reads (the weapons chart's filters, the compare view's
 # editions): only these tell kept pages apart, so stray parameters cannot fill the cache.
 QUERY_PARAMS = ("q", "category", "rule", "min_pen", "a", "b", "changes")
-
-# Private-use characters: nothing a template renders from the rules data produces them by
-# accident, and none of them is changed by HTML escaping. (Were an imported catalogue to contain
-# one, the visitor would only see their own value there.)
-CSRF_MARK = "\ue000csrf\ue000"
-PATH_MARK = "\ue000path\ue000"
-NAME_MARK = "\ue000name\ue000"
-ID_MARK = "\ue000id\ue000"
-
-
-@dataclass(frozen=True)
-class _MarkedUser:
-    """Stands in for ``request.user`` in a kept page: what the layout shows of a visitor."""
-
-    is_authenticated: bool
-
-    @property
-    def pk(self) -> str:
-        return ID_MARK if self.is_authenticated else ""
-
-    def get_username(self) -> str:
-        return NAME_MARK if self.is_authenticated else ""
-
-
-class _Recent:
-    """The last pages this process answered, in front of the shared cache.
-
-    Safe without invalidation for the same reason the shared cache is: the key carries the data
-    version read for this request, so an entry for an old version is only ever left unused (and
-    pushed out by newer ones). It saves a round trip to Redis and the copy of a 30 kB page.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[str, object] = OrderedDict()
-        self.lock = Lock()  # gthread workers answer requests in threads
-
-    def get(self, key: str) -> object | None:
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
-
-    def set(self, key: str, value: object) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-RECENT = _Recent(size=200)
+# The site's layout around a kept reference content.
+PAGE_TEMPLATE = "reference/page.html"
 
 
 def request_version(request: HttpRequest) -> DataVersion:
     """The data version, read once per request (the ETag and the cache key both need it)."""
-    version = getattr(request, "_reference_version", None)
+    version = getattr(request, "reference_version", None)
     if version is None:
-        version = request._reference_version = data_version()  # type: ignore[attr-defined]
+        version = request.reference_version = data_version()  # type: ignore[attr-defined]
     return version
 
 
@@ -119,49 +61,47 @@ def _key(request: HttpRequest, kind: str) -> str:
 
 
 def _kept(key: str, make: Callable[[], object | None]) -> object | None:
-    """What is kept under ``key``: this process's copy, the shared cache's, or ``make()``'s."""
-    value = RECENT.get(key)
+    """What the shared cache keeps under ``key``, or ``make()``'s answer, kept (unless ``None``)."""
+    value = cache.get(key)
     if value is None:
-        value = cache.get(key)
-        if value is None:
-            value = make()
-            if value is None:
-                return None
+        value = make()
+        if value is not None:
             cache.set(key, value, KEEP_SECONDS)
-        RECENT.set(key, value)
     return value
 
 
-def _fill_in(page: str, request: HttpRequest, signed_in: bool) -> str:
-    page = page.replace(CSRF_MARK, get_token(request)).replace(PATH_MARK, escape(request.get_full_path()))
-    if signed_in:
-        page = page.replace(NAME_MARK, escape(request.user.get_username())).replace(ID_MARK, str(request.user.pk))
-    return page
+def _content(response: TemplateResponse) -> dict[str, str]:
+    """The page's title and content, rendered from its context alone (no request: nothing per visitor)."""
+    template_name = str(response.template_name)
+    context = response.context_data or {}
+    content = {"body": render_to_string(template_name, context)}
+    if "#" not in template_name:  # a whole page: the layout needs its title too
+        content["title"] = render_to_string(f"{template_name}#title", context)
+    return content
 
 
 def reference_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     @conditional(reference_revision)
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        if messages_waiting(request):  # the layout shows them, once: nothing to keep
-            return view(request, *args, **kwargs)
         fragment = bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request  # type: ignore[attr-defined]
-        signed_in = request.user.is_authenticated  # type: ignore[attr-defined]
-        kind = ("fragment" if fragment else "page") + (":signed-in" if signed_in else "")
         answered: list[HttpResponse] = []
 
-        def render() -> str | None:
+        def make() -> dict[str, str] | None:
             response = view(request, *args, **kwargs)
             if not isinstance(response, TemplateResponse) or response.status_code != 200:
                 answered.append(response)  # a 404 or a redirect is answered, not kept
                 return None
-            marks = {"csrf_token": CSRF_MARK, "layout_next": PATH_MARK, "user": _MarkedUser(signed_in)}
-            return render_to_string(str(response.template_name), {**(response.context_data or {}), **marks}, request)
+            return _content(response)
 
-        page = _kept(_key(request, kind), render)
-        if page is None:
+        content = cast("dict[str, str] | None", _kept(_key(request, "fragment" if fragment else "page"), make))
+        if content is None:
             return answered[0]
-        return HttpResponse(_fill_in(str(page), request, signed_in))
+        # Rendered by Django's templates, which escaped every value in it.
+        body = mark_safe(content["body"])  # noqa: S308
+        if "title" not in content:  # an htmx fragment: no layout
+            return HttpResponse(body)
+        return render(request, PAGE_TEMPLATE, {"title": mark_safe(content["title"]), "content": body})  # noqa: S308
 
     return wrapped
 

@@ -2,7 +2,9 @@
 
 Every page works by plain GET; the weapons chart and the compare view also answer htmx requests
 with just their results fragment. Each view returns an unrendered ``TemplateResponse``:
-``pages.reference_page`` renders it once per rules-data version and answers reloads with 304.
+``pages.reference_page`` renders its content once per rules-data version (without the request,
+so the context must hold all the content shows), puts it in the site's layout for each request
+and answers reloads with 304.
 """
 
 from __future__ import annotations
@@ -251,6 +253,7 @@ def compare(request: HtmxHttpRequest, subject: str) -> HttpResponse:
 
     topic_slugs = queries.topic_slugs_by_edition()
     context = {
+        "path": request.path,  # the kept content is rendered without the request
         "subject": subject,
         "title": title,
         "compare_topics": queries.available_topics(topic_slugs[a.pk] | topic_slugs[b.pk]),

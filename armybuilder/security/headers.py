@@ -1,9 +1,7 @@
-"""Response headers Django does not set itself: Permissions-Policy, and the CSP's one exception.
+"""Response headers Django does not set itself: Permissions-Policy.
 
-The print preview's framed document (``ps-print-document``) is the only page whose markup must
-carry inline styles: the page size (``@page``) and column widths computed per list, shared with
-the PDF renderer, which has no stylesheet URL to fetch. It gets ``style-src 'unsafe-inline'``,
-and still no script at all; every other page keeps the strict policy of ``SECURE_CSP``.
+The print preview's framed document, the one page allowed inline styles, says so with Django's
+``@csp_override`` (``playsheets.views.print_document``); every other page keeps ``SECURE_CSP``.
 """
 
 from __future__ import annotations
@@ -12,9 +10,6 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.utils.csp import CSP
-
-INLINE_STYLE_VIEWS = frozenset({"ps-print-document", "ps-shared-print-document"})
 
 
 class PermissionsPolicyMiddleware:
@@ -24,12 +19,4 @@ class PermissionsPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
-        match = request.resolver_match
-        if match is not None and match.view_name in INLINE_STYLE_VIEWS:
-            # Read by Django's CSP middleware, which runs after this one on the way out.
-            response._csp_config = {
-                **settings.SECURE_CSP,
-                "script-src": [CSP.NONE],
-                "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
-            }
         return response

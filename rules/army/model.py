@@ -12,41 +12,6 @@ from dataclasses import dataclass, field
 
 QUALITIES = ("inexperienced", "regular", "veteran")
 
-UNIT_TYPES = ("headquarters", "infantry", "team", "artillery", "vehicle_soft", "vehicle_armoured", "transport")
-
-# Force-organisation slots: what a unit counts as in a platoon.
-SLOTS = (
-    "officer",
-    "company_commander",
-    "character",  # a national character (commissar, chaplain): never an infantry squad
-    "infantry",
-    "medic",
-    "forward_observer",
-    "sniper",
-    "machine_gun",
-    "light_mortar",
-    "mortar",
-    "flamethrower",
-    "anti_tank",
-    "anti_tank_gun",
-    "artillery",
-    "armoured_car",
-    "tank",
-    "transport",
-    "other",
-)
-
-OFFICER_RANKS = (
-    "second_lieutenant",
-    "first_lieutenant",
-    "captain",
-    "major",
-    "platoon_commander",
-    "company_commander",
-)
-
-FORCE_ORGS = ("platoons", "none")
-
 # 2nd edition: "reinforced_platoon". 3rd edition: "rifle_platoon" plus the support platoons.
 PLATOON_KINDS = (
     "reinforced_platoon",

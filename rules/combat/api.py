@@ -578,14 +578,6 @@ def _shoot_armoured(
     )
 
 
-def _mix_states(parts: list[tuple[Fraction, StatePMF]]) -> StatePMF:
-    out: StatePMF = {}
-    for w, states in parts:
-        for s, q in states.items():
-            out[s] = out.get(s, ZERO) + w * q
-    return {s: q for s, q in out.items() if q}
-
-
 # --- anti-tank sequences -------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 """Edition switches for the combat resolver.
 
 Every rule that differs between Bolt Action editions is a field here, so the algorithms never test the
-edition name. Source tags refer to /work/shared/rules/rules-notes.md. A field whose value for an edition
+edition name. Source tags refer to docs/rules-notes.md. A field whose value for an edition
 is an inference (marked [R] there) is listed by name in that preset's ``unverified`` set; the web layer
 shows a "rule unverified" badge when a result depended on one of them.
 """

@@ -92,13 +92,6 @@ def damage(
     return Need(target.dv - sum(v for _, v in mods), tuple(mods))
 
 
-def damage_need(
-    cfg: RulesConfig, target: TargetCtx, weapon: Weapon, facing: Facing, band: Band, *, he: bool = False
-) -> int:
-    """The damage score needed (spec §3 signature)."""
-    return damage(cfg, target, weapon, facing, band, he=he, indirect=weapon.indirect).need
-
-
 def p_damage(cfg: RulesConfig, need: int) -> Fraction:
     """P(damage) for a required score; there is no 7+ rule for damage [S004, BAA]."""
     return p_at_least(need, cfg.nat1_always_fails)

@@ -11,7 +11,7 @@ live states stays small however many dice are rolled (see ``ShotChain``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -172,15 +172,6 @@ def _superficial_3e(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, 
     return {pinned: _TEST}
 
 
-def full_result(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> StatePMF:
-    """One result on the 2e table, which is also the 3e FULL column [S002, S000].
-
-    <=0 nothing; 1 stunned (+1 pin); 2 immobilised (+1 pin; a second one knocks out); 3 on fire (+1 pin,
-    then a morale test: fail = knocked out); 4+ knocked out.
-    """
-    return _fractions(_full(cfg, vehicle, state, r), _TEST)
-
-
 def superficial_3e_result(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState, r: int) -> StatePMF:
     """One result on the 3e SUPERFICIAL column; every result adds a pin [S000, BTB].
 
@@ -279,12 +270,6 @@ def _int_weights(pmf: Mapping[object, Fraction]) -> tuple[dict, int]:
     for v in pmf.values():
         den = math.lcm(den, v.denominator)
     return {k: v.numerator * (den // v.denominator) for k, v in pmf.items() if v}, den
-
-
-def forced_morale(cfg: RulesConfig, vehicle: VehicleCtx, states: StatePMF) -> StatePMF:
-    """A forced morale check (after a flamethrower hit): failing abandons the vehicle [BS2, MK, JK3]."""
-    weights, den = _int_weights(states)
-    return _fractions(_forced(cfg, vehicle, weights), den * _TEST)
 
 
 def _forced(cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, int]) -> dict[VehicleState, int]:
@@ -570,18 +555,6 @@ def summarise(
     if cfg.pin_rout:
         rout = sum((p for s, p in states.items() if not s.ko and s.pins >= vehicle.morale), ZERO)
     return VehicleSummary(p_ko, p_imm, dict(sorted(pins.items())), rout)
-
-
-def p_soft_skin_destroyed(chances: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
-    """P(a soft-skin is destroyed) by independent shots given as (p_hit, p_damage) pairs.
-
-    A damaged soft-skin is destroyed outright, with no damage table [WLV; S000 assault box; 1e/2e R],
-    so a volley destroys it unless every shot fails: 1 - prod(1 - p_hit * p_damage) (§2.6).
-    """
-    survive = ONE
-    for hit, dmg in chances:
-        survive *= ONE - hit * dmg
-    return ONE - survive
 
 
 def clear_caches() -> None:

@@ -1,6 +1,6 @@
 """What differs between editions at the table: Rally, staying Down and the pin limit.
 
-Source tags refer to /work/shared/rules/rules-notes.md (§7 pins, §12 morale, §16 order dice).
+Source tags refer to docs/rules-notes.md (§7 pins, §12 morale, §16 order dice).
 Combat numbers (morale clamp, FUBAR faces, pin rout) come from ``rules.combat.config`` so the two
 engines never disagree; this table only holds what the combat resolver has no use for.
 """

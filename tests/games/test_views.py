@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.messages import get_messages
 from django.test import Client
 
 from armybuilder.games.models import Game
@@ -91,7 +92,7 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     assert 'value="snap"' not in page  # his one extra order is used
     assert 'id="dice-a">Alice: <strong>1</strong> / 3' in page
     response = act(alice_client, base, action="snap", unit=other_squad)
-    assert [m.message for m in response.wsgi_request._messages] == ["No officer's order to pass on now."]
+    assert [m.message for m in get_messages(response.wsgi_request)] == ["No officer's order to pass on now."]
     assert [a.payload["kind"] for a in game.actions.all()] == ["draw", "order", "snap"]
 
 

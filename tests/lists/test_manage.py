@@ -78,9 +78,9 @@ def test_it_summarises_all_lists_in_a_constant_number_of_queries(client, django_
         platoon = make_platoon(army_list)
         make_entry(army_list, platoon=platoon)
         make_entry(army_list)
-    # 1 session, 2 user, 3 lists with edition/army/owner, 4 platoons, 5 entries with unit/platoon,
-    # 6 unit options, 7 unit weapons, 8 unit special rules, 9 trash count.
-    with django_assert_num_queries(9):
+    # 1 session, 2 user, 3 lists with edition/army/owner, 4 platoons, 5 entries with their platoon,
+    # 6 their distinct units, 7 unit options, 8 unit weapons, 9 unit special rules, 10 trash count.
+    with django_assert_num_queries(10):
         response = client.get("/lists/")
     assert response.text.count('class="card" id="list-') == 3
 

@@ -12,12 +12,6 @@ from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
 
 @pytest.fixture(autouse=True)
-def _generous_render_budget(settings):
-    # A loaded CI machine can take far longer than production's budget; test_limits sets its own.
-    settings.PLAYSHEET_RENDER_BUDGET = 300
-
-
-@pytest.fixture(autouse=True)
 def _empty_cache():
     cache.clear()
     yield

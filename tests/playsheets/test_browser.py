@@ -5,20 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from pypdf import PdfReader
 
+from tests.conftest import log_in
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
-
-
-def _log_in(context, live_server, user) -> None:
-    """Hand the browser a session of ``user`` (the login form has tests of its own)."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 @pytest.mark.browser
@@ -28,7 +19,7 @@ def test_it_changes_an_option_previews_it_and_downloads_the_pdf(django_db_setup,
     alice = make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
-    _log_in(browser_context, live_server, alice)
+    log_in(browser_context, live_server, alice)
 
     page.goto(f"/lists/{army_list.pk}/print/")
     preview = page.frame_locator("iframe.preview-frame")

@@ -25,7 +25,8 @@ def roster_html(rows: int) -> str:
     )
     return (
         f"<html><head><link rel='stylesheet' href='{pdf.STATIC_ORIGIN}playsheets/playsheet.css'></head><body>"
-        f"<section class='part part-roster'><table class='data roster-table'><tbody>{body}</tbody></table>"
+        "<div id='page-area' class='page-area'></div><section id='part-roster' class='part part-roster'>"
+        f"<table class='data roster-table'><tbody>{body}</tbody></table>"
         "</section></body></html>"
     )
 

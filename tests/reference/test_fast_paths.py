@@ -1,4 +1,4 @@
-"""Reference pages and API: kept per rules-data version, reloads answered 304, never stale."""
+"""Reference pages and API: content kept per rules-data version, the layout per visitor, reloads 304, never stale."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from armybuilder.reference import pages
 from armybuilder.reference.models import RulesRow, Weapon
+from armybuilder.reference.topics import TOPICS_BY_SLUG
 from armybuilder.reference.version import data_version
 from tests.reference.factories import make_edition, make_row, make_special_rule, make_table, make_weapon
 
@@ -150,11 +152,10 @@ def test_each_visitor_gets_a_working_csrf_token_of_their_own(table, django_asser
 
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     first.get(TOPIC)
-    with django_assert_num_queries(1):  # the second visitor's page is the kept one, filled in
+    with django_assert_num_queries(1):  # the second visitor's page is the kept content in their own layout
         page = second.get(TOPIC).content.decode()
     token = csrf_field(page)
     assert f'"x-csrftoken": "{token}"' in page
-    assert "\ue000" not in page
     # The token is the second visitor's: the language switch accepts it from them only.
     assert second.post("/i18n/setlang/", {"language": "fr", "csrfmiddlewaretoken": token}).status_code == 302
     assert first.post("/i18n/setlang/", {"language": "fr", "csrfmiddlewaretoken": token}).status_code == 403
@@ -175,7 +176,7 @@ def test_signed_in_players_see_their_own_name_on_a_kept_page(client, table, djan
     client.force_login(mallory)
     with django_assert_num_queries(3):  # the session, the player, the data version
         page = client.get(TOPIC).content.decode()
-    assert "alice" not in page and "\ue000" not in page
+    assert "alice" not in page
     assert '<span class="nav-user">&lt;b&gt;mallory</span>' in page
     assert f'data-offline-user="{mallory.pk}"' in page
     assert "Log out" in page and "Sign up" not in page
@@ -204,6 +205,57 @@ def test_a_page_with_a_message_waiting_shows_it_once(client, table):
     assert "Welcome back to the table." in shown.content.decode()
     assert not shown.has_header("ETag")
     assert "Welcome back to the table." not in client.get(TOPIC).content.decode()
+
+
+class KeptValues:
+    """Stands in for the cache ``pages`` keeps content in, to see what is kept."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+
+    def get(self, key: str) -> object | None:
+        return self.values.get(key)
+
+    def set(self, key: str, value: object, timeout: int) -> None:
+        self.values[key] = value
+
+
+def test_nothing_of_a_visitor_is_kept(client, table, monkeypatch):
+    kept = KeptValues()
+    monkeypatch.setattr(pages, "cache", kept)
+    client.force_login(get_user_model().objects.create_user("alice", password="pw-alice-123"))
+    client.cookies["messages"] = message_cookie("Welcome back to the table.")
+    page = client.get(f"{TOPIC}?from=forum").content.decode()
+    assert "alice" in page and "Welcome back to the table." in page and "Fire" in page
+    title = f"{TOPICS_BY_SLUG['orders'].title} · 2nd edition"
+    assert f"<title>{title} · Muster</title>" in page
+    [content] = kept.values.values()
+    assert "Fire" in content["body"] and content["title"] == title
+    for visitors in ("alice", csrf_field(page), "csrfmiddlewaretoken", "Welcome back", "forum", "Log out", "<html"):
+        assert visitors not in repr(content)
+
+
+def test_content_is_kept_per_data_version(client, table, monkeypatch):
+    kept = KeptValues()
+    monkeypatch.setattr(pages, "cache", kept)
+    client.get(TOPIC)
+    client.get(TOPIC)
+    assert len(kept.values) == 1
+    row = RulesRow.objects.get(table=table)
+    row.cells = {"name": "Ambush", "value": 1}
+    row.save()
+    assert "Ambush" in client.get(TOPIC).content.decode()
+    assert sorted("Ambush" in content["body"] for content in kept.values.values()) == [False, True]
+
+
+def test_the_htmx_fragment_is_kept_without_a_layout(client, table, monkeypatch):
+    kept = KeptValues()
+    monkeypatch.setattr(pages, "cache", kept)
+    make_weapon(table.edition, name="Rifle")
+    fragment = client.get("/reference/v2/weapons/?q=rif", headers={"HX-Request": "true"}).content.decode()
+    assert fragment.lstrip().startswith('<div id="weapon-results"') and "Rifle" in fragment
+    [content] = kept.values.values()
+    assert content == {"body": fragment}
 
 
 @pytest.mark.django_db(transaction=True)
