@@ -14,9 +14,9 @@ from fractions import Fraction
 from rules.combat.config import RulesConfig
 from rules.combat.context import TargetCtx
 from rules.combat.damage import p_damage
-from rules.combat.dice import ONE, PMF, ZERO, binomial, cap, dice_pmf
+from rules.combat.dice import ONE, PMF, ZERO, binomial, cap, combine, convolve, dice_pmf, mixture, point
 from rules.combat.to_hit import p_hit as hit_chance
-from rules.combat.volley import Outcome, VolleyResult, casualties_marginal, pins_marginal
+from rules.combat.volley import Outcome, VolleyResult, cap_pins, casualties_marginal, pins_marginal
 
 
 def flamer_hits(cfg: RulesConfig, vehicle_mounted: bool) -> PMF:
@@ -66,4 +66,73 @@ def resolve_flamethrower(
         outcome=outcome,
         p_exceptional=p_exc if cfg.exceptional_damage and target.kind in ("infantry", "artillery") else None,
         firer_pins=cfg.flamer_firer_pin,
+    )
+
+
+def resolve_flamethrowers(
+    cfg: RulesConfig,
+    need_hit: int,
+    target: TargetCtx,
+    vehicle_mounted: bool,
+    *,
+    pen: int,
+    count: int,
+    hits: Mapping[int, Fraction] | None = None,
+    pins_mode: str | None = None,
+    pin_cap: int | None = None,
+) -> VolleyResult:
+    """``count`` flamethrowers of one group firing at one unit: the same answer as ``count`` single
+    shots merged by ``combine_results``, in time that grows with ``count`` squared, not exponentially.
+
+    Merging the shots one by one made a joint outcome whose pins grow with every shot, each merge
+    multiplying it by the next shot's outcomes (a 50-flamer volley held a worker for 30 s). The
+    shots are identical and independent, so the number that hit, K, is binomial; given K = k the
+    casualties (k hits' casualties added, capped at the unit) and the pins (k batches, added or the
+    largest by ``mixed_fire_pins``) are independent. The joint is the mixture over k of their
+    product. ``pin_cap`` folds pins at or above it onto it in the joint only (the pins
+    distribution stays exact): see ``combine_results``.
+    """
+    models = target.models
+    mode = pins_mode or cfg.mixed_fire_pins
+    p = hit_chance(cfg, need_hit)
+    hit_dist = dict(hits) if hits is not None else flamer_hits(cfg, vehicle_mounted)
+    need_dmg = target.dv - pen
+    r = p_damage(cfg, need_dmg)
+    exc = Fraction(1, 36) if cfg.exceptional_damage and need_dmg <= 6 else ZERO
+    pins_dist = dice_pmf(cfg.flamer_pins)
+    forced = cfg.flamer_forced_morale
+    # One flamethrower that hits: its casualties, and its chance of an exceptional damage roll.
+    one_hit_casualties = mixture((wh, cap(binomial(h, r), models)) for h, wh in hit_dist.items())
+    p_exc_one = sum((p * wh * (ONE - (ONE - exc) ** h) for h, wh in hit_dist.items()), ZERO)
+
+    k_hits = binomial(count, p)
+    hits_k, casualties_k, pins_k = point(0), point(0), point(0)
+    hits_parts: list[tuple[Fraction, PMF]] = []
+    pins_parts: list[tuple[Fraction, PMF]] = []
+    outcome: Outcome = {}
+    for k in range(count + 1):
+        if k:
+            # The distributions after k hits, from those after k - 1: one more hit's worth.
+            hits_k = convolve(hits_k, hit_dist)
+            casualties_k = cap(convolve(casualties_k, one_hit_casualties), models)
+            pins_k = convolve(pins_k, pins_dist) if mode == "sum" else combine(pins_k, pins_dist, max)
+        wk = k_hits.get(k, ZERO)
+        if not wk:
+            continue
+        hits_parts.append((wk, hits_k))
+        pins_parts.append((wk, pins_k))
+        folded = cap_pins(pins_k, pin_cap)
+        for c, vc in casualties_k.items():
+            for pins, vp in folded.items():
+                key = (c, pins, forced and k > 0)
+                outcome[key] = outcome.get(key, ZERO) + wk * vc * vp
+    outcome = {key: v for key, v in outcome.items() if v}
+    p_exc = ONE - (ONE - p_exc_one) ** count
+    return VolleyResult(
+        hits_pmf=mixture(hits_parts),
+        casualties_pmf=casualties_marginal(outcome),
+        pins_pmf=mixture(pins_parts),
+        outcome=outcome,
+        p_exceptional=p_exc if cfg.exceptional_damage and target.kind in ("infantry", "artillery") else None,
+        firer_pins=cfg.flamer_firer_pin * count,
     )

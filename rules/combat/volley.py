@@ -7,8 +7,9 @@ morale check) that the morale module needs, because pins and casualties are not 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rules.combat.config import RulesConfig
@@ -20,6 +21,7 @@ from rules.combat.dice import (
     ZERO,
     binomial,
     cap,
+    combine,
     convolve,
     mean,
     mixture,
@@ -162,34 +164,80 @@ def casualties_marginal(outcome: Outcome) -> PMF:
     return dict(sorted(out.items()))
 
 
+def cap_pins(pins: Mapping[int, Fraction], pin_cap: int | None) -> PMF:
+    """``pins`` with every count at or above ``pin_cap`` folded onto it (None: unchanged)."""
+    return dict(pins) if pin_cap is None else cap(pins, pin_cap)
+
+
+def _as_counts(outcome: Outcome) -> tuple[dict[tuple[int, int, bool], int], int]:
+    """Integer weights over the joint's least common denominator: merging two joints then multiplies
+    integers, not Fractions (each Fraction product reduces by a gcd)."""
+    den = 1
+    for v in outcome.values():
+        den = math.lcm(den, v.denominator)
+    return {key: v.numerator * (den // v.denominator) for key, v in outcome.items() if v}, den
+
+
 def combine_results(
-    cfg: RulesConfig, parts: Iterable[VolleyResult], models: int, pins_mode: str | None = None
+    cfg: RulesConfig,
+    parts: Iterable[VolleyResult],
+    models: int,
+    pins_mode: str | None = None,
+    pin_cap: int | None = None,
 ) -> VolleyResult:
     """Merge independent attacks on the same unit (e.g. a squad's rifles plus its flamethrower).
 
     Casualties add and are capped at ``models``. Pins from the parts are combined by
     ``cfg.mixed_fire_pins`` ("max": one batch per firing unit, the larger; "sum": every part pins) [R].
+
+    ``pin_cap`` bounds the joint outcome: pins at or above it are folded onto it there, because the
+    morale module cannot tell them apart (``morale.pins_that_matter``); without it the joint grows
+    with every part's pins. The pins distribution itself stays exact: the parts are independent, so
+    it is their marginals added (or the larger) directly.
     """
     mode = pins_mode or cfg.mixed_fire_pins
     parts = list(parts)
     result = parts[0]
+    if pin_cap is not None:
+        result = replace(result, outcome=_fold_outcome(result.outcome, pin_cap))
     for part in parts[1:]:
-        outcome: Outcome = {}
-        for (c1, p1, f1), v1 in result.outcome.items():
-            for (c2, p2, f2), v2 in part.outcome.items():
-                key = (min(c1 + c2, models), max(p1, p2) if mode == "max" else p1 + p2, f1 or f2)
-                outcome[key] = outcome.get(key, ZERO) + v1 * v2
+        first, first_den = _as_counts(result.outcome)
+        second, second_den = _as_counts(_fold_outcome(part.outcome, pin_cap))
+        counts: dict[tuple[int, int, bool], int] = {}
+        for (c1, p1, f1), v1 in first.items():
+            for (c2, p2, f2), v2 in second.items():
+                pins = max(p1, p2) if mode == "max" else p1 + p2
+                if pin_cap is not None:
+                    pins = min(pins, pin_cap)
+                key = (min(c1 + c2, models), pins, f1 or f2)
+                counts[key] = counts.get(key, 0) + v1 * v2
+        den = first_den * second_den
+        outcome: Outcome = {key: Fraction(v, den) for key, v in counts.items() if v}
         exc = [x.p_exceptional for x in (result, part) if x.p_exceptional is not None]
         p_exc = ONE - (ONE - exc[0]) * (ONE - exc[1]) if len(exc) == 2 else (exc[0] if exc else None)
         result = VolleyResult(
             hits_pmf=convolve(result.hits_pmf, part.hits_pmf),
             casualties_pmf=casualties_marginal(outcome),
-            pins_pmf=pins_marginal(outcome),
+            pins_pmf=(
+                combine(result.pins_pmf, part.pins_pmf, max)
+                if mode == "max"
+                else convolve(result.pins_pmf, part.pins_pmf)
+            ),
             outcome=outcome,
             p_exceptional=p_exc,
             firer_pins=result.firer_pins + part.firer_pins,
         )
     return result
+
+
+def _fold_outcome(outcome: Outcome, pin_cap: int | None) -> Outcome:
+    if pin_cap is None:
+        return outcome
+    out: Outcome = {}
+    for (c, pins, forced), v in outcome.items():
+        key = (c, min(pins, pin_cap), forced)
+        out[key] = out.get(key, ZERO) + v
+    return out
 
 
 def mix_results(parts: Iterable[tuple[Fraction, VolleyResult]]) -> VolleyResult:
