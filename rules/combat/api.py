@@ -444,7 +444,15 @@ def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: se
                     (
                         w,
                         resolve_he(
-                            cfg, ph, hits, target, size, p.indirect, shots=n, point_blank=p.band == "point_blank"
+                            cfg,
+                            ph,
+                            hits,
+                            target,
+                            size,
+                            p.indirect,
+                            shots=n,
+                            point_blank=p.band == "point_blank",
+                            pin_cap=pin_cap,
                         ),
                     )
                     for n, w in p.dice.items()

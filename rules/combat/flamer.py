@@ -8,15 +8,28 @@ The target takes D3+1 pins [BS2, MK, JK3] and must take a morale check whatever 
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Mapping
 from fractions import Fraction
 
 from rules.combat.config import RulesConfig
 from rules.combat.context import TargetCtx
 from rules.combat.damage import p_damage
-from rules.combat.dice import ONE, PMF, ZERO, binomial, cap, combine, convolve, dice_pmf, mixture, point
+from rules.combat.dice import (
+    ONE,
+    PMF,
+    ZERO,
+    binomial,
+    cap,
+    combine_counts,
+    dice_pmf,
+    from_counts,
+    mixture,
+    to_counts,
+)
 from rules.combat.to_hit import p_hit as hit_chance
-from rules.combat.volley import Outcome, VolleyResult, cap_pins, casualties_marginal, pins_marginal
+from rules.combat.volley import Outcome, VolleyResult, casualties_marginal, pins_marginal
 
 
 def flamer_hits(cfg: RulesConfig, vehicle_mounted: bool) -> PMF:
@@ -105,34 +118,52 @@ def resolve_flamethrowers(
     one_hit_casualties = mixture((wh, cap(binomial(h, r), models)) for h, wh in hit_dist.items())
     p_exc_one = sum((p * wh * (ONE - (ONE - exc) ** h) for h, wh in hit_dist.items()), ZERO)
 
-    k_hits = binomial(count, p)
-    hits_k, casualties_k, pins_k = point(0), point(0), point(0)
-    hits_parts: list[tuple[Fraction, PMF]] = []
-    pins_parts: list[tuple[Fraction, PMF]] = []
-    outcome: Outcome = {}
+    # Exact integer weights throughout (a Fraction product reduces by a gcd each time): after k hits
+    # the hits, casualties and pins are counts over dh^k, dc^k and dp^k; the number of hits is
+    # binomial, C(n, k) p_num^k p_miss^(n-k) over p_den^n. Every term is lifted to dh^n, dc^n, dp^n.
+    hits_one, dh = to_counts(hit_dist)
+    casualties_one, dc = to_counts(one_hit_casualties)
+    pins_one, dp = to_counts(pins_dist)
+    num, den = p.numerator, p.denominator
+    hits_k, casualties_k, pins_k = {0: 1}, {0: 1}, {0: 1}
+    hits_total: dict[int, int] = {}
+    pins_total: dict[int, int] = {}
+    joint: dict[tuple[int, int, bool], int] = {}
     for k in range(count + 1):
         if k:
             # The distributions after k hits, from those after k - 1: one more hit's worth.
-            hits_k = convolve(hits_k, hit_dist)
-            casualties_k = cap(convolve(casualties_k, one_hit_casualties), models)
-            pins_k = convolve(pins_k, pins_dist) if mode == "sum" else combine(pins_k, pins_dist, max)
-        wk = k_hits.get(k, ZERO)
+            hits_k = combine_counts(hits_k, hits_one, operator.add)
+            casualties_k = combine_counts(casualties_k, casualties_one, lambda a, b: min(a + b, models))
+            pins_k = combine_counts(pins_k, pins_one, operator.add if mode == "sum" else max)
+        wk = math.comb(count, k) * num**k * (den - num) ** (count - k)
         if not wk:
             continue
-        hits_parts.append((wk, hits_k))
-        pins_parts.append((wk, pins_k))
-        folded = cap_pins(pins_k, pin_cap)
+        lift = count - k
+        _accumulate(hits_total, hits_k, wk * dh**lift)
+        _accumulate(pins_total, pins_k, wk * dp**lift)
+        folded: dict[int, int] = {}
+        for q, v in pins_k.items():
+            key = q if pin_cap is None else min(q, pin_cap)
+            folded[key] = folded.get(key, 0) + v
+        scale = wk * dc**lift * dp**lift
+        hit_forced = forced and k > 0
         for c, vc in casualties_k.items():
-            for pins, vp in folded.items():
-                key = (c, pins, forced and k > 0)
-                outcome[key] = outcome.get(key, ZERO) + wk * vc * vp
-    outcome = {key: v for key, v in outcome.items() if v}
+            for q, vq in folded.items():
+                key = (c, q, hit_forced)
+                joint[key] = joint.get(key, 0) + scale * vc * vq
+    joint_den = den**count * dc**count * dp**count
+    outcome: Outcome = {key: Fraction(v, joint_den) for key, v in joint.items() if v}
     p_exc = ONE - (ONE - p_exc_one) ** count
     return VolleyResult(
-        hits_pmf=mixture(hits_parts),
+        hits_pmf=from_counts(hits_total, den**count * dh**count),
         casualties_pmf=casualties_marginal(outcome),
-        pins_pmf=mixture(pins_parts),
+        pins_pmf=from_counts(pins_total, den**count * dp**count),
         outcome=outcome,
         p_exceptional=p_exc if cfg.exceptional_damage and target.kind in ("infantry", "artillery") else None,
         firer_pins=cfg.flamer_firer_pin * count,
     )
+
+
+def _accumulate(total: dict[int, int], counts: Mapping[int, int], scale: int) -> None:
+    for key, v in counts.items():
+        total[key] = total.get(key, 0) + scale * v

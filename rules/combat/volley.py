@@ -252,7 +252,8 @@ def mix_results(parts: Iterable[tuple[Fraction, VolleyResult]]) -> VolleyResult:
     return VolleyResult(
         hits_pmf=mixture((w, r.hits_pmf) for w, r in parts),
         casualties_pmf=casualties_marginal(outcome),
-        pins_pmf=pins_marginal(outcome),
+        # From the parts' own pins, not the joint, whose pins may be folded (``combine_results``).
+        pins_pmf=mixture((w, r.pins_pmf) for w, r in parts),
         outcome=outcome,
         p_exceptional=p_exc,
         firer_pins=max((r.firer_pins for _, r in parts), default=0),
