@@ -202,8 +202,11 @@ CACHES = {
 # test from one address; a cache outage lets requests through rather than locking everyone out.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)
 RATELIMIT_FAIL_OPEN = True
-# Behind the proxy REMOTE_ADDR is the proxy's: gunicorn's forwarded_allow_ips makes it the
-# client's from X-Forwarded-For (deploy/gunicorn.conf.py), so the limits count per visitor.
+# Behind the proxy REMOTE_ADDR is the proxy's (gunicorn does not rewrite it): the limits count per
+# visitor from the X-Forwarded-For that Muster's nginx sets, believed only from these proxies
+# (addresses or networks, e.g. 127.0.0.1,::1); see armybuilder/security/client.py.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES", [])
+RATELIMIT_IP_META_KEY = "armybuilder.security.client.client_ip"
 
 # Only what Muster serves itself: its static files and htmx (django-htmx serves it from static).
 # No inline script or style, no eval, no other origin; forms post only to Muster.
