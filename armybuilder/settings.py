@@ -189,8 +189,14 @@ STAFF_REQUEST_BODY_MAX_BYTES = 100 * 1024 * 1024
 # REDIS_URL shares the default cache, and so the rate limits' counters, between every worker and
 # machine; without it each process counts alone (fine for one developer, see `check --deploy`).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis down or full degrades to no cache (armybuilder/security/cache.py), and a Redis that does
+# not answer is given up on within a second rather than holding the worker.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {
+        "BACKEND": "armybuilder.security.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
     if REDIS_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 
+from django.core.cache import caches
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from armybuilder.reference.models import Edition
+from armybuilder.security.cache import ResilientRedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -20,18 +22,32 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"editions": editions})
 
 
+def _cache_state() -> str:
+    cache = caches["default"]
+    if not isinstance(cache, ResilientRedisCache):
+        return "local"  # a per-process cache (no REDIS_URL) cannot fail
+    return "ok" if cache.available() else "degraded"
+
+
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness plus a database round trip, for the load balancer: 503 while the database is unreachable."""
+    """Liveness, a database round trip and the cache, for the load balancer and monitors.
+
+    503 while the database is unreachable (nothing works without it). A Redis that is down or full
+    is reported as ``"cache": "degraded"`` with a 200: Muster keeps answering without it (no kept
+    pages, rate limits not counted), so the server must stay in the pool, but someone should look.
+    """
+    cache_state = _cache_state()
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError as exc:
         logger.error("Health check: the database is unreachable: %s", exc)
-        response = JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
+        response = JsonResponse({"status": "unavailable", "database": "unreachable", "cache": cache_state}, status=503)
         response["Retry-After"] = "10"
         return response
-    return JsonResponse({"status": "ok", "database": "ok"})
+    status = "degraded" if cache_state == "degraded" else "ok"
+    return JsonResponse({"status": status, "database": "ok", "cache": cache_state})
 
 
 @require_GET
