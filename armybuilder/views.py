@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 from django.core.cache import caches
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from armybuilder.reference.models import Edition
 from armybuilder.security.cache import ResilientRedisCache
+from armybuilder.security.middleware import DATABASE_DOWN, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +51,20 @@ def healthz(request: HttpRequest) -> HttpResponse:
         return response
     status = "degraded" if cache_state == "degraded" else "ok"
     return JsonResponse({"status": status, "database": "ok", "cache": cache_state})
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: Muster's 500 page, or the 503 page when the error is a database outage.
+
+    An outage met outside a view (a middleware reading the session, e.g. the per-account rate
+    limits, or saving it) never reaches ``EdgeMiddleware.process_exception``; Django calls this
+    handler inside its ``except`` block, so the exception is at hand. Both pages are rendered
+    without the request, as Django's own handler does, so they cannot fail on the database.
+    """
+    exception = sys.exception()
+    if isinstance(exception, DATABASE_DOWN):
+        return unavailable(request, exception)
+    return HttpResponseServerError(render_to_string("500.html"))
 
 
 @require_GET

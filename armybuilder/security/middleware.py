@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -44,6 +44,29 @@ def refusal(request: HttpRequest, status: int, message: str, *, field: str | Non
     return HttpResponse(html, status=status)
 
 
+# What the database driver raises while the server is unreachable or the connection was lost.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 503 of a database outage, built without touching the database.
+
+    Not ``refusal``: its page is the site's layout, which shows the signed-in player and so reads
+    the session from the database; signed-in players got the 500 page instead (issue 23). The page
+    is rendered without the request (no context processors), in the language already active.
+    """
+    logger.error("Database unavailable: %s", exception)
+    message = _("Muster is briefly unavailable; please try again in a minute.")
+    if wants_json(request):
+        response: HttpResponse = JsonResponse({"error": message, "field": None}, status=503)
+    elif request.headers.get("HX-Request"):
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    else:
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = "30"
+    return response
+
+
 class EdgeMiddleware:
     """Refuses oversized bodies and forbidden characters; a database that is down gets a 503 page."""
 
@@ -55,15 +78,9 @@ class EdgeMiddleware:
         return response if response is not None else self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, OperationalError):
+        if not isinstance(exception, DATABASE_DOWN):
             return None
-        # The database is unreachable (or refused the connection): a passing outage, not a bug.
-        logger.error("Database unavailable: %s", exception)
-        response = refusal(request, 503, _("Muster is briefly unavailable; please try again in a minute."))
-        if not wants_json(request) and not request.headers.get("HX-Request"):
-            response = HttpResponse(render_to_string("503.html", {}, request), status=503)
-        response["Retry-After"] = "30"
-        return response
+        return unavailable(request, exception)
 
     def _refuse(self, request: HttpRequest) -> HttpResponse | None:
         length = request.META.get("CONTENT_LENGTH") or "0"
