@@ -32,6 +32,7 @@ from armybuilder.games.services import game_act, game_start, game_undo, lists_fo
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
+from armybuilder.security.middleware import refusal
 from rules.errors import RulesError
 from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
 
@@ -228,6 +229,13 @@ def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = 
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
 
 
+def _revision_missing(request: HttpRequest) -> HttpResponse:
+    # Without the revision the player saw, a double tap or the other phone's move would be played
+    # on top of a state nobody saw: the stale-revision check must not be skippable (issue 23).
+    message = _("This action must say which state of the game it was made on (the “rev” field); reload the page.")
+    return refusal(request, 400, message, field="rev")
+
+
 @require_POST
 def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
@@ -238,6 +246,8 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     if not form.is_valid():
         return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
     data = form.cleaned_data
+    if data["action"] in GUARDED and data["rev"] is None:
+        return _revision_missing(request)
     revision = data["rev"] if data["action"] in GUARDED else None
     error = ""
     try:
@@ -254,9 +264,11 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
         raise Http404("No such game")
     door = _door(request, pk, token)
     rev = request.POST.get("rev", "")
+    if not rev.isdigit():
+        return _revision_missing(request)
     error = ""
     try:
-        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev) if rev.isdigit() else None)
+        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev))
     except RulesError as exc:
         error = presenter.error_text(exc)
     return _after_post(request, door, error)
