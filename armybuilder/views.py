@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.reference.models import Edition
 from armybuilder.security.cache import ResilientRedisCache
@@ -19,7 +19,7 @@ from armybuilder.security.middleware import DATABASE_DOWN, unavailable
 logger = logging.getLogger(__name__)
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     editions = Edition.objects.all()
     return render(request, "home.html", {"editions": editions})
@@ -32,7 +32,7 @@ def _cache_state() -> str:
     return "ok" if cache.available() else "degraded"
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness, a database round trip and the cache, for the load balancer and monitors.
 
@@ -67,7 +67,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return HttpResponseServerError(render_to_string("500.html"))
 
 
-@require_GET
+@require_safe
 def ping(request: HttpRequest) -> HttpResponse:
     """The trivial view the benchmarks use as their yardstick."""
     return HttpResponse("pong", content_type="text/plain")

@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
@@ -70,7 +70,7 @@ def _needs_login(request: HttpRequest, token: str | None) -> bool:
 # --- My games and a new game ---------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.owned_by(request.user).for_index())
@@ -92,7 +92,7 @@ def _source_list(request: HttpRequest) -> ArmyList:
     return get_object_or_404(lists_for_game().filter(pk__in=lists_for_user(request).values("pk")), pk=pk)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def new(request: HttpRequest) -> HttpResponse:
     army_list = _source_list(request)
@@ -147,7 +147,7 @@ def _etag(request: HttpRequest, door: Door) -> str:
     return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
@@ -274,7 +274,7 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     return _after_post(request, door, error)
 
 
-@require_GET
+@require_safe
 def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     """Open the shooting calculator with the live state: firer's weapons and pins, target's models and cover."""
     if _needs_login(request, token):
@@ -322,7 +322,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "games" / "sw.js"
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from the site root so its scope is the whole site."""
     response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
@@ -331,7 +331,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """The page the service worker shows when the network is gone and nothing is cached for the URL."""
     return render(request, "games/offline.html")

@@ -190,7 +190,7 @@ def _render(
 
 
 @csrf_exempt
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @_staff_only
 @vary_on_headers("HX-Request")
 def catalogue_import(request: HtmxHttpRequest) -> HttpResponse:

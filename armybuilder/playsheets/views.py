@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.http import conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
@@ -100,7 +100,7 @@ def _list_and_wrapper(
 # -- A list's PDFs, by its owner and by share link ----------------------------------------------
 
 
-@require_GET
+@require_safe
 @list_page
 def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
     army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
@@ -130,7 +130,7 @@ def _direct_links(base: str, options: PrintOptions) -> list[tuple[str, str]]:
     ]
 
 
-@require_GET
+@require_safe
 @list_page
 def print_preview(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     army_list, base, wrap = _list_and_wrapper(request, pk, token)
@@ -149,7 +149,7 @@ def print_preview(request: HttpRequest, pk: int | None = None, token: str | None
     return wrap(render(request, "playsheets/print.html", context))
 
 
-@require_GET
+@require_safe
 @xframe_options_sameorigin
 @list_page
 def print_document(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
@@ -164,7 +164,7 @@ def print_document(request: HttpRequest, pk: int | None = None, token: str | Non
 # -- Quick reference --------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @conditional(reference_revision, per_visitor=False)  # the same sheet for everyone: 304 while the data stands
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
