@@ -174,10 +174,13 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "muster@localhost")
 
 # Uploads (list imports, catalogue files) are bounded; the importers check their own 20 MB limit too.
 # `import_catalogue --github OWNER/REPO[@REF]` downloads this archive ({owner}, {repo}, {ref} filled in);
-# HTTPS only (tests point it at a local server).
+# HTTPS only (tests point it at a local server, see below).
 CATALOGUE_GITHUB_ARCHIVE_URL = os.environ.get(
     "CATALOGUE_GITHUB_ARCHIVE_URL", "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
 )
+# Plain HTTP to 127.0.0.1 (the tests' archive server), for the address and its redirects: never
+# from the environment, only tests turn it on.
+CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP = False
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # Whole request bodies, refused from their Content-Length before anything is read or spooled to
