@@ -10,11 +10,12 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from armybuilder.reference.models import Edition
 from armybuilder.security.cache import ResilientRedisCache
-from armybuilder.security.middleware import DATABASE_DOWN, unavailable
+from armybuilder.security.middleware import DATABASE_DOWN, refusal, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,19 @@ def healthz(request: HttpRequest) -> HttpResponse:
         return response
     status = "degraded" if cache_state == "degraded" else "ok"
     return JsonResponse({"status": status, "database": "ok", "cache": cache_state})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a form sent without a valid token gets Muster's page, not Django's.
+
+    The usual honest cause is a page left open past a login or logout elsewhere (the token
+    changed) or cookies blocked; the reason itself is logged by Django, not shown.
+    """
+    message = _(
+        "This form could not be accepted: its security token is missing or out of date (the page may "
+        "have been open a long time, or cookies are blocked). Reload the page and send it again."
+    )
+    return refusal(request, 403, message)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
