@@ -8,7 +8,8 @@ PostgreSQL then refuses on import).
 
 ``RateLimitMiddleware`` applies ``LIMITS``, a table keyed by URL name, through django-ratelimit's
 counters in the default cache (Redis in production, so every worker and machine shares them),
-so no view that other parts of Muster own needs a decorator.
+so no view that other parts of Muster own needs a decorator. With the cache down or full the
+counters cannot be kept and the limits let requests through (``armybuilder/security/cache.py``).
 """
 
 from __future__ import annotations
@@ -139,8 +140,9 @@ _RESOLVER = (Limit("60/m", "ip"), Limit("600/h", "ip"))
 
 # Why these numbers: a person signs in a few times a day, and a club night behind one address
 # (one NAT) still stays well below them; a script guessing passwords or rendering PDFs in a
-# loop meets them within a minute. The resolver API is the cheapest to abuse (up to 1.4 s of
-# CPU per 1 kB request), PDFs the costliest in memory.
+# loop meets them within a minute. The resolver API is the cheapest to send (each accepted request
+# stays under a second of CPU: tests/resolver/test_cost_bounds.py), PDFs the costliest in memory.
+# "ip" is the visitor's address behind the proxy (armybuilder/security/client.py).
 LIMITS: dict[str, tuple[Limit, ...]] = {
     "login": (Limit("10/m"), Limit("50/h"), Limit("20/h", "post:username")),
     "admin:login": (Limit("10/m"), Limit("50/h"), Limit("20/h", "post:username")),
