@@ -41,7 +41,7 @@ WEAPONS = sorted(PROFILES) + sorted(HEAVY)
 @pytest.fixture
 def charts(db):
     charts = {slug: make_chart(slug) for slug in EDITIONS}
-    for slug, chart in charts.items():
+    for chart in charts.values():
         edition = next(iter(chart.values())).edition
         for weapon, fields in HEAVY.items():
             chart[weapon] = make_weapon(edition, weapon, **fields)
