@@ -63,12 +63,13 @@ def shooting_bodies(draw) -> dict:
         models = draw(most_or(1, left)) if i == count - 1 else draw(st.integers(1, max(1, left // 2)))
         budget -= models
         group = {"weapon": draw(st.sampled_from(WEAPONS)), "models": models}
-        if draw(st.booleans()):
+        # Mostly what a weapon can do (its default band, "auto" ammo), so most requests are accepted.
+        if draw(st.integers(0, 3)) == 0:
             group["range"] = draw(st.sampled_from(BANDS))
         if draw(st.booleans()):
             group["models_under_template"] = draw(most_or(0, MAX_MODELS))
-        group["ammo"] = draw(st.sampled_from(["auto", "ap", "he"]))
-        if draw(st.booleans()):
+        group["ammo"] = draw(st.sampled_from(["auto", "auto", "auto", "ap", "he"]))
+        if draw(st.integers(0, 3)) == 0:
             group["indirect"] = draw(st.booleans())
             group["ranging_attempt"] = draw(st.integers(1, 5))
             group["zeroed"] = draw(st.booleans())
