@@ -78,6 +78,7 @@ bench: install-dev data
 check-deploy: install
 	DEBUG=0 SECRET_KEY=$$(head -c 48 /dev/urandom | base64) ALLOWED_HOSTS=muster.example.org \
 	  EMAIL_HOST=smtp.example.org DEFAULT_FROM_EMAIL=muster@example.org REDIS_URL=redis://127.0.0.1:6379/0 \
+	  TRUSTED_PROXIES=127.0.0.1,::1 \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
 # Render every PDF kind to PNG pages (pdftoppm) so a person can look at them.

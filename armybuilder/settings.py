@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "armybuilder.security.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session middleware: it reads the session cookie that middleware sets.
+    "armybuilder.security.headers.OfflineUserMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -174,10 +176,13 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "muster@localhost")
 
 # Uploads (list imports, catalogue files) are bounded; the importers check their own 20 MB limit too.
 # `import_catalogue --github OWNER/REPO[@REF]` downloads this archive ({owner}, {repo}, {ref} filled in);
-# HTTPS only (tests point it at a local server).
+# HTTPS only (tests point it at a local server, see below).
 CATALOGUE_GITHUB_ARCHIVE_URL = os.environ.get(
     "CATALOGUE_GITHUB_ARCHIVE_URL", "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
 )
+# Plain HTTP to 127.0.0.1 (the tests' archive server), for the address and its redirects: never
+# from the environment, only tests turn it on.
+CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP = False
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # Whole request bodies, refused from their Content-Length before anything is read or spooled to
@@ -189,8 +194,14 @@ STAFF_REQUEST_BODY_MAX_BYTES = 100 * 1024 * 1024
 # REDIS_URL shares the default cache, and so the rate limits' counters, between every worker and
 # machine; without it each process counts alone (fine for one developer, see `check --deploy`).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis down or full degrades to no cache (armybuilder/security/cache.py), and a Redis that does
+# not answer is given up on within a second rather than holding the worker.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {
+        "BACKEND": "armybuilder.security.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
     if REDIS_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -211,8 +222,11 @@ RATELIMIT_USE_CACHE = "ratelimit"
 # test from one address; a cache outage lets requests through rather than locking everyone out.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)
 RATELIMIT_FAIL_OPEN = True
-# Behind the proxy REMOTE_ADDR is the proxy's: gunicorn's forwarded_allow_ips makes it the
-# client's from X-Forwarded-For (deploy/gunicorn.conf.py), so the limits count per visitor.
+# Behind the proxy REMOTE_ADDR is the proxy's (gunicorn does not rewrite it): the limits count per
+# visitor from the X-Forwarded-For that Muster's nginx sets, believed only from these proxies
+# (addresses or networks, e.g. 127.0.0.1,::1); see armybuilder/security/client.py.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES", [])
+RATELIMIT_IP_META_KEY = "armybuilder.security.client.client_ip"
 
 # Only what Muster serves itself: its static files and htmx (django-htmx serves it from static).
 # No inline script or style, no eval, no other origin; forms post only to Muster.
@@ -233,6 +247,7 @@ PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the body's hx-headers, not the cookie
+CSRF_FAILURE_VIEW = "armybuilder.views.csrf_failure"  # Muster's own 403 page, in the visitor's language
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

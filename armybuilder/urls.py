@@ -13,6 +13,9 @@ api_patterns = [
     path("", include("armybuilder.reference.api_urls")),
 ]
 
+# A database outage met outside a view is a 503, not a 500 (see views.server_error).
+handler500 = "armybuilder.views.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),

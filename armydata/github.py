@@ -2,7 +2,8 @@
 
 ``OWNER/REPO[@REF]`` names the repository (REF: a branch, tag or commit; the default branch
 when left out). The archive is downloaded over HTTPS from a base URL the caller gives (the
-Django setting ``CATALOGUE_GITHUB_ARCHIVE_URL``, so tests serve a local archive), read in chunks
+Django setting ``CATALOGUE_GITHUB_ARCHIVE_URL``; tests serve a local archive over plain HTTP,
+which only their ``allow_loopback_http`` accepts), read in chunks
 and refused as soon as it passes the size limit, then unpacked with the same guards as an
 upload (member count, sizes, compression ratio, paths). Only BattleScribe files are kept.
 """
@@ -50,23 +51,35 @@ def parse_repository(text: str) -> Repository:
     return Repository(match.group("owner"), match.group("repo"), ref)
 
 
-def archive_url(repository: Repository, template: str = DEFAULT_ARCHIVE_URL) -> str:
+def _allowed(url: str, allow_loopback_http: bool) -> bool:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "https":
+        return True
+    # Plain HTTP only to the loopback interface, and only where the caller allows it: the tests
+    # serve archives there. In production a redirect to http://127.0.0.1 must not be followed.
+    return allow_loopback_http and parts.scheme == "http" and parts.hostname in _LOOPBACK
+
+
+def archive_url(
+    repository: Repository, template: str = DEFAULT_ARCHIVE_URL, *, allow_loopback_http: bool = False
+) -> str:
     url = template.format(
         owner=urllib.parse.quote(repository.owner),
         repo=urllib.parse.quote(repository.repo),
         ref=urllib.parse.quote(repository.ref, safe="/"),
     )
-    parts = urllib.parse.urlsplit(url)
-    # HTTPS only; plain HTTP is accepted on the loopback interface, where the tests serve archives.
-    if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in _LOOPBACK):
+    if not _allowed(url, allow_loopback_http):
         raise CatalogueImportError(f"the archive address {url} is not HTTPS; refused")
     return url
 
 
 class _HttpsOnlyRedirects(urllib.request.HTTPRedirectHandler):
+    def __init__(self, allow_loopback_http: bool = False) -> None:
+        super().__init__()
+        self.allow_loopback_http = allow_loopback_http
+
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        parts = urllib.parse.urlsplit(newurl)
-        if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in _LOOPBACK):
+        if not _allowed(newurl, self.allow_loopback_http):
             raise CatalogueImportError(f"the download was redirected to {newurl}, which is not HTTPS; refused")
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -75,10 +88,15 @@ Progress = Callable[[int, int | None], None]
 """Called as ``progress(bytes_so_far, bytes_expected_or_None)`` while downloading."""
 
 
-def download(url: str, *, limit: int | None = None, progress: Progress | None = None) -> bytes:
-    """The body at ``url``, refused once it passes ``limit`` bytes (whatever Content-Length says)."""
+def download(
+    url: str, *, limit: int | None = None, progress: Progress | None = None, allow_loopback_http: bool = False
+) -> bytes:
+    """The body at ``url``, refused once it passes ``limit`` bytes (whatever Content-Length says).
+
+    Redirects are followed to HTTPS addresses only (``allow_loopback_http``: and to plain HTTP on
+    the loopback interface, for tests)."""
     limit = MAX_DOWNLOAD_BYTES if limit is None else limit
-    opener = urllib.request.build_opener(_HttpsOnlyRedirects)
+    opener = urllib.request.build_opener(_HttpsOnlyRedirects(allow_loopback_http))
     request = urllib.request.Request(url, headers={"User-Agent": "Muster catalogue import"})
     chunks: list[bytes] = []
     received = 0
@@ -123,9 +141,16 @@ def catalogue_files(repository: Repository, archive: bytes) -> dict[str, bytes]:
 
 
 def fetch_repository(
-    text: str, *, url_template: str = DEFAULT_ARCHIVE_URL, progress: Progress | None = None
+    text: str,
+    *,
+    url_template: str = DEFAULT_ARCHIVE_URL,
+    progress: Progress | None = None,
+    allow_loopback_http: bool = False,
 ) -> tuple[Repository, dict[str, bytes]]:
-    """Download ``OWNER/REPO[@REF]`` and return its catalogue files."""
+    """Download ``OWNER/REPO[@REF]`` and return its catalogue files.
+
+    ``allow_loopback_http`` (tests only) accepts plain HTTP on the loopback interface."""
     repository = parse_repository(text)
-    archive = download(archive_url(repository, url_template), progress=progress)
+    url = archive_url(repository, url_template, allow_loopback_http=allow_loopback_http)
+    archive = download(url, progress=progress, allow_loopback_http=allow_loopback_http)
     return repository, catalogue_files(repository, archive)

@@ -43,7 +43,7 @@ def _next_url(request: HttpRequest) -> str:
 
 
 @sensitive_post_parameters("password1", "password2")
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("ab-list-index")

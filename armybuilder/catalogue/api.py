@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.reference.models import Edition, Weapon
@@ -114,7 +114,7 @@ def _unit_json(unit: Unit, edition: Edition, weapons: dict[int, Weapon]) -> dict
     }
 
 
-@require_GET
+@require_safe
 def armies(request: HttpRequest, edition: str) -> JsonResponse:
     # Queries: the edition, its armies, their national rules.
     found = Edition.objects.filter(slug=edition).first()
@@ -124,7 +124,7 @@ def armies(request: HttpRequest, edition: str) -> JsonResponse:
     return JsonResponse([_army_json(army, found) for army in listed], safe=False)
 
 
-@require_GET
+@require_safe
 def units(request: HttpRequest, edition: str, army: str) -> JsonResponse:
     # Queries: the edition, the army, its units, their options, weapons and special rules, and
     # the edition's weapons (for the options' granted and replaced weapons): 7 whatever the size.

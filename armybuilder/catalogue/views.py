@@ -9,7 +9,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.catalogue.imported import imported_weapons_by_army
 from armybuilder.catalogue.models import Army, Origin
@@ -28,7 +28,7 @@ def licence_of(army: Army) -> str:
     return _("Muster's own compilation (points as the source says)")
 
 
-@require_GET
+@require_safe
 def about_data(request: HttpRequest) -> HttpResponse:
     armies = (
         Army.objects.select_related("edition")

@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import get_usage
 
@@ -69,7 +69,7 @@ def _needs_login(request: HttpRequest, token: str | None) -> bool:
 # --- My games and a new game ---------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.owned_by(request.user).for_index())
@@ -91,7 +91,7 @@ def _source_list(request: HttpRequest) -> ArmyList:
     return get_object_or_404(lists_for_game().filter(pk__in=lists_for_user(request).values("pk")), pk=pk)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def new(request: HttpRequest) -> HttpResponse:
     army_list = _source_list(request)
@@ -173,7 +173,7 @@ def _etag(request: HttpRequest, door: Door) -> str:
     return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
@@ -255,6 +255,13 @@ def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = 
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
 
 
+def _revision_missing(request: HttpRequest) -> HttpResponse:
+    # Without the revision the player saw, a double tap or the other phone's move would be played
+    # on top of a state nobody saw: the stale-revision check must not be skippable (issue 23).
+    message = _("This action must say which state of the game it was made on (the “rev” field); reload the page.")
+    return refusal(request, 400, message, field="rev")
+
+
 @require_POST
 @_action_rate_limited
 def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
@@ -266,6 +273,8 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     if not form.is_valid():
         return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
     data = form.cleaned_data
+    if data["action"] in GUARDED and data["rev"] is None:
+        return _revision_missing(request)
     revision = data["rev"] if data["action"] in GUARDED else None
     error = ""
     try:
@@ -283,15 +292,17 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
         raise Http404("No such game")
     door = _door(request, pk, token)
     rev = request.POST.get("rev", "")
+    if not rev.isdigit():
+        return _revision_missing(request)
     error = ""
     try:
-        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev) if rev.isdigit() else None)
+        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev))
     except RulesError as exc:
         error = presenter.error_text(exc)
     return _after_post(request, door, error)
 
 
-@require_GET
+@require_safe
 def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     """Open the shooting calculator with the live state: firer's weapons and pins, target's models and cover."""
     if _needs_login(request, token):
@@ -339,7 +350,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "games" / "sw.js"
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from the site root so its scope is the whole site."""
     response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
@@ -348,7 +359,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """The page the service worker shows when the network is gone and nothing is cached for the URL."""
     return render(request, "games/offline.html")

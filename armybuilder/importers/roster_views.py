@@ -48,7 +48,7 @@ def points_message(result: RosterImport) -> str:
     ) % {"points": result.muster_points, "roster": result.roster_points, "difference": difference}
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_roster_view(request: HttpRequest) -> HttpResponse:
     errors: list[str] = []
     if request.method == "POST":

@@ -19,7 +19,7 @@ from typing import Any
 
 from armybuilder.catalogue.models import Army, Origin, Unit
 from armybuilder.lists import exchange
-from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
+from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList
 from armybuilder.lists.summary import list_summary
 from armydata.battlescribe import edition_of, quality_of
 from armydata.classify import is_setting, platoon_kind
@@ -168,8 +168,18 @@ class _Matcher:
             place = platoon if platoon is not None else self.platoon_of(selection, force)
             if place is None:
                 self.unplaced.append(selection.name)
-            for _ in range(max(selection.number, 1)):
-                self.entries.append(self.entry(unit, selection, place))
+            number = max(selection.number, 1)
+            # Checked before the loop: a roster's number="10000000" once built ten million entries
+            # (666 MB, a worker held 30 s) before the list's cap refused them.
+            if len(self.entries) + number > ENTRIES_MAX:
+                raise exchange.ListImportError(
+                    [
+                        f"The roster holds more than {ENTRIES_MAX} units (“{selection.name}” × {number} "
+                        f"after {len(self.entries)} others); a Muster list holds at most {ENTRIES_MAX}."
+                    ]
+                )
+            entry = self.entry(unit, selection, place)
+            self.entries.extend(dict(entry) for _ in range(number))
             return
         # A wrapper entry (a theatre selector, a group of units) may hold the units further down.
         top = list(self.units_below(selection))

@@ -190,7 +190,7 @@ def _render(
 
 
 @csrf_exempt
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @_staff_only
 @vary_on_headers("HX-Request")
 def catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
@@ -225,7 +225,9 @@ def _catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
     try:
         if form.cleaned_data["github"]:
             _repository, fetched = fetch_repository(
-                form.cleaned_data["github"], url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL
+                form.cleaned_data["github"],
+                url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL,
+                allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
             )
             for name, data in fetched.items():
                 if name in files:

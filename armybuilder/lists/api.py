@@ -6,14 +6,14 @@ The share token is the only key: whoever has the share link may read the list, n
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.lists import exchange
 from armybuilder.lists.access import get_shared_list
 from armybuilder.lists.summary import list_summary
 
 
-@require_GET
+@require_safe
 def list_detail(request: HttpRequest, token: str) -> HttpResponse:
     try:
         army_list = get_shared_list(token)

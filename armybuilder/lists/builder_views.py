@@ -39,7 +39,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import replace_url, reswap, retarget
 
@@ -197,7 +197,7 @@ def _head_oob(group: Group) -> tuple[str, dict]:
 # --- The page and its catalogue --------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 @gzip_page
 @owned_list_page
@@ -212,7 +212,7 @@ def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(render_to_string(TEMPLATE, context, request))
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 @gzip_page
 def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -369,7 +369,7 @@ def _entry_view(methods: Callable) -> Callable[[Callable[..., HttpResponse]], Ca
 _entry_action = _entry_view(require_POST)
 
 
-@_entry_view(require_GET)
+@_entry_view(require_safe)
 def entry_editor(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """The unit's editor, loaded when its row is opened."""
     if not request.htmx:
@@ -378,7 +378,7 @@ def entry_editor(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
     return _fragments(request, _context(roster, row=roster.row(entry, is_open=True)), "entry-editor")
 
 
-@_entry_view(require_GET)
+@_entry_view(require_safe)
 def entry_row(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """The unit's row again: its editor closed ("Done")."""
     if not request.htmx:

@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -80,7 +80,7 @@ def _render_index(request: HtmxHttpRequest, **extra: object) -> HttpResponse:
     return render(request, template, _index_context(request, query, **extra))
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def index(request: HtmxHttpRequest) -> HttpResponse:
     return _render_index(request)
@@ -97,7 +97,7 @@ def _done(request: HtmxHttpRequest, notice: str, **extra: object) -> HttpRespons
 # -- Create ----------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 def new(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
@@ -218,7 +218,7 @@ def _trash_context(request: HttpRequest) -> dict[str, object]:
     return {"lists": list(lists)}
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def trash(request: HtmxHttpRequest) -> HttpResponse:
     template = "lists/trash.html"
@@ -230,8 +230,8 @@ def trash(request: HtmxHttpRequest) -> HttpResponse:
 # -- Sharing and export ----------------------------------------------------------------------
 
 
-@require_GET
-@require_GET
+@require_safe
+@require_safe
 @gzip_page
 @shared_list_page
 def shared(request: HttpRequest, token: str) -> HttpResponse:
@@ -266,19 +266,19 @@ def _text_response(army_list: ArmyList) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def export_text(request: HttpRequest, pk: int) -> HttpResponse:
     return _text_response(get_list_for_user(request, pk, for_builder=True))
 
 
-@require_GET
+@require_safe
 def shared_export_text(request: HttpRequest, token: str) -> HttpResponse:
     response = _text_response(get_shared_list(token))
     response["X-Robots-Tag"] = "noindex"
     return response
 
 
-@require_GET
+@require_safe
 def export_json(request: HttpRequest, pk: int) -> HttpResponse:
     army_list = get_list_for_user(request, pk, for_builder=True)
     response = HttpResponse(exchange.export_json(army_list), content_type="application/json; charset=utf-8")
@@ -286,7 +286,7 @@ def export_json(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
     errors: list[str] = []
     if request.method == "POST":

@@ -22,7 +22,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.http import conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
@@ -98,7 +98,7 @@ def _list_and_wrapper(
 # -- A list's PDFs, by its owner and by share link ----------------------------------------------
 
 
-@require_GET
+@require_safe
 @list_page
 def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
     army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
@@ -125,7 +125,7 @@ def _direct_links(base: str, options: PrintOptions) -> list[tuple[str, str]]:
     ]
 
 
-@require_GET
+@require_safe
 @list_page
 def print_preview(request: HttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     army_list, base, wrap = _list_and_wrapper(request, pk, token)
@@ -144,7 +144,7 @@ def print_preview(request: HttpRequest, pk: int | None = None, token: str | None
     return wrap(render(request, "playsheets/print.html", context))
 
 
-@require_GET
+@require_safe
 @xframe_options_sameorigin
 @csp_override(PRINT_DOCUMENT_CSP)
 @list_page
@@ -160,7 +160,7 @@ def print_document(request: HttpRequest, pk: int | None = None, token: str | Non
 # -- Quick reference --------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @conditional(reference_revision, per_visitor=False)  # the same sheet for everyone: 304 while the data stands
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)

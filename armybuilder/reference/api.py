@@ -11,7 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.reference import queries
 from armybuilder.reference.models import Edition, RulesTable, Weapon
@@ -84,14 +84,14 @@ def _weapon_json(weapon: Weapon) -> dict[str, Any]:
     return item
 
 
-@require_GET
+@require_safe
 @reference_json
 def editions(request: HttpRequest) -> JsonResponse:
     slugs = queries.table_slugs_by_edition()
     return JsonResponse([_edition_json(e, slugs[e.pk]) for e in Edition.objects.all()], safe=False)
 
 
-@require_GET
+@require_safe
 @reference_json
 def edition_detail(request: HttpRequest, edition: str) -> JsonResponse:
     found = Edition.objects.filter(slug=edition).first()
@@ -100,7 +100,7 @@ def edition_detail(request: HttpRequest, edition: str) -> JsonResponse:
     return JsonResponse(_edition_json(found, queries.table_slugs_by_edition()[found.pk]))
 
 
-@require_GET
+@require_safe
 @reference_json
 def table(request: HttpRequest, edition: str, table: str) -> JsonResponse:
     """One table of an edition, or (for ``weapons``) the edition's weapons chart as a list."""

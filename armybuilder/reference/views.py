@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.http import HtmxHttpRequest
@@ -78,7 +78,7 @@ def _compare_url(subject: str, editions: list[Edition], current: Edition) -> str
     return reverse("ref-compare", args=[subject]) + "?" + urlencode({"a": a.slug, "b": b.slug})
 
 
-@require_GET
+@require_safe
 @reference_page
 def index(request: HttpRequest) -> HttpResponse:
     editions = list(Edition.objects.all())
@@ -94,7 +94,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(request, "reference/index.html", {"entries": entries, "compare_url": compare_url})
 
 
-@require_GET
+@require_safe
 @reference_page
 def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
     current = _get_edition(edition)
@@ -112,7 +112,7 @@ def edition_index(request: HttpRequest, edition: str) -> HttpResponse:
     return TemplateResponse(request, "reference/edition.html", context)
 
 
-@require_GET
+@require_safe
 @reference_page
 def topic(request: HttpRequest, edition: str, topic: str) -> HttpResponse:
     current = _get_edition(edition)
@@ -157,7 +157,7 @@ class WeaponFilterForm(forms.Form):
         return self.cleaned_data
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 @reference_page
 def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
@@ -217,7 +217,7 @@ def _table_diffs(tables: list[RulesTable], a: Edition, b: Edition) -> list[Table
     ]
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 @reference_page
 def compare(request: HtmxHttpRequest, subject: str) -> HttpResponse:

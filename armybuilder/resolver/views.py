@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
@@ -281,12 +281,12 @@ def _common(page: str, title: str) -> dict[str, Any]:
 # --- pages --------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "resolver/index.html", _common("index", _("Combat odds")))
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def shooting(request: HtmxHttpRequest) -> HttpResponse:
     query = request.GET
@@ -521,7 +521,7 @@ def present_shooting(
     return result
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     data = forms.bind(forms.anti_tank_defaults(_edition(request.GET)), request.GET.dict())
@@ -615,7 +615,7 @@ def present_anti_tank(raw: AntiTankResult, cd: Mapping[str, Any]) -> Result:
     return result
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def order_test(request: HtmxHttpRequest) -> HttpResponse:
     data = forms.bind(forms.order_test_defaults(_edition(request.GET)), request.GET.dict())
@@ -641,7 +641,7 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
     return _render(request, "resolver/order_test.html", context, state=data)
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def order_dice(request: HtmxHttpRequest) -> HttpResponse:
     data = forms.bind(forms.order_dice_defaults(_edition(request.GET)), request.GET.dict())
@@ -796,7 +796,7 @@ def present_order_test(raw: OrderTestOdds, cd: Mapping[str, Any]) -> Result:
     return result
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
     data = forms.bind(forms.close_quarters_defaults(_edition(request.GET)), request.GET.dict())

@@ -47,3 +47,31 @@ def check_shared_cache(app_configs, **kwargs) -> list[checks.CheckMessage]:
             id="muster.W003",
         )
     ]
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_trusted_proxies(app_configs, **kwargs) -> list[checks.CheckMessage]:
+    """The rate limits count per visitor only if the proxy's forwarded address is believed."""
+    from armybuilder.security.client import parse_proxies
+
+    try:
+        parse_proxies(settings.TRUSTED_PROXIES)
+    except ValueError as exc:
+        return [
+            checks.Error(
+                f"TRUSTED_PROXIES holds an entry that is not an address or network: {exc}.",
+                hint="A comma-separated list such as 127.0.0.1,::1 or 10.0.0.0/24.",
+                id="muster.E010",
+            )
+        ]
+    if settings.DEBUG or settings.TRUSTED_PROXIES:
+        return []
+    return [
+        checks.Warning(
+            "TRUSTED_PROXIES is empty: behind nginx every visitor has the proxy's address, so one "
+            "visitor's failed logins lock everyone out.",
+            hint="Set TRUSTED_PROXIES to the proxy's address (127.0.0.1,::1 for nginx on the same machine); "
+            "see docs/deploy.md.",
+            id="muster.W010",
+        )
+    ]

@@ -8,7 +8,8 @@ PostgreSQL then refuses on import).
 
 ``RateLimitMiddleware`` applies ``LIMITS``, a table keyed by URL name, through django-ratelimit's
 counters in the default cache (Redis in production, so every worker and machine shares them),
-so no view that other parts of Muster own needs a decorator.
+so no view that other parts of Muster own needs a decorator. With the cache down or full the
+counters cannot be kept and the limits let requests through (``armybuilder/security/cache.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -44,6 +45,29 @@ def refusal(request: HttpRequest, status: int, message: str, *, field: str | Non
     return HttpResponse(html, status=status)
 
 
+# What the database driver raises while the server is unreachable or the connection was lost.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 503 of a database outage, built without touching the database.
+
+    Not ``refusal``: its page is the site's layout, which shows the signed-in player and so reads
+    the session from the database; signed-in players got the 500 page instead (issue 23). The page
+    is rendered without the request (no context processors), in the language already active.
+    """
+    logger.error("Database unavailable: %s", exception)
+    message = _("Muster is briefly unavailable; please try again in a minute.")
+    if wants_json(request):
+        response: HttpResponse = JsonResponse({"error": message, "field": None}, status=503)
+    elif request.headers.get("HX-Request"):
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    else:
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = "30"
+    return response
+
+
 class EdgeMiddleware:
     """Refuses oversized bodies and forbidden characters; a database that is down gets a 503 page."""
 
@@ -55,15 +79,9 @@ class EdgeMiddleware:
         return response if response is not None else self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, OperationalError):
+        if not isinstance(exception, DATABASE_DOWN):
             return None
-        # The database is unreachable (or refused the connection): a passing outage, not a bug.
-        logger.error("Database unavailable: %s", exception)
-        response = refusal(request, 503, _("Muster is briefly unavailable; please try again in a minute."))
-        if not wants_json(request) and not request.headers.get("HX-Request"):
-            response = HttpResponse(render_to_string("503.html", {}, request), status=503)
-        response["Retry-After"] = "30"
-        return response
+        return unavailable(request, exception)
 
     def _refuse(self, request: HttpRequest) -> HttpResponse | None:
         length = request.META.get("CONTENT_LENGTH") or "0"
@@ -122,8 +140,9 @@ _RESOLVER = (Limit("60/m", "ip"), Limit("600/h", "ip"))
 
 # Why these numbers: a person signs in a few times a day, and a club night behind one address
 # (one NAT) still stays well below them; a script guessing passwords or rendering PDFs in a
-# loop meets them within a minute. The resolver API is the cheapest to abuse (up to 1.4 s of
-# CPU per 1 kB request), PDFs the costliest in memory.
+# loop meets them within a minute. The resolver API is the cheapest to send (each accepted request
+# stays under a second of CPU: tests/resolver/test_cost_bounds.py), PDFs the costliest in memory.
+# "ip" is the visitor's address behind the proxy (armybuilder/security/client.py).
 LIMITS: dict[str, tuple[Limit, ...]] = {
     "login": (Limit("10/m"), Limit("50/h"), Limit("20/h", "post:username")),
     "admin:login": (Limit("10/m"), Limit("50/h"), Limit("20/h", "post:username")),

@@ -43,10 +43,10 @@ from rules.combat.dice import (
     point,
     poisson_binomial,
 )
-from rules.combat.flamer import flamer_hits, resolve_flamethrower
+from rules.combat.flamer import flamer_hits, resolve_flamethrowers
 from rules.combat.he import default_models_under_template, resolve_he
 from rules.combat.morale import order_test as _order_test
-from rules.combat.morale import shooting_with_morale
+from rules.combat.morale import pins_that_matter, shooting_with_morale
 from rules.combat.results import (
     AntiTankResult,
     CloseQuartersOdds,
@@ -419,6 +419,7 @@ def _morale_cap_used(cfg: RulesConfig, target: TargetCtx) -> set[str]:
 def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str]) -> VolleyResult:
     """Units of men (and soft-skins destroyed when damaged, as one model with no save)."""
     parts: list[VolleyResult] = []
+    pin_cap = pins_that_matter(cfg, target)
     kinetic = [
         ShotGroup(p.dice if len(p.dice) > 1 else next(iter(p.dice)), p.hit.need, p.dmg.need, p.save)
         for p in plans
@@ -443,7 +444,15 @@ def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: se
                     (
                         w,
                         resolve_he(
-                            cfg, ph, hits, target, size, p.indirect, shots=n, point_blank=p.band == "point_blank"
+                            cfg,
+                            ph,
+                            hits,
+                            target,
+                            size,
+                            p.indirect,
+                            shots=n,
+                            point_blank=p.band == "point_blank",
+                            pin_cap=pin_cap,
                         ),
                     )
                     for n, w in p.dice.items()
@@ -452,15 +461,24 @@ def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: se
         elif p.kind == "flamer":
             single = target.is_vehicle and cfg.flamer_vs_vehicle == "one_roll"
             pen = target.dv - p.dmg.need  # the flamer's Pen; no gun shield or building protection [BS2]
-            for _ in range(next(iter(p.dice))):
-                parts.append(
-                    resolve_flamethrower(
-                        cfg, p.hit.need, target, p.weapon.vehicle_mounted, pen=pen, hits=point(1) if single else None
-                    )
+            count = next(iter(p.dice))
+            if count > 1:
+                used.add("mixed_fire_pins")  # each flamethrower's pins are a batch of their own
+            parts.append(
+                resolve_flamethrowers(
+                    cfg,
+                    p.hit.need,
+                    target,
+                    p.weapon.vehicle_mounted,
+                    pen=pen,
+                    count=count,
+                    hits=point(1) if single else None,
+                    pin_cap=pin_cap,
                 )
+            )
     if len(parts) > 1:
         used.add("mixed_fire_pins")
-    return combine_results(cfg, parts, target.models)
+    return combine_results(cfg, parts, target.models, pin_cap=pin_cap)
 
 
 def _vehicle(target: TargetCtx) -> VehicleCtx:

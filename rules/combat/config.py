@@ -8,6 +8,8 @@ shows a "rule unverified" badge when a result depended on one of them.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import typing
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -98,6 +100,15 @@ class RulesConfig:
         """The pin dice for an HE template of ``size`` inches; sizes above 4 use the 4" entry."""
         table = dict(self.he_pins)
         return table[min(max(size, 1), max(table))]
+
+    def __hash__(self) -> int:
+        # The vehicle engine's caches are keyed by the config and hash it hundreds of thousands of
+        # times in one volley; the frozen fields never change, so the hash is worked out once.
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     def alternatives(self, name: str) -> tuple[Any, ...]:
         """The other values an unverified switch could plausibly take, to see whether it can change an

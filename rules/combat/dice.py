@@ -141,6 +141,27 @@ def _from_counts(counts: Mapping[int, int], den: int) -> PMF:
     return {k: Fraction(c, den) for k, c in sorted(counts.items()) if c}
 
 
+def to_counts(pmf: Mapping[int, Fraction]) -> tuple[dict[int, int], int]:
+    """``pmf`` as integer weights over its least common denominator: sums and products of many
+    distributions then multiply integers, not Fractions (each Fraction operation reduces by a gcd)."""
+    return _to_counts(pmf)
+
+
+def from_counts(counts: Mapping[int, int], den: int) -> PMF:
+    """The PMF of integer weights over ``den`` (zero entries dropped, sorted)."""
+    return _from_counts(counts, den)
+
+
+def combine_counts(a: Mapping[int, int], b: Mapping[int, int], op: Callable[[int, int], int]) -> dict[int, int]:
+    """``combine`` on integer weights: the weights of op(X, Y), over the product of the denominators."""
+    out: dict[int, int] = {}
+    for i, wi in a.items():
+        for j, wj in b.items():
+            key = op(i, j)
+            out[key] = out.get(key, 0) + wi * wj
+    return out
+
+
 def binomial(n: int, q: Fraction) -> PMF:
     """Binomial(n, q) computed as exact integer counts over q.denominator**n."""
     if n < 0:

@@ -8,6 +8,7 @@ enters it (``models_under_template``). 1e, and any edition against a building, r
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -19,13 +20,13 @@ from rules.combat.dice import (
     PMF,
     ZERO,
     binomial,
-    convolve_power,
+    combine_counts,
     dice_pmf,
-    mixture,
+    from_counts,
     point,
-    push,
+    to_counts,
 )
-from rules.combat.volley import Outcome, VolleyResult, casualties_marginal, pins_marginal
+from rules.combat.volley import Outcome, VolleyResult, casualties_marginal
 from rules.errors import RulesError
 
 # Default models under one template when the user gives no count: models about 1.5" apart, so roughly
@@ -73,6 +74,7 @@ def resolve_he(
     *,
     shots: int = 1,
     point_blank: bool = False,
+    pin_cap: int | None = None,
 ) -> VolleyResult:
     """Casualties and pins from ``shots`` HE dice against a unit of men.
 
@@ -80,6 +82,10 @@ def resolve_he(
     unit's size (each model is hit once [JK3]), then halved if the unit is Down. Each model hit takes a damage
     roll at the HE Pen (the HE size [S002, S000]) and, in 3e, a cover save unless the fire is indirect.
     Pins come as one batch per firing whatever K >= 1 (``he_multi_hit_pins`` [JK3; 2e R]).
+
+    The distributions for K = k are built from those for k - 1 (one more template, one more batch
+    of pins), as integer weights, so a hundred shots cost a hundred small steps. ``pin_cap`` folds
+    pins in the joint outcome only (see ``combine_results``); the pins distribution stays exact.
     """
     if not 1 <= he_size <= 6:
         raise RulesError(
@@ -102,28 +108,70 @@ def resolve_he(
         capped = min(raw, models)
         return halve_for_down(cfg, capped) if target.down else capped
 
-    outcome: Outcome = {}
-    hits_pmf: PMF = {}
-    p_exc = ZERO
-    for k, pk in binomial(shots, p_hit).items():
-        if k == 0:
-            outcome[(0, 0, False)] = outcome.get((0, 0, False), ZERO) + pk
-            hits_pmf[0] = hits_pmf.get(0, ZERO) + pk
+    # Casualties among t models hit, for every t a template volley can leave (at most the unit).
+    casualties_of = [to_counts(binomial(t, r)) for t in range(models + 1)]
+    # (1 - exc)^t = keep^t / exc_den^t: the chance that none of t models hit rolls exceptional damage.
+    keep, exc_den = exc.denominator - exc.numerator, exc.denominator
+    template, dt = to_counts(one_template)
+    pins_one, dp = to_counts(pins_dist)
+    per_hit_pins = cfg.he_multi_hit_pins != "one_batch"
+    num, den = p_hit.numerator, p_hit.denominator
+
+    raw_k: dict[int, int] = {0: 1}  # raw models hit (capped at the unit) after k templates, over dt^k
+    pins_k: dict[int, int] = {0: 1}  # pins after k hits, over dp^k (one batch, or one per hit)
+    pins_den_k = 1
+    joint: dict[tuple[int, int, bool], int] = {}
+    hits_total: dict[int, int] = {}
+    pins_total: dict[int, int] = {}
+    exc_total = 0
+    # Every term is lifted to one denominator: den^shots (templates landing) x dt^shots (their models)
+    # x dp^shots (pins) x the casualties' and exceptional damage's own denominators.
+    cas_den = math.lcm(*(d for _, d in casualties_of))
+    exc_lift = exc_den**models
+    pins_final_den = dp**shots if per_hit_pins else dp
+    for k in range(shots + 1):
+        if k:
+            raw_k = combine_counts(raw_k, template, lambda a, b: min(a + b, models))
+            if per_hit_pins or k == 1:
+                pins_k = combine_counts(pins_k, pins_one, operator.add)
+                pins_den_k *= dp
+        wk = math.comb(shots, k) * num**k * (den - num) ** (shots - k)
+        if not wk:
             continue
-        models_hit = push(convolve_power(one_template, k), effective)
-        cas_given_k = mixture((w, binomial(t, r)) for t, w in models_hit.items())
-        pins_given_k = pins_dist if cfg.he_multi_hit_pins == "one_batch" else convolve_power(pins_dist, k)
-        for c, vc in cas_given_k.items():
-            for p, vp in pins_given_k.items():
-                outcome[(c, p, False)] = outcome.get((c, p, False), ZERO) + pk * vc * vp
-        for t, w in models_hit.items():
-            hits_pmf[t] = hits_pmf.get(t, ZERO) + pk * w
-            p_exc += pk * w * (ONE - (ONE - exc) ** t)
-    outcome = {key: v for key, v in outcome.items() if v}
+        scale = wk * dt ** (shots - k)  # over den^shots x dt^shots
+        pins_scale = pins_final_den // pins_den_k
+        for q, v in pins_k.items():
+            pins_total[q] = pins_total.get(q, 0) + wk * v * pins_scale  # over den^shots x pins_final_den
+        folded: dict[int, int] = {}
+        for q, v in pins_k.items():
+            key = q if pin_cap is None else min(q, pin_cap)
+            folded[key] = folded.get(key, 0) + v * pins_scale
+        models_hit: dict[int, int] = {}
+        for raw, v in raw_k.items():
+            t = effective(raw)
+            models_hit[t] = models_hit.get(t, 0) + v
+        casualties_k: dict[int, int] = {}  # over dt^k x cas_den
+        for t, v in models_hit.items():
+            hits_total[t] = hits_total.get(t, 0) + scale * v
+            exc_total += scale * v * (exc_lift - keep**t * exc_den ** (models - t))
+            counts, dc = casualties_of[t]
+            lift = cas_den // dc
+            for c, vc in counts.items():
+                casualties_k[c] = casualties_k.get(c, 0) + v * vc * lift
+        # Given k templates, the pins do not depend on the casualties.
+        for c, vc in casualties_k.items():
+            for q, vq in folded.items():
+                joint[(c, q, False)] = joint.get((c, q, False), 0) + scale * vc * vq
+    base = den**shots * dt**shots
+    outcome: Outcome = {key: Fraction(v, base * cas_den * pins_final_den) for key, v in joint.items() if v}
     return VolleyResult(
-        hits_pmf=dict(sorted((k, v) for k, v in hits_pmf.items() if v)),
+        hits_pmf=from_counts(hits_total, base),
         casualties_pmf=casualties_marginal(outcome),
-        pins_pmf=pins_marginal(outcome),
+        pins_pmf=from_counts(pins_total, den**shots * pins_final_den),
         outcome=outcome,
-        p_exceptional=p_exc if cfg.exceptional_damage and target.kind in ("infantry", "artillery") else None,
+        p_exceptional=(
+            Fraction(exc_total, base * exc_lift)
+            if cfg.exceptional_damage and target.kind in ("infantry", "artillery")
+            else None
+        ),
     )

@@ -97,6 +97,23 @@ def check_triggered(cfg: RulesConfig, casualties: int, models: int, starting: in
     return 2 * (models - casualties) <= starting
 
 
+def pins_that_matter(cfg: RulesConfig, target: TargetCtx) -> int:
+    """Pins an attack may add beyond which ``shooting_with_morale`` gives the same answer.
+
+    With ``pin_rout`` a unit whose pins reach its morale is destroyed whatever else happens; without
+    it, a check taken with more pins than morale above the floor is still taken at the floor (a
+    Stubborn unit ignores pins altogether). The joint outcome can then fold larger counts onto this
+    one (``combine_results``' ``pin_cap``) and stay small.
+    """
+    if cfg.pin_rout:
+        saturated = target.base_morale
+    elif target.stubborn:
+        saturated = 0
+    else:
+        saturated = target.base_morale + target.officer_bonus + target.morale_modifier - cfg.morale_min
+    return max(saturated - target.pins, 0)
+
+
 @dataclass(frozen=True)
 class MoraleAfterShooting:
     """What happens to the target after one attack."""

@@ -112,10 +112,14 @@ _TEST = 36
 _ROLL = 6 * _TEST
 
 
+# Ways out of 36 for 2D6 to roll at most m, for m = 0..12 (read for every state a test touches).
+_WAYS_AT_MOST = tuple(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= m) for m in range(13))
+
+
 def _passes(cfg: RulesConfig, vehicle: VehicleCtx, pins: int) -> int:
     """Ways out of 36 to pass a vehicle morale test with ``pins``: 2D6 <= clamp(morale - pins) (§2.7)."""
     m = min(max(vehicle.morale - pins, cfg.morale_min), cfg.morale_cap)
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= m)
+    return _WAYS_AT_MOST[min(max(m, 0), 12)]
 
 
 def _on_fire(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> dict[VehicleState, int]:
@@ -265,6 +269,46 @@ def _pen_roll(
     return out
 
 
+def _after_rolls(
+    cfg: RulesConfig,
+    vehicle: VehicleCtx,
+    begin: Pending,
+    n_rolls: int,
+    counts: tuple[int, int, int, int],
+    result_mod: int,
+) -> Pending:
+    """``n_rolls`` pen rolls from ``begin``, over (6 x 216^massive_rolls)^n_rolls.
+
+    A flamethrower hit makes up to seven rolls (D6+1 under ``flamer_vs_vehicle == "per_hit"``), and
+    the rows of many states pass through the same intermediate states: each (state, rolls left) is
+    worked out once (``_rolls_from``) rather than once per row that reaches it.
+    """
+    out: Pending = {}
+    for (state, pending), w in begin.items():
+        for key, q in _rolls_from(cfg, vehicle, state, pending, n_rolls, counts, result_mod):
+            out[key] = out.get(key, 0) + w * q
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _rolls_from(
+    cfg: RulesConfig,
+    vehicle: VehicleCtx,
+    state: VehicleState,
+    pending: int,
+    n_rolls: int,
+    counts: tuple[int, int, int, int],
+    result_mod: int,
+) -> tuple[tuple[tuple[VehicleState, int], int], ...]:
+    if n_rolls == 0:
+        return (((state, pending), 1),)
+    out: Pending = {}
+    for (nxt, left), w in _pen_roll(cfg, vehicle, {(state, pending): 1}, counts, result_mod).items():
+        for key, q in _rolls_from(cfg, vehicle, nxt, left, n_rolls - 1, counts, result_mod):
+            out[key] = out.get(key, 0) + w * q
+    return tuple(out.items())
+
+
 def _int_weights(pmf: Mapping[object, Fraction]) -> tuple[dict, int]:
     den = 1
     for v in pmf.values():
@@ -403,25 +447,24 @@ def _shot_row(
     # A weapon that cannot damage the vehicle (small arms at an open-topped one) pins at once: the
     # ``pin_on_no_effect`` switch is about weapons that could have done damage.
     place_now = cfg.pin_on_no_effect or counts[0] == 6
+    # Every hit's states, weighted, before the forced check and settling, which are linear: each is
+    # then applied once to the sum rather than once per (pins, rolls) branch.
+    hit_states: dict[VehicleState, int] = {}
     for pins, wp in spec.pins:
         if place_now:
             begin: Pending = {(hit_state._replace(pins=state.pins + pins + own_pin), 0): 1}
         else:
             begin = {(state, pins + own_pin): 1}
         for n_rolls, wn in spec.rolls:
-            pending = begin
-            for _ in range(n_rolls):
-                pending = _pen_roll(cfg, vehicle, pending, counts, spec.result_mod)
-            states: dict[VehicleState, int] = {}
-            for (nxt, unplaced), q in pending.items():
+            scale = spec.hit_num * wp * wn * unit ** (most - n_rolls)
+            for (nxt, unplaced), q in _after_rolls(cfg, vehicle, begin, n_rolls, counts, spec.result_mod).items():
                 if own_pin and not place_now and not unplaced and not nxt.ko:
                     nxt = nxt._replace(unit_pinned=True)  # placed with this hit's first damage result
-                _bump(states, nxt, q)
-            if spec.forced_check:
-                states = _forced(cfg, vehicle, states)
-            scale = spec.hit_num * wp * wn * unit ** (most - n_rolls)
-            for nxt, q in states.items():
-                _bump(out, settle(cfg, vehicle, nxt), scale * q)
+                _bump(hit_states, nxt, scale * q)
+    if spec.forced_check:
+        hit_states = _forced(cfg, vehicle, hit_states)
+    for nxt, q in hit_states.items():
+        _bump(out, settle(cfg, vehicle, nxt), q)
     return tuple(out.items())
 
 

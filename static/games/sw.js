@@ -6,12 +6,20 @@
    signed in and deletes every other user's cache on each page load and at logout, so nothing of a
    user is served after they log out. Lists are private: they are kept only for a signed-in user.
    Pages that need the server (games, the calculator, forms) get a plain "you are offline" page.
+   A session can also end without a logout (it expires, or ends on another device). Every response
+   of Muster says whose session it belongs to (the X-Muster-User header: a user id, or empty); at the
+   first one that disagrees with the kept user, the worker drops that user's pages. And the cookie
+   "muster_user" lives exactly as long as the session cookie: when the browser lets it expire, the
+   worker (through the Cookie Store API, where the browser has it) serves no kept page of that user,
+   offline too.
    Bump CACHE_VERSION to drop every cache of an older version. */
 const CACHE_VERSION = "muster-1";
 const SHARED_CACHE = CACHE_VERSION + "-shared";
 const META_CACHE = "muster-meta";
 const USER_KEY = "/__muster/user";
 const OFFLINE_URL = "/offline/";
+const USER_HEADER = "X-Muster-User";
+const USER_COOKIE = "muster_user";
 
 const PUBLIC_PAGES = [/^\/$/, /^\/reference\//];
 const PRIVATE_PAGES = [
@@ -45,6 +53,46 @@ function currentUser() {
     .then((response) => (response ? response.text() : ""));
 }
 
+function remember(user) {
+  return caches.open(META_CACHE).then((cache) =>
+    cache.put(USER_KEY, new Response(user, { headers: { "Content-Type": "text/plain" } }))
+  );
+}
+
+// Deletes the pages kept for anyone but ``keep``.
+function forget(keep) {
+  return caches.keys().then((keys) => Promise.all(
+    keys.filter((key) => {
+      const at = key.indexOf("-pages-");
+      return at !== -1 && key.slice(at + 7) !== keep;
+    }).map((key) => caches.delete(key))
+  ));
+}
+
+async function switchTo(user) {
+  await forget(user);
+  await remember(user);
+}
+
+// Whose session the browser holds now, from the cookie that expires with it; null when this
+// browser gives a service worker no cookies to read.
+async function sessionUser() {
+  if (!self.cookieStore) return null;
+  try {
+    const cookie = await self.cookieStore.get(USER_COOKIE);
+    return cookie ? cookie.value : "";
+  } catch (error) {
+    return null;
+  }
+}
+
+// A response from Muster names the session's user: a different one ends the kept user's pages.
+async function learn(response) {
+  const named = response.headers.get(USER_HEADER);
+  if (named === null || response.type !== "basic") return;
+  if (named !== (await currentUser())) await switchTo(named);
+}
+
 function matches(patterns, path) {
   return patterns.some((pattern) => pattern.test(path));
 }
@@ -60,6 +108,7 @@ function offlinePage() {
 async function networkFirst(request, cacheName) {
   try {
     const response = await fetch(request);
+    await learn(response);
     // Only whole, successful answers are kept: not redirects (to the login page), errors or fragments.
     if (cacheName && response.ok && !response.redirected && response.type === "basic") {
       const copy = response.clone();
@@ -89,18 +138,27 @@ self.addEventListener("fetch", (event) => {
     if (request.mode === "navigate") event.respondWith(fetch(request).catch(offlinePage));
     return;
   }
-  if (request.headers.get("HX-Request")) return; // htmx fragments and polls: the network or nothing
+  if (request.headers.get("HX-Request")) {
+    // htmx fragments and polls: the network or nothing, but they too say whose session it is.
+    event.respondWith(fetch(request).then((response) => learn(response).then(() => response)));
+    return;
+  }
   const path = url.pathname;
   if (path.startsWith("/static/")) {
     event.respondWith(networkFirst(request, SHARED_CACHE));
     return;
   }
-  event.respondWith(
-    currentUser().then((user) => {
-      let cacheName = null;
-      if (matches(PUBLIC_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
-      else if (user && matches(PRIVATE_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
-      return networkFirst(request, cacheName);
-    })
-  );
+  event.respondWith((async () => {
+    let user = await currentUser();
+    const session = await sessionUser();
+    if (user && session !== null && session !== user) {
+      // The session cookie expired (or is someone else's): the kept pages are not this visitor's.
+      await switchTo(session);
+      user = session;
+    }
+    let cacheName = null;
+    if (matches(PUBLIC_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
+    else if (user && matches(PRIVATE_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
+    return networkFirst(request, cacheName);
+  })());
 });

@@ -81,3 +81,43 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1
     assert page.locator("text=Sisu Company").count() == 0
+
+
+def _keep_my_list(live_server, browser_context, page):
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    _log_in(browser_context, live_server, alice)
+    page.goto("/reference/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    wait_until(page, CONTROLLED)
+    page.goto(f"/lists/{army_list.pk}/")
+    _kept(page, f"/lists/{army_list.pk}/")
+    return alice, army_list
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_expired_session_opens_none_of_my_pages_offline(django_db_setup, live_server, browser_context, page):
+    # Issue 23: the session expired without a logout, and the builder still opened offline.
+    _alice, army_list = _keep_my_list(live_server, browser_context, page)
+    browser_context.clear_cookies()  # the browser lets the session cookie, and its companion, expire
+    browser_context.set_offline(True)
+    page.goto(f"/lists/{army_list.pk}/")
+    assert page.locator("#offline-title").count() == 1
+    assert page.locator("text=Sisu Company").count() == 0
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_session_ended_elsewhere_is_noticed_at_the_next_response(django_db_setup, live_server, browser_context, page):
+    from django.contrib.sessions.models import Session
+
+    alice, army_list = _keep_my_list(live_server, browser_context, page)
+    Session.objects.all().delete()  # ended on another device, or cleared by the server
+    page.evaluate("fetch('/ping/').then(r => r.status)")  # any response at all, no page load
+    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(alice.pk))
+    browser_context.set_offline(True)
+    page.goto(f"/lists/{army_list.pk}/")
+    assert page.locator("#offline-title").count() == 1

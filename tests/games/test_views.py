@@ -320,3 +320,32 @@ def test_my_games_shows_the_turn_each_game_is_at(alice_client, alice) -> None:
     game = a_game(alice_client, alice)
     act(alice_client, f"/games/{game.pk}/", action="end_turn", force="on", rev="0")
     assert "Turn 2" in alice_client.get("/games/").content.decode()
+
+
+@pytest.mark.parametrize("action", [{"action": "draw"}, {"action": "record", "side": "a"}, {"action": "end_turn"}])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_guarded_action_without_its_revision_is_refused(alice_client, alice, action, htmx) -> None:
+    # It skipped the stale-revision check: a double tap drew two dice (issue 23).
+    game = a_game(alice_client, alice)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = alice_client.post(f"/games/{game.pk}/act/", action, headers=headers)
+    assert response.status_code == 400
+    assert "“rev”" in response.content.decode()
+    game.refresh_from_db()
+    assert (game.actions.count(), game.revision) == (0, 0)
+
+
+def test_an_undo_without_its_revision_is_refused(alice_client, alice) -> None:
+    game = a_game(alice_client, alice)
+    act(alice_client, f"/games/{game.pk}/", action="record", side="a", rev="0")
+    response = alice_client.post(f"/games/{game.pk}/undo/")
+    assert response.status_code == 400
+    assert game.actions.count() == 1
+
+
+def test_an_unguarded_action_needs_no_revision(alice_client, alice) -> None:
+    game = a_game(alice_client, alice)
+    act(alice_client, f"/games/{game.pk}/", action="record", side="a", rev="0")
+    unit = game.setup["sides"][0]["units"][0]["key"]
+    assert act(alice_client, f"/games/{game.pk}/", action="pins", unit=unit, delta="1").status_code == 302
+    assert game.actions.count() == 2

@@ -38,8 +38,16 @@ class _Archives(http.server.BaseHTTPRequestHandler):
     archives: dict[str, bytes] = {}
     requested: list[str] = []
 
+    redirects: dict[str, str] = {}
+    base = ""
+
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self.requested.append(self.path)
+        if self.path in self.redirects:
+            self.send_response(302)
+            self.send_header("Location", self.redirects[self.path])
+            self.end_headers()
+            return
         body = self.archives.get(self.path)
         if body is None:
             self.send_error(404)
@@ -58,12 +66,14 @@ class _Archives(http.server.BaseHTTPRequestHandler):
 def archive_server():
     _Archives.archives = {}
     _Archives.requested = []
+    _Archives.redirects = {}
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Archives)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     # (tests/importers/conftest.py stands a plain namespace in for pytest-django's ``settings``)
-    url = f"http://127.0.0.1:{server.server_port}/{{owner}}/{{repo}}/zip/{{ref}}"
-    with override_settings(CATALOGUE_GITHUB_ARCHIVE_URL=url):
+    _Archives.base = f"http://127.0.0.1:{server.server_port}"
+    url = f"{_Archives.base}/{{owner}}/{{repo}}/zip/{{ref}}"
+    with override_settings(CATALOGUE_GITHUB_ARCHIVE_URL=url, CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP=True):
         yield _Archives
     server.shutdown()
     server.server_close()
@@ -150,6 +160,28 @@ def test_it_refuses_anything_but_a_repository_name(name):
 def test_it_refuses_a_plain_http_address_away_from_this_machine():
     with pytest.raises(CatalogueImportError, match="not HTTPS"):
         github.archive_url(github.parse_repository("a/b"), "http://example.org/{owner}/{repo}/{ref}")
+
+
+def test_plain_http_to_this_machine_is_refused_outside_tests():
+    # The tests' allowance used to hold in production too (issue 23).
+    from django.conf import settings
+
+    assert settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP is False  # and no environment variable sets it
+    for address in ("http://127.0.0.1:8000/{owner}/{repo}/{ref}", "http://localhost/{owner}/{repo}/{ref}"):
+        with pytest.raises(CatalogueImportError, match="not HTTPS"):
+            github.archive_url(github.parse_repository("a/b"), address)
+    assert github.archive_url(
+        github.parse_repository("a/b"), "http://127.0.0.1:8000/{owner}/{repo}/{ref}", allow_loopback_http=True
+    )
+
+
+def test_a_redirect_to_plain_http_on_this_machine_is_not_followed_outside_tests(archive_server):
+    base = archive_server.base
+    archive_server.redirects["/muster/testland/zip/HEAD"] = f"{base}/muster/testland/zip/elsewhere"
+    archive_server.archives["/muster/testland/zip/elsewhere"] = data = repository_zip()
+    with pytest.raises(CatalogueImportError, match="which is not HTTPS"):
+        github.download(f"{base}/muster/testland/zip/HEAD")
+    assert github.download(f"{base}/muster/testland/zip/HEAD", allow_loopback_http=True) == data
 
 
 def test_the_default_address_is_githubs_https_archive():

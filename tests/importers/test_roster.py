@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 
 import pytest
@@ -184,3 +185,37 @@ def test_models_no_entry_stands_for_are_added_to_those_the_roster_lists():
     result = import_roster("old.ros", V2_ROSTER)
     assert entries(result.army_list) == [("Second Lieutenant", "veteran", 3, {}, "reinforced_platoon")]
     assert (result.muster_points, result.difference) == (91, 0)
+
+
+def _roster_with(selections: str) -> bytes:
+    return (
+        V2_ROSTER.split(b"<selections>", 1)[0]
+        + b"<selections>"
+        + selections.encode()
+        + b"</selections></force></forces></roster>"
+    )
+
+
+LIEUTENANT = '<selection id="s{n}" name="Second Lieutenant" entryId="u-lt" number="{number}" type="unit"/>'
+
+
+@pytest.mark.parametrize("number", ["101", "10000000", "1e300"])
+def test_a_unit_numbered_beyond_the_cap_is_refused_before_any_entry_is_built(number):
+    # A 300-byte roster with number="10000000" built ten million entries (666 MB, 30 s) first.
+    make_chart("v2")
+    import_files(read_battlescribe("rating.cat"))
+    start = time.process_time()
+    with pytest.raises(ListImportError) as refused:
+        import_roster("big.ros", _roster_with(LIEUTENANT.format(n=1, number=number)))
+    assert time.process_time() - start < 1
+    assert "at most 100" in str(refused.value.errors)
+    assert not ArmyList.objects.exists()
+
+
+def test_many_units_are_refused_at_the_cap_and_a_hundred_are_not():
+    make_chart("v2")
+    import_files(read_battlescribe("rating.cat"))
+    with pytest.raises(ListImportError):
+        import_roster("many.ros", _roster_with("".join(LIEUTENANT.format(n=n, number=1) for n in range(101))))
+    result = import_roster("hundred.ros", _roster_with(LIEUTENANT.format(n=1, number=100)))
+    assert Entry.objects.filter(army_list=result.army_list).count() == 100

@@ -17,7 +17,7 @@ from armybuilder.security.checks import check_mail, check_shared_cache
 def test_healthz_answers_200_with_the_database(client):
     response = client.get("/healthz/")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "local"}
 
 
 @pytest.mark.django_db

@@ -112,7 +112,10 @@ class Command(BaseCommand):
                 stream.flush()
 
         repository, fetched = fetch_repository(
-            name, url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL, progress=progress
+            name,
+            url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL,
+            progress=progress,
+            allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
         )
         if enabled:
             stream.write(f"{repository.label}: {len(fetched)} BattleScribe files\n")

@@ -1,0 +1,203 @@
+"""No request the resolver API accepts holds a worker: each answers within 1 s of CPU (issue 23).
+
+A 50-flamethrower volley at 50 men held a worker for 30 s. The strategies below reach every
+documented maximum (docs/resolver-api.md: 50 firing models in up to 8 groups, 50 target models,
+30 pins, 50 anti-tank shots, 50 a side in close quarters, 200 dice a side in the bag, 20 ranging
+turns) as well as what lies between, with the heaviest weapons of the real charts (D6 and six-shot
+weapons, the largest HE template, vehicle flamethrowers). Only accepted requests (200) are timed;
+a refused one (an impossible range band...) costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from armybuilder.resolver.api import MAX_BAG_DICE, MAX_GROUPS
+from rules.combat.context import BANDS, COVERS, FACINGS, MAX_MODELS, MAX_PINS, QUALITIES
+from tests.resolver.factories import PROFILES, make_chart, make_weapon
+
+CPU_SECONDS = 1.0
+EXAMPLES = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+EDITIONS = ("v1", "v2", "v3")
+# Heavier profiles than the test chart's, as the real charts carry them.
+HEAVY = {
+    "heavy-howitzer": {"name": "Heavy howitzer", "range_max": 72, "shots": "1", "he_size": 4, "category": "heavy"},
+    "quad-autocannon": {"name": "Quad autocannon", "range_max": 48, "shots": "6", "pen": 1, "category": "heavy"},
+    "mmg": {"name": "MMG", "range_max": 36, "shots": "5"},
+    "d6-flamer": {"name": "Flamethrower (D6)", "range_max": 6, "shots": "D6+1", "pen": 3},
+}
+WEAPONS = sorted(PROFILES) + sorted(HEAVY)
+
+
+@pytest.fixture
+def charts(db):
+    charts = {slug: make_chart(slug) for slug in EDITIONS}
+    for chart in charts.values():
+        edition = next(iter(chart.values())).edition
+        for weapon, fields in HEAVY.items():
+            chart[weapon] = make_weapon(edition, weapon, **fields)
+    return charts
+
+
+def most_or(lo: int, hi: int) -> st.SearchStrategy[int]:
+    """A number in [lo, hi], the maximum half the time: the costliest requests are at the limits."""
+    return st.one_of(st.just(hi), st.integers(lo, hi))
+
+
+@st.composite
+def shooting_bodies(draw) -> dict:
+    count = draw(st.integers(1, MAX_GROUPS))
+    budget = MAX_MODELS
+    groups = []
+    for i in range(count):
+        left = budget - (count - i - 1)
+        models = draw(most_or(1, left)) if i == count - 1 else draw(st.integers(1, max(1, left // 2)))
+        budget -= models
+        group = {"weapon": draw(st.sampled_from(WEAPONS)), "models": models}
+        # Mostly what a weapon can do (its default band, "auto" ammo), so most requests are accepted.
+        if draw(st.integers(0, 3)) == 0:
+            group["range"] = draw(st.sampled_from(BANDS))
+        if draw(st.booleans()):
+            group["models_under_template"] = draw(most_or(0, MAX_MODELS))
+        group["ammo"] = draw(st.sampled_from(["auto", "auto", "auto", "ap", "he"]))
+        if draw(st.integers(0, 3)) == 0:
+            group["indirect"] = draw(st.booleans())
+            group["ranging_attempt"] = draw(st.integers(1, 5))
+            group["zeroed"] = draw(st.booleans())
+        groups.append(group)
+    kind = draw(st.sampled_from(["infantry", "infantry", "artillery", "soft_skin", "armoured"]))
+    models = draw(most_or(1, MAX_MODELS))
+    target = {
+        "kind": kind,
+        "quality": draw(st.sampled_from(QUALITIES)),
+        "models": models,
+        "starting_models": draw(most_or(models, MAX_MODELS)),
+        "cover": draw(st.sampled_from(COVERS)),
+        "down": draw(st.booleans()),
+        "facing": draw(st.sampled_from(FACINGS)),
+        "gun_shield": draw(st.booleans()),
+    }
+    if kind in ("armoured", "soft_skin"):
+        target["damage_value"] = draw(st.integers(7, 12))
+    return {
+        "edition": draw(st.sampled_from(EDITIONS)),
+        "order": draw(st.sampled_from(["fire", "advance"])),
+        "firer": {"quality": draw(st.sampled_from(QUALITIES)), "pins": draw(most_or(0, MAX_PINS))},
+        "groups": groups,
+        "target": target,
+    }
+
+
+anti_tank_bodies = st.fixed_dictionaries(
+    {
+        "edition": st.sampled_from(EDITIONS),
+        "weapon": st.sampled_from(WEAPONS),
+        "shots": most_or(1, MAX_MODELS),
+        "target": st.fixed_dictionaries(
+            {
+                "damage_value": st.integers(6, 12),
+                "facing": st.sampled_from(FACINGS),
+                "quality": st.sampled_from(QUALITIES),
+                "pins": most_or(0, MAX_PINS),
+                "open_topped": st.booleans(),
+                "has_turret": st.booleans(),
+                "slow": st.booleans(),
+                "carries_flamer": st.booleans(),
+            }
+        ),
+    }
+)
+cq_side = st.fixed_dictionaries(
+    {"models": most_or(1, MAX_MODELS), "quality": st.sampled_from(QUALITIES), "tough_fighters": st.booleans()}
+)
+close_quarters_bodies = st.fixed_dictionaries(
+    {
+        "edition": st.sampled_from(EDITIONS),
+        "attacker": cq_side,
+        "defender": cq_side.map(lambda side: {**side, "defensive_position": True}),
+    }
+)
+order_dice_bodies = st.tuples(most_or(1, MAX_BAG_DICE), most_or(0, MAX_BAG_DICE)).flatmap(
+    lambda bag: st.fixed_dictionaries(
+        {"own": st.just(bag[0]), "enemy": st.just(bag[1]), "draws": most_or(1, bag[0] + bag[1])}
+    )
+)
+small_bodies = st.one_of(
+    st.fixed_dictionaries({"edition": st.sampled_from(EDITIONS), "turns": most_or(1, 20)}).map(
+        lambda body: ("ranging-in", body)
+    ),
+    st.fixed_dictionaries(
+        {
+            "edition": st.sampled_from(EDITIONS),
+            "quality": st.sampled_from(QUALITIES),
+            "pins": most_or(0, MAX_PINS),
+            "officer_bonus": st.integers(0, 4),
+            "modifier": st.integers(-10, 10),
+        }
+    ).map(lambda body: ("order-test", body)),
+)
+
+
+def _cpu(client, calculator: str, body: dict) -> tuple[int, float]:
+    start = time.process_time()
+    response = client.post(f"/api/resolve/{calculator}/", data=json.dumps(body), content_type="application/json")
+    return response.status_code, time.process_time() - start
+
+
+def _check(client, calculator: str, body: dict) -> None:
+    status, seconds = _cpu(client, calculator, body)
+    assert status in (200, 400), body
+    if status == 200:
+        assert seconds < CPU_SECONDS, (seconds, body)
+
+
+@pytest.mark.django_db
+@EXAMPLES
+@given(body=shooting_bodies())
+def test_no_accepted_shooting_request_takes_a_second(client, charts, body):
+    _check(client, "shooting", body)
+
+
+@pytest.mark.django_db
+@EXAMPLES
+@given(body=anti_tank_bodies)
+def test_no_accepted_anti_tank_request_takes_a_second(client, charts, body):
+    _check(client, "anti-tank", body)
+
+
+@pytest.mark.django_db
+@EXAMPLES
+@given(body=close_quarters_bodies)
+def test_no_accepted_close_quarters_request_takes_a_second(client, charts, body):
+    _check(client, "close-quarters", body)
+
+
+@pytest.mark.django_db
+@EXAMPLES
+@given(body=order_dice_bodies, small=small_bodies)
+def test_no_accepted_small_calculator_request_takes_a_second(client, charts, body, small):
+    _check(client, "order-dice", body)
+    _check(client, *small)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("weapon", ["flamethrower", "vehicle-flamethrower", "d6-flamer"])
+@pytest.mark.parametrize("kind", ["infantry", "soft_skin", "armoured"])
+def test_fifty_flamethrowers_at_the_largest_target_answer_within_a_second(client, charts, edition, weapon, kind):
+    # The red team's request: under 300 bytes, 30 s of a worker before the fix.
+    target = {"kind": kind, "models": MAX_MODELS, "damage_value": 9} if kind != "infantry" else {"kind": kind}
+    target.setdefault("models", MAX_MODELS)
+    body = {"edition": edition, "groups": [{"weapon": weapon, "models": MAX_MODELS, "range": "point_blank"}]}
+    status, seconds = _cpu(client, "shooting", {**body, "target": target})
+    assert status == 200
+    assert seconds < CPU_SECONDS

@@ -1,0 +1,129 @@
+"""Redis may fail (issue 23): with it down or full the site keeps answering, without a cache.
+
+With Redis down, login, every PDF and uncached reference pages answered 500 (django-ratelimit's
+fail-open catches only ``socket.gaierror``) and /healthz/ still said ok. Here the cache points at
+a closed port, as when Redis is stopped, or refuses writes as Redis does at its ``maxmemory``.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from unittest import mock
+
+import pytest
+from django.core.cache import caches
+from redis.exceptions import ResponseError
+
+from armybuilder.reference.pages import RECENT
+from tests.lists.factories import make_user
+from tests.reference.factories import make_two_editions
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # nothing listens once the probe is closed
+
+
+def _redis(location: str) -> dict:
+    return {
+        "default": {
+            "BACKEND": "armybuilder.security.cache.ResilientRedisCache",
+            "LOCATION": location,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+
+
+@pytest.fixture
+def redis_down(settings):
+    settings.CACHES = _redis(f"redis://127.0.0.1:{_closed_port()}/0")
+    yield
+    caches["default"].close()
+
+
+OOM = ResponseError("OOM command not allowed when used memory > 'maxmemory'.")
+
+
+@pytest.fixture
+def redis_full(settings):
+    """Reads find nothing (evicted or never stored) and every write is refused, as at maxmemory."""
+    settings.CACHES = _redis("redis://127.0.0.1:6379/0")
+    client = "django.core.cache.backends.redis.RedisCacheClient"
+    with (
+        mock.patch(f"{client}.get", side_effect=lambda key, default: default),
+        mock.patch(f"{client}.get_many", return_value={}),
+        mock.patch(f"{client}.add", side_effect=OOM),
+        mock.patch(f"{client}.set", side_effect=OOM),
+        mock.patch(f"{client}.incr", side_effect=OOM),
+    ):
+        yield
+
+
+@pytest.fixture
+def ref(db):
+    return make_two_editions()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("outage", ["redis_down", "redis_full"])
+def test_login_still_works_and_the_limits_fail_open(client, request, outage, caplog):
+    request.getfixturevalue(outage)
+    make_user("alice")
+    with caplog.at_level(logging.WARNING, logger="armybuilder.security.cache"):
+        for n in range(12):  # more than the 10 a minute the limit allows: nothing is counted
+            response = client.post("/accounts/login/", {"username": f"guess{n}", "password": "wrong"})
+            assert response.status_code == 200
+        response = client.post("/accounts/login/", {"username": "alice", "password": "correct-horse-battery"})
+    assert response.status_code == 302
+    assert any("Cache unavailable" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("outage", ["redis_down", "redis_full"])
+def test_reference_pages_are_rendered_without_the_cache(client, request, outage, ref):
+    request.getfixturevalue(outage)
+    for url in ("/reference/", "/reference/v2/orders/", "/reference/v2/weapons/?q=rifle", "/api/editions/"):
+        RECENT.clear()  # this process's copy would hide the shared cache
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db
+def test_a_pdf_is_rendered_without_the_cache(client, redis_down):
+    from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+
+    make_rules_edition()
+    alice = make_user("alice")
+    army_list = make_playsheet_list(alice)
+    client.force_login(alice)
+    response = client.get(f"/lists/{army_list.pk}/roster.pdf")
+    assert response.status_code == 200
+    assert response.content.startswith(b"%PDF")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("outage", ["redis_down", "redis_full"])
+def test_healthz_says_degraded_but_stays_in_the_pool(client, request, outage):
+    request.getfixturevalue(outage)
+    response = client.get("/healthz/")
+    assert response.status_code == 200
+    assert response.json() == {"status": "degraded", "database": "ok", "cache": "degraded"}
+
+
+@pytest.mark.django_db
+def test_healthz_without_redis_reports_the_local_cache(client):
+    assert client.get("/healthz/").json() == {"status": "ok", "database": "ok", "cache": "local"}
+
+
+@pytest.mark.django_db
+def test_a_query_of_the_visitors_own_is_not_kept_in_the_shared_cache(client, ref):
+    # Each distinct ?q= once kept ~10.5 kB in Redis for 24 hours.
+    with mock.patch("armybuilder.reference.pages.cache") as shared:
+        shared.get.return_value = None
+        for n in range(5):
+            assert client.get(f"/reference/v2/weapons/?q=junk{n}").status_code == 200
+            client.get(f"/api/editions/v2/weapons/?q=junk{n}")
+        assert shared.set.call_count == 0
+        assert client.get("/reference/v2/weapons/").status_code == 200
+        assert shared.set.call_count == 1
