@@ -167,9 +167,14 @@ def test_game_actions_are_rate_limited_per_client(alice_client, alice, monkeypat
     shared = f"/g/{game.share_token}/"
     opponent, neighbour = Client(REMOTE_ADDR="192.0.2.1"), Client(REMOTE_ADDR="192.0.2.2")
     unit_b = game.setup["sides"][1]["units"][0]["key"]
+
+    def rev() -> str:  # guarded actions name the state they were made on
+        game.refresh_from_db()
+        return str(game.revision)
+
     statuses = [opponent.post(f"{shared}act/", {"action": "pins", "unit": unit_b, "delta": "1"}).status_code]
-    statuses += [opponent.post(f"{shared}undo/").status_code for _ in range(2)]
-    refused = opponent.post(f"{shared}act/", {"action": "pins", "unit": unit_b, "delta": "1"})
+    statuses += [opponent.post(f"{shared}undo/", {"rev": rev()}).status_code for _ in range(2)]
+    refused = opponent.post(f"{shared}act/", {"action": "pins", "unit": unit_b, "delta": "1", "rev": rev()})
     assert statuses == [302, 302, 302]
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     # Another address, and the game's creator by her account, are not held back by this one.

@@ -252,10 +252,13 @@ def test_the_htmx_fragment_is_kept_without_a_layout(client, table, monkeypatch):
     kept = KeptValues()
     monkeypatch.setattr(pages, "cache", kept)
     make_weapon(table.edition, name="Rifle")
-    fragment = client.get("/reference/v2/weapons/?q=rif", headers={"HX-Request": "true"}).content.decode()
+    fragment = client.get("/reference/v2/weapons/", headers={"HX-Request": "true"}).content.decode()
     assert fragment.lstrip().startswith('<div id="weapon-results"') and "Rifle" in fragment
     [content] = kept.values.values()
     assert content == {"body": fragment}
+    # A visitor's own query is answered, not kept (each distinct ?q= once filled Redis).
+    filtered = client.get("/reference/v2/weapons/?q=rif", headers={"HX-Request": "true"}).content.decode()
+    assert "Rifle" in filtered and len(kept.values) == 1
 
 
 @pytest.mark.django_db(transaction=True)
