@@ -106,6 +106,7 @@ class ShotGroupInput:
     ranging_attempt: int = 1
     zeroed: bool = False
     short_crew: bool = False
+    steady_on_move: bool = False  # no -1 for moving: a national rule (``rules.combat.national``)
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _plan_groups(
                 code="indirect-not-he",
                 params={"field": f"{field}.indirect", **_weapon_params(w)},
             )
-        member = replace(shooter, short_crew=g.short_crew)
+        member = replace(shooter, short_crew=g.short_crew, steady_on_move=g.steady_on_move)
         if w.fixed and shooter.order == "advance":
             used.add("fixed_fires_on_advance")
         try:

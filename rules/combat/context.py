@@ -75,6 +75,8 @@ class ShooterCtx:
     order: Order = "fire"
     short_crew: bool = False  # team weapon down to one crew or loader away [S004, S002, JK3]
     anti_tank_gun: bool = False  # the 3e Anti-tank Gun rule [JK3]
+    # A national rule lets this weapon fire on the move without the -1 (``rules.combat.national``).
+    steady_on_move: bool = False
 
     def __post_init__(self) -> None:
         check_choice("firer_quality", self.quality, QUALITIES)

@@ -1,0 +1,192 @@
+"""National (army special) rules as data, and the small pure functions that apply them to a shot group.
+
+Each army's rules are rows of ``RULES``: the rule's slug (the catalogue's ``SpecialRule`` slug, so a
+list's army names the rules it carries), its edition, what it changes (``effect``; "" when Muster only
+shows it in words), and where the rule comes from with how sure we are. ``adjust_group`` is applied to a
+shot group *before* the exact engine, so the engine stays exact: an extra shot is a different weapon
+profile, ignoring the -1 for moving is a flag on the group. Nothing here imports Django.
+
+Sources: [BR2] Barracks 2nd-edition data (fjlaubscher/barracks, armies.json) names each 2nd-edition
+rule; the mechanics are the 2nd-edition army books' as summarised in fixtures/src/barracks_notes.py.
+[WGG3] Warlord Games, "Armies of Germany: Third Edition army special rules" preview
+(warlord-community.warlordgames.com/armies-of-germany-third-edition-army-special-rules): Hitler's
+Buzz-Saw and Blitzkrieg "return fundamentally unchanged"; Tiger Fear is gone; Initiative Training now
+ignores the morale penalty for a lost NCO. [CD3] chicagodice.org, "Bolt Action: Third Edition changes"
+(compiled from previews and demo games, "subject to change"): US Fire & Manoeuvre gives one extra die
+per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from rules.combat.config import config_for
+from rules.combat.weapons import Weapon
+
+Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro"]
+Confidence = Literal["book", "preview", "secondary"]
+
+# Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
+MACHINE_GUNS = frozenset({"lmg", "mmg"})  # Hitler's Buzzsaw: light and medium machine guns
+US_RIFLES = frozenset({"rifle", "automatic-rifle"})  # Garands and carbines are rifles; the BAR an automatic rifle
+_MG_SLUGS = frozenset({"lmg", "mmg", "hmg"})
+
+
+@dataclass(frozen=True)
+class NationalRule:
+    slug: str
+    edition: str  # "2e" or "3e"
+    army: str  # the built-in army's slug ("germany", "us", ...)
+    name: str
+    effect: Effect  # "" when the rule is shown in words only
+    source: str
+    confidence: Confidence
+    verified: bool = True
+
+
+def _v2(slug: str, army: str, name: str, effect: Effect = "") -> NationalRule:
+    return NationalRule(slug, "2e", army, name, effect, "BR2", "book")
+
+
+RULES: tuple[NationalRule, ...] = (
+    _v2("communication-breakdown", "france", "Communication Breakdown"),
+    _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
+    _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
+    _v2("blitzkrieg", "germany", "Blitzkrieg"),
+    _v2("initiative-training", "germany", "Initiative Training"),
+    _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
+    _v2("tiger-fear", "germany", "Tiger Fear"),
+    _v2("artillery-support", "great-britain", "Artillery Support"),
+    _v2("bombardment", "great-britain", "Bombardment"),
+    _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
+    _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour"),
+    _v2("banzai-charge", "imperial-japan", "Banzai Charge"),
+    _v2("avanti-savoia", "italy", "Avanti Savoia!"),
+    _v2("defensive-strategy", "italy", "Defensive Strategy"),
+    _v2("improvised-at", "italy", "Improvised AT"),
+    _v2("large-squads", "italy", "Large Squads"),
+    _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
+    _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War"),
+    _v2("massed-batteries", "soviet-union", "Massed Batteries"),
+    _v2("not-one-step-back", "soviet-union", "Not One Step Back!"),
+    _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
+    _v2("air-superiority", "us", "Air Superiority"),
+    _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
+    _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
+    _v2("modern-communications", "us", "Modern Communications"),
+    # 3rd edition: only what a public source states; see the module docstring and docs/national-rules.md.
+    NationalRule("hitler-s-buzzsaw", "3e", "germany", "Hitler's Buzzsaw", "buzzsaw", "WGG3", "preview"),
+    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "", "WGG3", "preview"),
+    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "", "WGG3", "preview"),
+    NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
+    # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
+    NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
+    NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
+    NationalRule("modern-communications", "3e", "us", "Modern Communications", "", "CD3", "secondary", verified=False),
+)
+
+
+def _edition(edition: str) -> str:
+    return config_for(edition).edition  # "v2" -> "2e"; RulesError for an unknown edition
+
+
+def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
+    """The army's national rules in ``edition`` (modelled or not), in book order."""
+    ed = _edition(edition)
+    return tuple(r for r in RULES if r.edition == ed and r.army == army)
+
+
+def modelled_armies(edition: str | None = None) -> tuple[str, ...]:
+    """Armies with at least one rule that changes a shot (in ``edition``, or in any edition)."""
+    ed = _edition(edition) if edition else None
+    seen: dict[str, None] = {}
+    for r in RULES:
+        if r.effect and (ed is None or r.edition == ed):
+            seen.setdefault(r.army)
+    return tuple(seen)
+
+
+def army_for_rules(edition: str, slugs: frozenset[str] | set[str]) -> str:
+    """The army whose modelled rules a list's army carries (by rule slug), or "" if none."""
+    ed = _edition(edition)
+    for r in RULES:
+        if r.effect and r.edition == ed and r.slug in slugs:
+            return r.army
+    return ""
+
+
+def extra_shot(shots: str) -> str:
+    """A shots expression with one more shot: "4" -> "5", "D6" -> "D6+1", "D6+1" -> "D6+2"."""
+    if "D" not in shots:
+        return str(int(shots) + 1)
+    base, _, plus = shots.partition("+")
+    return f"{base}+{int(plus or 0) + 1}"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
+
+    change: Literal["shot", "moving"]
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    weapon: Weapon
+    steady_on_move: bool
+    applied: tuple[Applied, ...]
+
+
+def adjust_group(
+    edition: str,
+    army: str,
+    weapon: Weapon,
+    *,
+    quality: str = "regular",
+    order: str = "fire",
+    gyro: bool = False,
+) -> Adjusted:
+    """``weapon`` as the army's national rules make it fire, and whether it ignores the -1 for moving.
+
+    - Hitler's Buzzsaw: a light or medium machine gun, carried or on a vehicle, fires one more shot.
+    - Fire and Manoeuvre (2nd edition): rifles, carbines and BARs fire on an Advance without the -1.
+    - Gyro-stabilisers: a Veteran crew's gyro-stabilised gun (``gyro``: the vehicle carries the rule)
+      fires on the move without the -1. Machine guns (the co-axial one) never count: Muster applies it
+      to the vehicle's gun, the weapon with Pen or HE.
+    The moving rules are only listed as applied on an Advance, where they change the roll.
+    """
+    out = weapon
+    steady = False
+    applied: list[Applied] = []
+    for r in rules_of(edition, army):
+        if r.effect == "buzzsaw" and weapon.slug in MACHINE_GUNS:
+            out = replace(out, shots=extra_shot(out.shots))
+            applied.append(Applied("shot", r.slug, r.name))
+        elif r.effect == "fire_and_manoeuvre" and weapon.slug in US_RIFLES and order == "advance":
+            steady = True
+            applied.append(Applied("moving", r.slug, r.name))
+        elif (
+            r.effect == "gyro"
+            and gyro
+            and quality == "veteran"
+            and order == "advance"
+            and weapon.slug not in _MG_SLUGS
+            and (weapon.pen > 0 or weapon.he_size is not None)
+            and not weapon.flamethrower
+        ):
+            steady = True
+            applied.append(Applied("moving", r.slug, r.name))
+    return Adjusted(out, steady, tuple(applied))
+
+
+def card_shots(edition: str, army: str, weapon_slug: str, shots: str) -> tuple[str, tuple[Applied, ...]]:
+    """A unit card's shots figure under the army's rules (only Hitler's Buzzsaw changes a printed figure)."""
+    applied: list[Applied] = []
+    for r in rules_of(edition, army):
+        if r.effect == "buzzsaw" and weapon_slug in MACHINE_GUNS and shots:
+            shots = extra_shot(shots)
+            applied.append(Applied("shot", r.slug, r.name))
+    return shots, tuple(applied)

@@ -1,0 +1,103 @@
+"""National rules applied before the exact engine: exact vectors worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from math import comb
+
+import pytest
+
+from rules.combat import national
+from rules.combat.api import ShotGroupInput, TargetInput, shooting
+from rules.combat.weapons import Weapon
+
+from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
+
+BAR = Weapon("Automatic rifle", "automatic-rifle", 30, shots="2")
+COAX_MMG = Weapon("Medium machine gun", "mmg", 36, shots="5")
+
+
+def _fire(edition: str, army: str, weapon: Weapon, models: int, *, order: str = "fire", quality="regular", gyro=False):
+    adj = national.adjust_group(edition, army, weapon, quality=quality, order=order, gyro=gyro)
+    group = ShotGroupInput(adj.weapon, models, "normal", steady_on_move=adj.steady_on_move)
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    return adj, shooting(edition, order=order, firer_quality=quality, firer_pins=0, groups=[group], target=target)
+
+
+def _binomial(n: int, p: F) -> dict[int, F]:
+    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+def test_extra_shot_adds_one_to_any_dice_expression():
+    assert [national.extra_shot(s) for s in ("4", "5", "D6", "D6+1", "2D6")] == ["5", "6", "D6+1", "D6+2", "2D6+1"]
+
+
+def test_a_german_mmg_rolls_six_dice_and_hits_as_a_binomial_of_six():
+    adj, res = _fire("v2", "germany", MMG, 1)
+    assert adj.weapon.shots == "6"
+    assert [(a.change, a.slug) for a in adj.applied] == [("shot", "hitler-s-buzzsaw")]
+    assert res.groups[0].dice.pmf == {6: 1}
+    # 2nd edition: 3+ to hit a regular unit in the open at normal range.
+    assert res.hits.pmf == _binomial(6, F(2, 3))
+    assert res.hits.mean == 4
+
+
+def test_buzzsaw_holds_in_third_edition_and_leaves_other_weapons_and_armies_alone():
+    adj, res = _fire("v3", "germany", LMG, 1)
+    assert adj.weapon.shots == "5" and res.groups[0].dice.pmf == {5: 1}
+    for weapon in (RIFLE, SMG, MEDIUM_AT_GUN):
+        assert national.adjust_group("v2", "germany", weapon).weapon == weapon
+    assert national.adjust_group("v2", "us", MMG).weapon == MMG
+    assert national.adjust_group("v2", "", MMG).applied == ()
+
+
+def test_fire_and_manoeuvre_removes_the_moving_penalty_for_rifles_and_bars_only():
+    adj, res = _fire("v2", "us", RIFLE, 5, order="advance")
+    assert adj.steady_on_move and [a.name for a in adj.applied] == ["Fire and Manoeuvre"]
+    assert res.need_to_hit[0].need == 3 and res.need_to_hit[0].modifiers == ()
+    assert res.hits.pmf == _binomial(5, F(2, 3))
+    # Without the rule: 4+ (the -1 for moving), a binomial of five halves.
+    _adj, plain = _fire("v2", "germany", RIFLE, 5, order="advance")
+    assert plain.need_to_hit[0].need == 4 and plain.hits.pmf == _binomial(5, F(1, 2))
+    adj, res = _fire("v2", "us", BAR, 1, order="advance")
+    assert adj.steady_on_move and res.hits.pmf == _binomial(2, F(2, 3))
+    assert not national.adjust_group("v2", "us", LMG, order="advance").steady_on_move
+    # On a Fire order there is nothing to ignore, so nothing is said to be applied.
+    assert national.adjust_group("v2", "us", RIFLE, order="fire").applied == ()
+    # 3rd edition changed the rule to extra dice, which Muster shows but does not model.
+    assert national.adjust_group("v3", "us", RIFLE, order="advance").applied == ()
+
+
+def test_gyro_stabilisers_need_a_veteran_crew_a_gyro_gun_and_never_a_machine_gun():
+    gun = Weapon("Medium anti-tank gun", "medium-at-gun", 60, pen=5, he_size=1)  # a tank's gun: not fixed
+    adj, res = _fire("v2", "us", gun, 1, order="advance", quality="veteran", gyro=True)
+    assert adj.steady_on_move and res.need_to_hit[0].need == 3
+    assert res.hits.pmf == {0: F(1, 3), 1: F(2, 3)}
+    assert not national.adjust_group("v2", "us", gun, quality="regular", order="advance", gyro=True).steady_on_move
+    assert not national.adjust_group("v2", "us", gun, quality="veteran", order="advance", gyro=False).steady_on_move
+    assert not national.adjust_group("v2", "us", COAX_MMG, quality="veteran", order="advance", gyro=True).applied
+
+
+def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
+    assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
+    assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
+    assert national.army_for_rules("v2", {"banzai-charge"}) == ""
+    assert national.modelled_armies("v2") == ("germany", "us")
+
+
+def test_card_shots():
+    assert national.card_shots("v2", "germany", "mmg", "5")[0] == "6"
+    assert national.card_shots("v2", "germany", "rifle", "1") == ("1", ())
+    assert national.card_shots("v2", "us", "mmg", "5") == ("5", ())
+
+
+def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
+    assert all(r.source for r in national.RULES)
+    assert {r.slug for r in national.RULES if not r.verified} <= {
+        "gyro-stabilisers",
+        "fire-and-manoeuvre",
+        "air-superiority",
+        "modern-communications",
+    }
+    with pytest.raises(Exception, match="edition"):
+        national.rules_of("v9", "germany")
