@@ -18,6 +18,7 @@ per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -165,28 +166,27 @@ def adjust_group(
         if r.effect == "buzzsaw" and weapon.slug in MACHINE_GUNS:
             out = replace(out, shots=extra_shot(out.shots))
             applied.append(Applied("shot", r.slug, r.name))
-        elif r.effect == "fire_and_manoeuvre" and weapon.slug in US_RIFLES and order == "advance":
-            steady = True
-            applied.append(Applied("moving", r.slug, r.name))
-        elif (
-            r.effect == "gyro"
-            and gyro
-            and quality == "veteran"
-            and order == "advance"
-            and weapon.slug not in _MG_SLUGS
-            and (weapon.pen > 0 or weapon.he_size is not None)
-            and not weapon.flamethrower
-        ):
+        elif order == "advance" and _steadies(r.effect, weapon, quality, gyro):
             steady = True
             applied.append(Applied("moving", r.slug, r.name))
     return Adjusted(out, steady, tuple(applied))
+
+
+def _steadies(effect: Effect, weapon: Weapon, quality: str, gyro: bool) -> bool:
+    """Whether a moving-penalty rule covers this weapon (see ``adjust_group``)."""
+    if effect == "fire_and_manoeuvre":
+        return weapon.slug in US_RIFLES
+    if effect == "gyro":
+        is_gun = (weapon.pen > 0 or weapon.he_size is not None) and not weapon.flamethrower
+        return gyro and quality == "veteran" and is_gun and weapon.slug not in _MG_SLUGS
+    return False
 
 
 def card_shots(edition: str, army: str, weapon_slug: str, shots: str) -> tuple[str, tuple[Applied, ...]]:
     """A unit card's shots figure under the army's rules (only Hitler's Buzzsaw changes a printed figure)."""
     applied: list[Applied] = []
     for r in rules_of(edition, army):
-        if r.effect == "buzzsaw" and weapon_slug in MACHINE_GUNS and shots:
+        if r.effect == "buzzsaw" and weapon_slug in MACHINE_GUNS and re.fullmatch(r"\d+|\d*D\d(\+\d+)?", shots):
             shots = extra_shot(shots)
             applied.append(Applied("shot", r.slug, r.name))
     return shots, tuple(applied)
