@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.reference.models import Edition, Weapon
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, ORDERS, QUALITIES
 
@@ -208,6 +209,9 @@ class ShootingForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    # National rules that change a shot (``rules.combat.national``); a unit from a list fills them in.
+    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
+    gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
     target_entry = forms.CharField(required=False, label=_("Target"))
     target_loaded = forms.CharField(required=False, widget=forms.HiddenInput)
     target_kind = forms.ChoiceField(label=_("Target type"), choices=KIND_CHOICES)

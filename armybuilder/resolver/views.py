@@ -28,10 +28,12 @@ from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.models import Entry
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters, forms
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
 from armybuilder.resolver.errors import display_error
 from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
+from rules.combat import national
 from rules.combat.config import RulesConfig, config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
 from rules.combat.dice import p_at_least
@@ -232,7 +234,9 @@ def _entry_for_user(request: HttpRequest, raw: str) -> Entry:
     except (TypeError, ValueError):
         raise Http404("No such unit") from None
     entry = get_object_or_404(
-        Entry.objects.select_related("unit", "army_list__edition").prefetch_related(
+        Entry.objects.select_related("unit", "army_list__edition", "army_list__army").prefetch_related(
+            "army_list__army__national_rules",
+            "unit__special_rules",
             "unit__weapons__special_rules",
             "unit__options__grants_weapon__special_rules",
             "unit__options__replaces_weapon",
@@ -290,13 +294,17 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
 def shooting(request: HtmxHttpRequest) -> HttpResponse:
     query = request.GET
     firer = None
+    national_defaults: dict[str, str] = {}
     if query.get("from_entry"):
-        firer = adapters.firer_from_entry(_entry_for_user(request, query["from_entry"]))
+        entry = _entry_for_user(request, query["from_entry"])
+        firer = adapters.firer_from_entry(entry)
+        national_defaults = national_rules.entry_prefill(entry)
     edition = firer.edition if firer else None
     defaults = forms.shooting_defaults(edition or _edition(query))
     if firer:
         defaults = {k: v for k, v in defaults.items() if not k.startswith("g")}
         defaults["firer_quality"] = firer.quality
+        defaults.update(national_defaults)
         for i, group in enumerate(firer.groups[: forms.MAX_GROUP_ROWS]):
             defaults.update(
                 {f"g{i}-weapon": group.weapon, f"g{i}-models": str(group.models), f"g{i}-range": group.band}
@@ -349,7 +357,22 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
 
 def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
     cd = form.cleaned_data
-    groups = [_group_input(g, weapons[g["weapon"]]) for g in form.used_groups()]
+    # The army's national rules adjust each group before the exact engine (an extra shot, no -1 for moving).
+    adjusted = [
+        national.adjust_group(
+            cd["edition"],
+            cd.get("army") or "",
+            adapters.to_rules_weapon(weapons[g["weapon"]]),
+            quality=cd["firer_quality"],
+            order=cd["order"],
+            gyro=bool(cd.get("gyro")),
+        )
+        for g in form.used_groups()
+    ]
+    groups = [
+        replace(_group_input(g, weapons[g["weapon"]]), weapon=adj.weapon, steady_on_move=adj.steady_on_move)
+        for g, adj in zip(form.used_groups(), adjusted, strict=True)
+    ]
     target = engine.TargetInput(
         kind=cd["target_kind"],
         quality=cd["target_quality"],
@@ -369,7 +392,11 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         groups=groups,
         target=target,
     )
-    return present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
+    result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
+    used = form.used_groups()
+    applied = [(weapons[g["weapon"]].display_name, adj.applied) for g, adj in zip(used, adjusted, strict=True)]
+    result.notes[:0] = national_rules.applied_notes(applied)
+    return result
 
 
 def _group_input(group: Mapping[str, Any], row: WeaponRow) -> engine.ShotGroupInput:

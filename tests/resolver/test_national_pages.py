@@ -1,0 +1,68 @@
+"""National rules on the shooting page: picked by hand, or filled in from a list's army, and said when applied."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.resolver.factories import make_entry, make_list, make_rule, make_unit, make_user, make_weapon
+
+pytestmark = pytest.mark.django_db
+
+MMG = "edition=v2&g0-weapon=mmg&g0-models=1&g0-range=normal&target_kind=infantry&target_models=10&cover=none"
+
+
+@pytest.fixture
+def mmg(charts):
+    edition = charts["v2"]["rifle"].edition
+    return make_weapon(edition, "mmg", name="MMG", range_max=36, shots="5", category="small-arms")
+
+
+def test_a_german_mmg_rolls_six_dice_and_the_page_says_why(client, mmg):
+    html = client.get(f"/calc/shooting/?{MMG}&army=germany").content.decode()
+    assert "6 dice" in html and "+1 shot: Hitler&#x27;s Buzzsaw (MMG)" in html
+    plain = client.get(f"/calc/shooting/?{MMG}").content.decode()
+    assert "5 dice" in plain and "Buzzsaw (MMG)" not in plain
+
+
+def test_us_riflemen_on_the_move_keep_their_to_hit(client, charts):
+    query = "edition=v2&order=advance&g0-weapon=rifle&g0-models=5&target_kind=infantry&target_models=10&cover=none"
+    html = client.get(f"/calc/shooting/?{query}&army=us").content.decode()
+    assert "No −1 for moving: Fire and Manoeuvre (Rifle)" in html
+    assert "Fire on the move" not in html
+    assert "Fire on the move" in client.get(f"/calc/shooting/?{query}").content.decode()
+
+
+def test_the_rule_is_named_in_french(client, mmg):
+    html = client.get(f"/calc/shooting/?{MMG}&army=germany", headers={"Accept-Language": "fr"}).content.decode()
+    assert "+1 tir : La scie d&#x27;Hitler (MMG)" in html
+
+
+def test_an_unknown_army_is_reported_not_a_500(client, mmg):
+    response = client.get(f"/calc/shooting/?{MMG}&army=narnia")
+    assert response.status_code == 200 and 'class="errorlist"' in response.content.decode()
+
+
+def test_a_unit_from_a_german_list_brings_its_national_rules(client, mmg):
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(mmg.edition, "hitler-s-buzzsaw"))
+    team = make_unit(mmg.edition, weapons=(mmg,), unit_type="team", base_models=3, max_models=3)
+    entry = make_entry(army_list, team, models_count=3)
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}").content.decode()
+    assert '<option value="germany" selected>' in html
+    assert "6 dice" in html and "Hitler&#x27;s Buzzsaw (MMG)" in html
+
+
+def test_a_us_tank_from_a_list_brings_its_gyro_stabilisers(client, charts):
+    edition = charts["v2"]["rifle"].edition
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(edition, "gyro-stabilisers"))
+    tank = make_unit(edition, weapons=(charts["v2"]["light-autocannon"],), unit_type="vehicle_armoured")
+    tank.special_rules.add(make_rule(edition, "gyro-stabilisers"))
+    entry = make_entry(army_list, tank, models_count=1, quality="veteran")
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}&order=advance").content.decode()
+    assert '<option value="us" selected>' in html and 'id="id_gyro" checked' in html
+    assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in html
