@@ -11,13 +11,14 @@ Used by ``test_differential.py`` (CI size) and ``bench/resolver_bench.py --diffe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
 from armybuilder.resolver.adapters import to_rules_weapon
 from rules.combat import api as engine
+from rules.combat import national
 from tests.rules.combat.simulator import simulate_any
 
 SIGMAS = 5
@@ -133,6 +134,8 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         )
         for g in s["groups"]
     ]
+    if s.get("army"):  # national rules adjust each group before the engine, as the pages do
+        groups = [_national(s, g) for g in groups]
     armoured = t["kind"] == "armoured"
     target = engine.TargetInput(
         kind=t["kind"],
@@ -174,6 +177,13 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         "check": _p(res.morale.p_check),
         "destroyed": _p(res.morale.p_destroyed),
     }
+
+
+def _national(s: dict[str, Any], group: engine.ShotGroupInput) -> engine.ShotGroupInput:
+    adj = national.adjust_group(
+        s["edition"], s["army"], group.weapon, quality=s["firer_quality"], order=s["order"], gyro=s.get("gyro", False)
+    )
+    return replace(group, weapon=adj.weapon, steady_on_move=adj.steady_on_move)
 
 
 @dataclass(frozen=True)

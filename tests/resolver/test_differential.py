@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tests.resolver.differential import compare
-from tests.rules.combat.simulator import random_scenarios
+from tests.rules.combat.simulator import national_scenarios, random_scenarios
 
 SCENARIOS = 231  # 7 of each of the 11 slots (armour has two) in each edition: 77 per edition
 TRIALS = 400
@@ -20,5 +20,14 @@ def test_the_resolver_agrees_with_an_independent_simulator():
     scenarios = random_scenarios(SCENARIOS, seed=10)
     kinds = Counter((s["kind"], s["edition"]) for s in scenarios)
     assert len(kinds) == 30 and min(kinds.values()) >= 7  # all ten kinds of scenario in every edition
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_the_national_rules_agree_with_the_simulator():
+    """Hitler's Buzzsaw, Fire and Manoeuvre and Gyro-stabilisers: the simulator applies them in its own
+    words (``simulator.extra_shots``, ``simulator.steady_on_move``)."""
+    scenarios = national_scenarios(40, seed=25)
+    assert {s["kind"] for s in scenarios} == {"national_germany", "national_us"}
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

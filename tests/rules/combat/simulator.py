@@ -95,6 +95,23 @@ def hits(rng: random.Random, need: int) -> bool:
 # --- shooting ---------------------------------------------------------------------------------------
 
 
+# National rules, from the army books in the simulator's own words (``s["army"]``, ``s["gyro"]``).
+def extra_shots(s: dict[str, Any], w: dict[str, Any]) -> int:
+    """Hitler's Buzzsaw (2e and 3e): each German LMG or MMG fires one more shot."""
+    return int(s.get("army") == "germany" and s["edition"] != "1e" and w["slug"] in ("lmg", "mmg"))
+
+
+def steady_on_move(s: dict[str, Any], w: dict[str, Any]) -> bool:
+    """US Fire and Manoeuvre (2e: rifles, carbines and BARs) and Gyro-stabilisers (2e and 3e: a Veteran
+    crew's gyro-stabilised gun, never a machine gun) fire on the move without the -1."""
+    if s.get("army") != "us" or s["edition"] == "1e":
+        return False
+    if s["edition"] == "2e" and w["slug"] in ("rifle", "automatic-rifle"):
+        return True
+    gun = bool(w.get("pen") or w.get("he")) and not w.get("flamer") and w["slug"] not in ("lmg", "mmg", "hmg")
+    return bool(s.get("gyro")) and s["firer_quality"] == "veteran" and gun
+
+
 def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
     if g.get("indirect"):
         return RANGING[g["attempt"] - 1]
@@ -106,7 +123,7 @@ def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
         mod += ed.pb
     if g["band"] == "long" and not exempt:
         mod += ed.long
-    if s["order"] == "advance" and not w.get("assault"):
+    if s["order"] == "advance" and not w.get("assault") and not steady_on_move(s, w):
         mod -= 1
     if s["firer_pins"]:
         mod -= 1 if ed.pinned_flat else s["firer_pins"]
@@ -192,7 +209,7 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
         elif he:
             templates = 0
             landed = 0
-            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
                 if hits(rng, need):
                     landed += 1
                     if vehicle:
@@ -210,7 +227,7 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
                     casualties += 1
         else:
             any_hit = False
-            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
                 if hits(rng, need):
                     any_hit = True
                     n_hits += 1
@@ -315,7 +332,7 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
         pen = pen_total(ed, g, t, he)
         mod = (1 if t.get("flamer") else 0) + (1 if t.get("open_topped") and g.get("indirect") else 0)
         # A flamethrower rolls one die; the anti-tank calculator one die a shot, whatever the profile.
-        shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1"))
+        shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1")) + extra_shots(s, w)
         for _ in range(g["models"] * shots):
             if not hits(rng, need):
                 continue
@@ -431,6 +448,9 @@ HOWITZER = {"slug": "light-howitzer", "range": 48, "he": 2, "team": True}
 MORTAR = {"slug": "medium-mortar", "range": 60, "range_min": 12, "he": 2, "team": True, "indirect": True}
 FLAMER = {"slug": "flamethrower", "range": 6, "pen": 3, "flamer": True, "team": True}
 VEHICLE_FLAMER = {"slug": "vehicle-flamethrower", "range": 12, "pen": 3, "flamer": True, "vehicle": True}
+
+MMG = {"slug": "mmg", "range": 36, "shots": "5", "team": True}
+BAR = {"slug": "automatic-rifle", "range": 30, "shots": "2"}
 
 SMALL_ARMS = (RIFLE, SMG, LMG, HMG, ATR)
 AT_WEAPONS = (ATR, PANZERFAUST, BAZOOKA, LIGHT_AT, MEDIUM_AT, AUTOCANNON, HMG)
@@ -601,3 +621,30 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
     if s["calc"] == "anti_tank":
         return simulate({**s, "calc": "shooting"}, trials, seed)
     return simulate(s, trials, seed)
+
+
+def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Shooting by German and US units (2nd and 3rd edition) where their national rules act: machine guns,
+    rifles and BARs at men, and guns on the move at armour, often by Veteran gyro-stabilised crews."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        edition = ("2e", "3e")[i % 2]
+        army = ("germany", "us")[(i // 2) % 2]
+        at_armour = i % 5 == 4
+        s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
+        if at_armour:
+            weapons = rng.sample((AUTOCANNON, MEDIUM_AT, LMG, MMG), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, 1) for w in weapons]
+            for g in s["groups"]:
+                g.pop("indirect", None)
+                g["ammo"] = "ap" if g["weapon"].get("pen") else "auto"
+            s.update(_shooter(rng, edition, False), target=_armour(rng), gyro=rng.random() < 0.7)
+        else:
+            weapons = rng.sample((RIFLE, BAR, LMG, MMG, SMG), rng.randint(1, 3))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 6)) for w in weapons]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+        if rng.random() < 0.6:
+            s["order"] = "advance"  # where the moving rules act
+        out.append(s)
+    return out
