@@ -304,6 +304,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
         )
         if target.order == "down":
             query["down"] = "on"
+        query.update(national_rules.target_odds_query(info))  # the target's national morale rules
     return redirect(f"/calc/shooting/?{urlencode(query)}")
 
 

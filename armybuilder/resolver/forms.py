@@ -225,6 +225,9 @@ class ShootingForm(EditionForm):
     )
     facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
     gun_shield = forms.BooleanField(label=_("Gun shield (crew, from the front)"), required=False)
+    target_army = forms.ChoiceField(
+        label=_("Target's national rules"), choices=national_rules.TARGET_ARMY_CHOICES, required=False
+    )
 
     def __init__(
         self, *args: Any, weapons: list[Weapon], rows: int, target_choices: list[Any] | None = None, **kwargs: Any
@@ -362,6 +365,9 @@ class OrderTestForm(EditionForm):
     pins = count_field(_("Pins"), 0, 12)
     officer_bonus = forms.TypedChoiceField(label=_("Officer in range"), choices=OFFICER_CHOICES, coerce=int)
     modifier = count_field(_("Other modifiers"), -6, 6)
+    banzai = forms.BooleanField(
+        label=_("Banzai Charge: Japanese infantry running at or assaulting the closest visible enemy"), required=False
+    )
 
     def __init__(self, *args: Any, officer_ranks: Mapping[int, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -26,12 +26,20 @@ NAMES = {
     "hitler-s-buzzsaw": gettext_lazy("Hitler's Buzzsaw"),
     "fire-and-manoeuvre": gettext_lazy("Fire and Manoeuvre"),
     "gyro-stabilisers": gettext_lazy("Gyro-Stabilisers"),
+    "the-great-patriotic-war": gettext_lazy("The Great Patriotic War"),
+    "banzai-charge": gettext_lazy("Banzai Charge"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
     ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
 ]
+TARGET_ARMY_CHOICES = [
+    ("", gettext_lazy("None")),
+    ("soviet-union", gettext_lazy("Soviet Union (The Great Patriotic War)")),
+]
+SHOOTING_ARMIES = frozenset(national.modelled_armies())
+MORALE_ARMIES = frozenset(national.modelled_armies(effects=frozenset({"morale_reroll"})))
 GYRO = "gyro-stabilisers"
 
 
@@ -59,11 +67,17 @@ def entry_has_gyro(entry: Entry) -> bool:
 
 
 def entry_prefill(entry: Entry) -> dict[str, str]:
-    """The shooting form's national fields for a unit from a list."""
+    """The shooting form's national fields for a firing unit from a list."""
     army = list_army(entry.army_list)
-    if not army:
+    if army not in SHOOTING_ARMIES:
         return {}
     return {"army": army, **({"gyro": "on"} if entry_has_gyro(entry) else {})}
+
+
+def target_prefill(entry: Entry) -> dict[str, str]:
+    """The shooting form's national field for a target unit from a list (its morale rules)."""
+    army = list_army(entry.army_list)
+    return {"target_army": army if army in MORALE_ARMIES else ""}
 
 
 def odds_setup(entry: Entry, army: str) -> dict[str, Any]:
@@ -72,11 +86,25 @@ def odds_setup(entry: Entry, army: str) -> dict[str, Any]:
 
 
 def odds_query(frozen: dict[str, Any]) -> dict[str, str]:
-    """The shooting page's query for a unit game day froze with ``odds_setup``."""
-    query = {"army": str(frozen.get("army") or "")}
-    if frozen.get("gyro"):
-        query["gyro"] = "on"
-    return query if query["army"] else {}
+    """The shooting page's query for a firing unit game day froze with ``odds_setup``."""
+    army = str(frozen.get("army") or "")
+    if army not in SHOOTING_ARMIES:
+        return {}
+    return {"army": army, **({"gyro": "on"} if frozen.get("gyro") else {})}
+
+
+def target_odds_query(frozen: dict[str, Any]) -> dict[str, str]:
+    """The shooting page's query for a target unit game day froze with ``odds_setup``."""
+    army = str(frozen.get("army") or "")
+    return {"target_army": army} if army in MORALE_ARMIES else {}
+
+
+def morale_note(applied: national.Applied) -> str:
+    return _("Re-takes a failed morale check that would destroy it: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def order_note(applied: national.Applied) -> str:
+    return _("Passes without a roll: %(rule)s") % {"rule": rule_name(applied)}
 
 
 def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> list[str]:

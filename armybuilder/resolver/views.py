@@ -327,6 +327,7 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
                 damage_value="" if target.damage_value is None else str(target.damage_value),
                 target_loaded=data["target_entry"],
             )
+            data.update(national_rules.target_prefill(entry))
 
     edition = _edition(data)
     weapons = adapters.weapons_for_edition(edition)
@@ -384,6 +385,8 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         gun_shield=cd["gun_shield"],
         starting_models=cd.get("target_starting"),
     )
+    gpw = national.rerolls_failed_morale(cd["edition"], cd.get("target_army") or "", cd["target_kind"])
+    target = replace(target, reroll_failed_morale=gpw is not None)
     raw = engine.shooting(
         cd["edition"],
         order=cd["order"],
@@ -395,7 +398,7 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
     result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
     used = form.used_groups()
     applied = [(weapons[g["weapon"]].display_name, adj.applied) for g, adj in zip(used, adjusted, strict=True)]
-    result.notes[:0] = national_rules.applied_notes(applied)
+    result.notes[:0] = national_rules.applied_notes(applied) + ([national_rules.morale_note(gpw)] if gpw else [])
     return result
 
 
@@ -659,7 +662,12 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
                 officer_bonus=cd["officer_bonus"],
                 modifier=cd["modifier"],
             )
-            result = present_order_test(raw, cd)
+            banzai = national.banzai(cd["edition"], "imperial-japan", bool(cd.get("banzai")))
+            result = present_order_test(national.auto_pass(raw) if banzai else raw, cd)
+            if banzai:
+                result.notes.insert(0, national_rules.order_note(banzai))
+            elif cd.get("banzai"):
+                result.notes.insert(0, _("Banzai Charge is not modelled for this edition: the test is rolled."))
         except RulesError as exc:
             error = display_error(exc)
     context = _common("order-test", _("Order test"))

@@ -110,6 +110,8 @@ class TargetCtx:
     has_turret: bool = True
     slow: bool = False
     carries_flamer: bool = False
+    # A national rule re-takes a failed morale check that would destroy the unit (``rules.combat.national``).
+    reroll_failed_morale: bool = False
 
     def __post_init__(self) -> None:
         check_choice("target.kind", self.kind, KINDS)

@@ -130,7 +130,10 @@ def shooting_with_morale(cfg: RulesConfig, volley: VolleyResult, target: TargetC
             passed = morale_check(
                 cfg, target.base_morale, target.officer_bonus, pins_now, target.stubborn, 0, target.morale_modifier
             )
-            p_fail += p * (ONE - passed)
+            fail = ONE - passed
+            if target.reroll_failed_morale:  # the re-roll fails too: the same test, taken twice
+                fail *= fail
+            p_fail += p * fail
     return MoraleAfterShooting(
         p_check=p_check,
         p_destroyed_by_check=p_fail,

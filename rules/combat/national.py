@@ -23,9 +23,11 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rules.combat.config import config_for
+from rules.combat.dice import ONE, ZERO
+from rules.combat.results import OrderTestOdds
 from rules.combat.weapons import Weapon
 
-Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro"]
+Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai"]
 Confidence = Literal["book", "preview", "secondary"]
 
 # Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
@@ -62,13 +64,13 @@ RULES: tuple[NationalRule, ...] = (
     _v2("bombardment", "great-britain", "Bombardment"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour"),
-    _v2("banzai-charge", "imperial-japan", "Banzai Charge"),
+    _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
     _v2("improvised-at", "italy", "Improvised AT"),
     _v2("large-squads", "italy", "Large Squads"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
-    _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War"),
+    _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
     _v2("massed-batteries", "soviet-union", "Massed Batteries"),
     _v2("not-one-step-back", "soviet-union", "Not One Step Back!"),
     _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
@@ -98,12 +100,15 @@ def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
     return tuple(r for r in RULES if r.edition == ed and r.army == army)
 
 
-def modelled_armies(edition: str | None = None) -> tuple[str, ...]:
-    """Armies with at least one rule that changes a shot (in ``edition``, or in any edition)."""
+SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro"})  # effects on the firer's shots
+
+
+def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
+    """Armies with at least one rule of ``effects`` (in ``edition``, or in any edition)."""
     ed = _edition(edition) if edition else None
     seen: dict[str, None] = {}
     for r in RULES:
-        if r.effect and (ed is None or r.edition == ed):
+        if r.effect in effects and (ed is None or r.edition == ed):
             seen.setdefault(r.army)
     return tuple(seen)
 
@@ -129,7 +134,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving"]
+    change: Literal["shot", "moving", "morale", "order"]
     slug: str
     name: str
 
@@ -190,3 +195,39 @@ def card_shots(edition: str, army: str, weapon_slug: str, shots: str) -> tuple[s
             shots = extra_shot(shots)
             applied.append(Applied("shot", r.slug, r.name))
     return shots, tuple(applied)
+
+
+def _rule(edition: str, army: str, effect: Effect) -> NationalRule | None:
+    return next((r for r in rules_of(edition, army) if r.effect == effect), None)
+
+
+def rerolls_failed_morale(edition: str, army: str, kind: str) -> Applied | None:
+    """The Great Patriotic War: Soviet infantry and artillery re-take a failed morale check that would
+    destroy them; the engine takes the check twice (``TargetCtx.reroll_failed_morale``)."""
+    r = _rule(edition, army, "morale_reroll")
+    if r is None or kind not in ("infantry", "artillery"):
+        return None
+    return Applied("morale", r.slug, r.name)
+
+
+def banzai(edition: str, army: str, charging: bool) -> Applied | None:
+    """Banzai Charge: Japanese infantry ordered to Run at, or assault, the closest visible enemy passes
+    its order test without rolling (so no FUBAR either)."""
+    r = _rule(edition, army, "banzai")
+    return Applied("order", r.slug, r.name) if r is not None and charging else None
+
+
+def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
+    """An order test the rules pass without a roll: certain to pass, no FUBAR, no double one."""
+    return replace(
+        odds,
+        p_pass=ONE,
+        p_fail=ZERO,
+        p_fubar=ZERO,
+        p_fail_not_fubar=ZERO,
+        p_fubar_friendly_fire=ZERO,
+        p_fubar_panic=ZERO,
+        p_double_one=None,
+        unverified=(),
+        unverified_detail=(),  # no roll, so no unverified switch can change it
+    )

@@ -43,3 +43,20 @@ def test_odds_now_for_another_army_rolls_the_chart_shots(client):
     game, key = _german_mmg_game(client, alice, german=False)
     response = client.get(f"/games/{game.pk}/odds/?firer={key}&target=b1", follow=True)
     assert "army=" not in response.redirect_chain[0][0] and "5 dice" in response.content.decode()
+
+
+def test_odds_now_at_a_soviet_unit_brings_its_great_patriotic_war(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    army_list = make_builder_list(alice, entries=1)
+    theirs = make_builder_list(make_user("bob"), entries=1)
+    theirs.army.national_rules.add(make_rule(theirs.edition, "the-great-patriotic-war"))
+    make_weapon(army_list.edition, "rifle")
+    start(client, army_list, opponent="link", opponent_link=f"/s/{theirs.share_token}/")
+    game = Game.objects.get()
+    firer, target = (side["units"][0]["key"] for side in game.setup["sides"])
+    game.setup["odds"][firer]["groups"] = [["rifle", 5]]
+    game.save()
+    response = client.get(f"/games/{game.pk}/odds/?firer={firer}&target={target}", follow=True)
+    assert "target_army=soviet-union" in response.redirect_chain[0][0]
+    assert "Re-takes a failed morale check that would destroy it: The Great Patriotic War" in response.content.decode()

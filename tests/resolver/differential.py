@@ -73,6 +73,8 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         res = engine.order_test(
             s["edition"], quality=s["quality"], pins=s["pins"], officer_bonus=s["officer"], modifier=s["modifier"]
         )
+        if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
+            res = national.auto_pass(res)
         return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar)}
     if s["calc"] == "close_quarters":
         att, dfd = s["attacker"], s["defender"]
@@ -152,6 +154,9 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         slow=t.get("slow", False),
         carries_flamer=t.get("flamer", False),
     )
+    if s.get("target_army"):
+        gpw = national.rerolls_failed_morale(s["edition"], s["target_army"], t["kind"])
+        target = replace(target, reroll_failed_morale=gpw is not None)
     res = engine.shooting(
         s["edition"],
         order=s["order"],

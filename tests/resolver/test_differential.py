@@ -25,9 +25,11 @@ def test_the_resolver_agrees_with_an_independent_simulator():
 
 
 def test_the_national_rules_agree_with_the_simulator():
-    """Hitler's Buzzsaw, Fire and Manoeuvre and Gyro-stabilisers: the simulator applies them in its own
-    words (``simulator.extra_shots``, ``simulator.steady_on_move``)."""
-    scenarios = national_scenarios(40, seed=25)
-    assert {s["kind"] for s in scenarios} == {"national_germany", "national_us"}
+    """Hitler's Buzzsaw, Fire and Manoeuvre, Gyro-stabilisers, the Great Patriotic War and the Banzai
+    Charge: the simulator applies them in its own words (``simulator.extra_shots``, ``steady_on_move``,
+    ``great_patriotic_war``, ``order_test``)."""
+    scenarios = national_scenarios(64, seed=25)
+    kinds = {"national_germany", "national_us", "national_soviet-union", "national_imperial-japan"}
+    assert {s["kind"] for s in scenarios} == kinds
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

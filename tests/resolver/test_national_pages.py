@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+
 import pytest
 
 from tests.resolver.factories import make_entry, make_list, make_rule, make_unit, make_user, make_weapon
@@ -66,3 +69,38 @@ def test_a_us_tank_from_a_list_brings_its_gyro_stabilisers(client, charts):
     html = client.get(f"/calc/shooting/?from_entry={entry.pk}&order=advance").content.decode()
     assert '<option value="us" selected>' in html and 'id="id_gyro" checked' in html
     assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in html
+
+
+SMALL_TARGET = "edition=v2&g0-weapon=rifle&g0-models=1&g0-range=normal&target_kind=infantry&target_models=2&cover=none"
+
+
+def _exact(html: str, label: str) -> Fraction:
+    """A stat's exact value (its title) by its label."""
+    return Fraction(re.search(rf"{label}</dt>\s*<dd><abbr class=\"stat-value\" title=\"([\d/]+)\"", html).group(1))
+
+
+def test_a_soviet_target_re_takes_the_check_that_would_destroy_it(client, charts):
+    html = client.get(f"/calc/shooting/?{SMALL_TARGET}&target_army=soviet-union").content.decode()
+    assert "Re-takes a failed morale check that would destroy it: The Great Patriotic War" in html
+    plain = client.get(f"/calc/shooting/?{SMALL_TARGET}").content.decode()
+    assert "Re-takes a failed morale check" not in plain
+    assert _exact(html, "Unit destroyed") < _exact(plain, "Unit destroyed")
+
+
+def test_a_soviet_unit_chosen_as_target_brings_its_rule(client, charts):
+    edition = charts["v2"]["rifle"].edition
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(edition, "the-great-patriotic-war"))
+    entry = make_entry(army_list, make_unit(edition, weapons=(charts["v2"]["rifle"],)), models_count=10)
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?edition=v2&target_entry={entry.pk}").content.decode()
+    assert '<option value="soviet-union" selected>' in html
+
+
+def test_a_banzai_charge_passes_the_order_test(client, charts):
+    html = client.get("/calc/order-test/?edition=v2&quality=regular&pins=3&officer_bonus=0&modifier=0&banzai=on")
+    text = html.content.decode()
+    assert "Passes without a roll: Banzai Charge" in text and "100%" in text
+    third = client.get("/calc/order-test/?edition=v3&quality=regular&pins=3&officer_bonus=0&modifier=0&banzai=on")
+    assert "not modelled for this edition" in third.content.decode()

@@ -112,6 +112,11 @@ def steady_on_move(s: dict[str, Any], w: dict[str, Any]) -> bool:
     return bool(s.get("gyro")) and s["firer_quality"] == "veteran" and gun
 
 
+def great_patriotic_war(s: dict[str, Any]) -> bool:
+    """2e: Soviet infantry and artillery re-take a failed morale check that would destroy them."""
+    return s.get("target_army") == "soviet-union" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+
+
 def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
     if g.get("indirect"):
         return RANGING[g["attempt"] - 1]
@@ -247,7 +252,8 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
             start = t.get("starting") or models
             check = forced or (casualties >= 1 and 2 * (models - casualties) <= start)
             if check and not passes(rng, ed, base - pins_now):
-                destroyed = True
+                # The Great Patriotic War: a Soviet unit takes the check that would destroy it again.
+                destroyed = not (great_patriotic_war(s) and passes(rng, ed, base - pins_now))
     return {
         "casualties": casualties,
         "any_casualty": float(casualties > 0),
@@ -368,6 +374,8 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 
 
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
+        return {"pass": 1.0, "fubar": 0.0}  # Banzai Charge: the order is given without a roll
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
     return {"pass": float(a + b <= m), "fubar": float(a == b == 6)}
@@ -624,15 +632,36 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
 
 
 def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
-    """Shooting by German and US units (2nd and 3rd edition) where their national rules act: machine guns,
-    rifles and BARs at men, and guns on the move at armour, often by Veteran gyro-stabilised crews."""
+    """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
+    and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
+    small Soviet units (their morale checks), and Japanese order tests, half of them Banzai Charges."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for i in range(count):
         edition = ("2e", "3e")[i % 2]
-        army = ("germany", "us")[(i // 2) % 2]
-        at_armour = i % 5 == 4
+        army = ("germany", "us", "soviet-union", "imperial-japan")[(i // 2) % 4]
+        at_armour = i % 5 == 4 and army in ("germany", "us")
         s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
+        if army == "imperial-japan":  # order tests, half of them a Banzai Charge
+            s.update(
+                calc="order_test",
+                quality=rng.choice(("inexperienced", "regular", "veteran")),
+                pins=rng.randint(1, 5),
+                officer=rng.choice((0, 0, 1, 2)),
+                modifier=rng.randint(-2, 1),
+                banzai=rng.random() < 0.5,
+            )
+            out.append(s)
+            continue
+        if army == "soviet-union":  # shot at: small Soviet units, so morale checks come often
+            s.update(army="germany", target_army="soviet-union")
+            weapons = rng.sample((RIFLE, LMG, SMG), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
+            target = _men(rng, small=True)
+            target["pins"] = rng.choice((0, 1, 2))
+            s.update(_shooter(rng, edition, False), target=target)
+            out.append(s)
+            continue
         if at_armour:
             weapons = rng.sample((AUTOCANNON, MEDIUM_AT, LMG, MMG), rng.randint(1, 2))
             s["groups"] = [_group(rng, edition, w, 1) for w in weapons]

@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from rules.combat import national
-from rules.combat.api import ShotGroupInput, TargetInput, shooting
+from rules.combat.api import ShotGroupInput, TargetInput, order_test, shooting
 from rules.combat.weapons import Weapon
 
 from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
@@ -81,8 +81,10 @@ def test_gyro_stabilisers_need_a_veteran_crew_a_gyro_gun_and_never_a_machine_gun
 def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
-    assert national.army_for_rules("v2", {"banzai-charge"}) == ""
+    assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
+    assert national.army_for_rules("v2", {"tiger-fear", "blitzkrieg"}) == ""  # shown, not modelled
     assert national.modelled_armies("v2") == ("germany", "us")
+    assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
 
 def test_card_shots():
@@ -101,3 +103,38 @@ def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
     }
     with pytest.raises(Exception, match="edition"):
         national.rules_of("v9", "germany")
+
+
+def test_the_great_patriotic_war_takes_a_failed_check_twice():
+    target = TargetInput(kind="infantry", quality="regular", models=2)
+    group = ShotGroupInput(RIFLE, 1, "normal")
+    plain = shooting("v2", order="fire", firer_quality="regular", firer_pins=0, groups=[group], target=target)
+    applied = national.rerolls_failed_morale("v2", "soviet-union", "infantry")
+    assert applied is not None and applied.name == "The Great Patriotic War"
+    soviet = shooting(
+        "v2",
+        order="fire",
+        firer_quality="regular",
+        firer_pins=0,
+        groups=[group],
+        target=TargetInput(kind="infantry", quality="regular", models=2, reroll_failed_morale=True),
+    )
+    # One man down of two forces the check with the pin just taken: morale 9 - 1, 2D6 over 8 fails 10/36.
+    one_down = plain.casualties.pmf[1]
+    assert plain.morale.p_destroyed_by_check == one_down * F(5, 18)
+    assert soviet.morale.p_destroyed_by_check == one_down * F(5, 18) ** 2
+    assert soviet.morale.p_wiped_out == plain.morale.p_wiped_out
+    assert national.rerolls_failed_morale("v2", "soviet-union", "armoured") is None
+    assert national.rerolls_failed_morale("v2", "germany", "infantry") is None
+    assert national.rerolls_failed_morale("v3", "soviet-union", "infantry") is None  # not sourced for 3rd
+
+
+def test_a_banzai_charge_passes_its_order_test_without_a_roll():
+    odds = order_test("v2", quality="regular", pins=3)
+    assert odds.p_pass == F(15, 36)  # 9 - 3: 2D6 at most 6
+    assert national.banzai("v2", "imperial-japan", charging=False) is None
+    assert national.banzai("v2", "italy", charging=True) is None
+    applied = national.banzai("v2", "imperial-japan", charging=True)
+    assert applied is not None and applied.change == "order"
+    passed = national.auto_pass(odds)
+    assert (passed.p_pass, passed.p_fail, passed.p_fubar, passed.p_double_one) == (1, 0, 0, None)
