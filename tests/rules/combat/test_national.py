@@ -138,3 +138,14 @@ def test_a_banzai_charge_passes_its_order_test_without_a_roll():
     assert applied is not None and applied.change == "order"
     passed = national.auto_pass(odds)
     assert (passed.p_pass, passed.p_fail, passed.p_fubar, passed.p_double_one) == (1, 0, 0, None)
+
+
+def test_the_docs_list_every_rule_the_data_holds():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "national-rules.md").read_text(encoding="utf-8")
+    missing = {r.name for r in national.RULES if r.name not in doc and r.name.replace("Its", "It's") not in doc}
+    assert not missing
+    for r in national.RULES:
+        if r.effect and r.edition == "2e":
+            assert f"`{r.slug}`) | **modelled**" in doc
