@@ -399,6 +399,8 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
     used = form.used_groups()
     applied = [(weapons[g["weapon"]].display_name, adj.applied) for g, adj in zip(used, adjusted, strict=True)]
     result.notes[:0] = national_rules.applied_notes(applied) + ([national_rules.morale_note(gpw)] if gpw else [])
+    if cd.get("army") and not national.rules_of(cd["edition"], cd["army"]):
+        result.notes.insert(0, _("No national rules of this army are modelled for this edition."))
     return result
 
 

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from tests.lists.factories import make_entry, make_unit, make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 from tests.reference.factories import make_special_rule, make_weapon
+from tests.resolver import factories as resolver_factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,3 +69,18 @@ def test_a_german_mmg_rolls_six_dice_on_the_page_the_card_and_odds_now(page, liv
     expect(page.locator("#id_army")).to_have_value("germany")
     expect(page.locator("#result")).to_contain_text("6 dice", timeout=15_000)
     expect(page.locator("#result")).to_contain_text("+1 shot: Hitler's Buzzsaw")
+
+
+def test_picking_germany_on_the_plain_calculator_updates_the_odds_in_place(page):
+    edition = resolver_factories.make_chart("v2")["rifle"].edition
+    resolver_factories.make_weapon(edition, "mmg", name="MMG", range_max=36, shots="5", category="small-arms")
+    page.goto("/calc/shooting/?edition=v2&g0-weapon=mmg&g0-models=1&target_kind=infantry&cover=none")
+    expect(page.locator("#result")).to_contain_text("5 dice")
+    page.evaluate("window.__marker = 'same page'")
+
+    page.select_option("#id_army", "germany")
+
+    expect(page.locator("#result")).to_contain_text("6 dice")
+    expect(page.locator("#result")).to_contain_text("+1 shot: Hitler's Buzzsaw (MMG)")
+    assert page.evaluate("window.__marker") == "same page"
+    assert "army=germany" in page.url

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.resolver.factories import make_entry, make_list, make_rule, make_unit, make_user, make_weapon
+from tests.resolver.factories import make_chart, make_entry, make_list, make_rule, make_unit, make_user, make_weapon
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +104,11 @@ def test_a_banzai_charge_passes_the_order_test(client, charts):
     assert "Passes without a roll: Banzai Charge" in text and "100%" in text
     third = client.get("/calc/order-test/?edition=v3&quality=regular&pins=3&officer_bonus=0&modifier=0&banzai=on")
     assert "not modelled for this edition" in third.content.decode()
+
+
+def test_an_army_without_rules_in_the_edition_says_so(client, charts):
+    query = "edition=v1&g0-weapon=rifle&g0-models=5&target_kind=infantry&target_models=10&cover=none&army=germany"
+    make_chart("v1")
+    assert (
+        "No national rules of this army are modelled for this edition." in client.get(f"/calc/shooting/?{query}").text
+    )
