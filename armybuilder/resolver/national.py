@@ -28,10 +28,12 @@ NAMES = {
     "gyro-stabilisers": gettext_lazy("Gyro-Stabilisers"),
     "the-great-patriotic-war": gettext_lazy("The Great Patriotic War"),
     "banzai-charge": gettext_lazy("Banzai Charge"),
+    "large-squads": gettext_lazy("Large Squads"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
     ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
+    ("italy", gettext_lazy("Italy (Large Squads)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
 ]
 TARGET_ARMY_CHOICES = [
@@ -101,6 +103,10 @@ def target_odds_query(frozen: dict[str, Any]) -> dict[str, str]:
 
 def morale_note(applied: national.Applied) -> str:
     return _("Re-takes a failed morale check that would destroy it: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def pins_note(applied: national.Applied) -> str:
+    return _("D2 pins: %(rule)s (14 or more men firing)") % {"rule": rule_name(applied)}
 
 
 def order_note(applied: national.Applied) -> str:

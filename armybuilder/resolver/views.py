@@ -387,6 +387,7 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
     )
     gpw = national.rerolls_failed_morale(cd["edition"], cd.get("target_army") or "", cd["target_kind"])
     target = replace(target, reroll_failed_morale=gpw is not None)
+    large = national.large_squad(cd["edition"], cd.get("army") or "", sum(g["models"] for g in form.used_groups()))
     raw = engine.shooting(
         cd["edition"],
         order=cd["order"],
@@ -394,11 +395,16 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         firer_pins=cd["firer_pins"],
         groups=groups,
         target=target,
+        d2_pins=large is not None,
     )
     result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
     used = form.used_groups()
     applied = [(weapons[g["weapon"]].display_name, adj.applied) for g, adj in zip(used, adjusted, strict=True)]
-    result.notes[:0] = national_rules.applied_notes(applied) + ([national_rules.morale_note(gpw)] if gpw else [])
+    result.notes[:0] = (
+        national_rules.applied_notes(applied)
+        + ([national_rules.pins_note(large)] if large else [])
+        + ([national_rules.morale_note(gpw)] if gpw else [])
+    )
     if cd.get("army") and not national.rules_of(cd["edition"], cd["army"]):
         result.notes.insert(0, _("No national rules of this army are modelled for this edition."))
     return result

@@ -77,6 +77,8 @@ class ShooterCtx:
     anti_tank_gun: bool = False  # the 3e Anti-tank Gun rule [JK3]
     # A national rule lets this weapon fire on the move without the -1 (``rules.combat.national``).
     steady_on_move: bool = False
+    # A national rule makes the unit's small-arms fire pin D2 rather than one (Large Squads).
+    d2_pins: bool = False
 
     def __post_init__(self) -> None:
         check_choice("firer_quality", self.quality, QUALITIES)

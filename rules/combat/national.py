@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
 
 from rules.combat.config import config_for
 from rules.combat.dice import ONE, ZERO
 from rules.combat.results import OrderTestOdds
 from rules.combat.weapons import Weapon
 
-Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai"]
+if TYPE_CHECKING:
+    from rules.combat.volley import VolleyResult
+
+Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins"]
 Confidence = Literal["book", "preview", "secondary"]
 
 # Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
@@ -68,7 +72,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("avanti-savoia", "italy", "Avanti Savoia!"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
     _v2("improvised-at", "italy", "Improvised AT"),
-    _v2("large-squads", "italy", "Large Squads"),
+    _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
     _v2("massed-batteries", "soviet-union", "Massed Batteries"),
@@ -100,7 +104,7 @@ def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
     return tuple(r for r in RULES if r.edition == ed and r.army == army)
 
 
-SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro"})  # effects on the firer's shots
+SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins"})  # effects on the firer's shots
 
 
 def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
@@ -134,7 +138,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order"]
+    change: Literal["shot", "moving", "morale", "order", "pins"]
     slug: str
     name: str
 
@@ -231,3 +235,27 @@ def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
         unverified=(),
         unverified_detail=(),  # no roll, so no unverified switch can change it
     )
+
+
+LARGE_SQUAD = 14  # men firing, at least
+
+
+def large_squad(edition: str, army: str, models: int) -> Applied | None:
+    """Large Squads: an Italian infantry unit of 14 or more men pins D2 with its small-arms fire."""
+    r = _rule(edition, army, "d2_pins")
+    return Applied("pins", r.slug, r.name) if r is not None and models >= LARGE_SQUAD else None
+
+
+def d2_pins(volley: VolleyResult) -> VolleyResult:
+    """``volley`` (small-arms fire: one pin when anything hits) with D2 pins instead: each outcome that
+    pinned once pins once or twice, evenly. Exact: the pins are a distribution, not a roll."""
+    half = Fraction(1, 2)
+    pins: dict[int, Fraction] = {}
+    for n, p in volley.pins_pmf.items():
+        for k, q in ((n, half), (n + 1, half)) if n == 1 else ((n, ONE),):
+            pins[k] = pins.get(k, ZERO) + p * q
+    outcome: dict[tuple[int, int, bool], Fraction] = {}
+    for (c, n, forced), p in volley.outcome.items():
+        for k, q in ((n, half), (n + 1, half)) if n == 1 else ((n, ONE),):
+            outcome[(c, k, forced)] = outcome.get((c, k, forced), ZERO) + p * q
+    return replace(volley, pins_pmf=pins, outcome=outcome)

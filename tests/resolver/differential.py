@@ -164,6 +164,8 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         firer_pins=s["firer_pins"],
         groups=groups,
         target=target,
+        d2_pins=bool(s.get("army"))
+        and national.large_squad(s["edition"], s["army"], sum(g.models for g in groups)) is not None,
     )
     if armoured:
         return {

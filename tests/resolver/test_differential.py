@@ -26,10 +26,10 @@ def test_the_resolver_agrees_with_an_independent_simulator():
 
 def test_the_national_rules_agree_with_the_simulator():
     """Hitler's Buzzsaw, Fire and Manoeuvre, Gyro-stabilisers, the Great Patriotic War and the Banzai
-    Charge: the simulator applies them in its own words (``simulator.extra_shots``, ``steady_on_move``,
-    ``great_patriotic_war``, ``order_test``)."""
-    scenarios = national_scenarios(64, seed=25)
-    kinds = {"national_germany", "national_us", "national_soviet-union", "national_imperial-japan"}
+    Charge and Large Squads: the simulator applies them in its own words (``simulator.extra_shots``,
+    ``steady_on_move``, ``great_patriotic_war``, ``order_test``, ``large_squads``)."""
+    scenarios = national_scenarios(80, seed=25)
+    kinds = {f"national_{army}" for army in ("germany", "us", "soviet-union", "imperial-japan", "italy")}
     assert {s["kind"] for s in scenarios} == kinds
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

@@ -112,3 +112,11 @@ def test_an_army_without_rules_in_the_edition_says_so(client, charts):
     assert (
         "No national rules of this army are modelled for this edition." in client.get(f"/calc/shooting/?{query}").text
     )
+
+
+def test_an_italian_squad_of_fourteen_pins_d2(client, charts):
+    query = "edition=v2&g0-weapon=rifle&g0-models={n}&target_kind=infantry&target_models=10&cover=none&army=italy"
+    big = client.get("/calc/shooting/?" + query.format(n=14)).text
+    assert "D2 pins: Large Squads (14 or more men firing)" in big and "2 pins" in big
+    small = client.get("/calc/shooting/?" + query.format(n=13)).text
+    assert "Large Squads (14" not in small

@@ -112,6 +112,11 @@ def steady_on_move(s: dict[str, Any], w: dict[str, Any]) -> bool:
     return bool(s.get("gyro")) and s["firer_quality"] == "veteran" and gun
 
 
+def large_squads(s: dict[str, Any]) -> bool:
+    """2e: an Italian unit shooting with 14 or more men."""
+    return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
+
+
 def great_patriotic_war(s: dict[str, Any]) -> bool:
     """2e: Soviet infantry and artillery re-take a failed morale check that would destroy them."""
     return s.get("target_army") == "soviet-union" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
@@ -194,7 +199,7 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
     models = 1 if vehicle else t["models"]
     dv = target_dv(t)
     casualties = n_hits = pins = 0
-    forced = False
+    forced = small_arms_hit = False
     for g in s["groups"]:
         w = g["weapon"]
         he = fires_he(g, t)
@@ -239,7 +244,10 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
                     if succeeds(rng, dv - pen) and not (save is not None and succeeds(rng, save)):
                         casualties += 1
             if any_hit:
-                pins = max(pins, 1)  # one pin per firing unit [§7]
+                small_arms_hit = True  # one pin per firing unit [§7], counted once below
+    if small_arms_hit:
+        # Large Squads: 14 or more Italians firing pin D2 rather than one.
+        pins = max(pins, roll(rng, "D2") if large_squads(s) else 1)
     casualties = min(casualties, models)
     base = MORALE[t["quality"]]
     destroyed = casualties >= models
@@ -634,12 +642,13 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
 def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
-    small Soviet units (their morale checks), and Japanese order tests, half of them Banzai Charges."""
+    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, and
+    Italian squads of 12 to 17 men (Large Squads)."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for i in range(count):
         edition = ("2e", "3e")[i % 2]
-        army = ("germany", "us", "soviet-union", "imperial-japan")[(i // 2) % 4]
+        army = ("germany", "us", "soviet-union", "imperial-japan", "italy")[(i // 2) % 5]
         at_armour = i % 5 == 4 and army in ("germany", "us")
         s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
         if army == "imperial-japan":  # order tests, half of them a Banzai Charge
@@ -662,8 +671,12 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             s.update(_shooter(rng, edition, False), target=target)
             out.append(s)
             continue
+        if army == "italy":  # squads around the 14 men of Large Squads
+            s["groups"] = [_group(rng, edition, RIFLE, rng.randint(11, 16)), _group(rng, edition, LMG, 1)]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+            out.append(s)
+            continue
         if at_armour:
-            weapons = rng.sample((AUTOCANNON, MEDIUM_AT, LMG, MMG), rng.randint(1, 2))
             s["groups"] = [_group(rng, edition, w, 1) for w in weapons]
             for g in s["groups"]:
                 g.pop("indirect", None)

@@ -83,7 +83,7 @@ def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
     assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
     assert national.army_for_rules("v2", {"tiger-fear", "blitzkrieg"}) == ""  # shown, not modelled
-    assert national.modelled_armies("v2") == ("germany", "us")
+    assert national.modelled_armies("v2") == ("germany", "italy", "us")
     assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
 
@@ -149,3 +149,20 @@ def test_the_docs_list_every_rule_the_data_holds():
     for r in national.RULES:
         if r.effect and r.edition == "2e":
             assert f"`{r.slug}`) | **modelled**" in doc
+
+
+def test_large_squads_pin_d2_when_fourteen_men_fire():
+    assert national.large_squad("v2", "italy", 13) is None
+    assert national.large_squad("v2", "germany", 20) is None
+    applied = national.large_squad("v2", "italy", 14)
+    assert applied is not None and applied.change == "pins"
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "target": target}
+    group = [ShotGroupInput(RIFLE, 14, "normal")]
+    plain = shooting("v2", groups=group, **kwargs)
+    italian = shooting("v2", groups=group, d2_pins=True, **kwargs)
+    # 14 dice at 3+: no hit at all is (1/3)^14; otherwise one pin, or with Large Squads one or two evenly.
+    miss = F(1, 3) ** 14
+    assert plain.pins.pmf == {0: miss, 1: 1 - miss}
+    assert italian.pins.pmf == {0: miss, 1: (1 - miss) / 2, 2: (1 - miss) / 2}
+    assert italian.casualties.pmf == plain.casualties.pmf and italian.hits.pmf == plain.hits.pmf
