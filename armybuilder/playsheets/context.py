@@ -536,6 +536,8 @@ def _used_weapons(entries: list[Entry], units: list[UnitLine]) -> PrintTable:
     order = {value: index for index, (value, _label) in enumerate(WeaponCategory.choices)}
     ordered = sorted(weapons.values(), key=lambda w: (order.get(w.category, 99), w.position, w.display_name))
     lines = [weapon_line(w, carried_by=", ".join(carriers[w.pk])) for w in ordered]
+    if entries:  # the army's national rules, as on the cards
+        lines = [national_card_line(entries[0].army_list, w, line) for w, line in zip(ordered, lines, strict=True)]
     return weapon_table(lines, slug="used-weapons", line_chars=WIDE_LINE_CHARS, carriers=True)
 
 

@@ -46,3 +46,10 @@ def test_the_cards_pdf_names_the_rule_in_french_and_english(alice_client, editio
     assert "+1 shot: Hitler's Buzzsaw" in pdf.text
     french = read_pdf(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=fr"))
     assert "+1 tir : La scie d'Hitler" in french.text
+
+
+def test_the_summarys_weapons_table_prints_the_same_figure(edition, alice):
+    context = list_context(_german_mg_list(edition, alice), paper="a4", parts=("summary",))
+    rows = {row.cells[0].text: row for row in context["used_weapons"].rows}
+    mmg = [cell.text for cell in rows["Medium machine gun"].cells]
+    assert "7" in mmg and any("+1 shot: Hitler's Buzzsaw" in text for text in mmg)
