@@ -127,6 +127,15 @@ def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> li
     return notes
 
 
+def shooting_notes(prepared: national.PreparedShooting, weapon_names: Sequence[str]) -> list[str]:
+    """The lines that say which national rules the shooting page applied, weapon by weapon, then the
+    unit's and the target's."""
+    notes = applied_notes(zip(weapon_names, prepared.per_group, strict=True))
+    for a in prepared.unit:
+        notes.append(pins_note(a) if a.change == "pins" else morale_note(a))
+    return notes
+
+
 def card_line(army_list: ArmyList, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
     """A unit card's weapon line with the shots the army's rules give, and the rule named in its rules."""
     army = list_army(army_list)

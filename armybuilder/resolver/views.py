@@ -358,22 +358,7 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
 
 def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
     cd = form.cleaned_data
-    # The army's national rules adjust each group before the exact engine (an extra shot, no -1 for moving).
-    adjusted = [
-        national.adjust_group(
-            cd["edition"],
-            cd.get("army") or "",
-            adapters.to_rules_weapon(weapons[g["weapon"]]),
-            quality=cd["firer_quality"],
-            order=cd["order"],
-            gyro=bool(cd.get("gyro")),
-        )
-        for g in form.used_groups()
-    ]
-    groups = [
-        replace(_group_input(g, weapons[g["weapon"]]), weapon=adj.weapon, steady_on_move=adj.steady_on_move)
-        for g, adj in zip(form.used_groups(), adjusted, strict=True)
-    ]
+    used = form.used_groups()
     target = engine.TargetInput(
         kind=cd["target_kind"],
         quality=cd["target_quality"],
@@ -385,26 +370,29 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         gun_shield=cd["gun_shield"],
         starting_models=cd.get("target_starting"),
     )
-    gpw = national.rerolls_failed_morale(cd["edition"], cd.get("target_army") or "", cd["target_kind"])
-    target = replace(target, reroll_failed_morale=gpw is not None)
-    large = national.large_squad(cd["edition"], cd.get("army") or "", sum(g["models"] for g in form.used_groups()))
+    # The armies' national rules adjust the inputs before the exact engine (rules.combat.national).
+    prepared = national.prepare_shooting(
+        cd["edition"],
+        cd.get("army") or "",
+        cd.get("target_army") or "",
+        [_group_input(g, weapons[g["weapon"]]) for g in used],
+        target,
+        quality=cd["firer_quality"],
+        order=cd["order"],
+        gyro=bool(cd.get("gyro")),
+    )
     raw = engine.shooting(
         cd["edition"],
         order=cd["order"],
         firer_quality=cd["firer_quality"],
         firer_pins=cd["firer_pins"],
-        groups=groups,
-        target=target,
-        d2_pins=large is not None,
+        groups=prepared.groups,
+        target=prepared.target,
+        d2_pins=prepared.d2_pins,
     )
-    result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
-    used = form.used_groups()
-    applied = [(weapons[g["weapon"]].display_name, adj.applied) for g, adj in zip(used, adjusted, strict=True)]
-    result.notes[:0] = (
-        national_rules.applied_notes(applied)
-        + ([national_rules.pins_note(large)] if large else [])
-        + ([national_rules.morale_note(gpw)] if gpw else [])
-    )
+    result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in used], used)
+    names = [weapons[g["weapon"]].display_name for g in used]
+    result.notes[:0] = national_rules.shooting_notes(prepared, names)
     if cd.get("army") and not national.rules_of(cd["edition"], cd["army"]):
         result.notes.insert(0, _("No national rules of this army are modelled for this edition."))
     return result

@@ -29,6 +29,10 @@ from rules.combat.results import OrderTestOdds
 from rules.combat.weapons import Weapon
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rules.combat.api import ShotGroupInput
+    from rules.combat.context import TargetCtx
     from rules.combat.volley import VolleyResult
 
 Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins"]
@@ -259,3 +263,43 @@ def d2_pins(volley: VolleyResult) -> VolleyResult:
         for k, q in ((n, half), (n + 1, half)) if n == 1 else ((n, ONE),):
             outcome[(c, k, forced)] = outcome.get((c, k, forced), ZERO) + p * q
     return replace(volley, pins_pmf=pins, outcome=outcome)
+
+
+@dataclass(frozen=True)
+class PreparedShooting:
+    """A shooting scenario with the national rules applied: what to hand ``rules.combat.api.shooting``
+    (``groups``, ``target``, ``d2_pins``) and what was applied (per group, and to the unit or target)."""
+
+    groups: tuple[ShotGroupInput, ...]
+    target: TargetCtx
+    d2_pins: bool
+    per_group: tuple[tuple[Applied, ...], ...]
+    unit: tuple[Applied, ...]
+
+
+def prepare_shooting(
+    edition: str,
+    army: str,
+    target_army: str,
+    groups: Sequence[ShotGroupInput],
+    target: TargetCtx,
+    *,
+    quality: str,
+    order: str,
+    gyro: bool = False,
+) -> PreparedShooting:
+    """Every national rule of the firer's ``army`` and the target's ``target_army`` that acts on one
+    unit's shooting, applied to the engine's inputs: the groups' weapons and moving penalty, the unit's
+    pins (Large Squads) and the target's morale re-roll (the Great Patriotic War)."""
+    adjusted = [adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro) for g in groups]
+    large = large_squad(edition, army, sum(g.models for g in groups))
+    gpw = rerolls_failed_morale(edition, target_army, target.kind)
+    return PreparedShooting(
+        groups=tuple(
+            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move) for g, a in zip(groups, adjusted, strict=True)
+        ),
+        target=replace(target, reroll_failed_morale=gpw is not None),
+        d2_pins=large is not None,
+        per_group=tuple(a.applied for a in adjusted),
+        unit=tuple(a for a in (large, gpw) if a is not None),
+    )

@@ -11,7 +11,7 @@ Used by ``test_differential.py`` (CI size) and ``bench/resolver_bench.py --diffe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
@@ -136,8 +136,6 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         )
         for g in s["groups"]
     ]
-    if s.get("army"):  # national rules adjust each group before the engine, as the pages do
-        groups = [_national(s, g) for g in groups]
     armoured = t["kind"] == "armoured"
     target = engine.TargetInput(
         kind=t["kind"],
@@ -154,18 +152,25 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         slow=t.get("slow", False),
         carries_flamer=t.get("flamer", False),
     )
-    if s.get("target_army"):
-        gpw = national.rerolls_failed_morale(s["edition"], s["target_army"], t["kind"])
-        target = replace(target, reroll_failed_morale=gpw is not None)
+    # National rules adjust the inputs before the engine, as the pages do.
+    prepared = national.prepare_shooting(
+        s["edition"],
+        s.get("army", ""),
+        s.get("target_army", ""),
+        groups,
+        target,
+        quality=s["firer_quality"],
+        order=s["order"],
+        gyro=s.get("gyro", False),
+    )
     res = engine.shooting(
         s["edition"],
         order=s["order"],
         firer_quality=s["firer_quality"],
         firer_pins=s["firer_pins"],
-        groups=groups,
-        target=target,
-        d2_pins=bool(s.get("army"))
-        and national.large_squad(s["edition"], s["army"], sum(g.models for g in groups)) is not None,
+        groups=prepared.groups,
+        target=prepared.target,
+        d2_pins=prepared.d2_pins,
     )
     if armoured:
         return {
@@ -184,13 +189,6 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         "check": _p(res.morale.p_check),
         "destroyed": _p(res.morale.p_destroyed),
     }
-
-
-def _national(s: dict[str, Any], group: engine.ShotGroupInput) -> engine.ShotGroupInput:
-    adj = national.adjust_group(
-        s["edition"], s["army"], group.weapon, quality=s["firer_quality"], order=s["order"], gyro=s.get("gyro", False)
-    )
-    return replace(group, weapon=adj.weapon, steady_on_move=adj.steady_on_move)
 
 
 @dataclass(frozen=True)
