@@ -310,6 +310,9 @@ class AntiTankForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    # National rules that spare the -1 for moving (Gyro-Stabilisers, Fire and Manoeuvre).
+    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
+    gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
     damage_value = forms.TypedChoiceField(label=_("Target armour"), choices=ARMOUR_CHOICES, coerce=int)
     facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
     target_quality = forms.ChoiceField(label=_("Crew quality"), choices=QUALITY_CHOICES)

@@ -558,9 +558,20 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         row = next(w for w in weapons if w.slug == cd["weapon"])
+        # Each shot is one die here, so only the national rules on the moving penalty act.
+        steady = national.adjust_group(
+            cd["edition"],
+            cd.get("army") or "",
+            adapters.to_rules_weapon(row),
+            quality=cd["firer_quality"],
+            order=cd["order"],
+            gyro=bool(cd.get("gyro")),
+        )
+        moving = tuple(a for a in steady.applied if a.change == "moving")
         try:
             raw = engine.anti_tank(
                 cd["edition"],
+                steady_on_move=bool(moving),
                 weapon=adapters.to_rules_weapon(row),
                 damage_value=cd["damage_value"],
                 shots=cd["shots"],
@@ -579,6 +590,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
                 carries_flamer=cd["carries_flamer"],
             )
             result = present_anti_tank(raw, cd)
+            result.notes[:0] = national_rules.applied_notes([(row.display_name, moving)])
         except RulesError as exc:
             error = display_error(exc, _weapon_names(weapons))
     context = _common("anti-tank", _("Anti-tank fire"))

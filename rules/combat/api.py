@@ -197,7 +197,7 @@ def _plan_groups(
                 code="indirect-not-he",
                 params={"field": f"{field}.indirect", **_weapon_params(w)},
             )
-        member = replace(shooter, short_crew=g.short_crew, steady_on_move=g.steady_on_move)
+        member = replace(shooter, short_crew=g.short_crew, steady_on_move=shooter.steady_on_move or g.steady_on_move)
         if w.fixed and shooter.order == "advance":
             used.add("fixed_fires_on_advance")
         try:
@@ -618,6 +618,7 @@ def anti_tank(
     has_turret: bool = True,
     slow: bool = False,
     carries_flamer: bool = False,
+    steady_on_move: bool = False,
 ) -> AntiTankResult:
     """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
 
@@ -626,6 +627,7 @@ def anti_tank(
     ``by_shot`` (cumulative KO and immobilised chances after each shot), ``p_knocked_out``,
     ``p_immobilised``, ``p_pin_rout``, ``pins`` and ``unverified``. Each shot is its own firing (a gun
     on successive turns, or several guns), so each hit from a weapon that could damage the vehicle pins.
+    ``steady_on_move``: a national rule spares the weapon the -1 for moving (``rules.combat.national``).
     """
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
@@ -651,7 +653,13 @@ def anti_tank(
         slow=slow,
         carries_flamer=carries_flamer,
     )
-    shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    shooter = ShooterCtx(
+        quality=firer_quality,
+        pins=firer_pins,
+        order=order,
+        anti_tank_gun=anti_tank_gun,
+        steady_on_move=steady_on_move,
+    )
     if need_to_hit is not None:
         check_int("need_to_hit", need_to_hit, 1, 12)
     if not weapon.indirect:

@@ -120,3 +120,16 @@ def test_an_italian_squad_of_fourteen_pins_d2(client, charts):
     assert "D2 pins: Large Squads (14 or more men firing)" in big and "2 pins" in big
     small = client.get("/calc/shooting/?" + query.format(n=13)).text
     assert "Large Squads (14" not in small
+
+
+def test_a_veteran_us_tank_fires_on_the_move_at_a_tank_without_the_minus_one(client, charts):
+    query = (
+        "/calc/anti-tank/?edition=v2&weapon=light-autocannon&shots=1&range=normal&order=advance"
+        "&firer_quality=veteran&firer_pins=0&damage_value=7&facing=front&target_quality=regular&target_pins=0"
+        "&cover=none"
+    )
+    gyro = client.get(f"{query}&army=us&gyro=on").text
+    plain = client.get(query).text
+    assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in gyro
+    assert "Fire on the move" in plain and "Fire on the move" not in gyro
+    assert _exact(gyro, "Knocked out") > _exact(plain, "Knocked out")

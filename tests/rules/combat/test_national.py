@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from rules.combat import national
-from rules.combat.api import ShotGroupInput, TargetInput, order_test, shooting
+from rules.combat.api import ShotGroupInput, TargetInput, anti_tank, order_test, shooting
 from rules.combat.weapons import Weapon
 
 from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
@@ -166,3 +166,12 @@ def test_large_squads_pin_d2_when_fourteen_men_fire():
     assert plain.pins.pmf == {0: miss, 1: 1 - miss}
     assert italian.pins.pmf == {0: miss, 1: (1 - miss) / 2, 2: (1 - miss) / 2}
     assert italian.casualties.pmf == plain.casualties.pmf and italian.hits.pmf == plain.hits.pmf
+
+
+def test_the_anti_tank_calculator_takes_the_moving_rules_too():
+    gun = Weapon("Medium anti-tank gun", "medium-at-gun", 60, pen=5, he_size=1)
+    adj = national.adjust_group("v2", "us", gun, quality="veteran", order="advance", gyro=True)
+    kwargs = {"weapon": gun, "damage_value": 9, "order": "advance", "firer_quality": "veteran"}
+    steady = anti_tank("v2", steady_on_move=adj.steady_on_move, **kwargs)
+    plain = anti_tank("v2", **kwargs)
+    assert (steady.p_hit, plain.p_hit) == (F(2, 3), F(1, 2))  # 3+, and 4+ with the -1 for moving
