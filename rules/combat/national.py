@@ -95,6 +95,17 @@ RULES: tuple[NationalRule, ...] = (
     NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
     NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
     NationalRule("modern-communications", "3e", "us", "Modern Communications", "", "CD3", "secondary", verified=False),
+    # CD3 names it among the 3rd-edition Soviet rules; the text read stops before its effect.
+    NationalRule(
+        "the-great-patriotic-war",
+        "3e",
+        "soviet-union",
+        "The Great Patriotic War",
+        "",
+        "CD3",
+        "secondary",
+        verified=False,
+    ),
 )
 
 

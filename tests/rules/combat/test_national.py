@@ -100,6 +100,7 @@ def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
         "fire-and-manoeuvre",
         "air-superiority",
         "modern-communications",
+        "the-great-patriotic-war",
     }
     with pytest.raises(Exception, match="edition"):
         national.rules_of("v9", "germany")
