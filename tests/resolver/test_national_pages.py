@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from rules.combat import national
 from tests.resolver.factories import make_chart, make_entry, make_list, make_rule, make_unit, make_user, make_weapon
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +134,11 @@ def test_a_veteran_us_tank_fires_on_the_move_at_a_tank_without_the_minus_one(cli
     assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in gyro
     assert "Fire on the move" in plain and "Fire on the move" not in gyro
     assert _exact(gyro, "Knocked out") > _exact(plain, "Knocked out")
+
+
+def test_the_form_offers_every_army_the_data_models():
+    from armybuilder.resolver import national as glue
+
+    assert {value for value, _ in glue.ARMY_CHOICES} == {"", *glue.SHOOTING_ARMIES}
+    assert {value for value, _ in glue.TARGET_ARMY_CHOICES} == {"", *glue.MORALE_ARMIES}
+    assert set(glue.NAMES) == {r.slug for r in national.RULES if r.effect}
