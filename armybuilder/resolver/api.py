@@ -46,7 +46,7 @@ TARGET_FIELDS = (
 )
 # The armies whose national rules act on shooting (``rules.combat.national``): "" for none.
 FIRER_ARMIES = ("", *national.modelled_armies())
-TARGET_ARMIES = ("", *national.modelled_armies(effects=frozenset({"morale_reroll"})))
+TARGET_ARMIES = ("", *national.modelled_armies(effects=national.TARGET_MORALE))
 # Limits of this API's requests, not rules: how many dice a bag may hold and how many weapon rows.
 MAX_BAG_DICE = 200
 MAX_GROUPS = 8

@@ -29,6 +29,7 @@ NAMES = {
     "the-great-patriotic-war": gettext_lazy("The Great Patriotic War"),
     "banzai-charge": gettext_lazy("Banzai Charge"),
     "large-squads": gettext_lazy("Large Squads"),
+    "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -38,10 +39,11 @@ ARMY_CHOICES = [
 ]
 TARGET_ARMY_CHOICES = [
     ("", gettext_lazy("None")),
+    ("imperial-japan", gettext_lazy("Imperial Japan (Death Before Dishonour)")),
     ("soviet-union", gettext_lazy("Soviet Union (The Great Patriotic War)")),
 ]
 SHOOTING_ARMIES = frozenset(national.modelled_armies())
-MORALE_ARMIES = frozenset(national.modelled_armies(effects=frozenset({"morale_reroll"})))
+MORALE_ARMIES = frozenset(national.modelled_armies(effects=national.TARGET_MORALE))
 GYRO = "gyro-stabilisers"
 
 
@@ -105,6 +107,10 @@ def morale_note(applied: national.Applied) -> str:
     return _("Re-takes a failed morale check that would destroy it: %(rule)s") % {"rule": rule_name(applied)}
 
 
+def fanatic_note(applied: national.Applied) -> str:
+    return _("Fanatics: pins neither rout it nor count on its morale checks: %(rule)s") % {"rule": rule_name(applied)}
+
+
 def pins_note(applied: national.Applied) -> str:
     return _("D2 pins: %(rule)s (14 or more men firing)") % {"rule": rule_name(applied)}
 
@@ -131,8 +137,9 @@ def shooting_notes(prepared: national.PreparedShooting, weapon_names: Sequence[s
     """The lines that say which national rules the shooting page applied, weapon by weapon, then the
     unit's and the target's."""
     notes = applied_notes(zip(weapon_names, prepared.per_group, strict=True))
+    notes_for = {"pins": pins_note, "fanatic": fanatic_note}
     for a in prepared.unit:
-        notes.append(pins_note(a) if a.change == "pins" else morale_note(a))
+        notes.append(notes_for.get(a.change, morale_note)(a))
     return notes
 
 

@@ -114,6 +114,8 @@ class TargetCtx:
     carries_flamer: bool = False
     # A national rule re-takes a failed morale check that would destroy the unit (``rules.combat.national``).
     reroll_failed_morale: bool = False
+    # Fanatics: with two or more men left, pins neither rout the unit nor count on its morale checks [BS2, JK3].
+    fanatic: bool = False
 
     def __post_init__(self) -> None:
         check_choice("target.kind", self.kind, KINDS)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rules.combat.context import TargetCtx
     from rules.combat.volley import VolleyResult
 
-Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins"]
+Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic"]
 Confidence = Literal["book", "preview", "secondary"]
 
 # Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
@@ -71,7 +71,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("artillery-support", "great-britain", "Artillery Support"),
     _v2("bombardment", "great-britain", "Bombardment"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
-    _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour"),
+    _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
@@ -153,7 +153,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic"]
     slug: str
     name: str
 
@@ -227,6 +227,19 @@ def rerolls_failed_morale(edition: str, army: str, kind: str) -> Applied | None:
     if r is None or kind not in ("infantry", "artillery"):
         return None
     return Applied("morale", r.slug, r.name)
+
+
+TARGET_MORALE = frozenset({"morale_reroll", "fanatic"})  # effects on the target's morale
+
+
+def fanatic_target(edition: str, army: str, kind: str) -> Applied | None:
+    """Death Before Dishonour: every Japanese unit is Fanatic; for infantry and artillery shot at, pins
+    neither rout it nor count on its morale checks while two or more men are left
+    (``TargetCtx.fanatic``). The tank-assault part acts in no calculator."""
+    r = _rule(edition, army, "fanatic")
+    if r is None or kind not in ("infantry", "artillery"):
+        return None
+    return Applied("fanatic", r.slug, r.name)
 
 
 def banzai(edition: str, army: str, charging: bool) -> Applied | None:
@@ -305,12 +318,13 @@ def prepare_shooting(
     adjusted = [adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro) for g in groups]
     large = large_squad(edition, army, sum(g.models for g in groups))
     gpw = rerolls_failed_morale(edition, target_army, target.kind)
+    fanatic = fanatic_target(edition, target_army, target.kind)
     return PreparedShooting(
         groups=tuple(
             replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move) for g, a in zip(groups, adjusted, strict=True)
         ),
-        target=replace(target, reroll_failed_morale=gpw is not None),
+        target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
         d2_pins=large is not None,
         per_group=tuple(a.applied for a in adjusted),
-        unit=tuple(a for a in (large, gpw) if a is not None),
+        unit=tuple(a for a in (large, gpw, fanatic) if a is not None),
     )

@@ -142,3 +142,10 @@ def test_the_form_offers_every_army_the_data_models():
     assert {value for value, _ in glue.ARMY_CHOICES} == {"", *glue.SHOOTING_ARMIES}
     assert {value for value, _ in glue.TARGET_ARMY_CHOICES} == {"", *glue.MORALE_ARMIES}
     assert set(glue.NAMES) == {r.slug for r in national.RULES if r.effect}
+
+
+def test_a_japanese_target_is_fanatic(client, charts):
+    query = SMALL_TARGET.replace("target_models=2", "target_models=4") + "&target_starting=6"
+    html = client.get(f"/calc/shooting/?{query}&target_army=imperial-japan").text
+    assert "Fanatics: pins neither rout it nor count on its morale checks: Death Before Dishonour" in html
+    assert _exact(html, "Unit destroyed") < _exact(client.get(f"/calc/shooting/?{query}").text, "Unit destroyed")

@@ -117,6 +117,11 @@ def large_squads(s: dict[str, Any]) -> bool:
     return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
 
 
+def death_before_dishonour(s: dict[str, Any]) -> bool:
+    """2e: a Japanese infantry or artillery target is Fanatic."""
+    return s.get("target_army") == "imperial-japan" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+
+
 def great_patriotic_war(s: dict[str, Any]) -> bool:
     """2e: Soviet infantry and artillery re-take a failed morale check that would destroy them."""
     return s.get("target_army") == "soviet-union" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
@@ -254,14 +259,17 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
     check = False
     if not destroyed:
         pins_now = t.get("pins", 0) + pins
-        if pins_now >= base:
+        # Death Before Dishonour: Japanese Fanatics with two or more men left ignore their pins here.
+        fanatic = death_before_dishonour(s) and models - casualties >= 2
+        if pins_now >= base and not fanatic:
             destroyed = True  # pin rout [§7]
         else:
             start = t.get("starting") or models
             check = forced or (casualties >= 1 and 2 * (models - casualties) <= start)
-            if check and not passes(rng, ed, base - pins_now):
+            morale = base if fanatic else base - pins_now
+            if check and not passes(rng, ed, morale):
                 # The Great Patriotic War: a Soviet unit takes the check that would destroy it again.
-                destroyed = not (great_patriotic_war(s) and passes(rng, ed, base - pins_now))
+                destroyed = not (great_patriotic_war(s) and passes(rng, ed, morale))
     return {
         "casualties": casualties,
         "any_casualty": float(casualties > 0),
@@ -662,12 +670,12 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             )
             out.append(s)
             continue
-        if army == "soviet-union":  # shot at: small Soviet units, so morale checks come often
-            s.update(army="germany", target_army="soviet-union")
+        if army == "soviet-union":  # shot at: small Soviet or Japanese units, so morale checks come often
+            s.update(army="germany", target_army=("soviet-union", "imperial-japan")[(i // 10) % 2])
             weapons = rng.sample((RIFLE, LMG, SMG), rng.randint(1, 2))
             s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
             target = _men(rng, small=True)
-            target["pins"] = rng.choice((0, 1, 2))
+            target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
             s.update(_shooter(rng, edition, False), target=target)
             out.append(s)
             continue

@@ -176,3 +176,22 @@ def test_the_anti_tank_calculator_takes_the_moving_rules_too():
     steady = anti_tank("v2", steady_on_move=adj.steady_on_move, **kwargs)
     plain = anti_tank("v2", **kwargs)
     assert (steady.p_hit, plain.p_hit) == (F(2, 3), F(1, 2))  # 3+, and 4+ with the -1 for moving
+
+
+def test_death_before_dishonour_makes_a_japanese_target_fanatic():
+    assert national.fanatic_target("v2", "imperial-japan", "soft_skin") is None
+    assert national.fanatic_target("v3", "imperial-japan", "infantry") is None
+    applied = national.fanatic_target("v2", "imperial-japan", "infantry")
+    assert applied is not None and applied.name == "Death Before Dishonour"
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "groups": [ShotGroupInput(RIFLE, 1)]}
+    # Four men with 2 pins: a rifle hit adds the third; one man down of four leaves the half that checks.
+    plain = shooting("v2", target=TargetInput(models=4, starting_models=6, pins=2), **kwargs)
+    fanatic = shooting("v2", target=TargetInput(models=4, starting_models=6, pins=2, fanatic=True), **kwargs)
+    one_down = plain.casualties.pmf[1]
+    # Plain: morale 9 - 3 pins, 2D6 over 6 fails 21/36. Fanatics ignore the pins: 9, over 9 fails 6/36.
+    assert plain.morale.p_destroyed_by_check == one_down * F(21, 36)
+    assert fanatic.morale.p_destroyed_by_check == one_down * F(6, 36)
+    # Pins that reach the unit's morale rout it, unless it is Fanatic with two or more men left.
+    routed = shooting("v2", target=TargetInput(models=4, pins=8), **kwargs)
+    held = shooting("v2", target=TargetInput(models=4, pins=8, fanatic=True), **kwargs)
+    assert routed.morale.p_pin_rout == plain.p_pin and held.morale.p_pin_rout == 0
