@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from armybuilder.catalogue.models import Option
 from armybuilder.games.models import ACTIONS_MAX, Game, GameAction
 from armybuilder.lists.models import ArmyList
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
 from rules.army.order_dice import entry_order_dice
 from rules.army.summary import summarise
@@ -58,6 +59,7 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
     summary = summarise(spec)
     officers = {o.entry_key: o for o in summary.officers}
     units, odds = [], {}
+    army = national_rules.list_army(army_list)  # national rules that change a shot, for "odds now"
     for entry, entry_spec in zip(army_list.entries.all(), spec.entries, strict=True):
         key = f"{side}{entry.pk}"
         officer = officers.get(entry_spec.key)
@@ -82,6 +84,7 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
             "groups": [[g.weapon, g.models] for g in firer_from_entry(entry).groups],
             "kind": target.kind,
             "damage_value": target.damage_value,
+            **national_rules.odds_setup(entry, army),
         }
     return {"key": side, "name": name, "list_name": army_list.name, "units": units}, odds
 

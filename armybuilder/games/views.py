@@ -34,6 +34,7 @@ from armybuilder.games.services import game_act, game_start, game_undo, lists_fo
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from armybuilder.security.middleware import refusal
 from rules.errors import RulesError
@@ -329,6 +330,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
         if models:
             band = default_band(chart[weapon]) if weapon in chart else "normal"
             query.update({f"g{i}-weapon": weapon, f"g{i}-models": str(models), f"g{i}-range": band})
+    query.update(national_rules.odds_query(frozen.get(firer.key, {})))  # the army's national rules
     cover = request.GET.get("cover", "none")
     query["cover"] = cover if cover in ("none", "soft", "hard") else "none"
     target = state.units.get(request.GET.get("target", ""))
@@ -342,6 +344,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
         )
         if target.order == "down":
             query["down"] = "on"
+        query.update(national_rules.target_odds_query(info))  # the target's national morale rules
     return redirect(f"/calc/shooting/?{urlencode(query)}")
 
 

@@ -24,6 +24,7 @@ from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
+from armybuilder.resolver.national import card_line as national_card_line
 from rules.army.model import ListSummary, OfficerEffect
 from rules.combat.config import config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE, SOFT_SKIN_DV
@@ -480,7 +481,10 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
     unit = entry.unit
     morale = BASE_MORALE.get(entry.quality, BASE_MORALE["regular"])
     is_vehicle = unit.unit_type in VEHICLE_TYPES
-    weapons = [mounted_line(weapon, line) for weapon, line in entry_lines(entry)]
+    # National rules that change a printed figure (Hitler's Buzzsaw) print the new figure and the rule.
+    weapons = [
+        national_card_line(entry.army_list, weapon, mounted_line(weapon, line)) for weapon, line in entry_lines(entry)
+    ]
     return UnitLine(
         key=str(entry.pk),
         name=entry.display_name,
@@ -532,6 +536,8 @@ def _used_weapons(entries: list[Entry], units: list[UnitLine]) -> PrintTable:
     order = {value: index for index, (value, _label) in enumerate(WeaponCategory.choices)}
     ordered = sorted(weapons.values(), key=lambda w: (order.get(w.category, 99), w.position, w.display_name))
     lines = [weapon_line(w, carried_by=", ".join(carriers[w.pk])) for w in ordered]
+    if entries:  # the army's national rules, as on the cards
+        lines = [national_card_line(entries[0].army_list, w, line) for w, line in zip(ordered, lines, strict=True)]
     return weapon_table(lines, slug="used-weapons", line_chars=WIDE_LINE_CHARS, carriers=True)
 
 

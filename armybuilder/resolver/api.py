@@ -26,6 +26,7 @@ from armybuilder.resolver import adapters
 from armybuilder.resolver.errors import english_message
 from armydata import untrusted
 from rules.combat import api as engine
+from rules.combat import national
 from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
 from rules.errors import RulesError
@@ -41,7 +42,11 @@ TARGET_FIELDS = (
     "damage_value",
     "facing",
     "gun_shield",
+    "army",
 )
+# The armies whose national rules act on shooting (``rules.combat.national``): "" for none.
+FIRER_ARMIES = ("", *national.modelled_armies())
+TARGET_ARMIES = ("", *national.modelled_armies(effects=national.TARGET_MORALE))
 # Limits of this API's requests, not rules: how many dice a bag may hold and how many weapon rows.
 MAX_BAG_DICE = 200
 MAX_GROUPS = 8
@@ -154,9 +159,9 @@ def _edition(data: Mapping[str, Any]) -> str:
     return value
 
 
-def _firer(data: Mapping[str, Any]) -> tuple[str, int]:
+def _firer(data: Mapping[str, Any], national_fields: tuple[str, ...] = ()) -> tuple[str, int]:
     firer = _object(data.get("firer", {}), "firer")
-    _only(firer, ("quality", "pins"), "firer")
+    _only(firer, ("quality", "pins", *national_fields), "firer")
     quality = _choice(firer.get("quality", "regular"), "firer.quality", QUALITIES)
     pins = _int(firer.get("pins", 0), "firer.pins", 0, MAX_PINS)
     return quality, pins
@@ -174,7 +179,10 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     _only(data, ("edition", "order", "firer", "groups", "target"), "body")
     edition = _edition(data)
     order = _choice(data.get("order", "fire"), "order", ORDERS)
-    firer_quality, firer_pins = _firer(data)
+    firer_quality, firer_pins = _firer(data, ("army", "gyro"))
+    firer_data = data.get("firer", {})
+    army = _choice(firer_data.get("army", ""), "firer.army", FIRER_ARMIES)
+    gyro = _bool(firer_data.get("gyro", False), "firer.gyro")
 
     raw_groups = _get(data, "groups", "groups")
     if not isinstance(raw_groups, list) or not raw_groups:
@@ -242,9 +250,25 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     groups = [
         engine.ShotGroupInput(adapters.to_rules_weapon(rows[slug]), n, band, **extra) for slug, n, band, extra in parsed
     ]
-    return engine.shooting(
-        edition, order=order, firer_quality=firer_quality, firer_pins=firer_pins, groups=groups, target=target
+    target_army = _choice(target_data.get("army", ""), "target.army", TARGET_ARMIES)
+    prepared = national.prepare_shooting(
+        edition, army, target_army, groups, target, quality=firer_quality, order=order, gyro=gyro
     )
+    result = engine.shooting(
+        edition,
+        order=order,
+        firer_quality=firer_quality,
+        firer_pins=firer_pins,
+        groups=prepared.groups,
+        target=prepared.target,
+        d2_pins=prepared.d2_pins,
+    )
+    applied = [
+        {"rule": a.slug, "name": a.name, "change": a.change, "group": i}
+        for i, group in enumerate(prepared.per_group)
+        for a in group
+    ] + [{"rule": a.slug, "name": a.name, "change": a.change, "group": None} for a in prepared.unit]
+    return {**engine.serialise(result), "national_rules": applied}
 
 
 @json_endpoint

@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.reference.models import Edition, Weapon
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, ORDERS, QUALITIES
 
@@ -216,6 +217,9 @@ class ShootingForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    # National rules that change a shot (``rules.combat.national``); a unit from a list fills them in.
+    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
+    gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
     target_entry = forms.CharField(required=False, label=_("Target"))
     target_loaded = forms.CharField(required=False, widget=forms.HiddenInput)
     target_kind = forms.ChoiceField(label=_("Target type"), choices=KIND_CHOICES)
@@ -229,6 +233,9 @@ class ShootingForm(EditionForm):
     )
     facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
     gun_shield = forms.BooleanField(label=_("Gun shield (crew, from the front)"), required=False)
+    target_army = forms.ChoiceField(
+        label=_("Target's national rules"), choices=national_rules.TARGET_ARMY_CHOICES, required=False
+    )
 
     def __init__(
         self, *args: Any, weapons: list[Weapon], rows: int, target_choices: list[Any] | None = None, **kwargs: Any
@@ -311,6 +318,9 @@ class AntiTankForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    # National rules that spare the -1 for moving (Gyro-Stabilisers, Fire and Manoeuvre).
+    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
+    gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
     damage_value = forms.TypedChoiceField(label=_("Target armour"), choices=ARMOUR_CHOICES, coerce=int)
     facing = forms.ChoiceField(label=_("Facing hit"), choices=FACING_CHOICES)
     target_quality = forms.ChoiceField(label=_("Crew quality"), choices=QUALITY_CHOICES)
@@ -366,6 +376,9 @@ class OrderTestForm(EditionForm):
     pins = count_field(_("Pins"), 0, 12)
     officer_bonus = forms.TypedChoiceField(label=_("Officer in range"), choices=OFFICER_CHOICES, coerce=int)
     modifier = count_field(_("Other modifiers"), -6, 6)
+    banzai = forms.BooleanField(
+        label=_("Banzai Charge: Japanese infantry running at or assaulting the closest visible enemy"), required=False
+    )
 
     def __init__(self, *args: Any, officer_ranks: Mapping[int, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

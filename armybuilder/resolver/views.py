@@ -28,10 +28,12 @@ from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.models import Entry
 from armybuilder.reference.models import Weapon as WeaponRow
 from armybuilder.resolver import adapters, forms
+from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
 from armybuilder.resolver.errors import display_error
 from armybuilder.resolver.modifiers import modifier_name
 from rules.combat import api as engine
+from rules.combat import national
 from rules.combat.config import RulesConfig, config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
 from rules.combat.dice import p_at_least
@@ -232,7 +234,9 @@ def _entry_for_user(request: HttpRequest, raw: str) -> Entry:
     except (TypeError, ValueError):
         raise Http404("No such unit") from None
     entry = get_object_or_404(
-        Entry.objects.select_related("unit", "army_list__edition").prefetch_related(
+        Entry.objects.select_related("unit", "army_list__edition", "army_list__army").prefetch_related(
+            "army_list__army__national_rules",
+            "unit__special_rules",
             "unit__weapons__special_rules",
             "unit__options__grants_weapon__special_rules",
             "unit__options__replaces_weapon",
@@ -291,13 +295,17 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
 def shooting(request: HtmxHttpRequest) -> HttpResponse:
     query = request.GET
     firer = None
+    national_defaults: dict[str, str] = {}
     if query.get("from_entry"):
-        firer = adapters.firer_from_entry(_entry_for_user(request, query["from_entry"]))
+        entry = _entry_for_user(request, query["from_entry"])
+        firer = adapters.firer_from_entry(entry)
+        national_defaults = national_rules.entry_prefill(entry)
     edition = firer.edition if firer else None
     defaults = forms.shooting_defaults(edition or _edition(query))
     if firer:
         defaults = {k: v for k, v in defaults.items() if not k.startswith("g")}
         defaults["firer_quality"] = firer.quality
+        defaults.update(national_defaults)
         for i, group in enumerate(firer.groups[: forms.MAX_GROUP_ROWS]):
             defaults.update(
                 {f"g{i}-weapon": group.weapon, f"g{i}-models": str(group.models), f"g{i}-range": group.band}
@@ -320,6 +328,7 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
                 damage_value="" if target.damage_value is None else str(target.damage_value),
                 target_loaded=data["target_entry"],
             )
+            data.update(national_rules.target_prefill(entry))
 
     edition = _edition(data)
     weapons = adapters.weapons_for_edition(edition)
@@ -350,7 +359,7 @@ def shooting(request: HtmxHttpRequest) -> HttpResponse:
 
 def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow]) -> Result:
     cd = form.cleaned_data
-    groups = [_group_input(g, weapons[g["weapon"]]) for g in form.used_groups()]
+    used = form.used_groups()
     target = engine.TargetInput(
         kind=cd["target_kind"],
         quality=cd["target_quality"],
@@ -362,15 +371,32 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         gun_shield=cd["gun_shield"],
         starting_models=cd.get("target_starting"),
     )
+    # The armies' national rules adjust the inputs before the exact engine (rules.combat.national).
+    prepared = national.prepare_shooting(
+        cd["edition"],
+        cd.get("army") or "",
+        cd.get("target_army") or "",
+        [_group_input(g, weapons[g["weapon"]]) for g in used],
+        target,
+        quality=cd["firer_quality"],
+        order=cd["order"],
+        gyro=bool(cd.get("gyro")),
+    )
     raw = engine.shooting(
         cd["edition"],
         order=cd["order"],
         firer_quality=cd["firer_quality"],
         firer_pins=cd["firer_pins"],
-        groups=groups,
-        target=target,
+        groups=prepared.groups,
+        target=prepared.target,
+        d2_pins=prepared.d2_pins,
     )
-    return present_shooting(raw, cd, [weapons[g["weapon"]] for g in form.used_groups()], form.used_groups())
+    result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in used], used)
+    names = [weapons[g["weapon"]].display_name for g in used]
+    result.notes[:0] = national_rules.shooting_notes(prepared, names)
+    if cd.get("army") and not national.rules_of(cd["edition"], cd["army"]):
+        result.notes.insert(0, _("No national rules of this army are modelled for this edition."))
+    return result
 
 
 def _group_input(group: Mapping[str, Any], row: WeaponRow) -> engine.ShotGroupInput:
@@ -533,9 +559,20 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         row = next(w for w in weapons if w.slug == cd["weapon"])
+        # Each shot is one die here, so only the national rules on the moving penalty act.
+        steady = national.adjust_group(
+            cd["edition"],
+            cd.get("army") or "",
+            adapters.to_rules_weapon(row),
+            quality=cd["firer_quality"],
+            order=cd["order"],
+            gyro=bool(cd.get("gyro")),
+        )
+        moving = tuple(a for a in steady.applied if a.change == "moving")
         try:
             raw = engine.anti_tank(
                 cd["edition"],
+                steady_on_move=bool(moving),
                 weapon=adapters.to_rules_weapon(row),
                 damage_value=cd["damage_value"],
                 shots=cd["shots"],
@@ -554,6 +591,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
                 carries_flamer=cd["carries_flamer"],
             )
             result = present_anti_tank(raw, cd)
+            result.notes[:0] = national_rules.applied_notes([(row.display_name, moving)])
         except RulesError as exc:
             error = display_error(exc, _weapon_names(weapons))
     context = _common("anti-tank", _("Anti-tank fire"))
@@ -633,7 +671,12 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
                 officer_bonus=cd["officer_bonus"],
                 modifier=cd["modifier"],
             )
-            result = present_order_test(raw, cd)
+            banzai = national.banzai(cd["edition"], "imperial-japan", bool(cd.get("banzai")))
+            result = present_order_test(national.auto_pass(raw) if banzai else raw, cd)
+            if banzai:
+                result.notes.insert(0, national_rules.order_note(banzai))
+            elif cd.get("banzai"):
+                result.notes.insert(0, _("Banzai Charge is not modelled for this edition: the test is rolled."))
         except RulesError as exc:
             error = display_error(exc)
     context = _common("order-test", _("Order test"))

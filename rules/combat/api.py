@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from rules.combat import bag, cq, indirect
+from rules.combat import bag, cq, indirect, national
 from rules.combat.config import RulesConfig, config_for
 from rules.combat.context import (
     BANDS,
@@ -106,6 +106,7 @@ class ShotGroupInput:
     ranging_attempt: int = 1
     zeroed: bool = False
     short_crew: bool = False
+    steady_on_move: bool = False  # no -1 for moving: a national rule (``rules.combat.national``)
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _plan_groups(
                 code="indirect-not-he",
                 params={"field": f"{field}.indirect", **_weapon_params(w)},
             )
-        member = replace(shooter, short_crew=g.short_crew)
+        member = replace(shooter, short_crew=g.short_crew, steady_on_move=shooter.steady_on_move or g.steady_on_move)
         if w.fixed and shooter.order == "advance":
             used.add("fixed_fires_on_advance")
         try:
@@ -298,6 +299,7 @@ def shooting(
     groups: Sequence[ShotGroupInput],
     target: TargetInput,
     anti_tank_gun: bool = False,
+    d2_pins: bool = False,
 ) -> ShootingResult:
     """Resolve one unit's shooting at one target.
 
@@ -308,10 +310,13 @@ def shooting(
     group's weapon, kind ("kinetic", "he", "flamer"), dice, ``indirect`` and ``template`` (models under
     one HE template against men, else None). A vehicle counts as one model, so its casualties PMF is
     {0: survives, 1: destroyed}. ``anti_tank_gun`` gives every group the Anti-tank Gun rule; a weapon
-    can also carry it (``Weapon.anti_tank_gun``).
+    can also carry it (``Weapon.anti_tank_gun``). ``d2_pins``: the unit's small-arms fire pins D2, not
+    one, at men and soft-skins (a national rule, ``rules.combat.national.large_squad``).
     """
     cfg = config_for(edition)
-    shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    shooter = ShooterCtx(
+        quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun, d2_pins=d2_pins
+    )
     target = _check_target(target)
     if target.is_vehicle:
         target = replace(target, models=1, down=False, starting_models=None)
@@ -346,7 +351,7 @@ def _shooting(
     else:
         if target.kind == "soft_skin":
             used.add("soft_skin_destroyed_when_damaged")
-        volley = _shoot_men(cfg, plans, target, used)
+        volley = _shoot_men(cfg, plans, target, used, d2_pins=shooter.d2_pins)
         fate = shooting_with_morale(cfg, volley, target)
         if target.kind in ("infantry", "artillery"):
             used.add("morale_check_trigger")
@@ -416,7 +421,9 @@ def _morale_cap_used(cfg: RulesConfig, target: TargetCtx) -> set[str]:
     return {"morale_cap"} if raw > cfg.morale_cap else set()
 
 
-def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str]) -> VolleyResult:
+def _shoot_men(
+    cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: set[str], *, d2_pins: bool = False
+) -> VolleyResult:
     """Units of men (and soft-skins destroyed when damaged, as one model with no save)."""
     parts: list[VolleyResult] = []
     pin_cap = pins_that_matter(cfg, target)
@@ -426,7 +433,8 @@ def _shoot_men(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx, used: se
         if p.kind == "kinetic"
     ]
     if kinetic:
-        parts.append(resolve_volley(cfg, kinetic, target))
+        volley = resolve_volley(cfg, kinetic, target)
+        parts.append(national.d2_pins(volley) if d2_pins else volley)
     for p in plans:
         ph = p_hit(cfg, p.hit.need)
         if p.kind == "he":
@@ -620,6 +628,7 @@ def anti_tank(
     has_turret: bool = True,
     slow: bool = False,
     carries_flamer: bool = False,
+    steady_on_move: bool = False,
 ) -> AntiTankResult:
     """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
 
@@ -628,6 +637,7 @@ def anti_tank(
     ``by_shot`` (cumulative KO and immobilised chances after each shot), ``p_knocked_out``,
     ``p_immobilised``, ``p_pin_rout``, ``pins`` and ``unverified``. Each shot is its own firing (a gun
     on successive turns, or several guns), so each hit from a weapon that could damage the vehicle pins.
+    ``steady_on_move``: a national rule spares the weapon the -1 for moving (``rules.combat.national``).
     """
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
@@ -653,7 +663,13 @@ def anti_tank(
         slow=slow,
         carries_flamer=carries_flamer,
     )
-    shooter = ShooterCtx(quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun)
+    shooter = ShooterCtx(
+        quality=firer_quality,
+        pins=firer_pins,
+        order=order,
+        anti_tank_gun=anti_tank_gun,
+        steady_on_move=steady_on_move,
+    )
     if need_to_hit is not None:
         check_int("need_to_hit", need_to_hit, 1, 12)
     if not weapon.indirect:

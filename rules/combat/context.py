@@ -75,6 +75,10 @@ class ShooterCtx:
     order: Order = "fire"
     short_crew: bool = False  # team weapon down to one crew or loader away [S004, S002, JK3]
     anti_tank_gun: bool = False  # the 3e Anti-tank Gun rule [JK3]
+    # A national rule lets this weapon fire on the move without the -1 (``rules.combat.national``).
+    steady_on_move: bool = False
+    # A national rule makes the unit's small-arms fire pin D2 rather than one (Large Squads).
+    d2_pins: bool = False
 
     def __post_init__(self) -> None:
         check_choice("firer_quality", self.quality, QUALITIES)
@@ -108,6 +112,10 @@ class TargetCtx:
     has_turret: bool = True
     slow: bool = False
     carries_flamer: bool = False
+    # A national rule re-takes a failed morale check that would destroy the unit (``rules.combat.national``).
+    reroll_failed_morale: bool = False
+    # Fanatics: with two or more men left, pins neither rout the unit nor count on its morale checks [BS2, JK3].
+    fanatic: bool = False
 
     def __post_init__(self) -> None:
         check_choice("target.kind", self.kind, KINDS)

@@ -139,15 +139,25 @@ def shooting_with_morale(cfg: RulesConfig, volley: VolleyResult, target: TargetC
             p_wiped += p
             continue
         pins_now = target.pins + pins
-        if cfg.pin_rout and pins_now >= target.base_morale:
+        fanatic_men = m - c if target.fanatic else 0
+        if cfg.pin_rout and pins_now >= target.base_morale and fanatic_men < 2:
             p_rout += p
             continue
         if forced or check_triggered(cfg, c, m, target.start):
             p_check += p
             passed = morale_check(
-                cfg, target.base_morale, target.officer_bonus, pins_now, target.stubborn, 0, target.morale_modifier
+                cfg,
+                target.base_morale,
+                target.officer_bonus,
+                pins_now,
+                target.stubborn,
+                fanatic_men,
+                target.morale_modifier,
             )
-            p_fail += p * (ONE - passed)
+            fail = ONE - passed
+            if target.reroll_failed_morale:  # the re-roll fails too: the same test, taken twice
+                fail *= fail
+            p_fail += p * fail
     return MoraleAfterShooting(
         p_check=p_check,
         p_destroyed_by_check=p_fail,

@@ -63,7 +63,8 @@ def to_hit_modifiers(
                 code="fixed-on-advance",
                 params={"field": "order", "weapon": weapon.name, "weapon_slug": weapon.slug},
             )
-        mods.append(("Fire on the move", cfg.moving_to_hit))
+        if not shooter.steady_on_move:
+            mods.append(("Fire on the move", cfg.moving_to_hit))
     if shooter.pins:
         if cfg.pinned_firer == "per_pin":
             mods.append((f"Pinned ({shooter.pins})", -shooter.pins))

@@ -18,6 +18,7 @@ from typing import Any
 
 from armybuilder.resolver.adapters import to_rules_weapon
 from rules.combat import api as engine
+from rules.combat import national
 from tests.rules.combat.simulator import simulate_any
 
 SIGMAS = 5
@@ -72,6 +73,8 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         res = engine.order_test(
             s["edition"], quality=s["quality"], pins=s["pins"], officer_bonus=s["officer"], modifier=s["modifier"]
         )
+        if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
+            res = national.auto_pass(res)
         return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar)}
     if s["calc"] == "close_quarters":
         att, dfd = s["attacker"], s["defender"]
@@ -149,13 +152,25 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         slow=t.get("slow", False),
         carries_flamer=t.get("flamer", False),
     )
+    # National rules adjust the inputs before the engine, as the pages do.
+    prepared = national.prepare_shooting(
+        s["edition"],
+        s.get("army", ""),
+        s.get("target_army", ""),
+        groups,
+        target,
+        quality=s["firer_quality"],
+        order=s["order"],
+        gyro=s.get("gyro", False),
+    )
     res = engine.shooting(
         s["edition"],
         order=s["order"],
         firer_quality=s["firer_quality"],
         firer_pins=s["firer_pins"],
-        groups=groups,
-        target=target,
+        groups=prepared.groups,
+        target=prepared.target,
+        d2_pins=prepared.d2_pins,
     )
     if armoured:
         return {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tests.resolver.differential import compare
-from tests.rules.combat.simulator import random_scenarios
+from tests.rules.combat.simulator import national_scenarios, random_scenarios
 
 SCENARIOS = 231  # 7 of each of the 11 slots (armour has two) in each edition: 77 per edition
 TRIALS = 400
@@ -20,5 +20,17 @@ def test_the_resolver_agrees_with_an_independent_simulator():
     scenarios = random_scenarios(SCENARIOS, seed=10)
     kinds = Counter((s["kind"], s["edition"]) for s in scenarios)
     assert len(kinds) == 30 and min(kinds.values()) >= 7  # all ten kinds of scenario in every edition
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_the_national_rules_agree_with_the_simulator():
+    """Hitler's Buzzsaw, Fire and Manoeuvre, Gyro-stabilisers, the Great Patriotic War, Death Before
+    Dishonour, the Banzai Charge and Large Squads: the simulator applies them in its own words
+    (``simulator.extra_shots``, ``steady_on_move``, ``great_patriotic_war``, ``death_before_dishonour``,
+    ``order_test``, ``large_squads``)."""
+    scenarios = national_scenarios(80, seed=25)
+    kinds = {f"national_{army}" for army in ("germany", "us", "soviet-union", "imperial-japan", "italy")}
+    assert {s["kind"] for s in scenarios} == kinds
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

@@ -95,6 +95,38 @@ def hits(rng: random.Random, need: int) -> bool:
 # --- shooting ---------------------------------------------------------------------------------------
 
 
+# National rules, from the army books in the simulator's own words (``s["army"]``, ``s["gyro"]``).
+def extra_shots(s: dict[str, Any], w: dict[str, Any]) -> int:
+    """Hitler's Buzzsaw (2e and 3e): each German LMG or MMG fires one more shot."""
+    return int(s.get("army") == "germany" and s["edition"] != "1e" and w["slug"] in ("lmg", "mmg"))
+
+
+def steady_on_move(s: dict[str, Any], w: dict[str, Any]) -> bool:
+    """US Fire and Manoeuvre (2e: rifles, carbines and BARs) and Gyro-stabilisers (2e and 3e: a Veteran
+    crew's gyro-stabilised gun, never a machine gun) fire on the move without the -1."""
+    if s.get("army") != "us" or s["edition"] == "1e":
+        return False
+    if s["edition"] == "2e" and w["slug"] in ("rifle", "automatic-rifle"):
+        return True
+    gun = bool(w.get("pen") or w.get("he")) and not w.get("flamer") and w["slug"] not in ("lmg", "mmg", "hmg")
+    return bool(s.get("gyro")) and s["firer_quality"] == "veteran" and gun
+
+
+def large_squads(s: dict[str, Any]) -> bool:
+    """2e: an Italian unit shooting with 14 or more men."""
+    return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
+
+
+def death_before_dishonour(s: dict[str, Any]) -> bool:
+    """2e: a Japanese infantry or artillery target is Fanatic."""
+    return s.get("target_army") == "imperial-japan" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+
+
+def great_patriotic_war(s: dict[str, Any]) -> bool:
+    """2e: Soviet infantry and artillery re-take a failed morale check that would destroy them."""
+    return s.get("target_army") == "soviet-union" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+
+
 def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
     if g.get("indirect"):
         return RANGING[g["attempt"] - 1]
@@ -106,7 +138,7 @@ def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
         mod += ed.pb
     if g["band"] == "long" and not exempt:
         mod += ed.long
-    if s["order"] == "advance" and not w.get("assault"):
+    if s["order"] == "advance" and not w.get("assault") and not steady_on_move(s, w):
         mod -= 1
     if s["firer_pins"]:
         mod -= 1 if ed.pinned_flat else s["firer_pins"]
@@ -172,7 +204,7 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
     models = 1 if vehicle else t["models"]
     dv = target_dv(t)
     casualties = n_hits = pins = 0
-    forced = False
+    forced = small_arms_hit = False
     for g in s["groups"]:
         w = g["weapon"]
         he = fires_he(g, t)
@@ -192,7 +224,7 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
         elif he:
             templates = 0
             landed = 0
-            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
                 if hits(rng, need):
                     landed += 1
                     if vehicle:
@@ -210,27 +242,34 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
                     casualties += 1
         else:
             any_hit = False
-            for _ in range(g["models"] * roll(rng, w.get("shots", "1"))):
+            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
                 if hits(rng, need):
                     any_hit = True
                     n_hits += 1
                     if succeeds(rng, dv - pen) and not (save is not None and succeeds(rng, save)):
                         casualties += 1
             if any_hit:
-                pins = max(pins, 1)  # one pin per firing unit [§7]
+                small_arms_hit = True  # one pin per firing unit [§7], counted once below
+    if small_arms_hit:
+        # Large Squads: 14 or more Italians firing pin D2 rather than one.
+        pins = max(pins, roll(rng, "D2") if large_squads(s) else 1)
     casualties = min(casualties, models)
     base = MORALE[t["quality"]]
     destroyed = casualties >= models
     check = False
     if not destroyed:
         pins_now = t.get("pins", 0) + pins
-        if pins_now >= base:
+        # Death Before Dishonour: Japanese Fanatics with two or more men left ignore their pins here.
+        fanatic = death_before_dishonour(s) and models - casualties >= 2
+        if pins_now >= base and not fanatic:
             destroyed = True  # pin rout [§7]
         else:
             start = t.get("starting") or models
             check = forced or (casualties >= 1 and 2 * (models - casualties) <= start)
-            if check and not passes(rng, ed, base - pins_now):
-                destroyed = True
+            morale = base if fanatic else base - pins_now
+            if check and not passes(rng, ed, morale):
+                # The Great Patriotic War: a Soviet unit takes the check that would destroy it again.
+                destroyed = not (great_patriotic_war(s) and passes(rng, ed, morale))
     return {
         "casualties": casualties,
         "any_casualty": float(casualties > 0),
@@ -315,7 +354,7 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
         pen = pen_total(ed, g, t, he)
         mod = (1 if t.get("flamer") else 0) + (1 if t.get("open_topped") and g.get("indirect") else 0)
         # A flamethrower rolls one die; the anti-tank calculator one die a shot, whatever the profile.
-        shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1"))
+        shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1")) + extra_shots(s, w)
         for _ in range(g["models"] * shots):
             if not hits(rng, need):
                 continue
@@ -351,6 +390,8 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 
 
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
+        return {"pass": 1.0, "fubar": 0.0}  # Banzai Charge: the order is given without a roll
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
     return {"pass": float(a + b <= m), "fubar": float(a == b == 6)}
@@ -431,6 +472,9 @@ HOWITZER = {"slug": "light-howitzer", "range": 48, "he": 2, "team": True}
 MORTAR = {"slug": "medium-mortar", "range": 60, "range_min": 12, "he": 2, "team": True, "indirect": True}
 FLAMER = {"slug": "flamethrower", "range": 6, "pen": 3, "flamer": True, "team": True}
 VEHICLE_FLAMER = {"slug": "vehicle-flamethrower", "range": 12, "pen": 3, "flamer": True, "vehicle": True}
+
+MMG = {"slug": "mmg", "range": 36, "shots": "5", "team": True}
+BAR = {"slug": "automatic-rifle", "range": 30, "shots": "2"}
 
 SMALL_ARMS = (RIFLE, SMG, LMG, HMG, ATR)
 AT_WEAPONS = (ATR, PANZERFAUST, BAZOOKA, LIGHT_AT, MEDIUM_AT, AUTOCANNON, HMG)
@@ -601,3 +645,56 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
     if s["calc"] == "anti_tank":
         return simulate({**s, "calc": "shooting"}, trials, seed)
     return simulate(s, trials, seed)
+
+
+def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
+    and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
+    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, and
+    Italian squads of 12 to 17 men (Large Squads)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        edition = ("2e", "3e")[i % 2]
+        army = ("germany", "us", "soviet-union", "imperial-japan", "italy")[(i // 2) % 5]
+        at_armour = i % 5 == 4 and army in ("germany", "us")
+        s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
+        if army == "imperial-japan":  # order tests, half of them a Banzai Charge
+            s.update(
+                calc="order_test",
+                quality=rng.choice(("inexperienced", "regular", "veteran")),
+                pins=rng.randint(1, 5),
+                officer=rng.choice((0, 0, 1, 2)),
+                modifier=rng.randint(-2, 1),
+                banzai=rng.random() < 0.5,
+            )
+            out.append(s)
+            continue
+        if army == "soviet-union":  # shot at: small Soviet or Japanese units, so morale checks come often
+            s.update(army="germany", target_army=("soviet-union", "imperial-japan")[(i // 10) % 2])
+            weapons = rng.sample((RIFLE, LMG, SMG), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
+            target = _men(rng, small=True)
+            target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
+            s.update(_shooter(rng, edition, False), target=target)
+            out.append(s)
+            continue
+        if army == "italy":  # squads around the 14 men of Large Squads
+            s["groups"] = [_group(rng, edition, RIFLE, rng.randint(11, 16)), _group(rng, edition, LMG, 1)]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+            out.append(s)
+            continue
+        if at_armour:
+            s["groups"] = [_group(rng, edition, w, 1) for w in weapons]
+            for g in s["groups"]:
+                g.pop("indirect", None)
+                g["ammo"] = "ap" if g["weapon"].get("pen") else "auto"
+            s.update(_shooter(rng, edition, False), target=_armour(rng), gyro=rng.random() < 0.7)
+        else:
+            weapons = rng.sample((RIFLE, BAR, LMG, MMG, SMG), rng.randint(1, 3))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 6)) for w in weapons]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+        if rng.random() < 0.6:
+            s["order"] = "advance"  # where the moving rules act
+        out.append(s)
+    return out

@@ -1,0 +1,155 @@
+"""National rules between the database and ``rules.combat.national``: a list's army, a unit's gyro,
+what the shooting form offers, the notes saying a rule was applied, and a unit card's adjusted shots.
+
+Kept apart so the calculator, the unit cards and game day each call one function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.combat import national
+from rules.errors import RulesError
+
+if TYPE_CHECKING:
+    from armybuilder.catalogue.models import Army
+    from armybuilder.lists.models import ArmyList, Entry
+    from armybuilder.playsheets.context import WeaponLine
+    from armybuilder.reference.models import Weapon as WeaponRow
+
+NAMES = {
+    "hitler-s-buzzsaw": gettext_lazy("Hitler's Buzzsaw"),
+    "fire-and-manoeuvre": gettext_lazy("Fire and Manoeuvre"),
+    "gyro-stabilisers": gettext_lazy("Gyro-Stabilisers"),
+    "the-great-patriotic-war": gettext_lazy("The Great Patriotic War"),
+    "banzai-charge": gettext_lazy("Banzai Charge"),
+    "large-squads": gettext_lazy("Large Squads"),
+    "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
+}
+ARMY_CHOICES = [
+    ("", gettext_lazy("None")),
+    ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
+    ("italy", gettext_lazy("Italy (Large Squads)")),
+    ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
+]
+TARGET_ARMY_CHOICES = [
+    ("", gettext_lazy("None")),
+    ("imperial-japan", gettext_lazy("Imperial Japan (Death Before Dishonour)")),
+    ("soviet-union", gettext_lazy("Soviet Union (The Great Patriotic War)")),
+]
+SHOOTING_ARMIES = frozenset(national.modelled_armies())
+MORALE_ARMIES = frozenset(national.modelled_armies(effects=national.TARGET_MORALE))
+GYRO = "gyro-stabilisers"
+
+
+def rule_name(applied: national.Applied) -> str:
+    return str(NAMES.get(applied.slug, applied.name))
+
+
+def army_key(army: Army | None, edition: str) -> str:
+    """The modelled rule set a catalogue army carries (its ``national_rules`` by slug), or ""."""
+    if army is None:
+        return ""
+    try:
+        return national.army_for_rules(edition, {rule.slug for rule in army.national_rules.all()})
+    except RulesError:
+        return ""
+
+
+def list_army(army_list: ArmyList) -> str:
+    return army_key(army_list.army, army_list.edition.slug)
+
+
+def entry_has_gyro(entry: Entry) -> bool:
+    """The unit carries Gyro-stabilisers (its own rule row, as the Barracks data gives it to Shermans)."""
+    return any(rule.slug == GYRO for rule in entry.unit.special_rules.all())
+
+
+def entry_prefill(entry: Entry) -> dict[str, str]:
+    """The shooting form's national fields for a firing unit from a list."""
+    army = list_army(entry.army_list)
+    if army not in SHOOTING_ARMIES:
+        return {}
+    return {"army": army, **({"gyro": "on"} if entry_has_gyro(entry) else {})}
+
+
+def target_prefill(entry: Entry) -> dict[str, str]:
+    """The shooting form's national field for a target unit from a list (its morale rules)."""
+    army = list_army(entry.army_list)
+    return {"target_army": army if army in MORALE_ARMIES else ""}
+
+
+def odds_setup(entry: Entry, army: str) -> dict[str, Any]:
+    """What game day freezes per unit for "odds now" (``army``: ``list_army`` of the unit's list)."""
+    return {"army": army, "gyro": entry_has_gyro(entry)} if army else {}
+
+
+def odds_query(frozen: dict[str, Any]) -> dict[str, str]:
+    """The shooting page's query for a firing unit game day froze with ``odds_setup``."""
+    army = str(frozen.get("army") or "")
+    if army not in SHOOTING_ARMIES:
+        return {}
+    return {"army": army, **({"gyro": "on"} if frozen.get("gyro") else {})}
+
+
+def target_odds_query(frozen: dict[str, Any]) -> dict[str, str]:
+    """The shooting page's query for a target unit game day froze with ``odds_setup``."""
+    army = str(frozen.get("army") or "")
+    return {"target_army": army} if army in MORALE_ARMIES else {}
+
+
+def morale_note(applied: national.Applied) -> str:
+    return _("Re-takes a failed morale check that would destroy it: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def fanatic_note(applied: national.Applied) -> str:
+    return _("Fanatics: pins neither rout it nor count on its morale checks: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def pins_note(applied: national.Applied) -> str:
+    return _("D2 pins: %(rule)s (14 or more men firing)") % {"rule": rule_name(applied)}
+
+
+def order_note(applied: national.Applied) -> str:
+    return _("Passes without a roll: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> list[str]:
+    """One line per rule applied to a weapon: "+1 shot: Hitler's Buzzsaw (Medium machine gun)"."""
+    notes = []
+    for weapon_name, applied in pairs:
+        for a in applied:
+            if a.change == "shot":
+                notes.append(_("+1 shot: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name})
+            else:
+                notes.append(
+                    _("No −1 for moving: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name}
+                )
+    return notes
+
+
+def shooting_notes(prepared: national.PreparedShooting, weapon_names: Sequence[str]) -> list[str]:
+    """The lines that say which national rules the shooting page applied, weapon by weapon, then the
+    unit's and the target's."""
+    notes = applied_notes(zip(weapon_names, prepared.per_group, strict=True))
+    notes_for = {"pins": pins_note, "fanatic": fanatic_note}
+    for a in prepared.unit:
+        notes.append(notes_for.get(a.change, morale_note)(a))
+    return notes
+
+
+def card_line(army_list: ArmyList, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
+    """A unit card's weapon line with the shots the army's rules give, and the rule named in its rules."""
+    army = list_army(army_list)
+    if not army:
+        return line
+    shots, applied = national.card_shots(army_list.edition.slug, army, weapon.slug, weapon.shots or "")
+    if not applied:
+        return line
+    names = ", ".join(_("+1 shot: %(rule)s") % {"rule": rule_name(a)} for a in applied)
+    return replace(line, shots=shots, rules=f"{names}, {line.rules}" if line.rules else names)

@@ -1,0 +1,330 @@
+"""National (army special) rules as data, and the small pure functions that apply them to a shot group.
+
+Each army's rules are rows of ``RULES``: the rule's slug (the catalogue's ``SpecialRule`` slug, so a
+list's army names the rules it carries), its edition, what it changes (``effect``; "" when Muster only
+shows it in words), and where the rule comes from with how sure we are. ``adjust_group`` is applied to a
+shot group *before* the exact engine, so the engine stays exact: an extra shot is a different weapon
+profile, ignoring the -1 for moving is a flag on the group. Nothing here imports Django.
+
+Sources: [BR2] Barracks 2nd-edition data (fjlaubscher/barracks, armies.json) names each 2nd-edition
+rule; the mechanics are the 2nd-edition army books' as summarised in fixtures/src/barracks_notes.py.
+[WGG3] Warlord Games, "Armies of Germany: Third Edition army special rules" preview
+(warlord-community.warlordgames.com/armies-of-germany-third-edition-army-special-rules): Hitler's
+Buzz-Saw and Blitzkrieg "return fundamentally unchanged"; Tiger Fear is gone; Initiative Training now
+ignores the morale penalty for a lost NCO. [CD3] chicagodice.org, "Bolt Action: Third Edition changes"
+(compiled from previews and demo games, "subject to change"): US Fire & Manoeuvre gives one extra die
+per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
+
+from rules.combat.config import config_for
+from rules.combat.dice import ONE, ZERO
+from rules.combat.results import OrderTestOdds
+from rules.combat.weapons import Weapon
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rules.combat.api import ShotGroupInput
+    from rules.combat.context import TargetCtx
+    from rules.combat.volley import VolleyResult
+
+Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic"]
+Confidence = Literal["book", "preview", "secondary"]
+
+# Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
+MACHINE_GUNS = frozenset({"lmg", "mmg"})  # Hitler's Buzzsaw: light and medium machine guns
+US_RIFLES = frozenset({"rifle", "automatic-rifle"})  # Garands and carbines are rifles; the BAR an automatic rifle
+_MG_SLUGS = frozenset({"lmg", "mmg", "hmg"})
+
+
+@dataclass(frozen=True)
+class NationalRule:
+    slug: str
+    edition: str  # "2e" or "3e"
+    army: str  # the built-in army's slug ("germany", "us", ...)
+    name: str
+    effect: Effect  # "" when the rule is shown in words only
+    source: str
+    confidence: Confidence
+    verified: bool = True
+
+
+def _v2(slug: str, army: str, name: str, effect: Effect = "") -> NationalRule:
+    return NationalRule(slug, "2e", army, name, effect, "BR2", "book")
+
+
+RULES: tuple[NationalRule, ...] = (
+    _v2("communication-breakdown", "france", "Communication Breakdown"),
+    _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
+    _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
+    _v2("blitzkrieg", "germany", "Blitzkrieg"),
+    _v2("initiative-training", "germany", "Initiative Training"),
+    _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
+    _v2("tiger-fear", "germany", "Tiger Fear"),
+    _v2("artillery-support", "great-britain", "Artillery Support"),
+    _v2("bombardment", "great-britain", "Bombardment"),
+    _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
+    _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
+    _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
+    _v2("avanti-savoia", "italy", "Avanti Savoia!"),
+    _v2("defensive-strategy", "italy", "Defensive Strategy"),
+    _v2("improvised-at", "italy", "Improvised AT"),
+    _v2("large-squads", "italy", "Large Squads", "d2_pins"),
+    _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
+    _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
+    _v2("massed-batteries", "soviet-union", "Massed Batteries"),
+    _v2("not-one-step-back", "soviet-union", "Not One Step Back!"),
+    _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
+    _v2("air-superiority", "us", "Air Superiority"),
+    _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
+    _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
+    _v2("modern-communications", "us", "Modern Communications"),
+    # 3rd edition: only what a public source states; see the module docstring and docs/national-rules.md.
+    NationalRule("hitler-s-buzzsaw", "3e", "germany", "Hitler's Buzzsaw", "buzzsaw", "WGG3", "preview"),
+    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "", "WGG3", "preview"),
+    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "", "WGG3", "preview"),
+    NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
+    # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
+    NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
+    NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
+    NationalRule("modern-communications", "3e", "us", "Modern Communications", "", "CD3", "secondary", verified=False),
+    # CD3 names it among the 3rd-edition Soviet rules; the text read stops before its effect.
+    NationalRule(
+        "the-great-patriotic-war",
+        "3e",
+        "soviet-union",
+        "The Great Patriotic War",
+        "",
+        "CD3",
+        "secondary",
+        verified=False,
+    ),
+)
+
+
+def _edition(edition: str) -> str:
+    return config_for(edition).edition  # "v2" -> "2e"; RulesError for an unknown edition
+
+
+def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
+    """The army's national rules in ``edition`` (modelled or not), in book order."""
+    ed = _edition(edition)
+    return tuple(r for r in RULES if r.edition == ed and r.army == army)
+
+
+SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins"})  # effects on the firer's shots
+
+
+def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
+    """Armies with at least one rule of ``effects`` (in ``edition``, or in any edition)."""
+    ed = _edition(edition) if edition else None
+    seen: dict[str, None] = {}
+    for r in RULES:
+        if r.effect in effects and (ed is None or r.edition == ed):
+            seen.setdefault(r.army)
+    return tuple(seen)
+
+
+def army_for_rules(edition: str, slugs: frozenset[str] | set[str]) -> str:
+    """The army whose modelled rules a list's army carries (by rule slug), or "" if none."""
+    ed = _edition(edition)
+    for r in RULES:
+        if r.effect and r.edition == ed and r.slug in slugs:
+            return r.army
+    return ""
+
+
+def extra_shot(shots: str) -> str:
+    """A shots expression with one more shot: "4" -> "5", "D6" -> "D6+1", "D6+1" -> "D6+2"."""
+    if "D" not in shots:
+        return str(int(shots) + 1)
+    base, _, plus = shots.partition("+")
+    return f"{base}+{int(plus or 0) + 1}"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
+
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic"]
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    weapon: Weapon
+    steady_on_move: bool
+    applied: tuple[Applied, ...]
+
+
+def adjust_group(
+    edition: str,
+    army: str,
+    weapon: Weapon,
+    *,
+    quality: str = "regular",
+    order: str = "fire",
+    gyro: bool = False,
+) -> Adjusted:
+    """``weapon`` as the army's national rules make it fire, and whether it ignores the -1 for moving.
+
+    - Hitler's Buzzsaw: a light or medium machine gun, carried or on a vehicle, fires one more shot.
+    - Fire and Manoeuvre (2nd edition): rifles, carbines and BARs fire on an Advance without the -1.
+    - Gyro-stabilisers: a Veteran crew's gyro-stabilised gun (``gyro``: the vehicle carries the rule)
+      fires on the move without the -1. Machine guns (the co-axial one) never count: Muster applies it
+      to the vehicle's gun, the weapon with Pen or HE.
+    The moving rules are only listed as applied on an Advance, where they change the roll.
+    """
+    out = weapon
+    steady = False
+    applied: list[Applied] = []
+    for r in rules_of(edition, army):
+        if r.effect == "buzzsaw" and weapon.slug in MACHINE_GUNS:
+            out = replace(out, shots=extra_shot(out.shots))
+            applied.append(Applied("shot", r.slug, r.name))
+        elif order == "advance" and _steadies(r.effect, weapon, quality, gyro):
+            steady = True
+            applied.append(Applied("moving", r.slug, r.name))
+    return Adjusted(out, steady, tuple(applied))
+
+
+def _steadies(effect: Effect, weapon: Weapon, quality: str, gyro: bool) -> bool:
+    """Whether a moving-penalty rule covers this weapon (see ``adjust_group``)."""
+    if effect == "fire_and_manoeuvre":
+        return weapon.slug in US_RIFLES
+    if effect == "gyro":
+        is_gun = (weapon.pen > 0 or weapon.he_size is not None) and not weapon.flamethrower
+        return gyro and quality == "veteran" and is_gun and weapon.slug not in _MG_SLUGS
+    return False
+
+
+def card_shots(edition: str, army: str, weapon_slug: str, shots: str) -> tuple[str, tuple[Applied, ...]]:
+    """A unit card's shots figure under the army's rules (only Hitler's Buzzsaw changes a printed figure)."""
+    applied: list[Applied] = []
+    for r in rules_of(edition, army):
+        if r.effect == "buzzsaw" and weapon_slug in MACHINE_GUNS and re.fullmatch(r"\d+|\d*D\d(\+\d+)?", shots):
+            shots = extra_shot(shots)
+            applied.append(Applied("shot", r.slug, r.name))
+    return shots, tuple(applied)
+
+
+def _rule(edition: str, army: str, effect: Effect) -> NationalRule | None:
+    return next((r for r in rules_of(edition, army) if r.effect == effect), None)
+
+
+def rerolls_failed_morale(edition: str, army: str, kind: str) -> Applied | None:
+    """The Great Patriotic War: Soviet infantry and artillery re-take a failed morale check that would
+    destroy them; the engine takes the check twice (``TargetCtx.reroll_failed_morale``)."""
+    r = _rule(edition, army, "morale_reroll")
+    if r is None or kind not in ("infantry", "artillery"):
+        return None
+    return Applied("morale", r.slug, r.name)
+
+
+TARGET_MORALE = frozenset({"morale_reroll", "fanatic"})  # effects on the target's morale
+
+
+def fanatic_target(edition: str, army: str, kind: str) -> Applied | None:
+    """Death Before Dishonour: every Japanese unit is Fanatic; for infantry and artillery shot at, pins
+    neither rout it nor count on its morale checks while two or more men are left
+    (``TargetCtx.fanatic``). The tank-assault part acts in no calculator."""
+    r = _rule(edition, army, "fanatic")
+    if r is None or kind not in ("infantry", "artillery"):
+        return None
+    return Applied("fanatic", r.slug, r.name)
+
+
+def banzai(edition: str, army: str, charging: bool) -> Applied | None:
+    """Banzai Charge: Japanese infantry ordered to Run at, or assault, the closest visible enemy passes
+    its order test without rolling (so no FUBAR either)."""
+    r = _rule(edition, army, "banzai")
+    return Applied("order", r.slug, r.name) if r is not None and charging else None
+
+
+def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
+    """An order test the rules pass without a roll: certain to pass, no FUBAR, no double one."""
+    return replace(
+        odds,
+        p_pass=ONE,
+        p_fail=ZERO,
+        p_fubar=ZERO,
+        p_fail_not_fubar=ZERO,
+        p_fubar_friendly_fire=ZERO,
+        p_fubar_panic=ZERO,
+        p_double_one=None,
+        unverified=(),
+        unverified_detail=(),  # no roll, so no unverified switch can change it
+    )
+
+
+LARGE_SQUAD = 14  # men firing, at least
+
+
+def large_squad(edition: str, army: str, models: int) -> Applied | None:
+    """Large Squads: an Italian infantry unit of 14 or more men pins D2 with its small-arms fire."""
+    r = _rule(edition, army, "d2_pins")
+    return Applied("pins", r.slug, r.name) if r is not None and models >= LARGE_SQUAD else None
+
+
+def d2_pins(volley: VolleyResult) -> VolleyResult:
+    """``volley`` (small-arms fire: one pin when anything hits) with D2 pins instead: each outcome that
+    pinned once pins once or twice, evenly. Exact: the pins are a distribution, not a roll."""
+    half = Fraction(1, 2)
+    pins: dict[int, Fraction] = {}
+    for n, p in volley.pins_pmf.items():
+        for k, q in ((n, half), (n + 1, half)) if n == 1 else ((n, ONE),):
+            pins[k] = pins.get(k, ZERO) + p * q
+    outcome: dict[tuple[int, int, bool], Fraction] = {}
+    for (c, n, forced), p in volley.outcome.items():
+        for k, q in ((n, half), (n + 1, half)) if n == 1 else ((n, ONE),):
+            outcome[(c, k, forced)] = outcome.get((c, k, forced), ZERO) + p * q
+    return replace(volley, pins_pmf=pins, outcome=outcome)
+
+
+@dataclass(frozen=True)
+class PreparedShooting:
+    """A shooting scenario with the national rules applied: what to hand ``rules.combat.api.shooting``
+    (``groups``, ``target``, ``d2_pins``) and what was applied (per group, and to the unit or target)."""
+
+    groups: tuple[ShotGroupInput, ...]
+    target: TargetCtx
+    d2_pins: bool
+    per_group: tuple[tuple[Applied, ...], ...]
+    unit: tuple[Applied, ...]
+
+
+def prepare_shooting(
+    edition: str,
+    army: str,
+    target_army: str,
+    groups: Sequence[ShotGroupInput],
+    target: TargetCtx,
+    *,
+    quality: str,
+    order: str,
+    gyro: bool = False,
+) -> PreparedShooting:
+    """Every national rule of the firer's ``army`` and the target's ``target_army`` that acts on one
+    unit's shooting, applied to the engine's inputs: the groups' weapons and moving penalty, the unit's
+    pins (Large Squads) and the target's morale re-roll (the Great Patriotic War)."""
+    adjusted = [adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro) for g in groups]
+    large = large_squad(edition, army, sum(g.models for g in groups))
+    gpw = rerolls_failed_morale(edition, target_army, target.kind)
+    fanatic = fanatic_target(edition, target_army, target.kind)
+    return PreparedShooting(
+        groups=tuple(
+            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move) for g, a in zip(groups, adjusted, strict=True)
+        ),
+        target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
+        d2_pins=large is not None,
+        per_group=tuple(a.applied for a in adjusted),
+        unit=tuple(a for a in (large, gpw, fanatic) if a is not None),
+    )

@@ -1,0 +1,151 @@
+"""National rules on the shooting page: picked by hand, or filled in from a list's army, and said when applied."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from rules.combat import national
+from tests.resolver.factories import make_chart, make_entry, make_list, make_rule, make_unit, make_user, make_weapon
+
+pytestmark = pytest.mark.django_db
+
+MMG = "edition=v2&g0-weapon=mmg&g0-models=1&g0-range=normal&target_kind=infantry&target_models=10&cover=none"
+
+
+@pytest.fixture
+def mmg(charts):
+    edition = charts["v2"]["rifle"].edition
+    return make_weapon(edition, "mmg", name="MMG", range_max=36, shots="5", category="small-arms")
+
+
+def test_a_german_mmg_rolls_six_dice_and_the_page_says_why(client, mmg):
+    html = client.get(f"/calc/shooting/?{MMG}&army=germany").content.decode()
+    assert "6 dice" in html and "+1 shot: Hitler&#x27;s Buzzsaw (MMG)" in html
+    plain = client.get(f"/calc/shooting/?{MMG}").content.decode()
+    assert "5 dice" in plain and "Buzzsaw (MMG)" not in plain
+
+
+def test_us_riflemen_on_the_move_keep_their_to_hit(client, charts):
+    query = "edition=v2&order=advance&g0-weapon=rifle&g0-models=5&target_kind=infantry&target_models=10&cover=none"
+    html = client.get(f"/calc/shooting/?{query}&army=us").content.decode()
+    assert "No −1 for moving: Fire and Manoeuvre (Rifle)" in html
+    assert "Fire on the move" not in html
+    assert "Fire on the move" in client.get(f"/calc/shooting/?{query}").content.decode()
+
+
+def test_the_rule_is_named_in_french(client, mmg):
+    html = client.get(f"/calc/shooting/?{MMG}&army=germany", headers={"Accept-Language": "fr"}).content.decode()
+    assert "+1 tir : La scie d&#x27;Hitler (MMG)" in html
+
+
+def test_an_unknown_army_is_reported_not_a_500(client, mmg):
+    response = client.get(f"/calc/shooting/?{MMG}&army=narnia")
+    assert response.status_code == 200 and 'class="errorlist"' in response.content.decode()
+
+
+def test_a_unit_from_a_german_list_brings_its_national_rules(client, mmg):
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(mmg.edition, "hitler-s-buzzsaw"))
+    team = make_unit(mmg.edition, weapons=(mmg,), unit_type="team", base_models=3, max_models=3)
+    entry = make_entry(army_list, team, models_count=3)
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}").content.decode()
+    assert '<option value="germany" selected>' in html
+    assert "6 dice" in html and "Hitler&#x27;s Buzzsaw (MMG)" in html
+
+
+def test_a_us_tank_from_a_list_brings_its_gyro_stabilisers(client, charts):
+    edition = charts["v2"]["rifle"].edition
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(edition, "gyro-stabilisers"))
+    tank = make_unit(edition, weapons=(charts["v2"]["light-autocannon"],), unit_type="vehicle_armoured")
+    tank.special_rules.add(make_rule(edition, "gyro-stabilisers"))
+    entry = make_entry(army_list, tank, models_count=1, quality="veteran")
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}&order=advance").content.decode()
+    assert '<option value="us" selected>' in html and 'id="id_gyro" checked' in html
+    assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in html
+
+
+SMALL_TARGET = "edition=v2&g0-weapon=rifle&g0-models=1&g0-range=normal&target_kind=infantry&target_models=2&cover=none"
+
+
+def _exact(html: str, label: str) -> Fraction:
+    """A stat's exact value (its title) by its label."""
+    return Fraction(re.search(rf"{label}</dt>\s*<dd><abbr class=\"stat-value\" title=\"([\d/]+)\"", html).group(1))
+
+
+def test_a_soviet_target_re_takes_the_check_that_would_destroy_it(client, charts):
+    html = client.get(f"/calc/shooting/?{SMALL_TARGET}&target_army=soviet-union").content.decode()
+    assert "Re-takes a failed morale check that would destroy it: The Great Patriotic War" in html
+    plain = client.get(f"/calc/shooting/?{SMALL_TARGET}").content.decode()
+    assert "Re-takes a failed morale check" not in plain
+    assert _exact(html, "Unit destroyed") < _exact(plain, "Unit destroyed")
+
+
+def test_a_soviet_unit_chosen_as_target_brings_its_rule(client, charts):
+    edition = charts["v2"]["rifle"].edition
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    army_list.army.national_rules.add(make_rule(edition, "the-great-patriotic-war"))
+    entry = make_entry(army_list, make_unit(edition, weapons=(charts["v2"]["rifle"],)), models_count=10)
+    client.force_login(alice)
+    html = client.get(f"/calc/shooting/?edition=v2&target_entry={entry.pk}").content.decode()
+    assert '<option value="soviet-union" selected>' in html
+
+
+def test_a_banzai_charge_passes_the_order_test(client, charts):
+    html = client.get("/calc/order-test/?edition=v2&quality=regular&pins=3&officer_bonus=0&modifier=0&banzai=on")
+    text = html.content.decode()
+    assert "Passes without a roll: Banzai Charge" in text and "100%" in text
+    third = client.get("/calc/order-test/?edition=v3&quality=regular&pins=3&officer_bonus=0&modifier=0&banzai=on")
+    assert "not modelled for this edition" in third.content.decode()
+
+
+def test_an_army_without_rules_in_the_edition_says_so(client, charts):
+    query = "edition=v1&g0-weapon=rifle&g0-models=5&target_kind=infantry&target_models=10&cover=none&army=germany"
+    make_chart("v1")
+    assert (
+        "No national rules of this army are modelled for this edition." in client.get(f"/calc/shooting/?{query}").text
+    )
+
+
+def test_an_italian_squad_of_fourteen_pins_d2(client, charts):
+    query = "edition=v2&g0-weapon=rifle&g0-models={n}&target_kind=infantry&target_models=10&cover=none&army=italy"
+    big = client.get("/calc/shooting/?" + query.format(n=14)).text
+    assert "D2 pins: Large Squads (14 or more men firing)" in big and "2 pins" in big
+    small = client.get("/calc/shooting/?" + query.format(n=13)).text
+    assert "Large Squads (14" not in small
+
+
+def test_a_veteran_us_tank_fires_on_the_move_at_a_tank_without_the_minus_one(client, charts):
+    query = (
+        "/calc/anti-tank/?edition=v2&weapon=light-autocannon&shots=1&range=normal&order=advance"
+        "&firer_quality=veteran&firer_pins=0&damage_value=7&facing=front&target_quality=regular&target_pins=0"
+        "&cover=none"
+    )
+    gyro = client.get(f"{query}&army=us&gyro=on").text
+    plain = client.get(query).text
+    assert "No −1 for moving: Gyro-Stabilisers (Light autocannon)" in gyro
+    assert "Fire on the move" in plain and "Fire on the move" not in gyro
+    assert _exact(gyro, "Knocked out") > _exact(plain, "Knocked out")
+
+
+def test_the_form_offers_every_army_the_data_models():
+    from armybuilder.resolver import national as glue
+
+    assert {value for value, _ in glue.ARMY_CHOICES} == {"", *glue.SHOOTING_ARMIES}
+    assert {value for value, _ in glue.TARGET_ARMY_CHOICES} == {"", *glue.MORALE_ARMIES}
+    assert set(glue.NAMES) == {r.slug for r in national.RULES if r.effect}
+
+
+def test_a_japanese_target_is_fanatic(client, charts):
+    query = SMALL_TARGET.replace("target_models=2", "target_models=4") + "&target_starting=6"
+    html = client.get(f"/calc/shooting/?{query}&target_army=imperial-japan").text
+    assert "Fanatics: pins neither rout it nor count on its morale checks: Death Before Dishonour" in html
+    assert _exact(html, "Unit destroyed") < _exact(client.get(f"/calc/shooting/?{query}").text, "Unit destroyed")

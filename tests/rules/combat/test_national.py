@@ -1,0 +1,197 @@
+"""National rules applied before the exact engine: exact vectors worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from math import comb
+
+import pytest
+
+from rules.combat import national
+from rules.combat.api import ShotGroupInput, TargetInput, anti_tank, order_test, shooting
+from rules.combat.weapons import Weapon
+
+from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
+
+BAR = Weapon("Automatic rifle", "automatic-rifle", 30, shots="2")
+COAX_MMG = Weapon("Medium machine gun", "mmg", 36, shots="5")
+
+
+def _fire(edition: str, army: str, weapon: Weapon, models: int, *, order: str = "fire", quality="regular", gyro=False):
+    adj = national.adjust_group(edition, army, weapon, quality=quality, order=order, gyro=gyro)
+    group = ShotGroupInput(adj.weapon, models, "normal", steady_on_move=adj.steady_on_move)
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    return adj, shooting(edition, order=order, firer_quality=quality, firer_pins=0, groups=[group], target=target)
+
+
+def _binomial(n: int, p: F) -> dict[int, F]:
+    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+def test_extra_shot_adds_one_to_any_dice_expression():
+    assert [national.extra_shot(s) for s in ("4", "5", "D6", "D6+1", "2D6")] == ["5", "6", "D6+1", "D6+2", "2D6+1"]
+
+
+def test_a_german_mmg_rolls_six_dice_and_hits_as_a_binomial_of_six():
+    adj, res = _fire("v2", "germany", MMG, 1)
+    assert adj.weapon.shots == "6"
+    assert [(a.change, a.slug) for a in adj.applied] == [("shot", "hitler-s-buzzsaw")]
+    assert res.groups[0].dice.pmf == {6: 1}
+    # 2nd edition: 3+ to hit a regular unit in the open at normal range.
+    assert res.hits.pmf == _binomial(6, F(2, 3))
+    assert res.hits.mean == 4
+
+
+def test_buzzsaw_holds_in_third_edition_and_leaves_other_weapons_and_armies_alone():
+    adj, res = _fire("v3", "germany", LMG, 1)
+    assert adj.weapon.shots == "5" and res.groups[0].dice.pmf == {5: 1}
+    for weapon in (RIFLE, SMG, MEDIUM_AT_GUN):
+        assert national.adjust_group("v2", "germany", weapon).weapon == weapon
+    assert national.adjust_group("v2", "us", MMG).weapon == MMG
+    assert national.adjust_group("v2", "", MMG).applied == ()
+
+
+def test_fire_and_manoeuvre_removes_the_moving_penalty_for_rifles_and_bars_only():
+    adj, res = _fire("v2", "us", RIFLE, 5, order="advance")
+    assert adj.steady_on_move and [a.name for a in adj.applied] == ["Fire and Manoeuvre"]
+    assert res.need_to_hit[0].need == 3 and res.need_to_hit[0].modifiers == ()
+    assert res.hits.pmf == _binomial(5, F(2, 3))
+    # Without the rule: 4+ (the -1 for moving), a binomial of five halves.
+    _adj, plain = _fire("v2", "germany", RIFLE, 5, order="advance")
+    assert plain.need_to_hit[0].need == 4 and plain.hits.pmf == _binomial(5, F(1, 2))
+    adj, res = _fire("v2", "us", BAR, 1, order="advance")
+    assert adj.steady_on_move and res.hits.pmf == _binomial(2, F(2, 3))
+    assert not national.adjust_group("v2", "us", LMG, order="advance").steady_on_move
+    # On a Fire order there is nothing to ignore, so nothing is said to be applied.
+    assert national.adjust_group("v2", "us", RIFLE, order="fire").applied == ()
+    # 3rd edition changed the rule to extra dice, which Muster shows but does not model.
+    assert national.adjust_group("v3", "us", RIFLE, order="advance").applied == ()
+
+
+def test_gyro_stabilisers_need_a_veteran_crew_a_gyro_gun_and_never_a_machine_gun():
+    gun = Weapon("Medium anti-tank gun", "medium-at-gun", 60, pen=5, he_size=1)  # a tank's gun: not fixed
+    adj, res = _fire("v2", "us", gun, 1, order="advance", quality="veteran", gyro=True)
+    assert adj.steady_on_move and res.need_to_hit[0].need == 3
+    assert res.hits.pmf == {0: F(1, 3), 1: F(2, 3)}
+    assert not national.adjust_group("v2", "us", gun, quality="regular", order="advance", gyro=True).steady_on_move
+    assert not national.adjust_group("v2", "us", gun, quality="veteran", order="advance", gyro=False).steady_on_move
+    assert not national.adjust_group("v2", "us", COAX_MMG, quality="veteran", order="advance", gyro=True).applied
+
+
+def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
+    assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
+    assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
+    assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
+    assert national.army_for_rules("v2", {"tiger-fear", "blitzkrieg"}) == ""  # shown, not modelled
+    assert national.modelled_armies("v2") == ("germany", "italy", "us")
+    assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
+
+
+def test_card_shots():
+    assert national.card_shots("v2", "germany", "mmg", "5")[0] == "6"
+    assert national.card_shots("v2", "germany", "rifle", "1") == ("1", ())
+    assert national.card_shots("v2", "us", "mmg", "5") == ("5", ())
+
+
+def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
+    assert all(r.source for r in national.RULES)
+    assert {r.slug for r in national.RULES if not r.verified} <= {
+        "gyro-stabilisers",
+        "fire-and-manoeuvre",
+        "air-superiority",
+        "modern-communications",
+        "the-great-patriotic-war",
+    }
+    with pytest.raises(Exception, match="edition"):
+        national.rules_of("v9", "germany")
+
+
+def test_the_great_patriotic_war_takes_a_failed_check_twice():
+    target = TargetInput(kind="infantry", quality="regular", models=2)
+    group = ShotGroupInput(RIFLE, 1, "normal")
+    plain = shooting("v2", order="fire", firer_quality="regular", firer_pins=0, groups=[group], target=target)
+    applied = national.rerolls_failed_morale("v2", "soviet-union", "infantry")
+    assert applied is not None and applied.name == "The Great Patriotic War"
+    soviet = shooting(
+        "v2",
+        order="fire",
+        firer_quality="regular",
+        firer_pins=0,
+        groups=[group],
+        target=TargetInput(kind="infantry", quality="regular", models=2, reroll_failed_morale=True),
+    )
+    # One man down of two forces the check with the pin just taken: morale 9 - 1, 2D6 over 8 fails 10/36.
+    one_down = plain.casualties.pmf[1]
+    assert plain.morale.p_destroyed_by_check == one_down * F(5, 18)
+    assert soviet.morale.p_destroyed_by_check == one_down * F(5, 18) ** 2
+    assert soviet.morale.p_wiped_out == plain.morale.p_wiped_out
+    assert national.rerolls_failed_morale("v2", "soviet-union", "armoured") is None
+    assert national.rerolls_failed_morale("v2", "germany", "infantry") is None
+    assert national.rerolls_failed_morale("v3", "soviet-union", "infantry") is None  # not sourced for 3rd
+
+
+def test_a_banzai_charge_passes_its_order_test_without_a_roll():
+    odds = order_test("v2", quality="regular", pins=3)
+    assert odds.p_pass == F(15, 36)  # 9 - 3: 2D6 at most 6
+    assert national.banzai("v2", "imperial-japan", charging=False) is None
+    assert national.banzai("v2", "italy", charging=True) is None
+    applied = national.banzai("v2", "imperial-japan", charging=True)
+    assert applied is not None and applied.change == "order"
+    passed = national.auto_pass(odds)
+    assert (passed.p_pass, passed.p_fail, passed.p_fubar, passed.p_double_one) == (1, 0, 0, None)
+
+
+def test_the_docs_list_every_rule_the_data_holds():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "national-rules.md").read_text(encoding="utf-8")
+    missing = {r.name for r in national.RULES if r.name not in doc and r.name.replace("Its", "It's") not in doc}
+    assert not missing
+    for r in national.RULES:
+        if r.effect and r.edition == "2e":
+            assert f"`{r.slug}`) | **modelled**" in doc
+
+
+def test_large_squads_pin_d2_when_fourteen_men_fire():
+    assert national.large_squad("v2", "italy", 13) is None
+    assert national.large_squad("v2", "germany", 20) is None
+    applied = national.large_squad("v2", "italy", 14)
+    assert applied is not None and applied.change == "pins"
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "target": target}
+    group = [ShotGroupInput(RIFLE, 14, "normal")]
+    plain = shooting("v2", groups=group, **kwargs)
+    italian = shooting("v2", groups=group, d2_pins=True, **kwargs)
+    # 14 dice at 3+: no hit at all is (1/3)^14; otherwise one pin, or with Large Squads one or two evenly.
+    miss = F(1, 3) ** 14
+    assert plain.pins.pmf == {0: miss, 1: 1 - miss}
+    assert italian.pins.pmf == {0: miss, 1: (1 - miss) / 2, 2: (1 - miss) / 2}
+    assert italian.casualties.pmf == plain.casualties.pmf and italian.hits.pmf == plain.hits.pmf
+
+
+def test_the_anti_tank_calculator_takes_the_moving_rules_too():
+    gun = Weapon("Medium anti-tank gun", "medium-at-gun", 60, pen=5, he_size=1)
+    adj = national.adjust_group("v2", "us", gun, quality="veteran", order="advance", gyro=True)
+    kwargs = {"weapon": gun, "damage_value": 9, "order": "advance", "firer_quality": "veteran"}
+    steady = anti_tank("v2", steady_on_move=adj.steady_on_move, **kwargs)
+    plain = anti_tank("v2", **kwargs)
+    assert (steady.p_hit, plain.p_hit) == (F(2, 3), F(1, 2))  # 3+, and 4+ with the -1 for moving
+
+
+def test_death_before_dishonour_makes_a_japanese_target_fanatic():
+    assert national.fanatic_target("v2", "imperial-japan", "soft_skin") is None
+    assert national.fanatic_target("v3", "imperial-japan", "infantry") is None
+    applied = national.fanatic_target("v2", "imperial-japan", "infantry")
+    assert applied is not None and applied.name == "Death Before Dishonour"
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "groups": [ShotGroupInput(RIFLE, 1)]}
+    # Four men with 2 pins: a rifle hit adds the third; one man down of four leaves the half that checks.
+    plain = shooting("v2", target=TargetInput(models=4, starting_models=6, pins=2), **kwargs)
+    fanatic = shooting("v2", target=TargetInput(models=4, starting_models=6, pins=2, fanatic=True), **kwargs)
+    one_down = plain.casualties.pmf[1]
+    # Plain: morale 9 - 3 pins, 2D6 over 6 fails 21/36. Fanatics ignore the pins: 9, over 9 fails 6/36.
+    assert plain.morale.p_destroyed_by_check == one_down * F(21, 36)
+    assert fanatic.morale.p_destroyed_by_check == one_down * F(6, 36)
+    # Pins that reach the unit's morale rout it, unless it is Fanatic with two or more men left.
+    routed = shooting("v2", target=TargetInput(models=4, pins=8), **kwargs)
+    held = shooting("v2", target=TargetInput(models=4, pins=8, fanatic=True), **kwargs)
+    assert routed.morale.p_pin_rout == plain.p_pin and held.morale.p_pin_rout == 0
