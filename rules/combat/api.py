@@ -321,7 +321,11 @@ def shooting(
     if target.is_vehicle:
         target = replace(target, models=1, down=False, starting_models=None)
     result, used = _shooting(cfg, shooter, groups, target)
-    return _with_unverified(result, cfg, used, lambda alt: _shooting(alt, shooter, groups, target)[0])
+    # Against a vehicle each weapon group pushes the vehicle's whole state machine through its own
+    # dice, and every unverified switch re-runs all of it: with several groups that reached 1.2 s of
+    # CPU (issue 23). There the switches are named without the size of their effect.
+    measure = not (target.is_vehicle and len(groups) > VEHICLE_GROUPS_MEASURED)
+    return _with_unverified(result, cfg, used, lambda alt: _shooting(alt, shooter, groups, target)[0], measure=measure)
 
 
 def _shooting(
@@ -383,7 +387,13 @@ def _shooting(
 NEGLIGIBLE = Fraction(1, 2000)
 
 
-def _with_unverified(result: Any, cfg: RulesConfig, used: set[str], rerun: Callable[[RulesConfig], Any]) -> Any:
+# Weapon groups at a vehicle whose unverified switches are still measured by re-running the volley.
+VEHICLE_GROUPS_MEASURED = 1
+
+
+def _with_unverified(
+    result: Any, cfg: RulesConfig, used: set[str], rerun: Callable[[RulesConfig], Any], *, measure: bool = True
+) -> Any:
     """``result`` with the unverified switches that could change it, and by how much.
 
     Each unverified switch the answer read is tried at its other plausible values
@@ -391,11 +401,12 @@ def _with_unverified(result: Any, cfg: RulesConfig, used: set[str], rerun: Calla
     headline figures (``headline``) by ``NEGLIGIBLE`` or more is dropped; the others carry the largest
     move of any figure. A
     switch with no known alternative, or whose alternative makes the input impossible (a fixed weapon
-    that could not fire), is kept with no amount.
+    that could not fire), is kept with no amount, as is every switch when ``measure`` is false (an
+    answer too costly to work out again).
     """
     details: list[Unverified] = []
     for name in sorted(used & cfg.unverified):
-        alternatives = cfg.alternatives(name)
+        alternatives = cfg.alternatives(name) if measure else ()
         if not alternatives:
             details.append(Unverified(name))
             continue

@@ -317,14 +317,26 @@ def _int_weights(pmf: Mapping[object, Fraction]) -> tuple[dict, int]:
 
 
 def _forced(cfg: RulesConfig, vehicle: VehicleCtx, states: Mapping[VehicleState, int]) -> dict[VehicleState, int]:
+    # The hottest loop of a volley at a vehicle (every state of every hit row passes here): the
+    # pass chances are read once per pin count, and the dict is updated in place.
     out: dict[VehicleState, int] = {}
+    get = out.get
+    ways_at: dict[int, int] = {}
     for state, w in states.items():
-        if state.ko:
-            _bump(out, state, w * _TEST)
+        if not w:
             continue
-        ways = _passes(cfg, vehicle, state.pins)
-        _bump(out, state, w * ways)
-        _bump(out, _ko(state), w * (_TEST - ways))
+        if state.ko:
+            out[state] = get(state, 0) + w * _TEST
+            continue
+        pins = state.pins
+        ways = ways_at.get(pins)
+        if ways is None:
+            ways = ways_at[pins] = _passes(cfg, vehicle, pins)
+        if ways:
+            out[state] = get(state, 0) + w * ways
+        if ways != _TEST:
+            wreck = VehicleState(True, False, pins)  # _ko(state): wrecks keep only their pins
+            out[wreck] = get(wreck, 0) + w * (_TEST - ways)
     return out
 
 
@@ -413,8 +425,9 @@ def routed(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> bool:
 
 def settle(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> VehicleState:
     """The canonical form of a state: a routed vehicle keeps only immobilised and pins."""
-    if routed(cfg, vehicle, state):
-        return VehicleState(immobilised=state.immobilised, pins=state.pins)
+    # ``routed`` inlined: this runs for every state of every row.
+    if cfg.pin_rout and not state.ko and state.pins >= vehicle.morale:
+        return VehicleState(False, state.immobilised, state.pins)
     return state
 
 

@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from armybuilder.resolver.api import MAX_BAG_DICE, MAX_GROUPS
+from rules.combat import api as combat_api
+from rules.combat import vehicles
 from rules.combat.context import BANDS, COVERS, FACINGS, MAX_MODELS, MAX_PINS, QUALITIES
 from tests.resolver.factories import PROFILES, make_chart, make_weapon
 
@@ -201,3 +203,49 @@ def test_fifty_flamethrowers_at_the_largest_target_answer_within_a_second(client
     status, seconds = _cpu(client, "shooting", {**body, "target": target})
     assert status == 200
     assert seconds < CPU_SECONDS
+
+
+# The heaviest request the property test has found: several heavy weapon groups at a vehicle,
+# where each unverified switch used to re-run the whole volley (1.1 s of CPU with cold caches).
+VEHICLE_VOLLEY = {
+    "edition": "v3",
+    "order": "advance",
+    "firer": {"quality": "inexperienced", "pins": 30},
+    "groups": [
+        {"weapon": "vehicle-flamethrower", "models": 2, "range": "point_blank", "models_under_template": 50},
+        {"weapon": "d6-flamer", "models": 19},
+        {"weapon": "medium-at-gun", "models": 12, "models_under_template": 11},
+        {"weapon": "flamethrower", "models": 4, "models_under_template": 50},
+        {"weapon": "flamethrower", "models": 13, "models_under_template": 6, "ammo": "ap"},
+    ],
+    "target": {"kind": "armoured", "quality": "inexperienced", "models": 30, "damage_value": 9},
+}
+
+
+def _cold() -> None:
+    """Forget what earlier requests worked out, so the request pays for all of its own work."""
+    for function in (vehicles._shot_row, vehicles._rolls_from, vehicles._category):
+        function.cache_clear()
+
+
+@pytest.mark.django_db
+def test_a_vehicle_volley_of_several_groups_names_its_unverified_switches_without_rerunning(
+    client, charts, monkeypatch
+):
+    _cold()
+    status, seconds = _cpu(client, "shooting", VEHICLE_VOLLEY)
+    assert status == 200 and seconds < CPU_SECONDS / 2, seconds
+    runs = []
+    real = combat_api._shooting
+    monkeypatch.setattr(combat_api, "_shooting", lambda *args: runs.append(args) or real(*args))
+    body = client.post("/api/resolve/shooting/", data=json.dumps(VEHICLE_VOLLEY), content_type="application/json")
+    assert body.status_code == 200 and body.json()["unverified"], body.content  # named...
+    assert len(runs) == 1  # ...not measured by running the volley again
+
+
+@pytest.mark.django_db
+def test_one_heavy_group_at_a_vehicle_is_still_measured_within_a_second(client, charts):
+    volley = {**VEHICLE_VOLLEY, "groups": [VEHICLE_VOLLEY["groups"][0] | {"models": 50}]}
+    _cold()
+    status, seconds = _cpu(client, "shooting", volley)
+    assert status == 200 and seconds < CPU_SECONDS, seconds
