@@ -24,6 +24,9 @@ urlpatterns = [
     path("lists/import/roster/", include("armybuilder.importers.roster_urls")),
     path("", include("armybuilder.accounts.urls")),
     path("", include("armybuilder.lists.urls")),
+    # The odds pages: "resolver" in the code (app, templates, url names), "odds" on the page. Their
+    # public paths, /calc/ here and /api/resolve/ above, stay as they are: bookmarks, shared results
+    # and API clients use them.
     path("calc/", include("armybuilder.resolver.urls")),
     path("", include("armybuilder.playsheets.urls")),
     path("", include("armybuilder.games.urls")),
