@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "armybuilder.playsheets",
     "armybuilder.games",
     "armybuilder.security",
+    "armybuilder.site",
 ]
 
 MIDDLEWARE = [
@@ -247,7 +248,7 @@ PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the body's hx-headers, not the cookie
-CSRF_FAILURE_VIEW = "armybuilder.views.csrf_failure"  # Muster's own 403 page, in the visitor's language
+CSRF_FAILURE_VIEW = "armybuilder.site.views.csrf_failure"  # Muster's own 403 page, in the visitor's language
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -267,4 +268,4 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Muster's own error pages (templates/500.html, 503.html) and handlers live in armybuilder/views.py.
+# Muster's own error pages (templates/500.html, 503.html) and handlers live in armybuilder/site/views.py.

@@ -3,8 +3,6 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from armybuilder import views
-
 # API routes come before the reference API's catch-all `<edition>/<table>/` pattern.
 api_patterns = [
     path("", include("armybuilder.catalogue.api_urls")),
@@ -13,13 +11,11 @@ api_patterns = [
     path("", include("armybuilder.reference.api_urls")),
 ]
 
-# A database outage met outside a view is a 503, not a 500 (see views.server_error).
-handler500 = "armybuilder.views.server_error"
+# A database outage met outside a view is a 503, not a 500 (see site.views.server_error).
+handler500 = "armybuilder.site.views.server_error"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz/", views.healthz, name="healthz"),
-    path("ping/", views.ping, name="ping"),
+    path("", include("armybuilder.site.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
@@ -28,7 +24,9 @@ urlpatterns = [
     path("lists/import/roster/", include("armybuilder.importers.roster_urls")),
     path("", include("armybuilder.accounts.urls")),
     path("", include("armybuilder.lists.urls")),
-    path("", include("armybuilder.catalogue.urls")),
+    # The odds pages: "resolver" in the code (app, templates, url names), "odds" on the page. Their
+    # public paths, /calc/ here and /api/resolve/ above, stay as they are: bookmarks, shared results
+    # and API clients use them.
     path("calc/", include("armybuilder.resolver.urls")),
     path("", include("armybuilder.playsheets.urls")),
     path("", include("armybuilder.games.urls")),

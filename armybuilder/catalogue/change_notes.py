@@ -1,6 +1,6 @@
 """What the catalogue changed under a saved list: a note per entry whose unit was removed or changed.
 
-A unit's stamps move only when a value really differs (``reference.models.Stamped``), one per
+A unit's stamps move only when a value really differs (``armybuilder.stamps.Stamped``), one per
 kind of change (``Unit.STAMP_GROUPS``), so a note appears only for a real change and says which:
 its points, its options or its profile. A rename, a new position or an identical reload of the
 built-in data notes nothing.

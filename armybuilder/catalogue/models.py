@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.reference.models import Edition, SpecialRule, Stamped, StampedQuerySet, Weapon
+from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
 
 

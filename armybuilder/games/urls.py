@@ -18,6 +18,4 @@ urlpatterns = [
     path("g/<str:token>/act/", views.act, name="games-shared-act"),
     path("g/<str:token>/undo/", views.undo, name="games-shared-undo"),
     path("g/<str:token>/odds/", views.odds, name="games-shared-odds"),
-    path("sw.js", views.service_worker, name="service-worker"),
-    path("offline/", views.offline, name="offline"),
 ]

@@ -12,7 +12,6 @@ import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -346,23 +345,3 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
             query["down"] = "on"
         query.update(national_rules.target_odds_query(info))  # the target's national morale rules
     return redirect(f"/calc/shooting/?{urlencode(query)}")
-
-
-# --- offline -------------------------------------------------------------------------------------
-
-SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "games" / "sw.js"
-
-
-@require_safe
-def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker, served from the site root so its scope is the whole site."""
-    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
-    # Browsers check for a new worker on navigation; never let a proxy keep an old one.
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-@require_safe
-def offline(request: HttpRequest) -> HttpResponse:
-    """The page the service worker shows when the network is gone and nothing is cached for the URL."""
-    return render(request, "games/offline.html")

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from armybuilder.importers.rosters import MAX_ROSTER_BYTES, RosterImport, import_roster
+from armybuilder.importers.roster_import import MAX_ROSTER_BYTES, RosterImport, import_roster
 from armybuilder.lists import exchange
 from armybuilder.lists.access import remember_in_session
-from armydata.roster import ROSTER_SUFFIXES
+from armydata.roster_file import ROSTER_SUFFIXES
 
 
 class RosterForm(forms.Form):

@@ -15,7 +15,7 @@ Every lookup goes through ``lists_for_user``, so another visitor's list, entry o
 rows. The list is read with one queryset (``ArmyList.objects.for_builder(details=False)``), in
 the same number of queries whatever its size, and summarised once per request (twice for a
 change: before and after it, to tell which panels changed). The roster's rows and groups are
-``lists.roster``'s. An entry removed
+``lists.builder_rows``'s. An entry removed
 in another tab is not an error for htmx: its row is replaced by a short notice.
 
 Responses are gzipped by Django (``gzip_page``): its compression adds random bytes to each
@@ -59,9 +59,7 @@ from armybuilder.lists.builder_forms import (
     QualityForm,
     platoon_kinds,
 )
-from armybuilder.lists.conditional import owned_list_page
-from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
-from armybuilder.lists.roster import (
+from armybuilder.lists.builder_rows import (
     EntryErrors,
     Errors,
     Group,
@@ -70,6 +68,8 @@ from armybuilder.lists.roster import (
     labels,
     problem_href,
 )
+from armybuilder.lists.conditional import owned_list_page
+from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
 from rules.army.model import ListSummary

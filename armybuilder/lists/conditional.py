@@ -5,7 +5,7 @@ entries), its army, the units its entries take with their options, weapons and r
 rules data. ``ArmyListQuerySet.revisions()`` reads the stamps, counts and sums of ids of all the
 list's and catalogue rows in one query; ``reference.version`` adds the rules data's version.
 
-What keeps that honest is the stamps themselves (``reference.models.Stamped``): every catalogue
+What keeps that honest is the stamps themselves (``armybuilder.stamps.Stamped``): every catalogue
 row (army, unit, option, weapon, special rule) has one, moved by ``save()`` when a value differs,
 by every ``QuerySet.update()``, by a change of the weapons and rules linked to a unit, and by
 ``load_reference_data`` for the rows it really changes; an added or deleted row moves a count

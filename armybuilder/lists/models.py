@@ -11,7 +11,8 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Quality, Unit
-from armybuilder.reference.models import Edition, Stamped, StampedManager
+from armybuilder.reference.models import Edition
+from armybuilder.stamps import Stamped, StampedManager
 from rules.army import model as army_rules
 
 POINTS_LIMIT_MAX = 10_000

@@ -4,7 +4,7 @@ Every reference page and API answer depends only on the reference tables (editio
 rows, special rules, weapons and which rules each weapon has), and those change only when the
 built-in data is loaded, a catalogue is imported or staff edit them in the admin. The version is
 each table's row count, sum of ids and latest ``updated_at``: an insert or a delete changes the
-count and the sum, any saved edit moves ``updated_at`` (``models.Stamped``), and
+count and the sum, any saved edit moves ``updated_at`` (``armybuilder.stamps.Stamped``), and
 ``load_reference_data`` writes, with a new stamp, only the rows whose values differ (loading the
 same data again leaves the version as it was). Nothing has to remember to invalidate anything: what is
 kept for a version (rendered pages, ETags) is simply never asked for again once it moves.

@@ -2,7 +2,7 @@
 
 Each page is a GET form whose query string is the whole state. The full page renders the result from
 the query string (so it works without JavaScript and a result URL can be shared); htmx requests get
-the ``#result`` fragment, or ``#calc`` (form and result) when the form itself must change: another
+the ``#result`` fragment, or ``#resolver`` (form and result) when the form itself must change: another
 edition's weapons, an extra weapon row, a target taken from a list. Field errors travel with the
 ``#result`` fragment as out-of-band swaps, so the inputs being typed in are never replaced.
 """
@@ -50,7 +50,7 @@ from rules.combat.results import (
 from rules.combat.results import Roll as NeedRoll
 from rules.errors import RulesError
 
-FRAGMENTS = ("result", "calc")
+FRAGMENTS = ("result", "resolver")
 
 SWITCH_LABELS = {
     "seven_plus": gettext_lazy("Needing 7+ to hit (a 6, then a 6)"),
@@ -212,7 +212,7 @@ def _prob_bars(pairs: Sequence[tuple[str, object]]) -> list[Bar]:
 def _render(
     request: HtmxHttpRequest, template: str, context: dict[str, Any], state: Mapping[str, Any] | None = None
 ) -> HttpResponse:
-    """The full page, or the fragment the htmx request targets (``#calc`` or, by default, ``#result``).
+    """The full page, or the fragment the htmx request targets (``#resolver`` or, by default, ``#result``).
 
     When the form itself is re-rendered, the address bar gets ``state`` (the form's data after any
     prefill) rather than the request's query, so copying the URL copies what is on screen.
@@ -222,7 +222,7 @@ def _render(
     target = request.htmx.target if request.htmx.target in FRAGMENTS else "result"
     context["oob"] = target == "result"
     response = render(request, f"{template}#{target}", context)
-    if target == "calc" and state is not None:
+    if target == "resolver" and state is not None:
         push_url(response, f"{request.path}?{urlencode(state)}")
     return response
 

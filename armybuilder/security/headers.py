@@ -23,7 +23,7 @@ class PermissionsPolicyMiddleware:
         return response
 
 
-# The service worker keeps a signed-in player's pages for offline use (static/games/sw.js). It must
+# The service worker keeps a signed-in player's pages for offline use (static/site/sw.js). It must
 # stop serving them once the session is gone, even when that happens without a logout.
 USER_HEADER = "X-Muster-User"
 USER_COOKIE = "muster_user"

@@ -5,8 +5,9 @@ A unit's *role* is the slot it fills in a platoon: its officer rank decides for 
 "company_commander"), its ``slot`` for everything else.
 
 The tables are data with their sources: ``REINFORCED_PLATOON`` (2nd ed, also used for 1st ed
-and flagged), ``V3_PLATOONS`` (3rd ed: the Rifle Platoon from v3-generic-costs.md, the support
-platoons from JK3), gathered per edition in ``EDITION_RULES``. A 3rd-ed Company Commander is
+and flagged), ``V3_PLATOONS`` (3rd ed: the Rifle Platoon from the community 3rd-edition points
+notes, the source tag ``v3-generic-costs.md`` of fixtures/src/catalogue_generic.py; the support
+platoons from JK3, see docs/rules-notes.md §0), gathered per edition in ``EDITION_RULES``. A 3rd-ed Company Commander is
 0-1 per list and may sit outside the platoons.
 
 Problems come back in a stable order: units outside any platoon (list order), then each platoon

@@ -1,7 +1,7 @@
 """Every catalogue row's stamp moves with every real write, and only with a real one.
 
 A list's revision (ETags, kept PDFs) and its "changed in the catalogue" notes read these stamps
-(``reference.models.Stamped``), so each way of writing is tried on each table: ``save()`` after
+(``armybuilder.stamps.Stamped``), so each way of writing is tried on each table: ``save()`` after
 a change, ``save()`` of an unchanged row, ``QuerySet.update()``, ``bulk_update()``, links.
 """
 

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 
 from armybuilder.catalogue.models import Option, Origin
-from armybuilder.reference.management.commands.load_reference_data import drop_stale_options
+from armybuilder.site.management.commands.load_reference_data import drop_stale_options
 from tests.lists.factories import make_army, make_entry, make_list, make_option, make_unit
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"

@@ -276,16 +276,6 @@ def test_the_game_page_costs_the_same_queries_however_long_the_log(
         alice_client.get(f"/games/{game.pk}/")
 
 
-def test_the_service_worker_is_served_from_the_root(client) -> None:
-    response = client.get("/sw.js")
-    assert (response.status_code, response["Content-Type"].split(";")[0]) == (200, "text/javascript")
-    assert b"CACHE_VERSION" in response.content
-
-
-def test_the_offline_page_says_so(client) -> None:
-    assert "offline" in client.get("/offline/").content.decode().lower()
-
-
 def test_the_table_speaks_french(alice_client, alice) -> None:
     game = a_game(alice_client, alice)
     act(alice_client, f"/games/{game.pk}/", action="record", side="b", rev="0")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from armybuilder.catalogue.models import Unit
-from armybuilder.importers.rosters import import_roster, roster_document
+from armybuilder.importers.roster_import import import_roster, roster_document
 from armybuilder.importers.writer import import_files
 from armybuilder.lists.exchange import ListImportError
-from armydata.roster import parse_roster
+from armydata.roster_file import parse_roster
 from tests.importers.test_bs3 import BS3, read_bs3
 from tests.importers.test_writer import make_chart
 from tests.lists.factories import make_army, make_edition, make_option, make_unit

@@ -10,11 +10,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armybuilder.catalogue.models import Unit
-from armybuilder.importers.rosters import import_roster
+from armybuilder.importers.roster_import import import_roster
 from armybuilder.importers.writer import import_files
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList, Entry
-from armydata.roster import parse_roster
+from armydata.roster_file import parse_roster
 from armydata.safety import CatalogueImportError
 from tests.importers.helpers import read_battlescribe
 from tests.importers.test_nr3 import NR3, read_nr3

@@ -40,8 +40,8 @@ def test_it_returns_the_result_fragment_to_htmx(client, charts, url):
 
 @pytest.mark.parametrize("url", PAGES)
 def test_it_returns_form_and_result_for_the_calc_target(client, charts, url):
-    response = client.get(url, headers={"HX-Request": "true", "HX-Target": "calc"})
-    assert response.content.lstrip().startswith(b'<div id="calc"')
+    response = client.get(url, headers={"HX-Request": "true", "HX-Target": "resolver"})
+    assert response.content.lstrip().startswith(b'<div id="resolver"')
     assert b'id="result"' in response.content
     assert b"<html" not in response.content
 
@@ -314,7 +314,7 @@ def test_it_puts_the_filled_in_target_in_the_address_bar(client, squad):
     alice, entry = squad
     client.force_login(alice)
     response = client.get(
-        f"/calc/shooting/?target_entry={entry.pk}", headers={"HX-Request": "true", "HX-Target": "calc"}
+        f"/calc/shooting/?target_entry={entry.pk}", headers={"HX-Request": "true", "HX-Target": "resolver"}
     )
     assert "target_quality=veteran" in response["HX-Push-Url"]
     assert f"target_loaded={entry.pk}" in response["HX-Push-Url"]

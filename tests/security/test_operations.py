@@ -22,7 +22,7 @@ def test_healthz_answers_200_with_the_database(client):
 
 @pytest.mark.django_db
 def test_healthz_answers_503_without_the_database(client):
-    with mock.patch("armybuilder.views.connection.cursor", side_effect=OperationalError("connection refused")):
+    with mock.patch("armybuilder.site.views.connection.cursor", side_effect=OperationalError("connection refused")):
         response = client.get("/healthz/")
     assert response.status_code == 503
     assert response.json()["database"] == "unreachable"
@@ -36,7 +36,7 @@ def test_connections_are_health_checked(settings):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "words"), [("en", "Briefly unavailable"), ("fr", "Momentanément indisponible")])
 def test_a_page_gets_musters_503_while_the_database_is_down(client, language, words):
-    with mock.patch("armybuilder.views.Edition.objects.all", side_effect=OperationalError("server closed")):
+    with mock.patch("armybuilder.site.views.Edition.objects.all", side_effect=OperationalError("server closed")):
         response = client.get("/", headers={"Accept-Language": language})
     assert response.status_code == 503
     assert words in response.content.decode()
@@ -47,7 +47,7 @@ def test_a_page_gets_musters_503_while_the_database_is_down(client, language, wo
 @pytest.mark.parametrize(("language", "words"), [("en", "Something went wrong"), ("fr", "Une erreur s'est produite")])
 def test_an_error_gets_musters_own_500_page(language, words):
     client = Client(raise_request_exception=False)
-    with mock.patch("armybuilder.views.Edition.objects.all", side_effect=RuntimeError("bug")):
+    with mock.patch("armybuilder.site.views.Edition.objects.all", side_effect=RuntimeError("bug")):
         response = client.get("/", headers={"Accept-Language": language})
     assert response.status_code == 500
     html = response.content.decode()

@@ -23,7 +23,7 @@ from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList
 from armybuilder.lists.summary import list_summary
 from armydata.battlescribe import edition_of, quality_of
 from armydata.classify import is_setting, platoon_kind
-from armydata.roster import Roster, RosterForce, RosterSelection, parse_roster
+from armydata.roster_file import Roster, RosterForce, RosterSelection, parse_roster
 from armydata.safety import CatalogueImportError
 from rules.army.force_org import KIND_LABELS, edition_rules
 

@@ -1,18 +1,28 @@
-"""Site-wide pages that belong to no single app."""
+"""Site-wide pages that belong to no single app.
+
+The home page, the health checks and error pages, the service worker with its offline page (it
+keeps pages of every app), and "About the data" (every army Muster offers, where its figures
+come from, under which licence).
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import DatabaseError, connection
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from armybuilder.catalogue.imported import imported_weapons_by_army
+from armybuilder.catalogue.models import Army, Origin
 from armybuilder.reference.models import Edition
 from armybuilder.security.cache import ResilientRedisCache
 from armybuilder.security.middleware import DATABASE_DOWN, refusal, unavailable
@@ -85,3 +95,59 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def ping(request: HttpRequest) -> HttpResponse:
     """The trivial view the benchmarks use as their yardstick."""
     return HttpResponse("pong", content_type="text/plain")
+
+
+# --- offline -------------------------------------------------------------------------------------
+
+SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "site" / "sw.js"
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the site root so its scope is the whole site."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
+    # Browsers check for a new worker on navigation; never let a proxy keep an old one.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows when the network is gone and nothing is cached for the URL."""
+    return render(request, "site/offline.html")
+
+
+# --- about the data ------------------------------------------------------------------------------
+
+BARRACKS_LICENCE = Path(settings.BASE_DIR) / "fixtures" / "LICENSE-barracks.md"
+
+
+def licence_of(army: Army) -> str:
+    """The licence of an army's figures, from where they came (the data keeps its source on every army)."""
+    if "barracks" in army.source.lower():
+        return _("MIT (Barracks, © 2023 Francois Laubscher)")
+    if army.origin == Origin.BATTLESCRIBE:
+        return _("As the BattleScribe data repository it was imported from states")
+    if army.origin == Origin.BARRACKS:
+        return _("MIT (Barracks data, imported)")
+    return _("Muster's own compilation (points as the source says)")
+
+
+@require_safe
+def about_data(request: HttpRequest) -> HttpResponse:
+    """Every army Muster offers, where its figures come from, under which licence."""
+    armies = (
+        Army.objects.select_related("edition")
+        .prefetch_related("national_rules")
+        .annotate(unit_count=Count("units", filter=Q(units__removed=False, units__hidden=False)))
+        .order_by("edition__number", "origin", "name")
+    )
+    rows = [(army, licence_of(army)) for army in armies]
+    licence_text = BARRACKS_LICENCE.read_text(encoding="utf-8") if BARRACKS_LICENCE.exists() else ""
+    context = {
+        "rows": rows,
+        "barracks_licence": licence_text,
+        # Weapons the rulebook chart lacks, under the imported army that brought them.
+        "imported_weapons": imported_weapons_by_army([army for army, _licence in rows]),
+    }
+    return render(request, "site/about_data.html", context)

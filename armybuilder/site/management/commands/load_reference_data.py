@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from armybuilder.catalogue.models import Option, Origin, Unit
 from armybuilder.lists.models import Entry
-from armybuilder.reference.models import Stamped
+from armybuilder.stamps import Stamped
 
 
 def fixture_files() -> list[Path]:

@@ -1,4 +1,4 @@
-/* Registers the service worker (static/games/sw.js, served at /sw.js) and keeps its caches to the
+/* Registers the service worker (static/site/sw.js, served at /sw.js) and keeps its caches to the
    signed-in user: on every page it records who that is and deletes the pages kept for anyone else,
    and at logout it deletes them all before the form is sent. */
 (function () {

@@ -198,9 +198,9 @@ def test_it_updates_the_order_dice_odds_in_place(client, charts):
 
 def test_it_reshows_the_form_for_a_new_edition(client, charts):
     response = client.get(
-        ORDER_DICE.replace("edition=v2", "edition=v3"), headers={"HX-Request": "true", "HX-Target": "calc"}
+        ORDER_DICE.replace("edition=v2", "edition=v3"), headers={"HX-Request": "true", "HX-Target": "resolver"}
     )
-    assert response.content.lstrip().startswith(b'<div id="calc"')
+    assert response.content.lstrip().startswith(b'<div id="resolver"')
     assert "edition=v3" in response["HX-Push-Url"]
 
 
