@@ -117,14 +117,24 @@ def font_config() -> Any:
     return config
 
 
-def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
+Progress = Callable[[str], None]
+
+
+def _no_progress(stage: str) -> None:
+    return None
+
+
+def html_to_pdf(html: str, *, fresh_fonts: bool = False, progress: Progress = _no_progress) -> bytes:
     """The PDF of ``html``, each part fitted to its pages (``fitted``).
 
     ``fresh_fonts`` makes a font configuration for this render alone, as WeasyPrint does by
-    default (only the memory benchmark asks for it, to show the leak).
+    default (only the memory benchmark asks for it, to show the leak). ``progress`` is told each
+    stage as it starts ("layout", "fitting", "writing"): the task worker shows it to the visitor.
     """
     fonts = None if fresh_fonts else font_config()
-    return fitted(html, fonts).write_pdf()
+    document = fitted(html, fonts, progress=progress)
+    progress("writing")
+    return document.write_pdf()
 
 
 # -- Fitting parts to their pages ----------------------------------------------------------------
@@ -167,12 +177,14 @@ def _tighten(html: str, part: str, level: str) -> str:
     return re.sub(rf"""class=(["'])part {part}""", rf"class=\1part {part} {level}", html, count=1)
 
 
-def fitted(html: str, fonts: Any) -> Any:
+def fitted(html: str, fonts: Any, *, progress: Progress = _no_progress) -> Any:
     """The laid-out document; a part that spills a little onto a last page is tightened to fit."""
+    progress("layout")
     document = _layout(html, fonts)
     for part, fills in _part_pages(document).items():
         if part not in FIT_PARTS or len(fills) < 2 or fills[-1] >= FIT_FILL:
             continue
+        progress("fitting")
         for level in FIT_LEVELS:
             tighter_html = _tighten(html, part, level)
             tighter = _layout(tighter_html, fonts)
@@ -182,9 +194,9 @@ def fitted(html: str, fonts: Any) -> Any:
     return document
 
 
-def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
+def render_pdf(template_name: str, context: dict[str, Any], *, progress: Progress = _no_progress) -> bytes:
     """Render a print template to PDF bytes; call it inside ``translation.override``."""
-    return html_to_pdf(render_html(template_name, context))
+    return html_to_pdf(render_html(template_name, context), progress=progress)
 
 
 def _cached(key: str, seconds: int, render: Callable[[], bytes]) -> bytes:
@@ -223,7 +235,14 @@ def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str
     return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
 
 
-def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes:
+def kept_list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes | None:
+    """The list's PDF if it is kept for the list as it is now, else None (nothing is rendered)."""
+    return cache.get(list_cache_key(army_list, lang=lang, paper=paper, parts=parts))
+
+
+def list_pdf(
+    army_list: Any, *, lang: str, paper: str, parts: Sequence[str], progress: Progress = _no_progress
+) -> bytes:
     """A list's PDF of ``parts``, from the cache while the list, its army and the rules are unchanged.
 
     ``army_list`` needs only its row and army: its units are read only when the PDF is rendered.
@@ -232,9 +251,10 @@ def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> 
     from armybuilder.playsheets.context import list_context
 
     def render() -> bytes:
+        progress("reading")
         full = ArmyList.objects.for_builder().get(pk=army_list.pk)
         with translation.override(lang):
-            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts), progress=progress)
 
     key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
     return _cached(key, LIST_CACHE_SECONDS, render)
