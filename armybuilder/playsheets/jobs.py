@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from armybuilder.lists.models import ArmyList
 from armybuilder.playsheets import pdf
-from armybuilder.playsheets.models import MAX_PDF_BYTES, PdfJob
+from armybuilder.playsheets.models import JOB_KEEP, MAX_PDF_BYTES, PdfJob
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +32,14 @@ def needs_worker(army_list: ArmyList, parts: Sequence[str]) -> bool:
     return HEAVY_PART in parts and army_list.entries.count() > settings.PDF_QUEUE_UNITS
 
 
+def prune() -> None:
+    """Forget jobs older than a day, and the queue's finished tasks as old (two indexed deletes)."""
+    from django_tasks_db.models import DBTaskResult
+
+    PdfJob.objects.expired().delete()
+    DBTaskResult.objects.finished().filter(finished_at__lt=timezone.now() - JOB_KEEP).delete()
+
+
 def enqueue_list_pdf(army_list: ArmyList, *, lang: str, paper: str, parts: Sequence[str], filename: str) -> PdfJob:
     """The job making this PDF: one already waiting, running or done for the same list and options,
     else a new one, enqueued. Requests run in autocommit, so the row is committed before the task
@@ -39,7 +47,7 @@ def enqueue_list_pdf(army_list: ArmyList, *, lang: str, paper: str, parts: Seque
     """
     from armybuilder.playsheets.tasks import render_list_pdf
 
-    PdfJob.objects.expired().delete()
+    prune()
     key = pdf.list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
     existing = PdfJob.objects.live().filter(army_list=army_list, key=key).first()
     if existing is not None and not existing.is_stale:

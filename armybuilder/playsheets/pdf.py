@@ -40,6 +40,7 @@ import mimetypes
 import re
 import threading
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -124,13 +125,19 @@ def _no_progress(stage: str) -> None:
     return None
 
 
-def html_to_pdf(html: str, *, fresh_fonts: bool = False, progress: Progress = _no_progress) -> bytes:
+# Who is told each stage of the render in progress: the task worker's job row (``jobs``), else no
+# one. A context variable, so the renders in between (``render_pdf``) keep their plain signature.
+_progress: ContextVar[Progress] = ContextVar("playsheets_pdf_progress", default=_no_progress)
+
+
+def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
     """The PDF of ``html``, each part fitted to its pages (``fitted``).
 
     ``fresh_fonts`` makes a font configuration for this render alone, as WeasyPrint does by
-    default (only the memory benchmark asks for it, to show the leak). ``progress`` is told each
-    stage as it starts ("layout", "fitting", "writing"): the task worker shows it to the visitor.
+    default (only the memory benchmark asks for it, to show the leak). Each stage is reported as
+    it starts ("layout", "fitting", "writing") to ``_progress``: the task worker shows it.
     """
+    progress = _progress.get()
     fonts = None if fresh_fonts else font_config()
     document = fitted(html, fonts, progress=progress)
     progress("writing")
@@ -194,9 +201,9 @@ def fitted(html: str, fonts: Any, *, progress: Progress = _no_progress) -> Any:
     return document
 
 
-def render_pdf(template_name: str, context: dict[str, Any], *, progress: Progress = _no_progress) -> bytes:
+def render_pdf(template_name: str, context: dict[str, Any]) -> bytes:
     """Render a print template to PDF bytes; call it inside ``translation.override``."""
-    return html_to_pdf(render_html(template_name, context), progress=progress)
+    return html_to_pdf(render_html(template_name, context))
 
 
 def _cached(key: str, seconds: int, render: Callable[[], bytes]) -> bytes:
@@ -253,8 +260,12 @@ def list_pdf(
     def render() -> bytes:
         progress("reading")
         full = ArmyList.objects.for_builder().get(pk=army_list.pk)
-        with translation.override(lang):
-            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts), progress=progress)
+        reporting = _progress.set(progress)
+        try:
+            with translation.override(lang):
+                return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+        finally:
+            _progress.reset(reporting)
 
     key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
     return _cached(key, LIST_CACHE_SECONDS, render)

@@ -203,6 +203,19 @@ def test_the_database_queue_and_its_worker_make_the_pdf(alice_client, army_list,
 
     task.refresh_from_db()
     assert task.status == "SUCCESSFUL" and task.return_value == "done"
+    assert task.worker_ids  # claimed by the worker, not run in the request
     html = alice_client.get(url).content.decode()
     assert "Your PDF is ready." in html
     assert "Medium Tank" in read_pdf(alice_client.get(f"{url}file.pdf")).text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_queues_finished_tasks_are_forgotten_after_a_day(alice_client, army_list, small_threshold, settings):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=en"))
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
+    DBTaskResult.objects.update(finished_at=timezone.now() - timedelta(hours=25))
+    job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=fr"))
+    assert list(DBTaskResult.objects.values_list("status", flat=True)) == ["READY"]  # only the new one
