@@ -26,11 +26,12 @@ and build, the language, the paper and the parts printed.
 
 What one render may cost is bounded by its input and by the deployment, not in this process: a
 list holds at most 100 units (``lists.models.ENTRIES_MAX``), which bounds the largest render (a
-100-unit print PDF, about 5 s on one core: docs/deploy.md); the PDF views are rate limited per
-visitor (``security.middleware``); and gunicorn's sync workers (one request at a time each) and
-their timeout (deploy/gunicorn.conf.py) bound how many renders run at once and how long any may
-take. A render is never interrupted halfway (a signal once left a database connection
-mid-command), and what is rendered is kept, so each PDF is made once per revision.
+100-unit print PDF, about 5 s on one core: docs/deploy.md), and the unit cards of a list above
+``settings.PDF_QUEUE_UNITS`` are rendered by the task worker, not in a request (``jobs``); the
+PDF views are rate limited per visitor (``security.middleware``); and gunicorn's sync workers
+(one request at a time each) and their timeout (deploy/gunicorn.conf.py) bound how many renders
+run at once and how long any may take. A render is never interrupted halfway (a signal once left
+a database connection mid-command), and what is rendered is kept, so each PDF is made once per revision.
 """
 
 from __future__ import annotations
