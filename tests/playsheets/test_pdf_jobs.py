@@ -219,3 +219,13 @@ def test_the_queues_finished_tasks_are_forgotten_after_a_day(alice_client, army_
     DBTaskResult.objects.update(finished_at=timezone.now() - timedelta(hours=25))
     job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=fr"))
     assert list(DBTaskResult.objects.values_list("status", flat=True)) == ["READY"]  # only the new one
+
+
+def test_the_deploy_check_warns_when_tasks_would_run_inside_requests(settings):
+    from armybuilder.security.checks import check_task_queue
+
+    settings.DEBUG = False
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    assert [message.id for message in check_task_queue(None)] == ["muster.W020"]
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    assert check_task_queue(None) == []
