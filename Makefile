@@ -55,9 +55,10 @@ system-deps-run:
 system-deps-test:
 	@scripts/system-deps.sh test
 
+# The development server and the task worker (big lists' PDFs) together; Ctrl-C stops both.
 run: system-deps-run data
-	@echo "Muster is starting on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Muster is starting on http://$(HOST):$(PORT)/ (with its task worker)"
+	scripts/run_dev.sh $(PY) $(HOST):$(PORT)
 
 test: system-deps-test install-dev messages
 	$(PY) -m pytest

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_tasks_db",
     "armybuilder.reference",
     "armybuilder.catalogue",
     "armybuilder.importers",
@@ -267,5 +268,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Work that takes seconds runs outside the request, in Django's Tasks framework: the ORM backend
+# (django-tasks-db) keeps the queue in the database Muster already has, and `manage.py db_worker`
+# (started by `make run`, deploy/stack.sh and deploy/systemd/muster-worker.service) runs it.
+# TASKS_BACKEND=django.tasks.backends.immediate.ImmediateBackend runs each task inside the request
+# that asks for it (the tests do, except those of the worker's own path).
+TASKS = {"default": {"BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
+# A list with more units than this has its unit cards (and any print PDF holding them) made by the
+# worker: the request answers at once with a page that follows the job and then offers the file.
+# Smaller lists render inside the request, as they take well under a second.
+PDF_QUEUE_UNITS = int(os.environ.get("PDF_QUEUE_UNITS", "30"))
 
 # Muster's own error pages (templates/500.html, 503.html) and handlers live in armybuilder/site/views.py.

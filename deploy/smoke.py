@@ -3,7 +3,8 @@
     .venv/bin/python deploy/smoke.py https://127.0.0.1:8443
 
 Standard library only. Checks, in order: health, pages and their headers, static files from
-nginx (gzip), a list import, an htmx action, a PDF, a 429 from a rate limit shared by every
+nginx (gzip), a list import, an htmx action, a PDF, a big list's unit cards made by the task
+worker (enqueued, polled, downloaded), a 429 from a rate limit shared by every
 worker (Redis), per-client limits (the clients are told apart by their loopback source address,
 127.0.0.2, 127.0.0.3...: one's failed logins do not lock out another, and a forged
 X-Forwarded-For changes nothing), an oversized body refused by nginx, 600 slow TLS connections
@@ -147,6 +148,7 @@ def main(base: str, apps: list[str]) -> None:
 
     status, headers, body = s.request("GET", f"{builder}roster.pdf")
     check(status == 200 and body.startswith(b"%PDF-"), "the list's roster PDF renders")
+    big_list_cards(s, builder)
 
     # Wrong passwords until refused: the limit is 10 a minute per address, counted in Redis
     # whichever worker or app server answers. Windows are fixed, so one that ends mid-run lets up
@@ -205,6 +207,36 @@ def main(base: str, apps: list[str]) -> None:
     stack = stack_env(base)
     workers_killed(base, stack)
     redis_stopped(base, stack)
+
+
+def big_list_cards(s: Session, builder: str, units: int = 40) -> None:
+    """A big list's unit cards go through the task worker: enqueued, followed, then downloaded."""
+    status, headers, body = s.request("GET", f"{builder}export.json")
+    check(status == 200, "the list exports as JSON")
+    document = json.loads(body)
+    document["name"] = "Smoke test, big"
+    document["entries"] = document["entries"][:1] * units  # above PDF_QUEUE_UNITS (30)
+    status, headers, body = s.request("POST", "/lists/import/", {"text": json.dumps(document)})
+    check(status == 302, f"a list of {units} units is imported ({status}: {body[:300]!r})")
+    big = urllib.parse.urlparse(headers["Location"]).path
+    status, headers, body = s.request("GET", f"{big}cards.pdf")
+    job = urllib.parse.urlparse(headers.get("Location", "")).path
+    check(status == 302 and re.match(r"^/lists/\d+/pdf/[0-9a-f-]{36}/$", job), f"its cards are enqueued ({status})")
+    deadline = time.monotonic() + 180
+    state = ""
+    while time.monotonic() < deadline:
+        status, headers, body = s.request("GET", job, headers={"HX-Request": "true"})
+        found = re.search(rb'data-status="(\w+)"', body)
+        state = found.group(1).decode() if status == 200 and found else f"HTTP {status}"
+        if state in ("done", "failed") or status != 200:
+            break
+        time.sleep(1)
+    check(state == "done", f"the worker makes the PDF, followed on its status page ({state})")
+    status, headers, body = s.request("GET", f"{job}file.pdf?download=1")
+    check(status == 200 and body.startswith(b"%PDF-"), "the finished PDF downloads")
+    check(headers.get("Content-Disposition", "").startswith("attachment;"), "as an attachment")
+    other = Session(s.base, source="127.0.0.4")
+    check(other.request("GET", f"{job}file.pdf")[0] == 404, "another visitor cannot download it")
 
 
 def get_many(base: str, source: str, paths: list[str], until: float, statuses: Counter) -> None:

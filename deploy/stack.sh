@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A production-like Muster on this machine, as your own processes: nginx (TLS, self-signed) in
-# front of gunicorn, both from deploy/'s files, with Redis (Debian's redis-server) and the
-# PostgreSQL database given by DATABASE_URL. For CI's smoke test and `make loadtest`.
+# front of gunicorn, both from deploy/'s files, the task worker (manage.py db_worker), with Redis
+# (Debian's redis-server) and the PostgreSQL database given by DATABASE_URL.
+# For CI's smoke test and `make loadtest`.
 #
 #   deploy/stack.sh start    # prints the https URL; everything lives in $STACK_DIR
 #   deploy/stack.sh stop
@@ -84,6 +85,12 @@ start() {
       --access-logfile "$DIR/gunicorn-$app_port-access.log" --error-logfile "$DIR/gunicorn-$app_port.log"
     upstream+="    server 127.0.0.1:$app_port max_fails=0;"$'\n'
   done
+
+  # The task worker (deploy/systemd/muster-worker.service): big lists' PDFs are made here, not in
+  # gunicorn. Same environment as the app servers; its own process, stopped with the rest.
+  nohup "$PY" manage.py db_worker --no-reload --queue-name '*' --interval 0.5 -v 1 \
+    >"$DIR/worker.log" 2>&1 &
+  echo $! >"$DIR/worker.pid"
 
   # nginx: deploy/'s location and proxy files as they are, the placeholders filled in, in a
   # main configuration of our own (TLS with a throw-away self-signed certificate).

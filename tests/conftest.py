@@ -61,6 +61,21 @@ def _no_rate_limits():
 
 
 @pytest.fixture(autouse=True)
+def _tasks_run_at_once():
+    # Tasks run inside the request that enqueues them (Django's immediate backend), so a view test
+    # sees the whole flow; the worker's own path (the database backend) is tested on its own, in
+    # tests/playsheets/test_pdf_jobs.py, with the setting switched back.
+    from django.conf import settings
+    from django.test import override_settings
+
+    if not settings.configured:
+        yield
+        return
+    with override_settings(TASKS={"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     # A request in French leaves French active in this thread (the test client runs views here):
     # each test starts in the default language, whatever ran before it.

@@ -7,40 +7,47 @@ handler has to be installed before the request body is read, and Django's CSRF m
 it first; so the view is marked ``csrf_exempt`` and checks CSRF itself with ``csrf_protect``
 once the handler is in place (the pattern Django's upload-handler docs give).
 
-A POST answers with the report rather than redirecting: the report is the outcome of that one
-request, not state to come back to. With htmx only the ``#import-report`` partial is returned.
+A POST of files answers with the report rather than redirecting: the report is the outcome of
+that one request, not state to come back to. With htmx only the ``#import-report`` partial is
+returned. A GitHub repository is downloaded and imported by the task worker (``jobs``): the POST
+answers with the job's report fragment (htmx), which polls until the report is in, or redirects to
+the job's page (``jobs/<id>/``), which reloads itself until then.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.http import HtmxHttpRequest
+from armybuilder.importers import jobs
+from armybuilder.importers.models import ImportJob
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
-from armydata.github import fetch_repository, parse_repository
+from armydata.github import parse_repository
 from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
 
 ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
+# How often the page asks again while a GitHub import runs (htmx, or a meta refresh without it).
+JOB_POLL_SECONDS = 2
 
 
 def _megabytes(size: int) -> str:
@@ -181,12 +188,30 @@ def _render(
     form: CatalogueUploadForm,
     *,
     errors: list[str] | None = None,
-    result: ImportResult | None = None,
+    result: ImportResult | dict | None = None,
+    job: ImportJob | None = None,
 ) -> HttpResponse:
     # Refusals are 200 like successes: htmx swaps only 2xx responses, and the report is the answer.
     template = f"{TEMPLATE}#import-report" if request.htmx else TEMPLATE
-    context = {"form": form, "errors": errors or [], "result": result}
-    return render(request, template, context)
+    errors = list(errors or [])
+    if job is not None:
+        if job.is_done:
+            result = job.report
+        elif job.is_failed:
+            errors.append(_job_error(job))
+    context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
+    response = render(request, template, context)
+    if job is not None:
+        response["Cache-Control"] = "no-store"  # a job's report changes while it runs
+    return response
+
+
+def _job_error(job: ImportJob) -> str:
+    if job.is_stale:
+        return _("The worker stopped during the import. Nothing was imported; start it again.")
+    if job.error:
+        return _("%(reason)s. Nothing was imported.") % {"reason": job.error}
+    return _("The import failed unexpectedly. Nothing was imported.")
 
 
 @csrf_exempt
@@ -221,19 +246,33 @@ def _catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
         return _render(request, form, errors=errors)
     if not form.is_valid():
         return _render(request, form)
+    if form.cleaned_data["github"]:
+        if form.cleaned_data["files"]:
+            message = _("Import files and a GitHub repository one at a time. Nothing was imported.")
+            return _render(request, form, errors=[message])
+        # Downloading and importing a repository takes seconds to a minute: the task worker does it.
+        job = jobs.enqueue_github_import(
+            form.cleaned_data["github"],
+            edition=form.cleaned_data["edition"],
+            dry_run=form.cleaned_data["dry_run"],
+            user=request.user,
+        )
+        if not request.htmx:
+            return redirect("imp-catalogue-import-job", job=job.pk)
+        job = ImportJob.objects.get(pk=job.pk)  # as the task left it, if it has run already
+        return _render(request, CatalogueUploadForm(initial={"dry_run": job.dry_run}), job=job)
     files = {upload.name or "": upload.read() for upload in form.cleaned_data["files"]}
     try:
-        if form.cleaned_data["github"]:
-            _repository, fetched = fetch_repository(
-                form.cleaned_data["github"],
-                url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL,
-                allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
-            )
-            for name, data in fetched.items():
-                if name in files:
-                    raise CatalogueImportError(f"two files are named {name}")
-                files[name] = data
         result = import_files(files, edition=form.cleaned_data["edition"] or None, dry_run=form.cleaned_data["dry_run"])
     except CatalogueImportError as exc:
         return _render(request, form, errors=[_("%(reason)s. Nothing was imported.") % {"reason": exc.message}])
     return _render(request, CatalogueUploadForm(initial={"dry_run": form.cleaned_data["dry_run"]}), result=result)
+
+
+@require_safe
+@_staff_only
+@vary_on_headers("HX-Request")
+def catalogue_import_job(request: HtmxHttpRequest, job: uuid.UUID) -> HttpResponse:
+    """A GitHub import the worker runs: its progress, then its report (the page polls while it runs)."""
+    import_job = get_object_or_404(ImportJob, pk=job)
+    return _render(request, CatalogueUploadForm(initial={"dry_run": import_job.dry_run}), job=import_job)

@@ -26,11 +26,12 @@ and build, the language, the paper and the parts printed.
 
 What one render may cost is bounded by its input and by the deployment, not in this process: a
 list holds at most 100 units (``lists.models.ENTRIES_MAX``), which bounds the largest render (a
-100-unit print PDF, about 5 s on one core: docs/deploy.md); the PDF views are rate limited per
-visitor (``security.middleware``); and gunicorn's sync workers (one request at a time each) and
-their timeout (deploy/gunicorn.conf.py) bound how many renders run at once and how long any may
-take. A render is never interrupted halfway (a signal once left a database connection
-mid-command), and what is rendered is kept, so each PDF is made once per revision.
+100-unit print PDF, about 5 s on one core: docs/deploy.md), and the unit cards of a list above
+``settings.PDF_QUEUE_UNITS`` are rendered by the task worker, not in a request (``jobs``); the
+PDF views are rate limited per visitor (``security.middleware``); and gunicorn's sync workers
+(one request at a time each) and their timeout (deploy/gunicorn.conf.py) bound how many renders
+run at once and how long any may take. A render is never interrupted halfway (a signal once left
+a database connection mid-command), and what is rendered is kept, so each PDF is made once per revision.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import mimetypes
 import re
 import threading
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -117,14 +119,30 @@ def font_config() -> Any:
     return config
 
 
+Progress = Callable[[str], None]
+
+
+def _no_progress(stage: str) -> None:
+    return None
+
+
+# Who is told each stage of the render in progress: the task worker's job row (``jobs``), else no
+# one. A context variable, so the renders in between (``render_pdf``) keep their plain signature.
+_progress: ContextVar[Progress] = ContextVar("playsheets_pdf_progress", default=_no_progress)
+
+
 def html_to_pdf(html: str, *, fresh_fonts: bool = False) -> bytes:
     """The PDF of ``html``, each part fitted to its pages (``fitted``).
 
     ``fresh_fonts`` makes a font configuration for this render alone, as WeasyPrint does by
-    default (only the memory benchmark asks for it, to show the leak).
+    default (only the memory benchmark asks for it, to show the leak). Each stage is reported as
+    it starts ("layout", "fitting", "writing") to ``_progress``: the task worker shows it.
     """
+    progress = _progress.get()
     fonts = None if fresh_fonts else font_config()
-    return fitted(html, fonts).write_pdf()
+    document = fitted(html, fonts, progress=progress)
+    progress("writing")
+    return document.write_pdf()
 
 
 # -- Fitting parts to their pages ----------------------------------------------------------------
@@ -167,12 +185,14 @@ def _tighten(html: str, part: str, level: str) -> str:
     return re.sub(rf"""class=(["'])part {part}""", rf"class=\1part {part} {level}", html, count=1)
 
 
-def fitted(html: str, fonts: Any) -> Any:
+def fitted(html: str, fonts: Any, *, progress: Progress = _no_progress) -> Any:
     """The laid-out document; a part that spills a little onto a last page is tightened to fit."""
+    progress("layout")
     document = _layout(html, fonts)
     for part, fills in _part_pages(document).items():
         if part not in FIT_PARTS or len(fills) < 2 or fills[-1] >= FIT_FILL:
             continue
+        progress("fitting")
         for level in FIT_LEVELS:
             tighter_html = _tighten(html, part, level)
             tighter = _layout(tighter_html, fonts)
@@ -223,7 +243,14 @@ def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str
     return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
 
 
-def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes:
+def kept_list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes | None:
+    """The list's PDF if it is kept for the list as it is now, else None (nothing is rendered)."""
+    return cache.get(list_cache_key(army_list, lang=lang, paper=paper, parts=parts))
+
+
+def list_pdf(
+    army_list: Any, *, lang: str, paper: str, parts: Sequence[str], progress: Progress = _no_progress
+) -> bytes:
     """A list's PDF of ``parts``, from the cache while the list, its army and the rules are unchanged.
 
     ``army_list`` needs only its row and army: its units are read only when the PDF is rendered.
@@ -232,9 +259,14 @@ def list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> 
     from armybuilder.playsheets.context import list_context
 
     def render() -> bytes:
+        progress("reading")
         full = ArmyList.objects.for_builder().get(pk=army_list.pk)
-        with translation.override(lang):
-            return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+        reporting = _progress.set(progress)
+        try:
+            with translation.override(lang):
+                return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
+        finally:
+            _progress.reset(reporting)
 
     key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
     return _cached(key, LIST_CACHE_SECONDS, render)

@@ -1,7 +1,8 @@
 """Playsheet URLs, mounted at the site root: list PDFs by owner (``lists/<pk>/``) or share link (``s/<token>/``).
 
 Each list page exists twice, by owner and by share link, served by the same view; the PDFs come
-from the ``KINDS`` table (``ps-roster-pdf``, ``ps-shared-roster-pdf``, ...).
+from the ``KINDS`` table (``ps-roster-pdf``, ``ps-shared-roster-pdf``, ...). A big list's heavy PDF
+is made by the task worker: its job's page (``pdf/<job>/``) follows it and then serves the file.
 """
 
 from __future__ import annotations
@@ -20,4 +21,6 @@ for base, prefix in BASES:
         *(path(f"{base}{k}.pdf", views.list_pdf, {"kind": k}, name=f"{prefix}{k}-pdf") for k in views.KINDS),
         path(f"{base}print/", views.print_preview, name=f"{prefix}print"),
         path(f"{base}print/document/", views.print_document, name=f"{prefix}print-document"),
+        path(f"{base}pdf/<uuid:job>/", views.pdf_job, name=f"{prefix}pdf-job"),
+        path(f"{base}pdf/<uuid:job>/file.pdf", views.pdf_job_file, name=f"{prefix}pdf-job-file"),
     ]

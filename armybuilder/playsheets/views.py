@@ -10,12 +10,13 @@ while the list is unchanged (``lists.conditional``); what bounds a render is sai
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.csp import CSP
 from django.utils.text import slugify
@@ -23,14 +24,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
 
-from armybuilder.http import conditional
+from armybuilder.http import HtmxHttpRequest, conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
 from armybuilder.lists.conditional import list_page
 from armybuilder.lists.models import ArmyList
-from armybuilder.playsheets import pdf
+from armybuilder.playsheets import jobs, pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.forms import PrintOptions, print_options
+from armybuilder.playsheets.models import PdfJob
 from armybuilder.reference.models import Edition
 from armybuilder.reference.pages import reference_revision
 
@@ -101,12 +104,63 @@ def _list_and_wrapper(
 @require_safe
 @list_page
 def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
-    army_list, _base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
+    army_list, base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
     options, _bound = print_options(request.GET)
     parts = KINDS[kind].parts or options.parts
-    data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
     filename = f"{slugify(army_list.name) or 'list'}-{kind}-{options.lang}-{options.paper}.pdf"
+    data = None
+    if jobs.needs_worker(army_list, parts):
+        data = pdf.kept_list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
+        if data is None:
+            # Seconds of rendering: the worker makes it, the visitor follows it on the job's page.
+            job = jobs.enqueue_list_pdf(
+                army_list, lang=options.lang, paper=options.paper, parts=parts, filename=filename
+            )
+            return wrap(redirect(f"{base}pdf/{job.pk}/"))
+    if data is None:
+        data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
     return wrap(_pdf_response(data, filename, download=request.GET.get("download") == "1"))
+
+
+# -- A PDF the worker makes: its status page and its download -----------------------------------
+
+# How often the status page asks again while the job is not finished (htmx, or a meta refresh).
+JOB_POLL_SECONDS = 2
+
+
+def _job(request: HttpRequest, job: uuid.UUID, pk: int | None, token: str | None):
+    # The list first, through the same access rules as its PDFs: another visitor's job is a 404.
+    army_list, base, wrap = _list_and_wrapper(request, pk, token, for_builder=False)
+    return get_object_or_404(PdfJob.objects.defer("pdf"), pk=job, army_list=army_list), army_list, base, wrap
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def pdf_job(request: HtmxHttpRequest, job: uuid.UUID, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    pdf_job, army_list, base, wrap = _job(request, job, pk, token)
+    context = {
+        "army_list": army_list,
+        "job": pdf_job,
+        "status_url": f"{base}pdf/{pdf_job.pk}/",
+        "file_url": f"{base}pdf/{pdf_job.pk}/file.pdf",
+        "print_url": f"{base}print/",
+        "poll_seconds": JOB_POLL_SECONDS,
+    }
+    template = "playsheets/job.html#job-status" if request.htmx else "playsheets/job.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"  # it changes every poll
+    if token is not None:
+        response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_safe
+def pdf_job_file(request: HttpRequest, job: uuid.UUID, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    pdf_job, _army_list, base, wrap = _job(request, job, pk, token)
+    if not pdf_job.is_done:
+        return redirect(f"{base}pdf/{pdf_job.pk}/")
+    data = PdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
+    return wrap(_pdf_response(bytes(data), pdf_job.filename, download=request.GET.get("download") == "1"))
 
 
 # -- The print preview page and the HTML document it frames -------------------------------------

@@ -75,3 +75,20 @@ def check_trusted_proxies(app_configs, **kwargs) -> list[checks.CheckMessage]:
             id="muster.W010",
         )
     ]
+
+
+@checks.register(deploy=True)
+def check_task_queue(app_configs, **kwargs) -> list[checks.CheckMessage]:
+    """Seconds of work belong in the worker: a backend that runs tasks in the request undoes that."""
+    backend = settings.TASKS.get("default", {}).get("BACKEND", "")
+    if settings.DEBUG or backend == "django_tasks_db.DatabaseBackend":
+        return []
+    return [
+        checks.Warning(
+            f"TASKS_BACKEND is {backend!r}: big lists' PDFs and GitHub imports would run inside requests "
+            "(or never, with the dummy backend), holding a gunicorn worker for seconds.",
+            hint="Leave TASKS_BACKEND unset (django_tasks_db.DatabaseBackend) and run muster-worker.service; "
+            "see docs/deploy.md.",
+            id="muster.W020",
+        )
+    ]

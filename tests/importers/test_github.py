@@ -217,7 +217,10 @@ def staff_client(client):
 
 def test_the_staff_page_imports_a_repository_named_in_its_field(staff_client, archive_server):
     archive_server.archives["/muster/testland/zip/main"] = repository_zip()
+    # The task worker imports it (run at once here, tests/conftest.py); the page follows the job.
     response = staff_client.post("/catalogue/import/", {"github": "muster/testland@main"})
+    assert response.status_code == 302 and response["Location"].startswith("/catalogue/import/jobs/")
+    response = staff_client.get(response["Location"])
     assert response.status_code == 200
     assert "Import complete." in response.content.decode()
     assert Unit.objects.count() == 8

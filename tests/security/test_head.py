@@ -63,6 +63,7 @@ def _url(route: str, world) -> str:
         "subject": "weapons",
         "topic": "orders",
         "uidb64": "MQ",
+        "job": "00000000-0000-4000-8000-000000000000",  # a PDF or import job that does not exist: 404
         "token": "no-such-token" if pdf else (game.share_token if route.startswith("g/") else army_list.share_token),
     }
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)

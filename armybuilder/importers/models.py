@@ -1,0 +1,88 @@
+"""A GitHub catalogue import run by the task worker (``importers.jobs``): its progress, then its report.
+
+Downloading a repository and importing its catalogues takes seconds to a minute: the staff page
+enqueues it and follows this row instead of holding a request (and a gunicorn worker) that long.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# A finished import's report is kept this long; a job running longer than JOB_STALE lost its worker.
+JOB_KEEP = timedelta(days=7)
+JOB_STALE = timedelta(minutes=15)
+
+
+class ImportJobQuerySet(models.QuerySet["ImportJob"]):
+    def expired(self) -> ImportJobQuerySet:
+        return self.filter(created_at__lt=timezone.now() - JOB_KEEP)
+
+
+class ImportJob(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for the worker")
+        RUNNING = "running", _("Being made")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    STAGES = {
+        "queued": _("Waiting for the worker"),
+        "downloading": _("Downloading the repository"),
+        "importing": _("Importing the catalogues"),
+        "done": _("Ready"),
+    }
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    repository = models.CharField(max_length=200)
+    edition = models.CharField(max_length=20, blank=True)
+    dry_run = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=12, default="queued")
+    received = models.PositiveBigIntegerField(default=0)  # bytes of the archive so far
+    # What the page shows when done: {"dry_run": bool, "catalogues": [{"title", "counts", "changed",
+    # "skipped": [[entry, reason]], "warnings"}]}, the shape of ``writer.ImportResult``.
+    report = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ImportJobQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.repository} ({self.status})"
+
+    @property
+    def is_stale(self) -> bool:
+        started = self.started_at or self.created_at
+        return self.status == self.Status.RUNNING and timezone.now() - started > JOB_STALE
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == self.Status.DONE
+
+    @property
+    def is_failed(self) -> bool:
+        return self.status == self.Status.FAILED or self.is_stale
+
+    @property
+    def is_finished(self) -> bool:
+        return self.is_done or self.is_failed
+
+    @property
+    def stage_label(self) -> str:
+        return str(self.STAGES.get(self.stage, self.get_status_display()))
+
+    @property
+    def received_megabytes(self) -> str:
+        return f"{self.received / 2**20:.1f}"
