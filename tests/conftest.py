@@ -26,6 +26,11 @@ CHROMIUM_ARGS = [
 ]
 
 
+# A phone the size of the common ones, for the browser tests that check the small-screen layouts.
+PHONE = {"width": 390, "height": 844}
+PHONE_CONTEXT = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+
+
 @pytest.fixture(autouse=True)
 def _fast_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -73,6 +78,20 @@ def _tasks_run_at_once():
         return
     with override_settings(TASKS={"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}):
         yield
+
+
+@pytest.fixture
+def alice(db):
+    """A registered user; the factory is imported here because Django is not set up yet at collection."""
+    from tests.lists.factories import make_user
+
+    return make_user("alice")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
 
 
 @pytest.fixture(autouse=True)
@@ -164,8 +183,10 @@ def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
         time.sleep(0.05)
 
 
-def log_in(context, live_server, user) -> None:
-    """Hand a browser context a session of ``user`` (the login form has tests of its own)."""
+def log_in(context, live_server, user):
+    """Hand a browser context a session of ``user`` (the login form has tests of its own).
+
+    Returns the test client holding the same session, for tests that also fetch pages server-side."""
     from django.conf import settings
     from django.test import Client
 
@@ -173,3 +194,4 @@ def log_in(context, live_server, user) -> None:
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    return client

@@ -6,16 +6,13 @@ import os
 import random
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
-from tests.conftest import wait_until
+from tests.conftest import PHONE, PHONE_CONTEXT, log_in, wait_until
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
-PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save screenshots of the game in progress there
 
 
@@ -25,13 +22,6 @@ class FirstDie(random.Random):
 
     def randrange(self, start, stop=None, *args, **kwargs):  # type: ignore[override]
         return 0 if stop is None else start
-
-
-def _log_in(context, live_server, user) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def _shot(page, name: str, unit=None) -> None:
@@ -49,9 +39,9 @@ def _alice_on_her_phone(live_server, new_browser_context, monkeypatch):
     alice = make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
-    context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
-    _log_in(context, live_server, alice)
+    log_in(context, live_server, alice)
     return context.new_page(), army_list
 
 
@@ -137,7 +127,7 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     assert (page.locator("#dice-a strong").inner_text(), page.locator("#dice-b strong").inner_text()) == ("2", "1")
     assert officer.locator(".badge-order").inner_text() == "Down ↺"
     # Bob follows on his own phone (in French) by the share link; each phone sees the other's action by polling.
-    bob_context = new_browser_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    bob_context = new_browser_context(**PHONE_CONTEXT, locale="fr-FR")
     bob_page = bob_context.new_page()
     bob_page.goto(f"/g/{Game.objects.get().share_token}/")
     assert bob_page.locator("section.force").first.get_attribute("id") == "side-b"  # his own force first
@@ -190,7 +180,7 @@ def test_it_plays_without_javascript(django_db_setup, live_server, new_browser_c
     make_rules_edition()
     army_list = make_playsheet_list(alice)
     context = new_browser_context(viewport=PHONE, java_script_enabled=False)
-    _log_in(context, live_server, alice)
+    log_in(context, live_server, alice)
     page = context.new_page()
     page.goto(f"/games/new/?list={army_list.pk}")
     page.check("input[name=opponent][value=dice]")

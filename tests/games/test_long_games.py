@@ -23,20 +23,9 @@ from armybuilder.games.services import game_act, game_undo
 from rules.errors import RulesError
 from rules.game import engine
 from rules.game.engine import SNAPSHOT_EVERY, Action, end_turn, give_order, recorded_draw, replay, state_to_data
-from tests.lists.factories import make_builder_list, make_user
+from tests.lists.factories import make_builder_list
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 def a_game(client, owner) -> Game:

@@ -15,17 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
-
-
-@pytest.fixture
 def other():
     """A second browser: another user, or the opponent on their own phone (not logged in)."""
     return Client()

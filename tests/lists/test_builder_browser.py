@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from armybuilder.lists.models import Entry
+from tests.conftest import log_in
 from tests.lists.factories import make_army, make_edition, make_list, make_officer, make_unit, make_user
-
-
-def _log_in(context, user, live_server) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def _entries(army_list) -> list[Entry]:
@@ -36,7 +28,7 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     officer = make_officer(army)
     squad = make_unit(army, name="Rifle Section")
     army_list = make_list(alice, army, name="Desert Rats")
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
 
     page.goto(f"/lists/{army_list.pk}/")
     expect(page.locator("#roster")).to_contain_text("No units yet")
@@ -118,7 +110,7 @@ def test_it_shows_a_refused_value_next_to_the_field(page, live_server):
     squad = make_unit(army, name="Rifle Section")
     army_list = make_list(alice, army)
     entry = Entry.objects.create(army_list=army_list, unit=squad, models_count=5)
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
 
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
@@ -142,7 +134,7 @@ def test_it_filters_the_catalogue_as_you_type(page, live_server):
     tank = make_unit(army, name="Cromwell", unit_type="vehicle_armoured", slot="tank", base_models=1, max_models=1)
     squad = make_unit(army, name="Rifle Section")
     army_list = make_list(alice, army)
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
 
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
@@ -162,7 +154,7 @@ def test_it_replaces_the_row_of_an_entry_removed_in_another_tab(page, live_serve
     squad = make_unit(make_army(edition=make_edition("v2")), name="Rifle Section")
     army_list = make_list(alice, squad.army)
     gone, kept = (Entry.objects.create(army_list=army_list, unit=squad, models_count=5) for _ in range(2))
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
 
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
@@ -192,7 +184,7 @@ def test_it_builds_without_javascript(new_browser_context, live_server):
     squad = make_unit(army, name="Rifle Section")
     army_list = make_list(alice, army, name="Desert Rats", force_org="none")
     context = new_browser_context(java_script_enabled=False)
-    _log_in(context, alice, live_server)
+    log_in(context, live_server, alice)
     page = context.new_page()
 
     page.goto(f"/lists/{army_list.pk}/")

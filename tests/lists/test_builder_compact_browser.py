@@ -8,16 +8,15 @@ import pytest
 from playwright.sync_api import expect
 
 from armybuilder.lists.models import Entry
+from tests.conftest import PHONE, PHONE_CONTEXT, log_in
 from tests.lists.factories import make_builder_list, make_officer, make_user
-from tests.lists.test_builder_browser import _log_in
 
-PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save a screenshot of the roster after a change there
 
 
 @pytest.fixture
 def phone(new_browser_context, live_server):
-    context = new_browser_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = new_browser_context(**PHONE_CONTEXT)
     page = context.new_page()
     page.requests = []  # the builder's own requests (documents and htmx), in order
 
@@ -46,7 +45,7 @@ def _rows(army_list) -> list[Entry]:
 def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phone, live_server):
     alice = make_user("alice")
     army_list = _twelve(alice)
-    _log_in(phone.context, alice, live_server)
+    log_in(phone.context, live_server, alice)
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
     rows = _rows(army_list)
@@ -120,7 +119,7 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
 def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_server):
     alice = make_user("alice")
     army_list = _twelve(alice)
-    _log_in(phone.context, alice, live_server)
+    log_in(phone.context, live_server, alice)
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
     squad = _rows(army_list)[2]
@@ -164,7 +163,7 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
 def test_sharing_from_the_builder_and_copying_the_shared_list(phone, new_browser_context, live_server):
     alice = make_user("alice")
     army_list = _twelve(alice)
-    _log_in(phone.context, alice, live_server)
+    log_in(phone.context, live_server, alice)
     phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
     phone.goto(f"/lists/{army_list.pk}/")
     phone.tap("#share summary")

@@ -24,21 +24,9 @@ from tests.lists.factories import (
     make_list,
     make_option,
     make_unit,
-    make_user,
 )
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 @pytest.fixture

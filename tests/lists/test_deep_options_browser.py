@@ -5,23 +5,21 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import PHONE, PHONE_CONTEXT, log_in
 from tests.lists.factories import make_army, make_deep_catalogue, make_edition, make_entry, make_list, make_user
-from tests.lists.test_builder_browser import _log_in
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
-    page = new_browser_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page = new_browser_context(**PHONE_CONTEXT).new_page()
     alice = make_user("alice")
     army = make_army(edition=make_edition("v3"), slug="soviet", name="Soviet Union")
     units = make_deep_catalogue(army)
     army_list = make_list(alice, army, name="Guards", force_org="none")
     squad = make_entry(army_list, units["guards"], models_count=8)
     tank = make_entry(army_list, units["panzer"], position=1)
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
     page.goto(f"/lists/{army_list.pk}/")
     page.evaluate("window.__marker = 1")
     k = f"entry-{squad.pk}"

@@ -22,17 +22,6 @@ from tests.lists.factories import (
 )
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
-
-
 def _full_list(owner) -> ArmyList:
     army = make_army(edition=make_edition("v3"), slug="british", name="British")
     rifles = make_unit(army=army, slug="rifle-section", name="Rifle section", cost_regular=50, per_model_regular=10)

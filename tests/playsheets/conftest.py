@@ -7,7 +7,6 @@ import io
 import pytest
 from django.core.cache import cache
 
-from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
 
@@ -24,19 +23,8 @@ def edition(db):
 
 
 @pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
 def army_list(alice, edition):
     return make_playsheet_list(alice)
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 class Pdf:

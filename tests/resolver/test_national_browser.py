@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
+from tests.conftest import log_in
 from tests.lists.factories import make_entry, make_unit, make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 from tests.reference.factories import make_special_rule, make_weapon
 from tests.resolver import factories as resolver_factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page, live_server, user) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def _german_list(alice):
@@ -36,7 +28,7 @@ def _german_list(alice):
 def test_a_german_mmg_rolls_six_dice_on_the_page_the_card_and_odds_now(page, live_server):
     alice = make_user("alice")
     army_list = _german_list(alice)
-    _log_in(page, live_server, alice)
+    log_in(page.context, live_server, alice)
 
     # The builder's "What are my odds?" on the MMG team.
     page.goto(f"/lists/{army_list.pk}/")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lists.factories import make_builder_list, make_user
+from tests.lists.factories import make_builder_list
 from tests.resolver.factories import make_chart
 
 
@@ -14,17 +14,6 @@ def _rate_limits_on(settings):
 @pytest.fixture
 def charts(db):
     return {"v2": make_chart("v2"), "v3": make_chart("v3")}
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def alice_client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 @pytest.fixture

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
+from tests.conftest import log_in
 from tests.security.pages import load_data, page_urls
 
 # Injected by Playwright (not subject to the page's CSP): every violation is kept for the test.
@@ -18,19 +17,11 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-def _log_in(context, user, live_server) -> Client:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-    return client
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_no_page_type_logs_a_csp_violation(page, live_server, alice):
     army_list = load_data(alice)
-    client = _log_in(page.context, alice, live_server)
+    client = log_in(page.context, live_server, alice)
     start = ["/", f"/lists/{army_list.pk}/", f"/s/{army_list.share_token}/", f"/lists/{army_list.pk}/print/"]
     urls = page_urls(client.get, start + ["/lists/new/", "/lists/import/", "/calc/shooting/"], limit=30)
     console: list[str] = []
@@ -53,7 +44,7 @@ def test_no_page_type_logs_a_csp_violation(page, live_server, alice):
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_htmx_action_shows_a_message_and_keeps_the_input(page, live_server, alice, army_list):
-    _log_in(page.context, alice, live_server)
+    log_in(page.context, live_server, alice)
     page.goto(f"/lists/{army_list.pk}/")
     notice = page.locator("#htmx-error")
     expect(notice).to_be_hidden()
@@ -104,7 +95,7 @@ def test_a_failed_htmx_action_shows_a_message_and_keeps_the_input(page, live_ser
 def test_the_notice_is_translated(new_browser_context, live_server, alice, army_list):
     context = new_browser_context(locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
     page = context.new_page()
-    _log_in(context, alice, live_server)
+    log_in(context, live_server, alice)
     page.goto(f"/lists/{army_list.pk}/")
     page.route("**/platoons/add/", lambda route: route.abort("internetdisconnected"))
     page.click("#new-platoon-submit")

@@ -4,21 +4,12 @@ says plainly when a page needs the server, and forgets my pages when I log out."
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
-from tests.conftest import wait_until
+from tests.conftest import log_in, wait_until
 from tests.lists.factories import make_user
 from tests.playsheets.factories import make_playsheet_list, make_rules_edition
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
-
-
-def _log_in(context, live_server, user) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def _kept(page, path: str) -> None:
@@ -32,7 +23,7 @@ def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live
     alice = make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
-    _log_in(browser_context, live_server, alice)
+    log_in(browser_context, live_server, alice)
 
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -65,7 +56,7 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
     alice = make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
-    _log_in(browser_context, live_server, alice)
+    log_in(browser_context, live_server, alice)
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
@@ -87,7 +78,7 @@ def _keep_my_list(live_server, browser_context, page):
     alice = make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
-    _log_in(browser_context, live_server, alice)
+    log_in(browser_context, live_server, alice)
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
