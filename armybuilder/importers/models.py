@@ -11,25 +11,18 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from armybuilder.jobs import Job, JobQuerySet
 
 # A finished import's report is kept this long; a job running longer than JOB_STALE lost its worker.
 JOB_KEEP = timedelta(days=7)
 JOB_STALE = timedelta(minutes=15)
 
 
-class ImportJobQuerySet(models.QuerySet["ImportJob"]):
-    def expired(self) -> ImportJobQuerySet:
-        return self.filter(created_at__lt=timezone.now() - JOB_KEEP)
-
-
-class ImportJob(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Waiting for the worker")
-        RUNNING = "running", _("Being made")
-        DONE = "done", _("Ready")
-        FAILED = "failed", _("Failed")
+class ImportJob(Job):
+    KEEP = JOB_KEEP
+    STALE = JOB_STALE
 
     STAGES = {
         "queued": _("Waiting for the worker"),
@@ -43,41 +36,17 @@ class ImportJob(models.Model):
     repository = models.CharField(max_length=200)
     edition = models.CharField(max_length=20, blank=True)
     dry_run = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=12, default="queued")
     received = models.PositiveBigIntegerField(default=0)  # bytes of the archive so far
     # What the page shows when done: {"dry_run": bool, "catalogues": [{"title", "counts", "changed",
     # "skipped": [[entry, reason]], "warnings"}]}, the shape of ``writer.ImportResult``.
     report = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    objects = ImportJobQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at"]
+    objects = JobQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.repository} ({self.status})"
-
-    @property
-    def is_stale(self) -> bool:
-        started = self.started_at or self.created_at
-        return self.status == self.Status.RUNNING and timezone.now() - started > JOB_STALE
-
-    @property
-    def is_done(self) -> bool:
-        return self.status == self.Status.DONE
-
-    @property
-    def is_failed(self) -> bool:
-        return self.status == self.Status.FAILED or self.is_stale
-
-    @property
-    def is_finished(self) -> bool:
-        return self.is_done or self.is_failed
 
     @property
     def stage_label(self) -> str:

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.jobs import Job, JobQuerySet
 from armybuilder.lists.models import ArmyList
 
 # A finished PDF is kept this long for its download; a new request after that makes it again
@@ -27,21 +28,15 @@ JOB_SLOW_START = timedelta(minutes=1)
 MAX_PDF_BYTES = 20 * 1024 * 1024
 
 
-class PdfJobQuerySet(models.QuerySet["PdfJob"]):
-    def expired(self) -> PdfJobQuerySet:
-        return self.filter(created_at__lt=timezone.now() - JOB_KEEP)
-
+class PdfJobQuerySet(JobQuerySet):
     def live(self) -> PdfJobQuerySet:
         """Jobs that are waiting, running or done, and still kept."""
         return self.filter(created_at__gte=timezone.now() - JOB_KEEP).exclude(status=PdfJob.Status.FAILED)
 
 
-class PdfJob(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Waiting for the worker")
-        RUNNING = "running", _("Being made")
-        DONE = "done", _("Ready")
-        FAILED = "failed", _("Failed")
+class PdfJob(Job):
+    KEEP = JOB_KEEP
+    STALE = JOB_STALE
 
     # The stages a render goes through, in order, with how far along each one is (percent).
     STAGES = {
@@ -61,18 +56,11 @@ class PdfJob(models.Model):
     paper = models.CharField(max_length=10)
     parts = models.CharField(max_length=100)
     filename = models.CharField(max_length=200)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=10, default="queued")
     error = models.CharField(max_length=20, blank=True)  # "render" or "size": see error_message
     pdf = models.BinaryField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = PdfJobQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"{self.filename} ({self.status})"
@@ -80,24 +68,6 @@ class PdfJob(models.Model):
     @property
     def part_list(self) -> tuple[str, ...]:
         return tuple(self.parts.split("+")) if self.parts else ()
-
-    @property
-    def is_done(self) -> bool:
-        return self.status == self.Status.DONE
-
-    @property
-    def is_stale(self) -> bool:
-        """Running far longer than any render takes: its worker is gone."""
-        started = self.started_at or self.created_at
-        return self.status == self.Status.RUNNING and timezone.now() - started > JOB_STALE
-
-    @property
-    def is_failed(self) -> bool:
-        return self.status == self.Status.FAILED or self.is_stale
-
-    @property
-    def is_finished(self) -> bool:
-        return self.is_done or self.is_failed
 
     @property
     def slow_to_start(self) -> bool:
