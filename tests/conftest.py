@@ -94,6 +94,18 @@ def alice_client(client, alice):
     return client
 
 
+@pytest.fixture
+def fr_client(client):
+    """A visitor whose language cookie asks for French."""
+    client.cookies["django_language"] = "fr"
+    return client
+
+
+def reload(client, url, response, **headers):
+    """Ask for ``url`` again as a browser holding ``response`` in its cache would (If-None-Match)."""
+    return client.get(url, headers={"If-None-Match": response["ETag"], **headers})
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     # A request in French leaves French active in this thread (the test client runs views here):

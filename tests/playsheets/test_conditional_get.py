@@ -10,6 +10,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client
 
 from armybuilder.catalogue.models import Army
+from tests.conftest import reload
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +26,6 @@ def pages(army_list) -> dict[str, str]:
         "roster pdf": f"/lists/{army_list.pk}/roster.pdf",
         "shared cards pdf": f"/s/{army_list.share_token}/cards.pdf",
     }
-
-
-def reload(client, url, first, **headers):
-    return client.get(url, headers={"If-None-Match": first["ETag"], **headers})
 
 
 @pytest.mark.parametrize("page", ["builder", "shared", "print", "roster pdf"])

@@ -12,6 +12,7 @@ from armybuilder.reference import pages
 from armybuilder.reference.models import RulesRow, Weapon
 from armybuilder.reference.topics import TOPICS_BY_SLUG
 from armybuilder.reference.version import data_version
+from tests.conftest import reload
 from tests.reference.factories import make_edition, make_row, make_special_rule, make_table, make_weapon
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +26,6 @@ def table():
     orders = make_table(edition, slug="orders", topic="orders", title="Orders", title_fr="Ordres")
     make_row(orders, {"name": "Fire", "value": 1})
     return orders
-
-
-def reload(client, url, response, **headers):
-    return client.get(url, headers={"If-None-Match": response["ETag"], **headers})
 
 
 def test_a_reload_of_an_unchanged_page_is_a_304_after_one_query(client, table, django_assert_num_queries):

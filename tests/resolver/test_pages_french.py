@@ -17,12 +17,6 @@ V02 = (
 
 
 @pytest.fixture
-def fr_client(client):
-    client.cookies["django_language"] = "fr"
-    return client
-
-
-@pytest.fixture
 def french_gun(charts):
     gun = charts["v2"]["medium-at-gun"]
     gun.name_fr = "Canon antichar moyen"
