@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.reference.models import Edition, Weapon
+from armybuilder.reference.models import Edition
+from tests.reference.factories import make_edition, make_weapon
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -206,31 +207,12 @@ def test_it_uses_the_terms_of_the_french_rulebook(msgid: str, french: str) -> No
 
 
 @pytest.fixture
-def fr_client(client):
-    client.cookies["django_language"] = "fr"
-    return client
-
-
-@pytest.fixture
 def editions(db):
     """Two editions the calculators know, with French names, and a rifle in each chart."""
     made = {}
     for number, name, name_fr in ((2, "2nd edition", "2e édition"), (3, "3rd edition", "3e édition")):
-        edition = Edition.objects.create(
-            slug=f"v{number}", number=number, name=name, name_fr=name_fr, year=2000 + number
-        )
-        Weapon.objects.create(
-            edition=edition,
-            slug="rifle",
-            name="Rifle",
-            name_fr="Fusil",
-            category="small-arms",
-            position=1,
-            range_max=24,
-            shots="1",
-            pen=0,
-            source="test",
-        )
+        edition = make_edition(number=number, name=name, name_fr=name_fr, year=2000 + number)
+        make_weapon(edition, name="Rifle", name_fr="Fusil", position=1, pen=0, source="test")
         made[edition.slug] = edition
     return made
 

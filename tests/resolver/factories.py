@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-from django.contrib.auth import get_user_model
-
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
@@ -25,11 +23,6 @@ PROFILES = {
     "light-autocannon": ("Light autocannon", 48, "2", 2, 1, ()),
     "anti-tank-rifle": ("Anti-tank rifle", 36, "1", 2, None, ("team",)),
 }
-
-
-def make_user(username: str | None = None, **kwargs):
-    username = username or f"user{next(_counter)}"
-    return get_user_model().objects.create_user(username=username, password="correct-horse-battery", **kwargs)
 
 
 def make_edition(slug: str = "v2") -> Edition:

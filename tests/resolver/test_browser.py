@@ -7,7 +7,8 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.resolver.factories import make_chart, make_entry, make_list, make_unit, make_user, make_weapon
+from tests.lists.factories import make_user
+from tests.resolver.factories import make_chart, make_entry, make_list, make_unit, make_weapon
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

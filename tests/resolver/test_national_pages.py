@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from rules.combat import national
-from tests.resolver.factories import make_chart, make_entry, make_list, make_rule, make_unit, make_user, make_weapon
+from tests.lists.factories import make_user
+from tests.resolver.factories import make_chart, make_entry, make_list, make_rule, make_unit, make_weapon
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.resolver.factories import make_edition, make_entry, make_list, make_unit, make_user, make_weapon
+from tests.lists.factories import make_user
+from tests.resolver.factories import make_edition, make_entry, make_list, make_unit, make_weapon
 
 pytestmark = pytest.mark.django_db
 
