@@ -9,9 +9,8 @@ import pytest
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
-from tests.conftest import PHONE, PHONE_CONTEXT, log_in, wait_until
-from tests.lists.factories import make_user
-from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+from tests.conftest import PHONE, PHONE_CONTEXT, wait_until
+from tests.playsheets.factories import alice_with_a_list
 
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save screenshots of the game in progress there
 
@@ -36,12 +35,9 @@ def _shot(page, name: str, unit=None) -> None:
 def _alice_on_her_phone(live_server, new_browser_context, monkeypatch):
     """Alice signed in on a phone, with a 3rd-edition list (a Platoon Commander first); dice from FirstDie."""
     monkeypatch.setattr(views, "server_rng", FirstDie())
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
     context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
-    log_in(context, live_server, alice)
+    army_list = alice_with_a_list(context, live_server)
     return context.new_page(), army_list
 
 
@@ -176,11 +172,8 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
 @pytest.mark.django_db(transaction=True)
 def test_it_plays_without_javascript(django_db_setup, live_server, new_browser_context, monkeypatch):
     monkeypatch.setattr(views, "server_rng", FirstDie())
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
     context = new_browser_context(viewport=PHONE, java_script_enabled=False)
-    log_in(context, live_server, alice)
+    army_list = alice_with_a_list(context, live_server)
     page = context.new_page()
     page.goto(f"/games/new/?list={army_list.pk}")
     page.check("input[name=opponent][value=dice]")

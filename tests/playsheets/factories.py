@@ -9,7 +9,17 @@ from django.utils import timezone
 
 from armybuilder.lists.models import ArmyList
 from armybuilder.reference.models import Edition
-from tests.lists.factories import make_army, make_entry, make_list, make_officer, make_option, make_platoon, make_unit
+from tests.conftest import log_in
+from tests.lists.factories import (
+    make_army,
+    make_entry,
+    make_list,
+    make_officer,
+    make_option,
+    make_platoon,
+    make_unit,
+    make_user,
+)
 from tests.reference.factories import make_row, make_special_rule, make_table, make_weapon
 
 
@@ -126,3 +136,13 @@ def make_playsheet_list(owner=None, *, squads: int = 2, edition: Edition | None 
 def trash(army_list: ArmyList) -> None:
     army_list.deleted_at = timezone.now()
     army_list.save(update_fields=["deleted_at"])
+
+
+def alice_with_a_list(context, live_server) -> ArmyList:
+    """The start of the browser tests that open a list's pages: Alice, logged in to ``context``,
+    owning a list of the rules edition (``army_list.owner`` is Alice)."""
+    alice = make_user("alice")
+    make_rules_edition()
+    army_list = make_playsheet_list(alice)
+    log_in(context, live_server, alice)
+    return army_list

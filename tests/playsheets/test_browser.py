@@ -7,19 +7,14 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tests.conftest import log_in
-from tests.lists.factories import make_user
-from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_changes_an_option_previews_it_and_downloads_the_pdf(django_db_setup, live_server, browser_context, page):
     # django_db_setup first: the test database must exist before Playwright starts its event loop.
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    log_in(browser_context, live_server, alice)
+    army_list = alice_with_a_list(browser_context, live_server)
 
     page.goto(f"/lists/{army_list.pk}/print/")
     preview = page.frame_locator("iframe.preview-frame")

@@ -7,9 +7,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from armybuilder.playsheets.models import PdfJob
-from tests.conftest import log_in
-from tests.lists.factories import make_user
-from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
 
 
 @pytest.mark.browser
@@ -19,10 +17,7 @@ def test_the_job_page_follows_the_worker_and_offers_the_download(
 ):
     settings.PDF_QUEUE_UNITS = 3  # the factory list's 4 units count as big
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # a real queue, no worker yet
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    log_in(browser_context, live_server, alice)
+    army_list = alice_with_a_list(browser_context, live_server)
 
     page.goto(f"/lists/{army_list.pk}/print/")
     page.click("#download-pdf")  # the print PDF, cards included: queued

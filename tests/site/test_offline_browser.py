@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import log_in, wait_until
-from tests.lists.factories import make_user
-from tests.playsheets.factories import make_playsheet_list, make_rules_edition
+from tests.conftest import wait_until
+from tests.playsheets.factories import alice_with_a_list
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
 
@@ -20,10 +19,7 @@ def _kept(page, path: str) -> None:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live_server, browser_context, page):
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    log_in(browser_context, live_server, alice)
+    army_list = alice_with_a_list(browser_context, live_server)
 
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -53,10 +49,7 @@ def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browser_context, page):
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    log_in(browser_context, live_server, alice)
+    army_list = alice_with_a_list(browser_context, live_server)
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
@@ -67,7 +60,7 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
     page.click("button:has-text('Log out')")
     # The home page exactly: "**/" also matches the list's own address, before the log-out has landed.
     page.wait_for_url(f"{live_server.url}/")
-    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(alice.pk))
+    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(army_list.owner.pk))
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1
@@ -75,17 +68,14 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
 
 
 def _keep_my_list(live_server, browser_context, page):
-    alice = make_user("alice")
-    make_rules_edition()
-    army_list = make_playsheet_list(alice)
-    log_in(browser_context, live_server, alice)
+    army_list = alice_with_a_list(browser_context, live_server)
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, CONTROLLED)
     page.goto(f"/lists/{army_list.pk}/")
     _kept(page, f"/lists/{army_list.pk}/")
-    return alice, army_list
+    return army_list.owner, army_list
 
 
 @pytest.mark.browser
