@@ -7,6 +7,7 @@ import itertools
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from tests.lists import factories as lists_factories
 
 _counter = itertools.count(1)
 
@@ -59,32 +60,28 @@ def make_chart(slug: str = "v2") -> dict[str, Weapon]:
     return {weapon: make_weapon(edition, weapon) for weapon in PROFILES}
 
 
-def make_unit(edition: Edition | None = None, weapons: tuple[Weapon, ...] = (), **kwargs) -> Unit:
-    edition = edition or make_edition()
-    n = next(_counter)
+# The list tests' default costs that the calculator tests' units have never carried.
+UNCOSTED = ("cost_inexperienced", "cost_veteran", "per_model_inexperienced", "per_model_regular", "per_model_veteran")
+
+
+def _test_army(edition: Edition) -> Army:
     army, _ = Army.objects.get_or_create(
         edition=edition, slug="test-army", defaults={"name": "Test army", "source": "test"}
     )
-    kwargs.setdefault("slug", f"unit-{n}")
-    kwargs.setdefault("name", f"Unit {n}")
-    kwargs.setdefault("unit_type", "infantry")
-    kwargs.setdefault("slot", "infantry")
-    kwargs.setdefault("cost_regular", 50)
-    kwargs.setdefault("base_models", 5)
-    kwargs.setdefault("max_models", 10)
-    kwargs.setdefault("source", "test")
-    unit = Unit.objects.create(army=army, **kwargs)
+    return army
+
+
+def make_unit(edition: Edition | None = None, weapons: tuple[Weapon, ...] = (), **kwargs) -> Unit:
+    """The list tests' unit, in the edition's one test army, with a Regular base cost only."""
+    for cost in UNCOSTED:
+        kwargs.setdefault(cost, None)
+    unit = lists_factories.make_unit(army=_test_army(edition or make_edition()), **kwargs)
     unit.weapons.set(weapons)
     return unit
 
 
 def make_list(owner=None, edition: Edition | None = None, **kwargs) -> ArmyList:
-    edition = edition or make_edition()
-    army, _ = Army.objects.get_or_create(
-        edition=edition, slug="test-army", defaults={"name": "Test army", "source": "test"}
-    )
-    kwargs.setdefault("name", f"List {next(_counter)}")
-    return ArmyList.objects.create(owner=owner, edition=edition, army=army, **kwargs)
+    return lists_factories.make_list(owner, _test_army(edition or make_edition()), **kwargs)
 
 
 def make_entry(army_list: ArmyList, unit: Unit, **kwargs) -> Entry:
