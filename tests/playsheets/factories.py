@@ -10,16 +10,8 @@ from django.utils import timezone
 from armybuilder.lists.models import ArmyList
 from armybuilder.reference.models import Edition
 from tests.conftest import log_in
-from tests.lists.factories import (
-    make_army,
-    make_entry,
-    make_list,
-    make_officer,
-    make_option,
-    make_platoon,
-    make_unit,
-    make_user,
-)
+from tests.lists import factories as list_factories
+from tests.lists.factories import make_army, make_entry, make_list, make_officer, make_option, make_platoon, make_unit
 from tests.reference.factories import make_row, make_special_rule, make_table, make_weapon
 
 
@@ -141,7 +133,7 @@ def trash(army_list: ArmyList) -> None:
 def alice_with_a_list(context, live_server) -> ArmyList:
     """The start of the browser tests that open a list's pages: Alice, logged in to ``context``,
     owning a list of the rules edition (``army_list.owner`` is Alice)."""
-    alice = make_user("alice")
+    alice = list_factories.make_user("alice")
     make_rules_edition()
     army_list = make_playsheet_list(alice)
     log_in(context, live_server, alice)
