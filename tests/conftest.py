@@ -106,6 +106,17 @@ def reload(client, url, response, **headers):
     return client.get(url, headers={"If-None-Match": response["ETag"], **headers})
 
 
+def assert_french_is_fetched_anew(client, url: str, french_text: str) -> None:
+    """A page kept in English is not a 304 once the visitor switches to French (the ETag varies with
+    the language): the French page comes in full, and is then kept in its turn."""
+    english = client.get(url)
+    client.cookies["django_language"] = "fr"
+    french = reload(client, url, english)
+    assert french.status_code == 200
+    assert french_text in french.content.decode()
+    assert reload(client, url, french).status_code == 304
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     # A request in French leaves French active in this thread (the test client runs views here):

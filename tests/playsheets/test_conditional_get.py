@@ -10,7 +10,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client
 
 from armybuilder.catalogue.models import Army
-from tests.conftest import reload
+from tests.conftest import assert_french_is_fetched_anew, reload
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -103,13 +103,7 @@ def test_another_visitor_of_a_shared_list_gets_their_own_page(alice_client, army
 
 
 def test_switching_language_refetches_the_page(alice_client, army_list):
-    url = pages(army_list)["builder"]
-    english = alice_client.get(url)
-    alice_client.cookies["django_language"] = "fr"
-    french = reload(alice_client, url, english)
-    assert french.status_code == 200
-    assert 'lang="fr"' in french.content.decode()
-    assert reload(alice_client, url, french).status_code == 304
+    assert_french_is_fetched_anew(alice_client, pages(army_list)["builder"], 'lang="fr"')
 
 
 def test_a_page_with_a_message_waiting_is_never_a_304(alice_client, army_list, rf):

@@ -12,7 +12,7 @@ from armybuilder.reference import pages
 from armybuilder.reference.models import RulesRow, Weapon
 from armybuilder.reference.topics import TOPICS_BY_SLUG
 from armybuilder.reference.version import data_version
-from tests.conftest import reload
+from tests.conftest import assert_french_is_fetched_anew, reload
 from tests.reference.factories import make_edition, make_row, make_special_rule, make_table, make_weapon
 
 pytestmark = pytest.mark.django_db
@@ -88,12 +88,7 @@ def test_loading_identical_built_in_data_leaves_the_version(db):
 
 
 def test_the_french_page_is_not_the_english_ones_304(client, table):
-    english = client.get(TOPIC)
-    client.cookies["django_language"] = "fr"
-    french = reload(client, TOPIC, english)
-    assert french.status_code == 200
-    assert "Ordres" in french.content.decode()
-    assert reload(client, TOPIC, french).status_code == 304
+    assert_french_is_fetched_anew(client, TOPIC, "Ordres")
 
 
 def test_another_visitors_etag_does_not_match(client, table):
