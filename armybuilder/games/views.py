@@ -24,7 +24,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_ratelimit.core import get_usage
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
@@ -35,7 +34,7 @@ from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
-from armybuilder.security.middleware import refusal
+from armybuilder.security.middleware import Limit, over_limit, refusal
 from rules.errors import RulesError
 from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
 
@@ -150,18 +149,10 @@ def _action_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     @functools.wraps(view)
     def wrapped(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
         if getattr(settings, "RATELIMIT_ENABLE", True):
-            wait = 0
-            for index, rate in enumerate(ACTION_RATES):
-                usage = get_usage(
-                    request, group=f"games-act:{index}", key="user_or_ip", rate=rate, method="POST", increment=True
-                )
-                if usage is not None and usage["should_limit"]:
-                    wait = max(wait, usage["time_left"], 1)
-            if wait:
-                message = _("Too many requests: please wait %(seconds)s seconds and try again.") % {"seconds": wait}
-                response = refusal(request, 429, message)
-                response["Retry-After"] = str(wait)
-                return response
+            limits = [Limit(rate, "user_or_ip") for rate in ACTION_RATES]
+            refused = over_limit(request, "games-act", limits)
+            if refused is not None:
+                return refused
         return view(request, *args, **kwargs)
 
     return wrapped

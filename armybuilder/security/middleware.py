@@ -15,7 +15,7 @@ counters cannot be kept and the limits let requests through (``armybuilder/secur
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -161,6 +161,33 @@ LIMITS: dict[str, tuple[Limit, ...]] = {
 }
 
 
+def over_limit(request: HttpRequest, group: str, limits: Iterable[Limit]) -> HttpResponse | None:
+    """Count ``request`` against each of ``limits`` (counters ``<group>:<row>``); a 429 refusal saying
+    how long to wait once any of them is spent, else None. Views that share one budget (a game's
+    actions and undos) call it with one group; the middleware calls it with the URL's name."""
+    wait = 0
+    for index, limit in enumerate(limits):
+        if request.method not in limit.methods:
+            continue
+        # Each limit counts every request it sees.
+        usage = get_usage(
+            request,
+            group=f"{group}:{index}",
+            key=limit.key,
+            rate=limit.rate,
+            method=list(limit.methods),
+            increment=True,
+        )
+        if usage is not None and usage["should_limit"]:
+            wait = max(wait, usage["time_left"], 1)
+    if not wait:
+        return None
+    message = _("Too many requests: please wait %(seconds)s seconds and try again.") % {"seconds": wait}
+    response = refusal(request, 429, message)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 class RateLimitMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -173,24 +200,4 @@ class RateLimitMiddleware:
         limits = LIMITS.get(match.view_name) if match is not None else None
         if not limits or not getattr(settings, "RATELIMIT_ENABLE", True):
             return None
-        wait = 0
-        for index, limit in enumerate(limits):
-            if request.method not in limit.methods:
-                continue
-            # Each limit counts every request it sees; the group names the URL and the row of the table.
-            usage = get_usage(
-                request,
-                group=f"{match.view_name}:{index}",
-                key=limit.key,
-                rate=limit.rate,
-                method=list(limit.methods),
-                increment=True,
-            )
-            if usage is not None and usage["should_limit"]:
-                wait = max(wait, usage["time_left"], 1)
-        if not wait:
-            return None
-        message = _("Too many requests: please wait %(seconds)s seconds and try again.") % {"seconds": wait}
-        response = refusal(request, 429, message)
-        response["Retry-After"] = str(wait)
-        return response
+        return over_limit(request, match.view_name, limits)
