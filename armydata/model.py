@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# The one list of qualities (rules/), re-exported for the importers.
+# The one list of qualities (rules/), re-exported for the importers; and the one limit adjustment:
+# an imported force limit carries the very adjustment the rules apply (``rules.army.model``).
 from rules.army.model import QUALITIES as QUALITIES
+from rules.army.model import LimitAdjustment as ImportedLimitAdjustment
 
 
 @dataclass(frozen=True)
@@ -134,19 +136,6 @@ class ImportedUnit:
     type_source: str = "categories"
     # Other ids a roster may name the unit by: the links (a force entry's, the catalogue's) that reach it.
     source_aliases: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ImportedLimitAdjustment:
-    """A force limit that moves with what else the platoon holds: when it holds ``comparison``
-    ``threshold`` units of ``category``, the ``bound`` ("min"/"max") is set/incremented/decremented."""
-
-    bound: str
-    type: str
-    value: int
-    category: str
-    comparison: str
-    threshold: int
 
 
 @dataclass(frozen=True)
