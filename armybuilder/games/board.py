@@ -10,6 +10,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
@@ -25,11 +26,7 @@ ORDER_LABELS = {
     "down": gettext_lazy("Down"),
     "fubar": gettext_lazy("FUBAR"),
 }
-QUALITY_LABELS = {
-    "inexperienced": gettext_lazy("Inexperienced"),
-    "regular": gettext_lazy("Regular"),
-    "veteran": gettext_lazy("Veteran"),
-}
+QUALITY_LABELS = dict(Quality.choices)
 # The engine's errors in the player's language, by code (its English text is the fallback).
 ERRORS = {
     "pending": gettext_lazy("Give the drawn die an order first."),

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.catalogue.models import Quality
 from armybuilder.reference.models import Edition, Weapon
 from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
@@ -24,9 +25,7 @@ def _choices(values: tuple[str, ...], labels: Mapping[str, Any]) -> list[tuple[s
     return [(value, labels[value]) for value in values]
 
 
-QUALITY_CHOICES = _choices(
-    QUALITIES, {"inexperienced": _("Inexperienced"), "regular": _("Regular"), "veteran": _("Veteran")}
-)
+QUALITY_CHOICES = _choices(QUALITIES, dict(Quality.choices))
 ORDER_CHOICES = _choices(ORDERS, {"fire": _("Fire"), "advance": _("Advance")})
 BAND_CHOICES = _choices(BANDS, {"point_blank": _("Point blank"), "normal": _("Normal"), "long": _("Long")})
 KIND_CHOICES = _choices(
