@@ -16,15 +16,24 @@ def _kept(page, path: str) -> None:
     wait_until(page, "p => caches.match(p).then(r => !!r)", path)
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live_server, browser_context, page):
-    army_list = alice_with_a_list(browser_context, live_server)
-
+def _under_the_worker(page) -> None:
+    # The first load installs the worker; from the reload on it answers the page's requests.
     page.goto("/reference/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, CONTROLLED)
+
+
+def _forgotten(page, user) -> None:
+    # The worker drops the user's cache of pages (named after the user's id) when the session ends.
+    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(user.pk))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live_server, browser_context, page):
+    army_list = alice_with_a_list(browser_context, live_server)
+    _under_the_worker(page)
     for path in ("/reference/", "/reference/v3/", f"/lists/{army_list.pk}/"):
         page.goto(path)
         _kept(page, path)
@@ -49,18 +58,12 @@ def test_it_opens_the_reference_and_my_lists_cards_offline(django_db_setup, live
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browser_context, page):
-    army_list = alice_with_a_list(browser_context, live_server)
-    page.goto("/reference/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    wait_until(page, CONTROLLED)
-    page.goto(f"/lists/{army_list.pk}/")
-    _kept(page, f"/lists/{army_list.pk}/")
+    army_list = _keep_my_list(live_server, browser_context, page)
 
     page.click("button:has-text('Log out')")
     # The home page exactly: "**/" also matches the list's own address, before the log-out has landed.
     page.wait_for_url(f"{live_server.url}/")
-    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(army_list.owner.pk))
+    _forgotten(page, army_list.owner)
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1
@@ -69,20 +72,17 @@ def test_it_forgets_my_lists_when_i_log_out(django_db_setup, live_server, browse
 
 def _keep_my_list(live_server, browser_context, page):
     army_list = alice_with_a_list(browser_context, live_server)
-    page.goto("/reference/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    wait_until(page, CONTROLLED)
+    _under_the_worker(page)
     page.goto(f"/lists/{army_list.pk}/")
     _kept(page, f"/lists/{army_list.pk}/")
-    return army_list.owner, army_list
+    return army_list
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_an_expired_session_opens_none_of_my_pages_offline(django_db_setup, live_server, browser_context, page):
     # Issue 23: the session expired without a logout, and the builder still opened offline.
-    _alice, army_list = _keep_my_list(live_server, browser_context, page)
+    army_list = _keep_my_list(live_server, browser_context, page)
     browser_context.clear_cookies()  # the browser lets the session cookie, and its companion, expire
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
@@ -95,10 +95,10 @@ def test_an_expired_session_opens_none_of_my_pages_offline(django_db_setup, live
 def test_a_session_ended_elsewhere_is_noticed_at_the_next_response(django_db_setup, live_server, browser_context, page):
     from django.contrib.sessions.models import Session
 
-    alice, army_list = _keep_my_list(live_server, browser_context, page)
+    army_list = _keep_my_list(live_server, browser_context, page)
     Session.objects.all().delete()  # ended on another device, or cleared by the server
     page.evaluate("fetch('/ping/').then(r => r.status)")  # any response at all, no page load
-    wait_until(page, "u => caches.keys().then(k => !k.some(n => n.endsWith('-pages-' + u)))", str(alice.pk))
+    _forgotten(page, army_list.owner)
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1
