@@ -8,6 +8,7 @@ from armybuilder.catalogue.models import Army, Unit
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from tests.lists import factories as lists_factories
+from tests.reference import factories as reference_factories
 
 _counter = itertools.count(1)
 
@@ -27,8 +28,7 @@ PROFILES = {
 
 
 def make_edition(slug: str = "v2") -> Edition:
-    edition, _ = Edition.objects.get_or_create(slug=slug, defaults={"number": int(slug[1:]), "name": f"Edition {slug}"})
-    return edition
+    return lists_factories.make_edition(slug)
 
 
 def make_rule(edition: Edition, slug: str) -> SpecialRule:
@@ -49,9 +49,8 @@ def make_weapon(edition: Edition | None = None, slug: str = "rifle", **kwargs) -
     kwargs.setdefault("pen", pen)
     kwargs.setdefault("he_size", he_size)
     kwargs.setdefault("source", "test")
-    weapon = Weapon.objects.create(edition=edition, slug=slug, **kwargs)
-    weapon.special_rules.set([make_rule(edition, rule) for rule in rules])
-    return weapon
+    special_rules = tuple(make_rule(edition, rule) for rule in rules)
+    return reference_factories.make_weapon(edition, special_rules, slug=slug, **kwargs)
 
 
 def make_chart(slug: str = "v2") -> dict[str, Weapon]:
