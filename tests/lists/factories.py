@@ -86,17 +86,11 @@ def make_platoon(army_list: ArmyList, **kwargs) -> Platoon:
 
 
 def make_officer(army: Army, **kwargs) -> Unit:
-    """A 2nd Lieutenant-style officer unit (1 model, up to 3 with attendants)."""
+    """A 2nd Lieutenant-style officer unit (1 model, up to 3 with attendants), costed as ``make_unit``."""
     kwargs.setdefault("name", "Second Lieutenant")
     kwargs.setdefault("unit_type", "headquarters")
     kwargs.setdefault("slot", "officer")
     kwargs.setdefault("officer_rank", "second_lieutenant")
-    kwargs.setdefault("cost_inexperienced", 35)
-    kwargs.setdefault("cost_regular", 50)
-    kwargs.setdefault("cost_veteran", 65)
-    kwargs.setdefault("per_model_inexperienced", 7)
-    kwargs.setdefault("per_model_regular", 10)
-    kwargs.setdefault("per_model_veteran", 13)
     kwargs.setdefault("base_models", 1)
     kwargs.setdefault("max_models", 3)
     return make_unit(army, **kwargs)
