@@ -13,7 +13,8 @@ from django.views.decorators.http import require_http_methods
 
 from armybuilder.importers.roster_import import MAX_ROSTER_BYTES, RosterImport, import_roster
 from armybuilder.lists import exchange
-from armybuilder.lists.access import remember_in_session
+from armybuilder.lists.access import owner_for
+from armybuilder.lists.views import announce_import
 from armydata.roster_file import ROSTER_SUFFIXES
 
 
@@ -55,15 +56,12 @@ def import_roster_view(request: HttpRequest) -> HttpResponse:
         form = RosterForm(request.POST, request.FILES)
         if form.is_valid():
             upload = form.cleaned_data["file"]
-            owner = request.user if request.user.is_authenticated else None
             try:
-                result = import_roster(upload.name, upload.read(), owner=owner)
+                result = import_roster(upload.name, upload.read(), owner=owner_for(request))
             except exchange.ListImportError as exc:
                 errors = exc.errors
             else:
-                if owner is None:
-                    remember_in_session(request, result.army_list)
-                messages.success(request, _("Imported “%(name)s”.") % {"name": result.army_list.name})
+                announce_import(request, result.army_list)
                 level = messages.SUCCESS if result.difference == 0 else messages.WARNING
                 messages.add_message(request, level, points_message(result))
                 for note in result.notes:

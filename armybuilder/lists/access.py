@@ -26,6 +26,17 @@ def remember_in_session(request: HttpRequest, army_list: ArmyList) -> None:
         request.session[SESSION_KEY] = [*ids, army_list.pk]
 
 
+def owner_for(request: HttpRequest):
+    """Who a list this visitor makes belongs to: the signed-in user, or nobody (then the session keeps it)."""
+    return request.user if request.user.is_authenticated else None
+
+
+def keep_made_list(request: HttpRequest, army_list: ArmyList) -> None:
+    """A list just made (imported, copied) by a visitor without an account is kept in their session."""
+    if army_list.owner_id is None:
+        remember_in_session(request, army_list)
+
+
 def lists_for_user(request: HttpRequest):
     """The visitor's own lists (active and trashed)."""
     return ArmyList.objects.owned_by(request.user, session_list_ids(request))

@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange
-from armybuilder.lists.access import get_list_for_user, get_shared_list, lists_for_user, remember_in_session
+from armybuilder.lists.access import get_list_for_user, get_shared_list, keep_made_list, lists_for_user, owner_for
 from armybuilder.lists.conditional import shared_list_page
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
 from armybuilder.lists.models import ArmyList, new_share_token
@@ -44,8 +44,10 @@ def _builder_url(army_list: ArmyList) -> str:
     return reverse("ab-list-builder", args=[army_list.pk])
 
 
-def _owner_for(request: HttpRequest):
-    return request.user if request.user.is_authenticated else None
+def announce_import(request: HttpRequest, army_list: ArmyList) -> None:
+    """After any import (JSON, roster): the list is kept for a visitor without an account, and named."""
+    keep_made_list(request, army_list)
+    messages.success(request, _("Imported “%(name)s”.") % {"name": army_list.name})
 
 
 def _copy_name(name: str) -> str:
@@ -104,10 +106,9 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
         form = ArmyListForm(request.POST)
         if form.is_valid():
             army_list = form.save(commit=False)
-            army_list.owner = _owner_for(request)
+            army_list.owner = owner_for(request)
             army_list.save()
-            if army_list.owner is None:
-                remember_in_session(request, army_list)
+            keep_made_list(request, army_list)
             if request.htmx:
                 return HttpResponseClientRedirect(_builder_url(army_list))
             return redirect(_builder_url(army_list))
@@ -143,8 +144,7 @@ def duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     army_list = get_list_for_user(request, pk)
     name = _copy_name(army_list.name)[: ArmyList._meta.get_field("name").max_length]
     copy = exchange.duplicate_list(army_list=army_list, name=name)
-    if copy.owner_id is None:
-        remember_in_session(request, copy)
+    keep_made_list(request, copy)
     return _done(request, _("Made “%(name)s”.") % {"name": copy.name})
 
 
@@ -252,9 +252,8 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
 def shared_copy(request: HttpRequest, token: str) -> HttpResponse:
     """ "Copy to my lists" from a shared list: the reader's own copy, opened in the builder."""
     source = get_shared_list(token)
-    copy = exchange.duplicate_list(army_list=source, name=source.name, owner=_owner_for(request))
-    if copy.owner_id is None:
-        remember_in_session(request, copy)
+    copy = exchange.duplicate_list(army_list=source, name=source.name, owner=owner_for(request))
+    keep_made_list(request, copy)
     messages.success(request, _("“%(name)s” is now in your lists.") % {"name": copy.name})
     return redirect(_builder_url(copy))
 
@@ -293,13 +292,11 @@ def import_list(request: HttpRequest) -> HttpResponse:
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                army_list = exchange.import_list(form.cleaned_data["json"], owner=_owner_for(request))
+                army_list = exchange.import_list(form.cleaned_data["json"], owner=owner_for(request))
             except exchange.ListImportError as exc:
                 errors = exc.errors
             else:
-                if army_list.owner_id is None:
-                    remember_in_session(request, army_list)
-                messages.success(request, _("Imported “%(name)s”.") % {"name": army_list.name})
+                announce_import(request, army_list)
                 return redirect(_builder_url(army_list))
     else:
         form = ImportForm()
