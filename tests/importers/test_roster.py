@@ -142,7 +142,9 @@ def test_the_page_lists_what_matched_nothing(client, catalogue):
     upload = SimpleUploadedFile("list.ros", ROS.replace(b'entryId="u-truck"', b'entryId="u-gone"'))
     response = client.post("/lists/import/roster/", {"file": upload})
     assert response.status_code == 200
-    assert "“Truck” matches no unit of Testland (3rd edition) in Muster." in response.content.decode()
+    content = response.content.decode()
+    assert "<strong>The roster was not imported: 1 problem.</strong>" in content
+    assert "“Truck” matches no unit of Testland (3rd edition) in Muster." in content
     assert ArmyList.objects.count() == 0
 
 

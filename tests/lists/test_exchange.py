@@ -261,6 +261,8 @@ def test_it_escapes_names_in_import_errors(alice_client):
     data["entries"][0]["unit"] = "<img src=x onerror=alert(1)>"
     response = _import(alice_client, data)
     assert "<img src=x" not in response.text
+    assert "<strong>The list was not imported: 1 problem.</strong>" in response.text
+    assert '<ul id="import-errors"><li>' in response.text
 
 
 @pytest.mark.django_db
