@@ -31,12 +31,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from armybuilder.http import Revision, build_stamp, conditional
+from armybuilder.reference.models import SpecialRule, WeaponCategory
 from armybuilder.reference.version import DataVersion, data_version
 
 KEEP_SECONDS = 24 * 3600
 # The query parameters the reference reads (the weapons chart's filters, the compare view's
 # editions): only these tell kept pages apart, so stray parameters cannot fill the cache.
 QUERY_PARAMS = ("q", "category", "rule", "min_pen", "a", "b", "changes")
+MIN_PEN_MAX = 20  # the weapons filter's own bound (reference.views.WeaponFilterForm)
+RULE_SLUG_MAX = 120
 # The site's layout around a kept reference content.
 PAGE_TEMPLATE = "reference/page.html"
 
@@ -61,14 +64,34 @@ def _key(request: HttpRequest, kind: str) -> str:
 
 
 def _shared(request: HttpRequest) -> bool:
-    """Whether the page may be kept: only pages without the visitor's own filters.
+    """Whether the page may be kept: only when every parameter it reads has one of a bounded set of values.
 
     Each distinct ``?q=`` once kept ~10.5 kB in Redis for 24 hours: three anonymous threads wrote
-    ~1.3 GB an hour until Redis refused every write. A page that a visitor's query chooses is
-    rendered for that request and not kept, so nothing a visitor sends occupies the cache; the
-    pages without a query (a set fixed by the rules data) are kept as before.
+    ~1.3 GB an hour until Redis refused every write. Free text (``q``) is therefore never kept: such a
+    page is rendered for its request. The other parameters are kept only with values the reference
+    can answer differently (a weapon category, a special rule's slug, a pen from 0 to 20, the compare
+    view's switch), so the pages that can be kept are a set fixed by the rules data. An unknown
+    edition in ``a``/``b`` is a 404, which is never kept.
     """
-    return not any(name in request.GET for name in QUERY_PARAMS)
+    for name in QUERY_PARAMS:
+        values = request.GET.getlist(name)
+        if len(values) > 1 or (values and not _bounded(name, values[0])):
+            return False
+    return True
+
+
+def _bounded(name: str, value: str) -> bool:
+    if value == "" or name in ("a", "b"):
+        return True
+    if name == "changes":
+        return value == "1"
+    if name == "category":
+        return value in WeaponCategory.values
+    if name == "min_pen":
+        return value.isdigit() and int(value) <= MIN_PEN_MAX
+    if name == "rule":
+        return len(value) <= RULE_SLUG_MAX and SpecialRule.objects.filter(slug=value).exists()
+    return False  # "q": free text
 
 
 def _kept(key: str, make: Callable[[], object | None], *, shared: bool = True) -> object | None:

@@ -127,3 +127,21 @@ def test_a_query_of_the_visitors_own_is_not_kept_in_the_shared_cache(client, ref
         assert shared.set.call_count == 0
         assert client.get("/reference/v2/weapons/").status_code == 200
         assert shared.set.call_count == 1
+
+
+@pytest.mark.django_db
+def test_only_bounded_parameters_are_kept(client, ref):
+    """Kept pages are a set the rules data fixes: known categories, rules, pens and editions."""
+    with mock.patch("armybuilder.reference.pages.cache") as shared:
+        shared.get.return_value = None
+        for junk in ("category=junk", "min_pen=999", "changes=xyz", "rule=no-such-rule", "category=mg&category=mg"):
+            assert client.get(f"/reference/v2/weapons/?{junk}").status_code == 200, junk
+        assert client.get("/reference/compare/orders/?a=v9&b=v3").status_code == 404
+        assert shared.set.call_count == 0
+        for kept in (
+            "/reference/v2/weapons/?min_pen=2",
+            "/reference/compare/orders/?a=v2&b=v3&changes=1",
+            "/reference/v2/weapons/?rule=team",
+        ):
+            assert client.get(kept).status_code == 200, kept
+        assert shared.set.call_count == 3
