@@ -51,13 +51,7 @@ def resolve_flamethrower(
     ``hits`` overrides the D6 / D6+1 hit dice (the API passes a single hit against a soft-skin under
     ``flamer_vs_vehicle == "one_roll"``).
     """
-    p = hit_chance(cfg, need_hit)
-    hit_dist = dict(hits) if hits is not None else flamer_hits(cfg, vehicle_mounted)
-    need_dmg = target.dv - pen
-    r = p_damage(cfg, need_dmg)
-    exc = Fraction(1, 36) if cfg.exceptional_damage and need_dmg <= 6 else ZERO
-    pins_dist = dice_pmf(cfg.flamer_pins)
-    forced = cfg.flamer_forced_morale
+    p, hit_dist, r, exc, pins_dist, forced = _flamer_chances(cfg, need_hit, pen, target, hits, vehicle_mounted)
 
     outcome: Outcome = {}
     if ONE - p:
@@ -107,13 +101,7 @@ def resolve_flamethrowers(
     """
     models = target.models
     mode = pins_mode or cfg.mixed_fire_pins
-    p = hit_chance(cfg, need_hit)
-    hit_dist = dict(hits) if hits is not None else flamer_hits(cfg, vehicle_mounted)
-    need_dmg = target.dv - pen
-    r = p_damage(cfg, need_dmg)
-    exc = Fraction(1, 36) if cfg.exceptional_damage and need_dmg <= 6 else ZERO
-    pins_dist = dice_pmf(cfg.flamer_pins)
-    forced = cfg.flamer_forced_morale
+    p, hit_dist, r, exc, pins_dist, forced = _flamer_chances(cfg, need_hit, pen, target, hits, vehicle_mounted)
     # One flamethrower that hits: its casualties, and its chance of an exceptional damage roll.
     one_hit_casualties = mixture((wh, cap(binomial(h, r), models)) for h, wh in hit_dist.items())
     p_exc_one = sum((p * wh * (ONE - (ONE - exc) ** h) for h, wh in hit_dist.items()), ZERO)
@@ -167,3 +155,19 @@ def resolve_flamethrowers(
 def _accumulate(total: dict[int, int], counts: Mapping[int, int], scale: int) -> None:
     for key, v in counts.items():
         total[key] = total.get(key, 0) + scale * v
+
+
+def _flamer_chances(cfg, need_hit, pen, target, hits, vehicle_mounted):
+    """What one flamethrower shot and a volley of them share: P(hit), the hits, P(damage) per hit,
+    P(exceptional damage), the pins a hit places and whether it forces a morale check."""
+    hit_dist = dict(hits) if hits is not None else flamer_hits(cfg, vehicle_mounted)
+    need_dmg = target.dv - pen
+    exc = Fraction(1, 36) if cfg.exceptional_damage and need_dmg <= 6 else ZERO
+    return (
+        hit_chance(cfg, need_hit),
+        hit_dist,
+        p_damage(cfg, need_dmg),
+        exc,
+        dice_pmf(cfg.flamer_pins),
+        cfg.flamer_forced_morale,
+    )
