@@ -66,7 +66,7 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
         units.append(
             {
                 "key": key,
-                "name": entry.display_name,
+                "name": entry_spec.name,  # numbered when another unit of the list shares it
                 "quality": entry.quality,
                 "models": entry.total_models,  # a team's men are models too: casualties count them down
                 "unit_type": entry.unit.unit_type,

@@ -88,6 +88,7 @@ class Row:
         choices: list[tuple[str, str]] | None = None,
         base_url: str = "",
         labels: Labels | None = None,
+        name: str | None = None,
     ) -> None:
         self.entry, self.pk, self.points, self.errors = entry, entry.pk, points, errors
         self.key, self.url = f"entry-{entry.pk}", f"{base_url}entries/{entry.pk}/"
@@ -97,7 +98,8 @@ class Row:
         self.change_note, self.platoon_choices = change_note, choices or []
         unit = entry.unit
         self.unit = unit
-        self.name = entry.name or unit.display_name
+        # ``name``: the list's name for it, numbered when another unit shares it (``entry_names``).
+        self.name = name or entry.name or unit.display_name
         self.unit_name = unit.display_name
         self.quality = entry.quality
         self.quality_label = self.labels.quality.get(entry.quality, entry.quality)
@@ -185,6 +187,8 @@ class Group:
     problems: list[tuple[object, str]]
     errors: list[str] = field(default_factory=list)
     base_url: str = ""
+    # The list's name for the platoon, numbered when another platoon shares it (``platoon_names``).
+    numbered_name: str = ""
 
     @property
     def key(self) -> str:
@@ -200,7 +204,9 @@ class Group:
 
     @property
     def name(self) -> str:
-        return (self.platoon.name or self.kind) if self.platoon else _("Not in a platoon")
+        if not self.platoon:
+            return _("Not in a platoon")
+        return self.numbered_name or self.platoon.name or self.kind
 
 
 def problem_href(problem) -> str:
@@ -231,6 +237,8 @@ class Roster:
         platoon_ids = {p.pk for p in self.platoons} if self.use_platoons else set()
         self.group_of = {e.pk: (e.platoon_id if e.platoon_id in platoon_ids else None) for e in self.entries}
         self.labels = Labels()
+        self.entry_names = army_list.entry_names()
+        self.platoon_names = army_list.platoon_names()
         # The first and last unit of each group: their move buttons at that end are disabled.
         ends: dict[int | None, list[int]] = {}
         for entry in self.entries:
@@ -263,7 +271,18 @@ class Roster:
             choices=self.choices if self.use_platoons else None,
             base_url=self.base_url,
             labels=self.labels,
+            name=self.entry_names.get(entry.pk),
         )
+
+    def renamed(self, before: dict[int, str], skip: int | None = None) -> list[Row]:
+        """Rows whose printed name moved since ``before`` (an ``entry_names()``): adding a second
+        "Rifle Squad" makes the first "Rifle Squad #1", removing it makes it plain again."""
+        names = self.entry_names
+        return [
+            self.row(e, is_open=False)
+            for e in self.entries
+            if e.pk != skip and e.pk in before and before[e.pk] != names.get(e.pk)
+        ]
 
     def _totals(self, platoon_id: int | None, summary: ListSummary) -> tuple[int, list[tuple[object, str]]]:
         """A group's points and problems in ``summary``, for its units as they are now."""
@@ -287,7 +306,8 @@ class Roster:
         errors = self.errors.platoons.get(platoon_id, []) if platoon_id else []
         # Rows in list order: a group's entries are the list's, filtered.
         rows = [self.row(e) for e in entries]
-        return Group(platoon, rows, points, problems, errors, base_url=self.base_url)
+        name = self.platoon_names.get(platoon_id, "") if platoon_id else ""
+        return Group(platoon, rows, points, problems, errors, base_url=self.base_url, numbered_name=name)
 
     def groups(self) -> list[Group]:
         groups = [self.group(p.pk) for p in self.platoons] if self.use_platoons else []

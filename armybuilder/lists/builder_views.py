@@ -194,6 +194,11 @@ def _head_oob(group: Group) -> tuple[str, dict]:
     return ("platoon-head", {"group": group, "oob": True})
 
 
+def _renamed_oob(roster: Roster, before: dict[int, str], skip: int | None = None) -> list[tuple[str, dict]]:
+    """The names of the other rows whose number moved (a second "Rifle Squad" came or went)."""
+    return [("entry-name-oob", {"row": row}) for row in roster.renamed(before, skip=skip)]
+
+
 # --- The page and its catalogue --------------------------------------------------------------
 
 
@@ -392,7 +397,13 @@ def _reloaded(request: HttpRequest, army_list: ArmyList, **roster_args) -> Roste
     return Roster(_get_list(request, army_list.pk), **roster_args)
 
 
-def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, before: ListSummary) -> HttpResponse:
+def _entry_changed(
+    request: HtmxHttpRequest,
+    army_list: ArmyList,
+    entry: Entry,
+    before: ListSummary,
+    names_before: dict[int, str] | None = None,
+) -> HttpResponse:
     """The unit's row, its editor closed, and out of band what else changed since ``before``: its
     platoon's header if its total or problems did, and the summary panels that did."""
     if not request.htmx:
@@ -406,6 +417,8 @@ def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, 
     platoon_id = roster.group_of[entry.pk]
     if roster.group_changed(platoon_id, before):
         parts.append(_head_oob(roster.group(platoon_id)))
+    if names_before is not None:
+        parts += _renamed_oob(roster, names_before, skip=entry.pk)
     return _fragments(request, context, *parts, *_summary_oob(roster, before))
 
 
@@ -445,7 +458,7 @@ def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     army_list = _get_list(request, pk)
     form = AddEntryForm(request.POST, army_list=army_list)
     entry = None
-    before = list_summary(army_list)
+    before, names_before = list_summary(army_list), army_list.entry_names()
     if form.is_valid():
         platoon_id = form.cleaned_data["platoon"]
         platoon = _get_platoon(army_list, int(platoon_id)) if platoon_id else None
@@ -466,6 +479,7 @@ def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     group = roster.group_for(entry)
     context = _context(roster, row=roster.row(entry), group=group)
     parts = ["add-errors", "entry-append", _head_oob(group), *_summary_oob(roster, before)]
+    parts += _renamed_oob(roster, names_before, skip=entry.pk)
     response = _fragments(request, context, *parts)
     return reswap(retarget(response, "#add-errors"), "outerHTML")
 
@@ -519,13 +533,14 @@ def entry_options(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
 
 @_entry_action
 def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    before = list_summary(army_list)  # before the write changes the entry in memory
+    # Before the write changes the entry in memory.
+    before, names_before = list_summary(army_list), army_list.entry_names()
     form = NameForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "name", _form_errors(form))
     if not services.entry_update(entry=entry, name=form.cleaned_data["name"]):
         return _removed_meanwhile(request, army_list, entry)
-    return _entry_changed(request, army_list, entry, before)
+    return _entry_changed(request, army_list, entry, before, names_before)
 
 
 @_entry_action
@@ -587,7 +602,7 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
 @_entry_action
 def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """A copy right under the original: the original's row (closed) and the copy's replace it."""
-    before = list_summary(army_list)
+    before, names_before = list_summary(army_list), army_list.entry_names()
     try:
         copy = services.entry_duplicate(entry=entry)
     except services.ListFull as full:
@@ -598,6 +613,7 @@ def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry)
     original, copy = roster.entry(entry.pk), roster.entry(copy.pk)
     context = _context(roster)
     parts = [("entry-row", {"row": roster.row(e, is_open=False)}) for e in (original, copy) if e is not None]
+    parts += _renamed_oob(roster, names_before, skip=entry.pk)
     return _fragments(request, context, *parts, _head_oob(roster.group_for(copy)), *_summary_oob(roster, before))
 
 
@@ -605,7 +621,7 @@ def entry_duplicate(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry)
 def entry_remove(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
     """Remove a unit at once; its row becomes an "Undo" bar (no confirmation asked)."""
     roster = Roster(army_list)
-    group_id, before = roster.group_of[entry.pk], roster.summary
+    group_id, before, names_before = roster.group_of[entry.pk], roster.summary, roster.entry_names
     token = signing.dumps(
         {"list": army_list.pk, "label": entry.display_name, **services.entry_snapshot(entry)},
         salt=UNDO_SALT,
@@ -618,6 +634,7 @@ def entry_remove(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
     roster = _reloaded(request, army_list)
     context = _context(roster, undo=_undo_notice(roster.army_list, token))
     parts = ["undo-bar", _head_oob(roster.group(group_id)), *_summary_oob(roster, before)]
+    parts += _renamed_oob(roster, names_before)
     return _fragments(request, context, *parts)
 
 
@@ -652,7 +669,7 @@ def entry_restore(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpRespo
     data = _undo_snapshot(army_list, request.POST.get("token", ""))
     if data is None or data["pk"] != entry_pk:
         return HttpResponseBadRequest(_("This unit can no longer be put back."))
-    before = list_summary(army_list)
+    before, names_before = list_summary(army_list), army_list.entry_names()
     restored = services.entry_restore(army_list=army_list, snapshot=data)
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry_pk}")
@@ -662,6 +679,7 @@ def entry_restore(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpRespo
         return _entry_gone(request, roster.army_list, entry_pk)
     context = _context(roster, row=roster.row(entry, is_open=False))
     parts = ["entry-row", _head_oob(roster.group_for(entry)), *_summary_oob(roster, before)]
+    parts += _renamed_oob(roster, names_before, skip=entry.pk)
     return _fragments(request, context, *parts)
 
 

@@ -70,6 +70,7 @@ class PlatoonGroup:
 def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
     """One row per entry with its points; expects the ``for_builder()`` prefetches (no query)."""
     rows = []
+    entry_names = army_list.entry_names()  # shared names numbered, as on every page
     for entry in army_list.entries.all():
         unit = entry.unit
         names = {option.slug: option.display_name for option in unit.options.all()}
@@ -81,7 +82,7 @@ def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
         rows.append(
             EntryRow(
                 entry=entry,
-                name=entry.display_name,
+                name=entry_names[entry.pk],
                 unit_name=unit.display_name,
                 unit_slug=unit.slug,
                 quality=entry.quality,
@@ -96,7 +97,8 @@ def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
 
 def platoon_groups(army_list: ArmyList, summary: ListSummary) -> list[PlatoonGroup]:
     """Entries grouped by platoon in the list's order, then those in no platoon."""
-    groups = {platoon.pk: PlatoonGroup(name=platoon.display_name) for platoon in army_list.platoons.all()}
+    names = army_list.platoon_names()
+    groups = {platoon.pk: PlatoonGroup(name=names[platoon.pk]) for platoon in army_list.platoons.all()}
     loose = PlatoonGroup(name="")
     for row in entry_rows(army_list, summary):
         groups.get(row.entry.platoon_id, loose).rows.append(row)

@@ -14,6 +14,7 @@ from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.reference.models import Edition
 from armybuilder.stamps import Stamped, StampedManager
 from rules.army import model as army_rules
+from rules.army.names import ENTRY_FORMAT, PLATOON_FORMAT, distinct_names
 
 POINTS_LIMIT_MAX = 10_000
 
@@ -182,17 +183,30 @@ class ArmyList(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def entry_names(self) -> dict[int, str]:
+        """Each entry's name as every page prints it: shared names numbered (``rules.army.names``).
+
+        Reads ``entries.all()`` (prefetched by ``for_builder()``). Not kept on the instance: a
+        rename in the same request must show at once, and numbering a list is cheap.
+        """
+        return distinct_names(((e.pk, e.display_name) for e in self.entries.all()), ENTRY_FORMAT)
+
+    def platoon_names(self) -> dict[int, str]:
+        """Each platoon's name as every page prints it: "Reinforced Platoon 1", "… 2" when shared."""
+        return distinct_names(((p.pk, p.display_name) for p in self.platoons.all()), PLATOON_FORMAT)
+
     def to_rules(self) -> army_rules.ListSpec:
         """Plain data for rules/; expects the ``for_builder()`` prefetches."""
         platoons = list(self.platoons.all())
+        entry_names, platoon_names = self.entry_names(), self.platoon_names()
         return army_rules.ListSpec(
             edition=self.edition.slug,
             force_org=self.force_org,
             points_limit=self.points_limit,
             max_order_dice=self.max_order_dice,
             max_platoons=self.max_platoons,
-            platoons=tuple(p.to_rules() for p in platoons),
-            entries=tuple(e.to_rules() for e in self.entries.all()),
+            platoons=tuple(p.to_rules(name=platoon_names.get(p.pk)) for p in platoons),
+            entries=tuple(e.to_rules(name=entry_names.get(e.pk)) for e in self.entries.all()),
             forces=self.army.force_rules(),
         )
 
@@ -222,8 +236,9 @@ class Platoon(Stamped):
         except ValueError:
             return self.kind
 
-    def to_rules(self) -> army_rules.PlatoonSpec:
-        return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=self.display_name)
+    def to_rules(self, name: str | None = None) -> army_rules.PlatoonSpec:
+        """``name``: the list's numbered name for it (``ArmyList.platoon_names``), if known."""
+        return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=name or self.display_name)
 
 
 class Entry(Stamped):
@@ -260,10 +275,11 @@ class Entry(Stamped):
         adds = {option.slug: option.adds_models for option in self.unit.options.all()}
         return army_rules.total_models(self.models_count, adds, self.options or {})
 
-    def to_rules(self) -> army_rules.EntrySpec:
+    def to_rules(self, name: str | None = None) -> army_rules.EntrySpec:
+        """``name``: the list's numbered name for it (``ArmyList.entry_names``), if known."""
         return army_rules.EntrySpec(
             key=str(self.pk),
-            name=self.display_name,
+            name=name or self.display_name,
             unit=self.unit.to_rules(),
             quality=self.quality,
             models=self.models_count,

@@ -28,20 +28,21 @@ def list_spec(army_list: ArmyList) -> ListSpec:
     The builder summarises the whole list on every change, and a list's entries share a few
     units, each with its options. Same data as ``ArmyList.to_rules()`` (a test holds them equal).
     """
-    units: dict[int, tuple[UnitSpec, str]] = {}
+    units: dict[int, UnitSpec] = {}
+    names = army_list.entry_names()
+    platoon_names = army_list.platoon_names()
     entries = []
     for entry in army_list.entries.all():
         unit_id = entry.unit_id
         known = units.get(unit_id)
         if known is None:
-            unit = entry.unit
-            known = units[unit_id] = (_unit_rules(unit), unit.display_name)
+            known = units[unit_id] = _unit_rules(entry.unit)
         platoon_id = entry.platoon_id
         entries.append(
             EntrySpec(
                 key=str(entry.pk),
-                name=entry.name or known[1],  # ``entry.display_name``, the unit's name looked up once
-                unit=known[0],
+                name=names[entry.pk],  # shared names numbered, as every page prints them
+                unit=known,
                 quality=entry.quality,
                 models=entry.models_count,
                 options=dict(entry.options),
@@ -54,7 +55,7 @@ def list_spec(army_list: ArmyList) -> ListSpec:
         points_limit=army_list.points_limit,
         max_order_dice=army_list.max_order_dice,
         max_platoons=army_list.max_platoons,
-        platoons=tuple(p.to_rules() for p in army_list.platoons.all()),
+        platoons=tuple(p.to_rules(name=platoon_names.get(p.pk)) for p in army_list.platoons.all()),
         entries=tuple(entries),
         forces=army_list.army.force_rules(),
     )

@@ -477,7 +477,10 @@ def _option_texts(entry: Entry) -> list[str]:
     return texts
 
 
-def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str], cap: int) -> UnitLine:
+def unit_line(
+    entry: Entry, summary: ListSummary, platoon_names: dict[int, str], cap: int, name: str | None = None
+) -> UnitLine:
+    """``name``: the list's name for the entry, numbered when another unit shares it."""
     unit = entry.unit
     morale = BASE_MORALE.get(entry.quality, BASE_MORALE["regular"])
     is_vehicle = unit.unit_type in VEHICLE_TYPES
@@ -487,7 +490,7 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
     ]
     return UnitLine(
         key=str(entry.pk),
-        name=entry.display_name,
+        name=name or entry.display_name,
         unit_name=unit.display_name,
         type_label=_type_label(unit.unit_type),
         quality=entry.quality,
@@ -511,7 +514,8 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
 
 def _platoon_blocks(units: list[UnitLine], entries: list[Entry], army_list: ArmyList) -> list[PlatoonBlock]:
     """Units grouped by platoon in the list's order, then those in no platoon."""
-    blocks = {p.pk: PlatoonBlock(name=p.display_name, units=[], points=0) for p in army_list.platoons.all()}
+    names = army_list.platoon_names()
+    blocks = {p.pk: PlatoonBlock(name=names[p.pk], units=[], points=0) for p in army_list.platoons.all()}
     loose = PlatoonBlock(name="", units=[], points=0)
     for entry, line in zip(entries, units, strict=True):
         block = blocks.get(entry.platoon_id or 0, loose)
@@ -560,9 +564,10 @@ def list_context(army_list: ArmyList, *, paper: str, parts: Sequence[str] = ("ro
     prefetch_print_extras(army_list)
     summary = list_summary(army_list)
     entries = list(army_list.entries.all())
-    platoon_names = {p.pk: p.display_name for p in army_list.platoons.all()}
+    platoon_names = army_list.platoon_names()
+    entry_names = army_list.entry_names()
     cap = morale_cap(army_list.edition.slug)
-    units = [unit_line(entry, summary, platoon_names, cap) for entry in entries]
+    units = [unit_line(entry, summary, platoon_names, cap, entry_names.get(entry.pk)) for entry in entries]
     subtitle = f"{army_list.army.display_name} · {army_list.edition.display_name}"
     context: dict[str, Any] = {
         **_document(paper, army_list.name, subtitle),
