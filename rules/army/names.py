@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from typing import TypeVar
-
-K = TypeVar("K", bound=Hashable)
 
 # Platoons read as "Reinforced Platoon 2"; units carry a "#" so a number is not taken for part
 # of the unit's own name ("Panzer IV Ausf H 2" against "Panzer IV Ausf H #2").
@@ -26,7 +23,7 @@ def _same(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def distinct_names(items: Iterable[tuple[K, str]], fmt: str = ENTRY_FORMAT) -> dict[K, str]:
+def distinct_names[K: Hashable](items: Iterable[tuple[K, str]], fmt: str = ENTRY_FORMAT) -> dict[K, str]:
     """Each item's name (``(key, name)`` pairs, in list order), numbered 1, 2, … where shared.
 
     A number whose result is already another item's name is skipped, so a platoon the player
