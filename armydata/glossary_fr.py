@@ -265,9 +265,7 @@ TERMS: dict[str, dict[str, str]] = {
 # German, Italian, Japanese and Soviet unit names, weapon makes). Any word with a digit or
 # written in capitals ("M4", "MMG", "NKVD") is kept too, without being listed.
 KEEP_SOURCE = "Designations and proper names, used unchanged in French (the French rules keep Bazooka, Panzerfaust)"
-KEEP: frozenset[str] = frozenset(
-    word.casefold()
-    for word in """
+_KEEP_WORDS = """
     Sherman Stuart Panther Tiger Churchill Cromwell Matilda Crusader Daimler Humber Hanomag Puma
     Marder Firefly Greyhound Wolverine Priest Bofors Hotchkiss Breda Solothurn Boys Katyusha
     Panzerwerfer Sturmhaubitze Semovente Elefantino Modello Kubelwagen Dodge Fiat Renault Eu
@@ -276,9 +274,9 @@ KEEP: frozenset[str] = frozenset(
     Zaichata Osttruppen Frontnik Spähtrupp Bersaglieri Fucilieri Guastatori Heer Waffen-SS Wiking
     Rikugan Rikugun Shoi Chio Shosa Taii Hauptmann Leutnant Oberleutnant Stalingrad Kai Char bis
     Panzerfaust Panzerschreck Panzerbüchse PIAT Sturmpistole Vickers Sturmpioniere
-    Crocodile Sisu Model MIe Ton Mle Jeep White Scout Kurogane
-    """.split()
-)
+    Crocodile Sisu Model MIe Mle Jeep White
+"""
+KEEP: frozenset[str] = frozenset(word.casefold() for word in _KEEP_WORDS.split())
 
 # Patterns a name is built on (regular expressions matched on the whole name, without case), and
 # the French they make: ``{0}``, ``{1}``… are the groups, each translated in turn.
