@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.lists.models import new_share_token
@@ -18,6 +19,29 @@ from rules.game.engine import SNAPSHOT_EVERY, Action, GameSetup, GameState, log_
 # The most actions one game keeps (a six-turn game of 15 dice a side is ~700): beyond it only
 # "end the game" and undo are accepted. Bounds the log the page shows and the table's growth.
 ACTIONS_MAX = 5000
+
+
+# The languages a game's unit names are frozen in at its start (each unit's "names"), so the board
+# reads in the visitor's language whoever started the game.
+NAME_LANGUAGES = ("en", "fr")
+
+
+def playable_setup(setup: dict, language: str | None = None) -> dict:
+    """The stored setup as the engine takes it: each unit named in ``language`` (the active one).
+
+    A side keeps its units' names per language in ``names`` (unit key -> language -> name); a
+    game started before that has its units' one ``name``.
+    """
+    language = (language or get_language() or "en")[:2]
+    sides = []
+    for side in setup["sides"]:
+        names = side.get("names") or {}
+        units = [
+            {**unit, "name": names[unit["key"]].get(language) or unit["name"]} if unit["key"] in names else unit
+            for unit in side["units"]
+        ]
+        sides.append({**side, "units": units})
+    return {**setup, "sides": sides}
 
 
 class Result(models.TextChoices):
@@ -66,7 +90,7 @@ class Game(models.Model):
         return self.name
 
     def rules_setup(self) -> GameSetup:
-        return GameSetup.from_data(self.setup)
+        return GameSetup.from_data(playable_setup(self.setup))
 
     def latest_actions(self) -> tuple[GameAction | None, list[GameAction]]:
         """The last action holding a snapshot (None: no snapshot yet) and the actions after it.

@@ -9,11 +9,11 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import Option
-from armybuilder.games.models import ACTIONS_MAX, Game, GameAction
+from armybuilder.games.models import ACTIONS_MAX, NAME_LANGUAGES, Game, GameAction, playable_setup
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
@@ -59,6 +59,11 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
     summary = summarise(spec)
     officers = {o.entry_key: o for o in summary.officers}
     units, odds = [], {}
+    # Each unit's name in every language of the site, numbered as the list numbers it.
+    by_language = {}
+    for language in NAME_LANGUAGES:
+        with translation.override(language):
+            by_language[language] = army_list.entry_names()
     army = national_rules.list_army(army_list)  # national rules that change a shot, for "odds now"
     for entry, entry_spec in zip(army_list.entries.all(), spec.entries, strict=True):
         key = f"{side}{entry.pk}"
@@ -86,7 +91,11 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
             "damage_value": target.damage_value,
             **national_rules.odds_setup(entry, army),
         }
-    return {"key": side, "name": name, "list_name": army_list.name, "units": units}, odds
+    names = {
+        f"{side}{pk}": {language: by_language[language][pk] for language in NAME_LANGUAGES}
+        for pk in by_language[NAME_LANGUAGES[0]]
+    }
+    return {"key": side, "name": name, "list_name": army_list.name, "units": units, "names": names}, odds
 
 
 def stand_in_side(name: str, dice: int) -> dict[str, Any]:
@@ -118,7 +127,7 @@ def game_start(
     else:
         side_b = stand_in_side(opponent_name, opponent_dice)
     setup = {"edition": army_list.edition.slug, "sides": [side_a, side_b], "odds": odds}
-    new_state(GameSetup.from_data(setup))  # RulesError for a setup the engine cannot play
+    new_state(GameSetup.from_data(playable_setup(setup)))  # RulesError for a setup the engine cannot play
     return Game.objects.create(
         owner=owner,
         name=f"{side_a['name']} – {side_b['name']}",
