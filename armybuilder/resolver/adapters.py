@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from armybuilder.catalogue.mounts import Change, carried_lines
 from armybuilder.reference.models import Weapon as WeaponRow
+from rules.army.names import ENTRY_FORMAT, distinct_names
 from rules.combat.context import MAX_MODELS
 from rules.combat.weapons import Weapon
 from rules.errors import RulesError
@@ -275,11 +276,16 @@ def target_from_entry(entry: Entry) -> TargetPrefill:
 
 def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Grouped select choices: one optgroup per list, one option per unit."""
-    grouped: dict[int, tuple[str, list[tuple[str, str]]]] = {}
+    grouped: dict[int, tuple[str, list[Entry]]] = {}
     for entry in entries:
         army_list = entry.army_list
         label = f"{army_list.name} ({army_list.edition.slug})"
-        grouped.setdefault(army_list.pk, (label, []))[1].append(
-            (str(entry.pk), f"{entry.display_name} – {entry.total_models} × {entry.get_quality_display()}")
+        grouped.setdefault(army_list.pk, (label, []))[1].append(entry)
+    choices = []
+    for label, listed in grouped.values():
+        # Units of one list sharing a name are numbered, as the list's own pages number them.
+        names = distinct_names(((e.pk, e.display_name) for e in listed), ENTRY_FORMAT)
+        choices.append(
+            (label, [(str(e.pk), f"{names[e.pk]} – {e.total_models} × {e.get_quality_display()}") for e in listed])
         )
-    return list(grouped.values())
+    return choices

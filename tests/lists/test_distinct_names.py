@@ -148,3 +148,9 @@ def test_the_game_board_numbers_them(client_for, two_platoons):
     ]
     board = client.get(response["Location"]).content.decode()
     assert "Regular Infantry Squad (Late-War) #3" in board
+
+
+def test_the_odds_pages_target_menu_numbers_them(client_for, two_platoons):
+    html = client_for().get("/calc/shooting/").content.decode()
+    assert "Regular Infantry Squad (Late-War) #2 – " in html
+    assert "Regular Infantry Squad (Late-War) – " not in html
