@@ -160,7 +160,7 @@ def test_free_units_cost_nothing_and_beyond_the_limit_the_option_is_named(alice_
     make_entry(army_list, units["gun"], position=2, options={"free-unit": 1})
     page = alice_client.get(f"/lists/{army_list.pk}/").content.decode()
     # The two guns share a name: numbered, so the problem says which is which.
-    expected = "Free Unit: 2 units are free through it (Medium Artillery #1 and Medium Artillery #2); a list may have 1."
+    expected = "Free Unit: 2 units are free through it (Medium Artillery #1 and Medium Artillery #2); a list may have 1"
     assert expected in page
 
 
