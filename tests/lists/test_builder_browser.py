@@ -86,7 +86,7 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     page.click(f"#add-unit-{squad.pk}")
     expect(dice).to_have_text("4")
     stray = _entries(army_list)[-1]
-    expect(problems).to_contain_text("Rifle Section is not in a platoon")
+    expect(problems).to_contain_text("Rifle Section #3 is not in a platoon")  # the third of that name
     platoon_id = str(stray.army_list.platoons.get().pk)
     _open(page, stray)
     page.select_option(f"#entry-{stray.pk}-platoon", platoon_id)
