@@ -719,6 +719,7 @@ def platoon_rename(request: HtmxHttpRequest, pk: int, platoon_pk: int) -> HttpRe
     problems)."""
     army_list = _get_list(request, pk)
     platoon = _get_platoon(army_list, platoon_pk)
+    names_before = army_list.platoon_names()
     form = NameForm(request.POST)
     errors = None if form.is_valid() else Errors(platoons={platoon.pk: _form_errors(form)})
     if errors is None:
@@ -733,6 +734,12 @@ def platoon_rename(request: HtmxHttpRequest, pk: int, platoon_pk: int) -> HttpRe
     parts = [("platoon-edit", {"group": group})]
     if errors is None:
         parts += [_head_oob(group), *SUMMARY_OOB, ("add-to", {"oob": True})]
+        # Other platoons whose number moved ("Reinforced Platoon 2" alone again): their headers.
+        parts += [
+            _head_oob(roster.group(pk))
+            for pk, name in roster.platoon_names.items()
+            if pk != platoon.pk and names_before.get(pk) != name
+        ]
     return _fragments(request, context, *parts)
 
 

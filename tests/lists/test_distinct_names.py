@@ -154,3 +154,11 @@ def test_the_odds_pages_target_menu_numbers_them(client_for, two_platoons):
     html = client_for().get("/calc/shooting/").content.decode()
     assert "Regular Infantry Squad (Late-War) #2 – " in html
     assert "Regular Infantry Squad (Late-War) – " not in html
+
+
+def test_naming_one_of_two_platoons_renumbers_the_other_in_place(client_for, two_platoons):
+    army_list, first, second, *_ = two_platoons
+    url = f"/lists/{army_list.pk}/platoons/{second.pk}/rename/"
+    html = client_for().post(url, {"name": "Kampfgruppe Nord"}, headers=HX).content.decode()
+    assert f'<header class="platoon-head" id="platoon-{first.pk}-head" hx-swap-oob="true">' in html
+    assert f'id="platoon-{first.pk}-title">Reinforced Platoon<' in html
