@@ -339,6 +339,7 @@ class UnitLine:
     pin_boxes: int
     is_vehicle: bool
     platoon: str
+    renamed: bool = False  # the player named the unit: its unit's name is printed beside it
 
     @property
     def casualty_slots(self) -> range:
@@ -509,6 +510,7 @@ def unit_line(
         pin_boxes=morale,
         is_vehicle=is_vehicle,
         platoon=platoon_names.get(entry.platoon_id or 0, ""),
+        renamed=bool(entry.name),
     )
 
 
