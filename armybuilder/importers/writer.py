@@ -35,6 +35,7 @@ from armybuilder.importers.weapons import WeaponChart
 from armybuilder.reference.models import Edition, SpecialRule, Status
 from armydata.barracks import parse_barracks
 from armydata.battlescribe import parse_battlescribe
+from armydata.french import french_name
 from armydata.loader import detect_format
 from armydata.model import (
     QUALITIES,
@@ -513,6 +514,8 @@ class _CatalogueWriter:
         maximum = max(unit.max_models if unit.max_models is not None else UNBOUNDED_MODELS, base)
         values: dict[str, Any] = {
             "name": name,
+            # The glossary's French where it knows every part of the name; else English.
+            "name_fr": _fit(french_name(name) or "", 120),
             "unit_type": unit.unit_type,
             "slot": slot,
             "position": position,
@@ -645,8 +648,10 @@ class _CatalogueWriter:
             cost = dict(_fill_costs(option.cost))
         grants = self.weapons.resolve(option.grants_weapon) if option.grants_weapon else None
         replaces = self.weapons.resolve(option.replaces_weapon) if option.replaces_weapon else None
+        name = _fit(_clean(option.name), 160) or "Option"
         return {
-            "name": _fit(_clean(option.name), 160) or "Option",
+            "name": name,
+            "name_fr": _fit(french_name(name) or "", 160),
             "position": position,
             "per_model": option.per_model,
             "all_models": option.all_models,

@@ -70,11 +70,12 @@ def test_the_game_systems_platoons_are_stored_on_the_army_and_validate_its_lists
     messages = [problem.message for problem in list_summary(loaded).problems]
     # The data's rule: 4 mortar teams leave room for 4 machine-gun teams, 5 of those for 3 mortar
     # teams. The commissar fills no squad slot, and the rifle platoon's two squads are enough.
+    # Units sharing a name are numbered (``rules.army.names``), so the problem says which.
     assert messages == [
         "Support: a Heavy Weapons Platoon allows 0–4 Machine Gun Teams; it has 5 "
-        "(Machine Gun Team, Machine Gun Team, Machine Gun Team, Machine Gun Team, Machine Gun Team).",
+        "(Machine Gun Team #1, Machine Gun Team #2, Machine Gun Team #3, Machine Gun Team #4, Machine Gun Team #5).",
         "Support: a Heavy Weapons Platoon allows 0–3 Mortar Teams; it has 4 "
-        "(Medium Mortar Team, Medium Mortar Team, Medium Mortar Team, Medium Mortar Team).",
+        "(Medium Mortar Team #1, Medium Mortar Team #2, Medium Mortar Team #3, Medium Mortar Team #4).",
     ]
 
 

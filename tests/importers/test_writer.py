@@ -206,3 +206,14 @@ def test_it_rolls_everything_back_when_a_unit_fails_midway(monkeypatch):
         2,
         1,
     )
+
+
+# French names
+
+
+def test_it_gives_imported_units_and_options_the_glossarys_french_and_leaves_unknown_names_english(barracks):
+    assert unit("Rifle Squad").name_fr == "Escouade de fusiliers"
+    assert option("Rifle Squad", "Anti-tank grenades").name_fr == "Grenades antichar"
+    assert option("Medium Mortar Team", "Spotter").name_fr == "Observateur"
+    # "Test" is no word of the glossary: the name stays English (display_name falls back to it).
+    assert unit("Test Tank").name_fr == ""
