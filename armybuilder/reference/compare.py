@@ -69,6 +69,7 @@ class CellDiff:
     new: Any = None
     key: str = ""
     label: str = ""  # the column's, shown beside the value when a phone stacks the row
+
     @property
     def value(self) -> Any:
         """What to show for an unchanged cell, or the surviving value of an added/removed one."""
