@@ -99,6 +99,9 @@ MEASURE = """() => {
     innerWidth: window.innerWidth,
     scale: window.visualViewport.scale,
     header: header ? header.getBoundingClientRect().height : 0,
+    panned: [...document.querySelectorAll('.table-wrap')]
+      .filter((wrap) => getComputedStyle(wrap).overflowX !== 'visible' && wrap.scrollWidth > wrap.clientWidth + 1)
+      .map((wrap) => wrap.getAttribute('aria-labelledby')),
     wide: [...document.querySelectorAll('body *')]
       .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.checkVisibility())
       .filter((el) => !scrolls(el))
@@ -126,6 +129,8 @@ def test_no_page_is_wider_than_a_phone(new_browser_context, live_server, languag
         assert seen["scrollWidth"] <= seen["innerWidth"], where
         assert seen["scale"] == 1, where  # not shown zoomed out
         assert seen["wide"] == [], where
+        # No table to pan sideways either: rules tables, the weapons chart and the compare view stack.
+        assert seen["panned"] == [], where
         # The header is one line: at most a finger's height, whatever the language.
         if seen["header"]:
             assert seen["header"] <= 48, where
