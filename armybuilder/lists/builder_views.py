@@ -249,28 +249,39 @@ class CatalogueRow:
     weapons: str
 
 
+# Teams and guns are their weapon: searched by it, they come before vehicles that mount it.
+CREW_SERVED = frozenset({UnitType.TEAM, UnitType.ARTILLERY})
+
+
 def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
     aliases. Names match whatever their case or accents, in English or French, and in players'
-    words ("MG42", "zook", "AT gun": ``reference.search``): units named so first, then teams and
-    guns that carry such a weapon, then any other unit that carries one.
+    words ("MG42", "zook", "AT gun": ``reference.search``), ranked: units named so first (the
+    alias's first meaning before its others: "MG42" the MMG team, then the LMG team), then units
+    whose main weapon it is, then any other unit that carries one; within a tier, the better
+    match first, then the army's order.
     """
     match = search.matcher(army_list.edition_id, query)
-
-    def rank(unit: Unit) -> int | None:
-        if not match or match.in_name(unit.name, unit.name_fr):
-            return 0
-        if match.in_name(unit.weapons_text, unit.weapons_text_fr):
-            return 1 if unit.unit_type in ("team", "artillery") else 2
-        return None
-
     units = Unit.objects.for_army(army_list.army).available().order_by("position", "name")
     if unit_type:
         units = units.filter(unit_type=unit_type)
-    ranked = [(r, unit) for unit in units if (r := rank(unit)) is not None]
-    units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
+    if match:
+        ranked = [
+            (rank, unit)
+            for unit in units
+            if (
+                rank := match.unit_rank(
+                    (unit.name, unit.name_fr),
+                    (unit.weapons_text, unit.weapons_text_fr),
+                    crew_served=unit.unit_type in CREW_SERVED,
+                )
+            )
+            is not None
+        ]
+        units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
+    units = list(units)
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
     required = _required_choices(units)
     rows = []

@@ -68,6 +68,7 @@ class CellDiff:
     old: Any = None
     new: Any = None
     key: str = ""
+    label: str = ""  # the column's, shown beside the value when a phone stacks the row
 
     @property
     def value(self) -> Any:
@@ -164,25 +165,26 @@ def _merge_columns(old: Side | None, new: Side | None) -> tuple[list[Column], li
     return columns, changes
 
 
-def _cell_diff(key: str, old: Row, new: Row) -> CellDiff:
+def _cell_diff(column: Column, old: Row, new: Row) -> CellDiff:
+    key, label = column.key, column.label
     in_old, in_new = key in old.values, key in new.values
     old_shown, new_shown = old.display.get(key), new.display.get(key)
     if in_old and in_new and _same(old.values[key], new.values[key]):
-        return CellDiff(Change.SAME, old_shown, new_shown, key)
+        return CellDiff(Change.SAME, old_shown, new_shown, key, label)
     if not in_old and not in_new:
-        return CellDiff(Change.SAME, key=key)
-    return CellDiff(Change.CHANGED, old_shown if in_old else None, new_shown if in_new else None, key)
+        return CellDiff(Change.SAME, key=key, label=label)
+    return CellDiff(Change.CHANGED, old_shown if in_old else None, new_shown if in_new else None, key, label)
 
 
 def _row_diff(columns: list[Column], old: Row | None, new: Row | None) -> RowDiff:
     if old is None and new is not None:
-        cells = [CellDiff(Change.ADDED, new=new.display.get(c.key), key=c.key) for c in columns]
+        cells = [CellDiff(Change.ADDED, new=new.display.get(c.key), key=c.key, label=c.label) for c in columns]
         return RowDiff(new.key, Change.ADDED, cells, new=new)
     if new is None and old is not None:
-        cells = [CellDiff(Change.REMOVED, old=old.display.get(c.key), key=c.key) for c in columns]
+        cells = [CellDiff(Change.REMOVED, old=old.display.get(c.key), key=c.key, label=c.label) for c in columns]
         return RowDiff(old.key, Change.REMOVED, cells, old=old)
     assert old is not None and new is not None
-    cells = [_cell_diff(column.key, old, new) for column in columns]
+    cells = [_cell_diff(column, old, new) for column in columns]
     change = Change.CHANGED if any(cell.change != Change.SAME for cell in cells) else Change.SAME
     return RowDiff(new.key, change, cells, old=old, new=new)
 

@@ -7,6 +7,8 @@ the fact is an inference, a status and a note saying which value was chosen and 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -165,6 +167,11 @@ class RulesRow(Stamped):
                 value = signed(value)
             values.append(value)
         return values
+
+    def labelled_cells(self) -> list[tuple[str, Any]]:
+        """``display_cells`` with each column's label: a phone stacks the row and names each value."""
+        labels = [label for _key, label in self.table.column_labels()]
+        return list(zip(labels, self.display_cells(), strict=True))
 
 
 class SpecialRuleManager(StampedManager):

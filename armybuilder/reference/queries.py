@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.db.models import Case, Value, When
+
 from armybuilder.reference import search
 from armybuilder.reference.models import (
     Edition,
@@ -77,10 +79,21 @@ def weapons_for_chart(edition: Edition, filters: dict[str, Any] | None = None) -
     weapons = Weapon.objects.filter(edition=edition).rulebook().for_chart()
     filters = filters or {}
     if text := (filters.get("q") or "").strip():
-        # Players' words ("MG42", "zook", "lance-flamme"), without case or accents: two more queries.
+        # Players' words ("MG42", "zook", "lance-flamme"), without case or accents: two more
+        # queries. The best match first ("MG42": the MMG row, then the LMG), then chart order.
         match = search.matcher(edition, text)
-        names = Weapon.objects.filter(edition=edition).rulebook().values_list("pk", "name", "name_fr", "slug")
-        weapons = weapons.filter(pk__in=[pk for pk, *texts in names if match.in_name(*texts)])
+        chart = {value: index for index, value in enumerate(WeaponCategory.values)}
+        rows = Weapon.objects.filter(edition=edition).rulebook()
+        ranks = {}
+        for pk, category, position, name, name_fr, slug in rows.values_list(
+            "pk", "category", "position", "name", "name_fr", "slug"
+        ):
+            if (rank := match.rank(name, name_fr, slug)) is not None:
+                ranks[pk] = (rank, chart[category], position, name)
+        by_rank = sorted(ranks, key=ranks.__getitem__)
+        weapons = weapons.filter(pk__in=by_rank).order_by(
+            Case(*(When(pk=pk, then=Value(place)) for place, pk in enumerate(by_rank)), default=Value(len(by_rank)))
+        )
     if category := filters.get("category"):
         weapons = weapons.filter(category=category)
     if rule := filters.get("rule"):

@@ -3,6 +3,10 @@
 "MG42", "zook", "flamer", "AT gun", "PM" or "lance-flamme" find the weapons and units players
 mean. The vocabulary lives in ``SearchAlias`` rows (fixtures/40_search_aliases.json), per
 edition; this module only normalises text and applies them.
+
+Results are ranked, and the ranking is data too: an alias lists what it stands for most often
+first ("MG42": the medium machine gun before the light one), so a name carrying an earlier word
+ranks before one carrying a later word. A name equal to what was typed comes before all.
 """
 
 from __future__ import annotations
@@ -39,8 +43,54 @@ class Matcher:
         From the start of a word: "mg" is not the end of "smg", "machine gun" not the end of
         "submachine gun".
         """
-        padded = f" {normalize(' '.join(t for t in texts if t))} "
-        return f" {self.query}" in padded or any(f" {phrase} " in padded for phrase in self.phrases)
+        return self.rank(*texts) is not None
+
+    def rank(self, *texts: str) -> int | None:
+        """How well these names match: lower is better, None for no match.
+
+        0: a name is exactly what was typed; 1: a word of a name begins with it; 2 + i: a name
+        carries the i-th word the aliases stand for (the alias's own order says what players
+        mean most).
+        """
+        names = [normalize(t) for t in texts if t]
+        if self.query in names or _compact(self.query) in map(_compact, names):
+            return 0
+        padded = f" {' '.join(names)} "
+        if f" {self.query}" in padded:
+            return 1
+        for index, phrase in enumerate(self.phrases):
+            if f" {phrase} " in padded:
+                return 2 + index
+        return None
+
+    def unit_rank(
+        self, names: tuple[str, ...], weapons: tuple[str, ...], *, crew_served: bool = False
+    ) -> tuple[int, int, int] | None:
+        """A unit's place in the results: named so first, then its main weapon, then any weapon.
+
+        The main weapon is the first one its armament lists ("Heavy anti-tank gun (turret); MMG
+        (hull)" is a tank's gun, not its machine gun); a team or gun (``crew_served``) *is* its
+        weapon, so it comes before a vehicle with the same main weapon ("AT gun": the PaK before
+        the Panzer IV). Within the first two tiers ``rank`` orders; the rest are equal (the army's
+        order then decides): a tank's co-axial MMG is no better an "MG42" than a squad's LMG.
+        """
+        if (by_name := self.rank(*names)) is not None:
+            return (0, by_name, 0)
+        if (by_main := self.rank(*(main_weapon(w) for w in weapons))) is not None:
+            return (1, by_main, 0 if crew_served else 1)
+        if self.rank(*weapons) is not None:
+            return (2, 0, 0)
+        return None
+
+
+def main_weapon(armament: str) -> str:
+    """The first weapon of an armament as printed: "Rifle, LMG" is a rifle; "1 MMG" an MMG."""
+    return re.split(r"[;,]| or | and | ou | et ", armament or "", maxsplit=1)[0]
+
+
+def _compact(text: str) -> str:
+    """Without spaces, so "MG 42" and "mg-42" are the alias "MG42"."""
+    return text.replace(" ", "")
 
 
 def aliases_matching(query: str, aliases: Iterable[tuple[str, list[str]]]) -> tuple[str, ...]:
@@ -48,7 +98,8 @@ def aliases_matching(query: str, aliases: Iterable[tuple[str, list[str]]]) -> tu
     phrases: list[str] = []
     for term, means in aliases:
         term = normalize(term)
-        if term == query or (len(query) >= PREFIX_MIN and term.startswith(query)):
+        typed, full = _compact(query), _compact(term)
+        if typed == full or (len(typed) >= PREFIX_MIN and (term.startswith(query) or full.startswith(typed))):
             phrases += [normalize(m) for m in means if normalize(m) not in phrases]
     return tuple(phrases)
 

@@ -172,6 +172,9 @@ def weapons(request: HtmxHttpRequest, edition: str) -> HttpResponse:
         for value, label in WeaponCategory.choices
         if (group := [w for w in weapons if w.category == value])
     ]
+    if form.cleaned_data.get("q"):
+        # A typed search is ranked (``reference.search``): the group holding the best match first.
+        groups.sort(key=lambda pair: weapons.index(pair[1][0]))
     template_name = "reference/weapons.html"
     context: dict[str, object] = {
         "edition": current,

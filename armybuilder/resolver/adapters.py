@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from armybuilder.catalogue.mounts import Change, carried_lines
 from armybuilder.reference.models import Weapon as WeaponRow
+from armybuilder.reference.models import WeaponCategory
 from rules.army.names import ENTRY_FORMAT, distinct_names
 from rules.combat.context import MAX_MODELS
 from rules.combat.weapons import Weapon
@@ -126,10 +127,14 @@ def readable(row: WeaponRow) -> bool:
 
 def weapons_for_edition(edition_slug: str) -> list[WeaponRow]:
     """The edition's weapons the odds pages offer, with what ``to_rules_weapon`` reads: the rulebook
-    chart in chart order, then the weapons imports brought (units of imported armies fire them).
-    A row whose profile cannot be read is left out, never a 500."""
+    chart in chart order (small arms first, the rifle at the top, as the chart prints them: the
+    models' ordering sorts the categories by name, which put the HMG and autocannons first), then
+    the weapons imports brought (units of imported armies fire them). A row whose profile cannot be
+    read is left out, never a 500."""
+    order = {value: index for index, value in enumerate(WeaponCategory.values)}
     rows = WeaponRow.objects.all().for_chart().filter(edition__slug=edition_slug)
-    return [row for row in sorted(rows, key=lambda row: row.imported) if readable(row)]
+    rows = sorted(rows, key=lambda row: (row.imported, order.get(row.category, len(order)), row.position, row.name))
+    return [row for row in rows if readable(row)]
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from armybuilder.catalogue.models import Army, Unit
 from armybuilder.reference.models import Edition
-from armybuilder.reference.search import aliases_matching, normalize
+from armybuilder.reference.search import Matcher, aliases_matching, main_weapon, normalize
 from tests.lists.factories import make_army, make_list, make_unit, make_user
 
 ROOT = Path(settings.BASE_DIR)
@@ -142,7 +143,8 @@ def test_the_catalogue_filter_understands_players_words(client, v2_chart):
         by_pk = {str(unit.pk): key for key, unit in units.items()}
         return [by_pk[pk] for pk in ids]
 
-    # The unit named so first, then teams carrying it, then others that carry it.
+    # The unit named so first, then units whose main weapon it is, then others that carry it
+    # (the squad's LMG and the tank's co-axial MMG alike, in the army's order).
     assert shown("MG") == ["mg-team", "squad", "tank"]
     assert shown("mg42") == ["mg-team", "squad", "tank"]
     assert shown("schreck") == ["schreck"]
@@ -150,3 +152,128 @@ def test_the_catalogue_filter_understands_players_words(client, v2_chart):
     assert shown("lance-flammes") == ["flame"]
     assert shown("AT gun") == ["pak", "tank"]
     assert shown("panzer") == ["tank", "schreck"] or shown("panzer") == ["schreck", "tank"]
+
+
+def test_an_alias_is_found_typed_with_a_space_or_a_hyphen():
+    aliases = [("MG42", ["medium machine gun", "light machine gun"])]
+    for typed in ("mg42", "mg 42", "mg-42", "MG 4"):
+        assert aliases_matching(normalize(typed), aliases) == ("medium machine gun", "light machine gun"), typed
+
+
+def test_a_name_ranks_by_what_was_typed_then_by_the_order_of_the_aliases_meanings():
+    match = Matcher("mg42", ("medium machine gun", "mmg", "light machine gun", "lmg"))
+    assert match.rank("MG42") == 0  # the name itself
+    assert match.rank("MG42 team") == 1  # a name beginning so
+    assert match.rank("Medium Machine Gun Team") == 2  # the alias's first meaning
+    assert match.rank("Équipe", "Light Machine Gun Team") == 4
+    assert match.rank("Rifle") is None
+
+
+def test_a_units_main_weapon_is_the_first_its_armament_lists():
+    assert main_weapon("Heavy anti-tank gun (turret, 360°); MMG (hull, front)") == "Heavy anti-tank gun (turret"
+    assert main_weapon("Rifle, Light machine gun (LMG)") == "Rifle"
+    assert main_weapon("1 MMG") == "1 MMG"
+    assert main_weapon("Pistol, SMG or rifle") == "Pistol"
+    assert main_weapon("") == ""
+
+
+def test_units_named_so_come_first_then_main_weapons_then_any_weapon():
+    match = Matcher("mg42", ("medium machine gun", "mmg", "light machine gun", "lmg"))
+    mmg_team = match.unit_rank(("Medium Machine Gun Team", ""), ("Medium machine gun (MMG)", ""))
+    lmg_team = match.unit_rank(("Light Machine Gun Team", ""), ("Light machine gun (LMG)", ""))
+    half_track = match.unit_rank(("Half-track", ""), ("Medium machine gun (MMG) (pintle)", ""))
+    tank = match.unit_rank(("Panzer IV", ""), ("Heavy anti-tank gun (turret); MMG (hull)", ""))
+    squad = match.unit_rank(("Grenadier Squad", ""), ("Rifle, LMG", ""))
+    assert mmg_team < lmg_team < half_track < tank == squad
+    # A team or gun is its weapon: before a vehicle whose main weapon is the same.
+    gun = Matcher("at gun", ("anti tank gun",))
+    pak = gun.unit_rank(("PaK 40", ""), ("Heavy anti-tank gun", ""), crew_served=True)
+    assert pak < gun.unit_rank(("Panzer IV", ""), ("Heavy anti-tank gun (turret)", ""))
+    assert match.unit_rank(("Sniper Team", ""), ("Rifle", "")) is None
+
+
+@pytest.fixture(scope="module")
+def built_in_data(django_db_setup, django_db_blocker):
+    """The built-in reference and catalogues of both editions with armies, as load_reference_data loads them."""
+    names = (
+        "00_editions.json",
+        "20_v2_reference.json",
+        "30_v3_reference.json",
+        "40_search_aliases.json",
+        "50_catalogue_v2_generic.json",
+        "55_catalogue_v2_barracks.json",
+        "60_catalogue_v3_generic.json",
+    )
+    with django_db_blocker.unblock():
+        call_command("loaddata", *(str(ROOT / "fixtures" / n) for n in names), verbosity=0)
+        yield
+        Army.objects.all().delete()  # armies protect their edition
+        Edition.objects.all().delete()
+
+
+def _catalogue_names(client, owner, edition: str, army: str, words: str) -> list[str]:
+    army_list = make_list(owner, army=Army.objects.get(edition__slug=edition, name=army))
+    html = client.get(f"/lists/{army_list.pk}/catalogue/", {"q": words}, headers={"HX-Request": "true"}).text
+    ids = [int(pk) for pk in re.findall(r'id="add-unit-(\d+)"', html)]
+    names = dict(Unit.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return [names[pk] for pk in ids]
+
+
+# (edition, army, words, the first names shown, in order)
+CATALOGUE_RANKING = [
+    ("v2", "Germany", "MG42", ["Medium Machine Gun Team", "Light Machine Gun Team", "SdKfz 251 Hanomag Half-Track"]),
+    ("v2", "Germany", "mg 42", ["Medium Machine Gun Team", "Light Machine Gun Team"]),
+    ("v2", "Germany", "mitrailleuse moyenne", ["Medium Machine Gun Team"]),
+    ("v2", "Germany", "schreck", ["Panzerschreck Team"]),
+    ("v2", "Germany", "PaK 40", ["75mm PaK 40"]),
+    ("v2", "United States", "zook", ["Bazooka Team", "Armoured Jeep with Twin Bazookas"]),
+    ("v2", "Generic", "MG42", ["Medium machine gun team"]),
+    ("v2", "Generic", "zook", ["Anti-tank team (bazooka)"]),
+    ("v3", "Generic", "MG42", ["Medium machine gun team"]),
+    ("v3", "Generic", "mitrailleuse moyenne", ["Medium machine gun team"]),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("edition", "army", "words", "first"), CATALOGUE_RANKING)
+def test_the_catalogue_ranks_what_players_mean_first(client, built_in_data, language, edition, army, words, first):
+    owner = make_user()
+    client.force_login(owner)
+    client.cookies["django_language"] = language
+    shown = _catalogue_names(client, owner, edition, army, words)
+    assert shown[: len(first)] == first, shown
+    # Then every other unit carrying it, none twice.
+    assert len(shown) == len(set(shown))
+
+
+@pytest.mark.django_db
+def test_mg42_in_the_german_catalogue_puts_the_vehicles_after_the_teams(client, built_in_data):
+    owner = make_user()
+    client.force_login(owner)
+    shown = _catalogue_names(client, owner, "v2", "Germany", "MG42")
+    assert shown[:2] == ["Medium Machine Gun Team", "Light Machine Gun Team"]
+    assert "Panzer IV Ausf H" in shown[3:]  # a tank's MG is not its main weapon
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("edition", ["v2", "v3"])
+@pytest.mark.parametrize(
+    ("words", "rows"),
+    [
+        ("MG42", ["mmg", "lmg"]),
+        ("MG 42", ["mmg", "lmg"]),
+        ("zook", ["bazooka"]),
+        ("MG", ["lmg", "mmg", "hmg"]),  # equal matches in the chart's order
+        ("medium machine gun", ["mmg"]),
+        ("mitrailleuse moyenne", ["mmg"]),
+        ("Panzerfaust", ["panzerfaust"]),
+    ],
+)
+def test_the_weapons_chart_shows_the_best_match_first(client, built_in_data, language, edition, words, rows):
+    client.cookies["django_language"] = language
+    html = client.get(f"/reference/{edition}/weapons/", {"q": words}).text
+    assert re.findall(r'data-weapon="([^"]+)"', html) == rows
+    fragment = client.get(f"/reference/{edition}/weapons/", {"q": words}, headers={"HX-Request": "true"}).text
+    assert re.findall(r'data-weapon="([^"]+)"', fragment) == rows

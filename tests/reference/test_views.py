@@ -256,7 +256,11 @@ def test_it_renders_the_weapons_chart_in_constant_queries(client, django_assert_
 def test_it_marks_the_mmg_shots_change(client, ref):
     html = client.get("/reference/compare/weapons/?a=v2&b=v3").content.decode()
     mmg = row_html(html, "mmg")
-    assert '<td class="cell-shots diff"><del class="diff-old">5</del> →&nbsp;<ins class="diff-new">6</ins></td>' in mmg
+    shots = (
+        '<td class="cell-shots diff" data-label="Shots">'
+        '<del class="diff-old">5</del> →&nbsp;<ins class="diff-new">6</ins></td>'
+    )
+    assert shots in mmg
 
 
 def test_it_marks_the_hmg_range_and_shots_changes(client, ref):
