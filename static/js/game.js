@@ -174,9 +174,12 @@
     return {error: error ? error.textContent.trim() : "", sync: doc.getElementById("game-sync")};
   }
 
+  var refused = "";  // the last refusal, said again on the board brought up to date after it
+
   function conflict(message) {
+    refused = message;
     var box = document.getElementById("offline-conflict");
-    if (!box) return;
+    if (!box || !message) return;
     document.getElementById("offline-conflict-text").textContent =
       box.dataset.refused + " " + message + " " + box.dataset.kept;
     box.hidden = false;
@@ -194,6 +197,7 @@
     var queue = readQueue();
     if (!queue.length) return;
     sending = true;
+    refused = "";
     document.getElementById("offline-conflict").hidden = true;
     try {
       while (queue.length) {
@@ -227,7 +231,9 @@
       queue.shift();
       writeQueue(queue);
       document.getElementById("offline-conflict").hidden = true;
-      flush().then(function () { if (!readQueue().length) reloadBoard(); });
+      refused = "";
+      if (queue.length) flush();
+      else reloadBoard();
     }
   });
 
@@ -238,7 +244,23 @@
 
   // --- Keeping the board up to date, and the back button --------------------------------------
 
-  document.addEventListener("htmx:afterSettle", function () { keepBoard(); showWaiting(); });
+  // A row sent again keeps its tools open: the next tap on the same unit is one tap, not two.
+  var openTools = [];
+  document.addEventListener("htmx:beforeSwap", function () {
+    openTools = Array.prototype.map.call(document.querySelectorAll("li.unit details.unit-tools[open]"), function (el) {
+      return el.closest("li.unit").id;
+    });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    openTools.forEach(function (id) {
+      var tools = document.querySelector("#" + id + " details.unit-tools");
+      if (tools) tools.open = true;
+    });
+    openTools = [];
+    if (refused && readQueue().length) conflict(refused);
+    keepBoard();
+    showWaiting();
+  });
   window.addEventListener("pageshow", function (event) {
     // A page the browser kept in memory (back/forward cache) may be older than the game: ask at once.
     if (event.persisted && sync() && !offline()) reloadBoard();
