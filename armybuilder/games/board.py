@@ -223,7 +223,9 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             test = row.test
             prints[row.key] = (
                 (u.pins, u.models, tuple(u.orders), u.kept, u.destroyed, u.immobilised, u.on_fire),
-                (row.can_act, row.awaits_order, row.awaits_snap),
+                # A unit that may take the die without a test gets its order buttons from the
+                # page's template (game.js, from #game-awaits): not a change of its row.
+                (row.can_act, row.awaits_order and test is not None, row.awaits_snap),
                 (test.p_pass, test.morale) if test else None,
                 tuple((o.key, p_pass) for o, p_pass, _ in row.officer_tests),
                 (row.snap_test.p_pass, row.snap_test.morale) if row.snap_test else None,

@@ -72,16 +72,39 @@
     return roll[0] % (a + b) < a ? "a" : "b";
   }
 
+  function giveOrderButtons(row, extraClass) {
+    var template = document.getElementById("order-form-template");
+    if (!template || row.querySelector(".order-form")) return;
+    var form = template.content.firstElementChild.cloneNode(true);
+    if (extraClass) form.classList.add(extraClass);
+    form.querySelector("input[name=unit]").value = row.id.slice(2);
+    row.querySelector(".unit-head").after(form);
+    row.classList.add("unit-awaits");
+    window.htmx.process(form);
+  }
+
   function offerOrders(side) {
-    var template = document.getElementById("offline-order-form");
-    if (!template) return;
     document.querySelectorAll("li.unit").forEach(function (row) {
-      if (row.dataset.side !== side || row.querySelector(".order-form")) return;
+      if (row.dataset.side !== side) return;
       if (parseInt(row.dataset.ordersLeft, 10) > 0 && !row.classList.contains("unit-destroyed")) {
-        var form = template.content.firstElementChild.cloneNode(true);
-        form.querySelector("input[name=unit]").value = row.id.slice(2);
-        row.querySelector(".unit-head").after(form);
-        window.htmx.process(form);
+        giveOrderButtons(row, "offline-order");
+      }
+    });
+  }
+
+  // After a fragment: the units that may take the drawn die without a test (#game-awaits) get
+  // the order buttons from the template; the others lose theirs (a pinned unit's, with its
+  // test, and an officer's passed-on order come with its row from the server).
+  function syncOrderButtons() {
+    var awaits = document.getElementById("game-awaits");
+    if (!awaits) return;
+    var keys = awaits.dataset.units.split(" ").filter(Boolean);
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      if (keys.indexOf(row.id.slice(2)) !== -1) {
+        giveOrderButtons(row, "");
+      } else if (!row.querySelector(".order-test")) {
+        row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
+        if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
       }
     });
   }
@@ -246,7 +269,15 @@
 
   // A row sent again keeps its tools open: the next tap on the same unit is one tap, not two.
   var openTools = [];
-  document.addEventListener("htmx:beforeSwap", function () {
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // A poll sent before a tap may come back after it: an answer older than the board is dropped
+    // (the revision only goes up, undo included), or the board would step back for a poll.
+    var s = sync();
+    var found = /id="game-sync"[^>]*data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (s && found && parseInt(found[1], 10) < parseInt(s.dataset.revision, 10)) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     openTools = Array.prototype.map.call(document.querySelectorAll("li.unit details.unit-tools[open]"), function (el) {
       return el.closest("li.unit").id;
     });
@@ -257,6 +288,7 @@
       if (tools) tools.open = true;
     });
     openTools = [];
+    syncOrderButtons();
     if (refused && readQueue().length) conflict(refused);
     keepBoard();
     showWaiting();

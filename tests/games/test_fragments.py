@@ -54,15 +54,21 @@ def test_a_fragment_is_a_fraction_of_the_board(alice_client, alice) -> None:
     assert len(tap) * 5 < len(board)
 
 
-def test_an_order_sends_every_row_whose_order_buttons_go(alice_client, alice) -> None:
+def test_a_draw_names_the_units_that_may_take_it_instead_of_sending_their_rows(alice_client, alice) -> None:
     game = a_game(alice_client, alice, entries=3)
     base = f"/games/{game.pk}/"
-    act(alice_client, base, action="record", side="a", rev="0")
     mine = [u["key"] for u in game.setup["sides"][0]["units"]]
+    act(alice_client, base, action="pins", unit=mine[2], delta="1")
+    data = {"action": "record", "side": "a", "rev": "1", "seen": seen(game)}
+    html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+    # The pinned unit's row comes with its order test; the others only get named (game.js gives
+    # them the page's order buttons).
+    assert rows(html) == [mine[2]] and "order-test" in html
+    assert re.search(rf'id="game-awaits" data-units="{mine[0]} {mine[1]} " hidden hx-swap-oob="true"', html)
     data = {"action": "order", "unit": mine[0], "order": "fire", "seen": seen(game)}
     html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
-    # The three rows lose their order buttons; Bob's stand-ins do not change.
-    assert sorted(rows(html)) == sorted(mine)
+    assert sorted(rows(html)) == sorted([mine[0], mine[2]])  # the one ordered, the pinned one's test goes
+    assert 'id="game-awaits" data-units="" hidden' in html
 
 
 def test_the_poll_sends_what_the_other_phone_changed(alice_client, alice, other) -> None:
