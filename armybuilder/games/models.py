@@ -32,6 +32,16 @@ class LogFacts:
     opponent_acted: bool
 
 
+@dataclass
+class Since:
+    """``Game.since``: the phone's board, the game now, the log lines in between, the last action."""
+
+    before: GameState
+    now: GameState
+    new_lines: list[tuple[int, dict]]
+    last: GameAction | None
+
+
 class Result(models.TextChoices):
     # From the point of view of side a, the game's creator.
     WIN = "a", _("Win")
@@ -134,6 +144,30 @@ class Game(models.Model):
         base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
         rows = self.actions.filter(seq__gt=base.seq if base else 0, seq__lte=seq)
         return resume(self.rules_setup(), base.snapshot if base else None, [Action.from_data(r.payload) for r in rows])
+
+    def since(self, seq: int, pk: int) -> Since | None:
+        """The board a phone shows (``seen_state``) and the game now, read in two queries.
+
+        The last snapshot at or before the phone's action, and every action after it: replayed up
+        to the phone's action they give its board, all of them the game now. None when the
+        phone's action is gone (see ``seen_state``).
+        """
+        if seq < 0 or (seq == 0) != (pk == 0):
+            return None
+        base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
+        rows = list(self.actions.filter(seq__gt=base.seq if base else 0))
+        marks = {(r.seq, r.pk) for r in rows} | ({(base.seq, base.pk)} if base else set())
+        if seq and (seq, pk) not in marks:
+            return None
+        setup, snapshot = self.rules_setup(), base.snapshot if base else None
+        actions = [(r.seq, Action.from_data(r.payload)) for r in rows]
+        last = rows[-1] if rows else base
+        return Since(
+            before=resume(setup, snapshot, [a for n, a in actions if n <= seq]),
+            now=resume(setup, snapshot, [a for _n, a in actions]),
+            new_lines=[(r.seq, r.log) for r in rows if r.seq > seq],
+            last=last,
+        )
 
     def last_action(self) -> GameAction | None:
         return self.actions.order_by("-seq").only("pk", "seq", "by_opponent").first()

@@ -264,17 +264,20 @@ def _changes(
     ended or a turn went by (every row changes then anyway).
     """
     game = door.game
-    if before is None and seen:
-        before = game.seen_state(*seen)
-    last = game.last_action()
-    if before is None:
+    if seen is None:
         return _render_game(request, door, error)
-    base, rows = game.latest_actions()
-    state = game.state(log=False, latest=(base, rows))
+    if before is None:
+        since = game.since(*seen)
+        if since is None:
+            return _render_game(request, door, error)
+        before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
+    else:  # an undo: the phone's board was read before its last action went
+        last = game.last_action()
+        state = game.state(log=False)
+        new_lines = []
     if state.finished != before.finished or state.turn != before.turn:
         return _render_game(request, door, error)
     seq = seen[0]
-    new_lines = list(game.actions.filter(seq__gt=seq).values_list("seq", "log"))
     order_line = game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
     log = [(n, log_entry_from_data(line)) for n, line in new_lines]
     last_order = log_entry_from_data(order_line) if order_line else None

@@ -156,3 +156,17 @@ def test_the_queued_actions_replay_in_order_and_a_conflict_says_why(alice_client
     assert (game.revision, [a.kind for a in game.actions.all()]) == (3, ["draw", "order", "pins"])
     stale = alice_client.post(f"{base}act/", {"action": "record", "side": "b", "rev": "1"}, headers=HTMX)
     assert "The game moved on since this page was loaded" in stale.content.decode()
+
+
+def test_a_fragment_past_a_snapshot_replays_from_it(alice_client, alice, settings) -> None:
+    # 60 actions: the phone's board and the game now both resume from the snapshot at 50.
+    settings.RATELIMIT_ENABLE = False
+    game = a_game(alice_client, alice, entries=2)
+    base = f"/games/{game.pk}/"
+    first, second = (u["key"] for u in game.setup["sides"][0]["units"])
+    for i in range(60):
+        act(alice_client, base, action="pins", unit=first, delta="1" if i % 2 == 0 else "-1")
+    assert game.actions.filter(snapshot__isnull=False).count() == 1
+    data = {"action": "pins", "unit": second, "delta": "2", "seen": seen(game)}
+    html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+    assert rows(html) == [second] and '<li id="log-61">' in html and "now 2" in html
