@@ -170,3 +170,12 @@ def test_a_fragment_past_a_snapshot_replays_from_it(alice_client, alice, setting
     data = {"action": "pins", "unit": second, "delta": "2", "seen": seen(game)}
     html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
     assert rows(html) == [second] and '<li id="log-61">' in html and "now 2" in html
+
+
+def test_the_offline_notes_speak_french(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    french = {"Accept-Language": "fr"}
+    mine = alice_client.get(f"/games/{game.pk}/", headers=french).content.decode()
+    theirs = other.get(f"/g/{game.share_token}/", headers=french).content.decode()
+    assert "Hors ligne : continuez à jouer" in mine and "En attente d'envoi :" in mine
+    assert "Hors ligne : voici le dernier état vu par ce téléphone" in theirs
