@@ -9,7 +9,7 @@ import pytest
 from armybuilder.games import views
 from armybuilder.games.models import Game
 from tests.conftest import PHONE_CONTEXT, wait_until
-from tests.games.test_game_browser import FirstDie
+from tests.games.test_game_browser import FirstDie, _shot
 from tests.playsheets.factories import alice_with_a_list
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -90,6 +90,7 @@ def test_the_opponents_phone_shows_no_undo_it_cannot_use(
     bob.goto(f"/g/{game.share_token}/")
     assert page.locator("#undo").is_visible()
     assert bob.locator("#undo").count() == 0
+    _shot(bob, "game-opponent-phone")
     # Bob's own order is his to undo; Alice's units show him no tools.
     bob_unit = bob.locator("#side-b li.unit").first
     _step(bob, lambda: bob_unit.locator("button[name=order][value=advance]").click())
@@ -145,6 +146,7 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
     page.click("#end-turn-button")
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
     assert Game.objects.get().actions.count() == 1  # nothing reached the server
+    _shot(page, "game-offline-queued-phone", squad1)
 
     # The board opens offline at the last state this phone saw, queue included.
     page.reload()
