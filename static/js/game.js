@@ -41,8 +41,19 @@
     document.documentElement.classList.toggle("game-queued", count > 0);
   }
 
-  // The page as it is now, for the service worker to open offline.
+  // The page as it is now, for the service worker to open offline. Copying the page costs a
+  // phone tens of milliseconds: it waits until the tap's answer is on screen and the phone idle.
+  var keepTimer = null;
   function keepBoard() {
+    if (keepTimer !== null) return;
+    keepTimer = setTimeout(function () {
+      keepTimer = null;
+      if (window.requestIdleCallback) window.requestIdleCallback(keepBoardNow, {timeout: 2000});
+      else keepBoardNow();
+    }, 200);
+  }
+
+  function keepBoardNow() {
     var s = sync();
     if (!s || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     var copy = document.documentElement.cloneNode(true);
