@@ -13,6 +13,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 SCRIPTS = [
     "builder_browser_bench.py",
+    "gameday_browser_bench.py",
     "resolver_bench.py",
     "playsheet_bench.py",
     "reference_bench.py",

@@ -82,6 +82,12 @@ class UnitRow:
     snap_test: OrderTestResult | None = None  # its order test then, with the officer's bonus
 
     @property
+    def orders_left(self) -> int:
+        """Orders the viewer may still give it this turn (game.js offers them offline)."""
+        u = self.state
+        return max(u.setup.dice - len(u.orders), 0) if self.can_act and u.can_take_order else 0
+
+    @property
     def snap_percent(self) -> str:
         return percent(self.snap_test.p_pass) if self.snap_test else ""
 
@@ -107,8 +113,22 @@ class SideView:
     enemies: list[UnitState] | None = None  # targets for "odds now"
 
 
-def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
-    """Everything the game page reads. ``opponent``: the viewer came by the share link (acts for side b)."""
+def board(
+    game: Game,
+    state: GameState,
+    *,
+    opponent: bool,
+    log: list[tuple[int, Any]] | None = None,
+    last_order: Any = None,
+    can_undo: bool = True,
+) -> dict[str, Any]:
+    """Everything the game page reads. ``opponent``: the viewer came by the share link (acts for side b).
+
+    ``log``: the log lines to show as (number, entry), newest last; by default the whole of
+    ``state.log`` (the page), a fragment passes only the new ones with ``last_order`` (the last
+    order or snap entry, which may be older than the state's replayed actions).
+    ``can_undo``: the viewer may undo the last action (the opponent only their own).
+    """
     odds = game.setup.get("odds", {})
     sides = []
     for side in game.setup["sides"]:
@@ -159,7 +179,9 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
     if opponent:
         sides.reverse()  # the viewer's own force comes first
     kept = [u for u in state.units.values() if not u.destroyed and u.order in KEPT_ORDERS]
-    last_order = next((e for e in reversed(state.log) if e.kind in ("order", "snap")), None)
+    if log is None:
+        log = list(enumerate(state.log, start=1))
+        last_order = next((e for e in reversed(state.log) if e.kind in ("order", "snap")), None)
     snap = state.snap
     snap_officer = state.unit(snap.officer) if snap else None
     return {
@@ -176,11 +198,41 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         "kept_units": [(u, ORDER_LABELS[u.order or "down"]) for u in kept],
         "result_line": result_text(game, state.result) if state.finished and state.result else "",
         "summary": summarise(state),
-        "log": [log_line(game, state, entry) for entry in reversed(state.log)],
+        "log": [(seq, log_line(game, state, entry)) for seq, entry in reversed(log)],
         "opponent": opponent,
+        "can_undo": can_undo,
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
+
+
+def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
+    """What each unit's row on the page shows, per unit key: two boards differ in a row iff these differ.
+
+    A fragment sends only the rows whose fingerprint moved (issue 26), so everything the row's
+    template reads is here: the unit's state, what the viewer may do with it, its order test, the
+    officer's order it may take, and the targets its "odds now" menu lists.
+    """
+    snap = context["snap"]
+    snap_officer = context["snap_officer"]
+    prints = {}
+    for side in context["sides"]:
+        enemies = tuple(u.key for u in side.enemies or ())
+        for row in side.units:
+            u = row.state
+            test = row.test
+            prints[row.key] = (
+                (u.pins, u.models, tuple(u.orders), u.kept, u.destroyed, u.immobilised, u.on_fire),
+                # A unit that may take the die without a test gets its order buttons from the
+                # page's template (game.js, from #game-awaits): not a change of its row.
+                (row.can_act, row.awaits_order and test is not None, row.awaits_snap),
+                (test.p_pass, test.morale) if test else None,
+                tuple((o.key, p_pass) for o, p_pass, _ in row.officer_tests),
+                (row.snap_test.p_pass, row.snap_test.morale) if row.snap_test else None,
+                (snap.order, snap_officer.key) if row.awaits_snap and snap and snap_officer else None,
+                enemies if row.can_act and row.odds else (),
+            )
+    return prints
 
 
 def _unit_name(state: GameState, key: str | None) -> str:

@@ -8,6 +8,8 @@ Undo deletes the last action, and with it the snapshot it held, if any.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import get_language
@@ -42,6 +44,26 @@ def playable_setup(setup: dict, language: str | None = None) -> dict:
         ]
         sides.append({**side, "units": units})
     return {**setup, "sides": sides}
+
+
+@dataclass(frozen=True)
+class LogFacts:
+    """What ``Game.state(log=True)`` learnt of the actions besides their lines."""
+
+    last_seq: int
+    last_pk: int
+    last_by_opponent: bool
+    opponent_acted: bool
+
+
+@dataclass
+class Since:
+    """``Game.since``: the phone's board, the game now, the log lines in between, the last action."""
+
+    before: GameState
+    now: GameState
+    new_lines: list[tuple[int, dict]]
+    last: GameAction | None
 
 
 class Result(models.TextChoices):
@@ -106,7 +128,17 @@ class Game(models.Model):
         ``log``: the whole log too (each action's stored line, one more query), for the page.
         ``latest``: what ``latest_actions`` gave, when the caller has it already.
         """
-        lines = list(self.actions.values_list("log", flat=True)) if log else []
+        meta = list(self.actions.values_list("pk", "by_opponent", "log")) if log else []
+        lines = [line for _pk, _by, line in meta]
+        if log:
+            # What the page also needs from the log, without more queries: its last action (the
+            # phone's "seen" mark, who may undo it) and whether the opponent ever acted.
+            self.log_facts = LogFacts(
+                last_seq=len(meta),
+                last_pk=meta[-1][0] if meta else 0,
+                last_by_opponent=bool(meta and meta[-1][1]),
+                opponent_acted=any(by for _pk, by, _line in meta),
+            )
         if latest is None and log:
             # The log says how many actions there are, so where the last snapshot is: one query
             # for it and the actions after it.
@@ -121,6 +153,48 @@ class Game(models.Model):
         if log:
             state.log = [log_entry_from_data(line) for line in lines]
         return state
+
+    def seen_state(self, seq: int, pk: int) -> GameState | None:
+        """The state a phone showed, named by its last action (``seq`` and its ``pk``; 0, 0 before any).
+
+        None when that action is gone (undone since): the phone's board cannot be brought up to
+        date piece by piece then. Undo deletes from the end, so if the phone's last action is still
+        there, every action before it is too, and the phone's state is their replay.
+        """
+        if seq < 0 or (seq == 0) != (pk == 0):
+            return None
+        if seq and not self.actions.filter(seq=seq, pk=pk).exists():
+            return None
+        base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
+        rows = self.actions.filter(seq__gt=base.seq if base else 0, seq__lte=seq)
+        return resume(self.rules_setup(), base.snapshot if base else None, [Action.from_data(r.payload) for r in rows])
+
+    def since(self, seq: int, pk: int) -> Since | None:
+        """The board a phone shows (``seen_state``) and the game now, read in two queries.
+
+        The last snapshot at or before the phone's action, and every action after it: replayed up
+        to the phone's action they give its board, all of them the game now. None when the
+        phone's action is gone (see ``seen_state``).
+        """
+        if seq < 0 or (seq == 0) != (pk == 0):
+            return None
+        base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
+        rows = list(self.actions.filter(seq__gt=base.seq if base else 0))
+        marks = {(r.seq, r.pk) for r in rows} | ({(base.seq, base.pk)} if base else set())
+        if seq and (seq, pk) not in marks:
+            return None
+        setup, snapshot = self.rules_setup(), base.snapshot if base else None
+        actions = [(r.seq, Action.from_data(r.payload)) for r in rows]
+        last = rows[-1] if rows else base
+        return Since(
+            before=resume(setup, snapshot, [a for n, a in actions if n <= seq]),
+            now=resume(setup, snapshot, [a for _n, a in actions]),
+            new_lines=[(r.seq, r.log) for r in rows if r.seq > seq],
+            last=last,
+        )
+
+    def last_action(self) -> GameAction | None:
+        return self.actions.order_by("-seq").only("pk", "seq", "by_opponent").first()
 
     def side_name(self, side: str) -> str:
         return next((s["name"] for s in self.setup["sides"] if s["key"] == side), side)

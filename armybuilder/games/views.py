@@ -2,8 +2,13 @@
 
 Each table view serves both doors into a game: ``/games/<pk>/`` for its creator (404 for anyone
 else) and ``/g/<token>/`` for the opponent, who acts for side b only. Two phones stay in step by
-polling: the page asks ``?since=<revision>`` every few seconds and gets 204 until the game moves
-(plain GETs also carry an ETag built from the revision, answered 304 when unchanged).
+polling: the page asks ``?since=<revision>`` every few seconds and gets 204 until the game moves.
+
+A tap or a poll made by htmx says which board the phone shows (``seen``: its last action's number
+and id) and is answered with only what changed since: the rows of the units that changed, the bar
+(dice, current die, undo), the new log lines, out of band (issue 26); the whole board only when the
+phone's board cannot be brought up to date that way (an action it saw was undone by the other phone).
+Without JavaScript a post redirects to the whole page.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
@@ -36,7 +42,16 @@ from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from armybuilder.security.middleware import Limit, over_limit, refusal
 from rules.errors import RulesError
-from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
+from rules.game.engine import (
+    Action,
+    GameState,
+    draw,
+    end_turn,
+    give_order,
+    log_entry_from_data,
+    recorded_draw,
+    snap_order,
+)
 
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
@@ -164,6 +179,15 @@ def _etag(request: HttpRequest, door: Door) -> str:
     return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
 
 
+def _seen(request: HttpRequest) -> tuple[int, int] | None:
+    """The board the phone shows, as ``<seq>-<pk>`` of its last action (``0-0``: none); None if absent or garbled."""
+    raw = request.POST.get("seen") if request.method == "POST" else request.GET.get("seen")
+    seq, _sep, pk = (raw or "").partition("-")
+    if not (seq.isdigit() and pk.isdigit()) or len(raw or "") > 24:
+        return None
+    return int(seq), int(pk)
+
+
 @require_safe
 @vary_on_headers("HX-Request")
 def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
@@ -172,30 +196,104 @@ def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     door = _door(request, pk, token)
     if request.htmx and request.GET.get("since") == str(door.game.revision):
         return HttpResponse(status=204)  # the poll: nothing moved, htmx leaves the page alone
+    if request.htmx:
+        return _changes(request, door, _seen(request))
     etag = _etag(request, door)
     # A message waiting (an action refused) must be shown, so no 304 then.
     has_messages = len(messages.get_messages(request)) > 0
-    if request.headers.get("If-None-Match") == etag and not has_messages and not request.htmx:
+    if request.headers.get("If-None-Match") == etag and not has_messages:
         return HttpResponseNotModified(headers={"ETag": etag})
     return _render_game(request, door)
 
 
-def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpResponse:
-    state = door.game.state()
-    context = presenter.board(door.game, state, opponent=door.opponent)
+def _can_undo(door: Door, last_by_opponent: bool | None) -> bool:
+    """``last_by_opponent``: who made the last action (None: there is none).
+
+    The opponent sees no Undo they could not use: only their own last action is theirs to undo.
+    """
+    return last_by_opponent is not None and (not door.opponent or last_by_opponent)
+
+
+def _page_context(request: HttpRequest, door: Door, context: dict, last: tuple[int, int], opponent_acted: bool) -> dict:
     context.update(
         base=door.base,
-        error=error,
         poll_seconds=POLL_SECONDS,
         share_url=request.build_absolute_uri(f"/g/{door.game.share_token}/"),
+        seen=f"{last[0]}-{last[1]}",
+        log_count=last[0],
+        # Played on the creator's phone alone so far: it may go on offline, its actions queued.
+        one_phone=not door.opponent and not opponent_acted,
     )
-    template = "games/game.html#game" if request.htmx else "games/game.html"
-    response = render(request, template, context)
-    response["ETag"] = _etag(request, door)
-    response["Cache-Control"] = "private, no-cache"
+    return context
+
+
+def _headers(response: HttpResponse, door: Door) -> HttpResponse:
+    # no-store: the back button (after "Odds now") must fetch the board as it is now, not show the
+    # copy the browser loaded one action ago (issue 26). Offline, the service worker keeps its own.
+    response["Cache-Control"] = "private, no-store"
     if door.opponent:
         response["X-Robots-Tag"] = "noindex"
     return response
+
+
+def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpResponse:
+    state = door.game.state()
+    facts = door.game.log_facts
+    last_by = facts.last_by_opponent if facts.last_seq else None
+    context = presenter.board(door.game, state, opponent=door.opponent, can_undo=_can_undo(door, last_by))
+    last = (facts.last_seq, facts.last_pk)
+    _page_context(request, door, context, last, facts.opponent_acted).update(error=error)
+    template = "games/game.html#game" if request.htmx else "games/game.html"
+    response = render(request, template, context)
+    if request.htmx:
+        # A fragment's request targets the sync element; the whole board replaces the board.
+        retarget(response, "#game")
+        reswap(response, "outerHTML")
+    else:
+        response["ETag"] = _etag(request, door)
+    return _headers(response, door)
+
+
+def _changes(
+    request: HtmxHttpRequest, door: Door, seen: tuple[int, int] | None, error: str = "", before: GameState | None = None
+) -> HttpResponse:
+    """What changed since the board the phone shows: changed rows, bar, summary and new log lines.
+
+    Both boards go through the presenter, but only the rows whose fingerprint moved are rendered.
+    The whole board when the phone's board is gone (undone by the other phone), when the game
+    ended or a turn went by (every row changes then anyway).
+    """
+    game = door.game
+    if seen is None:
+        return _render_game(request, door, error)
+    if before is None:
+        since = game.since(*seen)
+        if since is None:
+            return _render_game(request, door, error)
+        before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
+    else:  # an undo: the phone's board was read before its last action went
+        last = game.last_action()
+        state = game.state(log=False)
+        new_lines = []
+    if state.finished != before.finished or state.turn != before.turn:
+        return _render_game(request, door, error)
+    seq = seen[0]
+    order_line = game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
+    log = [(n, log_entry_from_data(line)) for n, line in new_lines]
+    last_order = log_entry_from_data(order_line) if order_line else None
+    can_undo = _can_undo(door, last.by_opponent if last else None)
+    context = presenter.board(game, state, opponent=door.opponent, log=log, last_order=last_order, can_undo=can_undo)
+    old = presenter.board(game, before, opponent=door.opponent, log=[], can_undo=can_undo)
+    now_prints, old_prints = presenter.row_fingerprints(context), presenter.row_fingerprints(old)
+    changed = {key for key, value in now_prints.items() if old_prints.get(key) != value}
+    seen_now = (last.seq, last.pk) if last else (0, 0)
+    opponent_acted = not door.opponent and game.actions.filter(by_opponent=True).exists()
+    _page_context(request, door, context, seen_now, opponent_acted).update(
+        error=error,
+        changed=changed,
+        removed_lines=range(last.seq + 1 if last else 1, seq + 1),
+    )
+    return _headers(render(request, "games/game.html#changes", context), door)
 
 
 def _build(form: ActionForm, door: Door):
@@ -237,10 +335,17 @@ def _build(form: ActionForm, door: Door):
     return build
 
 
-def _after_post(request: HtmxHttpRequest, door: Door, error: str, anchor: str = "") -> HttpResponse:
+def _after_post(
+    request: HtmxHttpRequest,
+    door: Door,
+    error: str,
+    anchor: str = "",
+    seen: tuple[int, int] | None = None,
+    before: GameState | None = None,
+) -> HttpResponse:
     if request.htmx:
-        # Restart as a GET of the board: the fragment shows the new state (and the error, if any).
-        return _render_game(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), error)
+        # What changed since the board the phone showed (and the error, if any).
+        return _changes(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), seen, error, before)
     if error:
         messages.error(request, error)
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
@@ -261,8 +366,9 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     door = _door(request, pk, token)
     unit_keys = [u["key"] for side in door.game.setup["sides"] for u in side["units"]]
     form = ActionForm(request.POST, unit_keys=unit_keys)
+    seen = _seen(request)
     if not form.is_valid():
-        return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
+        return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs), seen=seen)
     data = form.cleaned_data
     if data["action"] in GUARDED and data["rev"] is None:
         return _revision_missing(request)
@@ -273,7 +379,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     except RulesError as exc:
         error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] not in ("order", "snap") else ""
-    return _after_post(request, door, error, anchor)
+    return _after_post(request, door, error, anchor, seen)
 
 
 @require_POST
@@ -285,12 +391,15 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     rev = request.POST.get("rev", "")
     if not rev.isdigit():
         return _revision_missing(request)
+    seen = _seen(request) if request.htmx else None
+    # The board the phone shows holds the action about to go: read it while it is still there.
+    before = door.game.seen_state(*seen) if seen else None
     error = ""
     try:
         game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev))
     except RulesError as exc:
         error = presenter.error_text(exc)
-    return _after_post(request, door, error)
+    return _after_post(request, door, error, seen=seen, before=before)
 
 
 @require_safe

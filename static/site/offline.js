@@ -34,6 +34,8 @@
     fr: "Vous êtes hors ligne : cette page ne peut pas joindre le serveur tant que le réseau n'est pas revenu.",
   };
   function banner() {
+    // Pages style what needs the network (odds now, a game's queue) from this class.
+    document.documentElement.classList.toggle("offline", !navigator.onLine);
     var note = document.getElementById("offline-banner");
     if (navigator.onLine) { if (note) note.remove(); return; }
     if (note) return;
@@ -53,6 +55,10 @@
     if (!(form instanceof HTMLFormElement) || form.getAttribute("action") !== "/accounts/logout/") return;
     if (form.dataset.offlineCleared) return;
     event.preventDefault();
+    // Game actions played offline and not sent yet are this user's too: they go with the rest.
+    Object.keys(localStorage).forEach(function (key) {
+      if (key.indexOf("muster-queue:") === 0) localStorage.removeItem(key);
+    });
     Promise.all([remember(""), forget(null)]).finally(function () {
       form.dataset.offlineCleared = "1";
       form.submit();

@@ -5,7 +5,12 @@
    signed-in user ("muster-<version>-pages-<user>"). The page script (offline.js) records who is
    signed in and deletes every other user's cache on each page load and at logout, so nothing of a
    user is served after they log out. Lists are private: they are kept only for a signed-in user.
-   Pages that need the server (games, the calculator, forms) get a plain "you are offline" page.
+   A game's board (/games/<id>/, and /g/<token>/ for the opponent) is kept the same way, in the
+   cache of the user signed in on this phone only (an opponent without an account: the anonymous
+   cache, dropped when someone signs in), so it opens offline; the page (game.js) sends the board
+   as it last showed it after every change ("keep-board" message), so offline it opens at the last
+   state this phone saw, not at the one it was loaded with. Logout deletes it with the rest.
+   Pages that need the server (the calculator, "odds now", forms) get a plain "you are offline" page.
    A session can also end without a logout (it expires, or ends on another device). Every response
    of Muster says whose session it belongs to (the X-Muster-User header: a user id, or empty); at the
    first one that disagrees with the kept user, the worker drops that user's pages. And the cookie
@@ -13,7 +18,7 @@
    worker (through the Cookie Store API, where the browser has it) serves no kept page of that user,
    offline too.
    Bump CACHE_VERSION to drop every cache of an older version. */
-const CACHE_VERSION = "muster-1";
+const CACHE_VERSION = "muster-2";
 const SHARED_CACHE = CACHE_VERSION + "-shared";
 const META_CACHE = "muster-meta";
 const USER_KEY = "/__muster/user";
@@ -27,7 +32,11 @@ const PRIVATE_PAGES = [
   /^\/lists\/\d+\/$/,
   /^\/lists\/\d+\/print\/(document\/)?$/,
   /^\/lists\/\d+\/(cards|roster|playsheet|print)\.pdf$/,
+  /^\/games\/\d+\/$/,
 ];
+// A game's board through its share link: the opponent may have no account, so it is kept for
+// whoever is signed in, the anonymous visitor included (the link itself is the secret).
+const BOARD_PAGES = [/^\/games\/\d+\/$/, /^\/g\/[\w-]+\/$/];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -157,8 +166,23 @@ self.addEventListener("fetch", (event) => {
       user = session;
     }
     let cacheName = null;
-    if (matches(PUBLIC_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
+    if (matches(PUBLIC_PAGES, path) || matches(BOARD_PAGES.slice(1), path)) cacheName = CACHE_VERSION + "-pages-" + user;
     else if (user && matches(PRIVATE_PAGES, path)) cacheName = CACHE_VERSION + "-pages-" + user;
     return networkFirst(request, cacheName);
+  })());
+});
+
+// The board as the page shows it now (game.js, after every change): offline it opens at this state.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "keep-board" || typeof data.html !== "string" || !matches(BOARD_PAGES, data.url || "")) return;
+  if (!event.source || new URL(event.source.url).pathname !== data.url) return;  // only the board's own page
+  event.waitUntil((async () => {
+    const user = await currentUser();
+    const session = await sessionUser();
+    if (session !== null && session !== user) return;  // the session ended: keep nothing of it
+    if (!user && data.url.startsWith("/games/")) return;  // a creator's board is kept only while signed in
+    const cache = await caches.open(CACHE_VERSION + "-pages-" + user);
+    await cache.put(data.url, new Response(data.html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
   })());
 });

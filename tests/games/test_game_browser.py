@@ -59,16 +59,16 @@ def test_it_plays_two_turns_on_a_phone(django_db_setup, live_server, new_browser
     bob1, bob2 = page.locator("#side-b li.unit").nth(0), page.locator("#side-b li.unit").nth(1)
 
     def revision() -> str:
-        return page.locator("#game").get_attribute("data-revision")
+        return page.locator("#game-sync").get_attribute("data-revision")
 
     def step(action) -> None:
         """Do something that posts an action and wait for htmx to swap the board in."""
         before = revision()
         action()
-        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
 
     def tools(unit):
-        if not unit.locator("details.unit-tools").get_attribute("open"):
+        if unit.locator("details.unit-tools").get_attribute("open") is None:
             unit.locator("details.unit-tools summary").click()
         return unit
 
@@ -205,9 +205,9 @@ def test_an_officer_orders_two_more_units_with_his_own_order(
     officer, squad1, squad2, tank = (mine.nth(i) for i in range(4))
 
     def step(action) -> None:
-        before = page.locator("#game").get_attribute("data-revision")
+        before = page.locator("#game-sync").get_attribute("data-revision")
         action()
-        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
 
     squad2.locator("details.unit-tools summary").click()
     step(lambda: squad2.get_by_role("button", name="Add a pin").click())

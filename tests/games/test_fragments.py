@@ -1,0 +1,181 @@
+"""Game day answers with fragments (issue 26): a tap or a poll sends only what changed since the
+board the phone shows, out of band; the opponent sees no button they cannot use; the back button
+never shows a board one action old."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from armybuilder.games.models import Game
+from tests.games.test_views import a_game, act
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def other():
+    """The opponent's phone, by the share link (not logged in)."""
+    return Client()
+
+
+def seen(game: Game) -> str:
+    last = game.actions.order_by("-seq").first()
+    return f"{last.seq}-{last.pk}" if last else "0-0"
+
+
+def rows(html: str) -> list[str]:
+    return re.findall(r'<li hx-swap-oob="true"[^>]* id="u-(\w+)"', html)
+
+
+def test_a_pin_answers_with_its_row_the_bar_and_the_log_line_only(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=12)
+    unit = game.setup["sides"][0]["units"][3]["key"]
+    response = alice_client.post(
+        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX
+    )
+    html = response.content.decode()
+    assert rows(html) == [unit]
+    assert 'id="game"' not in html and 'id="game-sync"' in html and 'id="game-bar" ' in html
+    assert re.search(r'hx-swap-oob="afterbegin:#log-lines"><li id="log-1">Turn 1 · [^<]*pins \+1 \(now 1\)', html)
+    assert 'data-seen="1-' in html and "HX-Retarget" not in response.headers
+
+
+def test_a_fragment_is_a_fraction_of_the_board(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=30)
+    unit = game.setup["sides"][0]["units"][0]["key"]
+    board = alice_client.get(f"/games/{game.pk}/").content
+    tap = alice_client.post(
+        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "seen": "0-0"}, headers=HTMX
+    ).content
+    assert len(tap) * 5 < len(board)
+
+
+def test_a_draw_names_the_units_that_may_take_it_instead_of_sending_their_rows(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=3)
+    base = f"/games/{game.pk}/"
+    mine = [u["key"] for u in game.setup["sides"][0]["units"]]
+    act(alice_client, base, action="pins", unit=mine[2], delta="1")
+    data = {"action": "record", "side": "a", "rev": "1", "seen": seen(game)}
+    html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+    # The pinned unit's row comes with its order test; the others only get named (game.js gives
+    # them the page's order buttons).
+    assert rows(html) == [mine[2]] and "order-test" in html
+    assert re.search(rf'id="game-awaits" data-units="{mine[0]} {mine[1]} " hidden hx-swap-oob="true"', html)
+    data = {"action": "order", "unit": mine[0], "order": "fire", "seen": seen(game)}
+    html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+    assert sorted(rows(html)) == sorted([mine[0], mine[2]])  # the one ordered, the pinned one's test goes
+    assert 'id="game-awaits" data-units="" hidden' in html
+
+
+def test_the_poll_sends_what_the_other_phone_changed(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice, entries=5)
+    mark = seen(game)
+    bob1 = game.setup["sides"][1]["units"][0]["key"]
+    act(other, f"/g/{game.share_token}/", action="pins", unit=bob1, delta="2")
+    response = alice_client.get(f"/games/{game.pk}/?since=0&seen={mark}", headers=HTMX)
+    assert rows(response.content.decode()) == [bob1]
+
+
+def test_an_undo_takes_its_log_line_off_and_sends_the_row_back(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=4)
+    base = f"/games/{game.pk}/"
+    unit = game.setup["sides"][0]["units"][1]["key"]
+    act(alice_client, base, action="pins", unit=unit, delta="1")
+    game.refresh_from_db()
+    data = {"rev": str(game.revision), "seen": seen(game)}
+    html = alice_client.post(f"{base}undo/", data, headers=HTMX).content.decode()
+    assert rows(html) == [unit]
+    assert '<li id="log-1" hx-swap-oob="delete"></li>' in html
+
+
+def test_a_board_the_phone_cannot_bring_up_to_date_comes_whole(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    base = f"/games/{game.pk}/"
+    unit = game.setup["sides"][0]["units"][0]["key"]
+    act(alice_client, base, action="pins", unit=unit)
+    mark = seen(game)
+    game.refresh_from_db()
+    alice_client.post(f"{base}undo/", {"rev": str(game.revision)})  # the action that phone saw is gone
+    response = alice_client.get(f"{base}?since=1&seen={mark}", headers=HTMX)
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#game", "outerHTML")
+    assert 'id="game"' in response.content.decode()
+
+
+def test_a_garbled_seen_mark_gets_the_whole_board(alice_client, alice) -> None:
+    game = a_game(alice_client, alice)
+    response = alice_client.get(f"/games/{game.pk}/?since=9&seen=1-x", headers=HTMX)
+    assert response.status_code == 200 and response["HX-Retarget"] == "#game"
+
+
+def test_the_opponent_sees_no_undo_of_the_creators_action(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    shared = f"/g/{game.share_token}/"
+    act(alice_client, f"/games/{game.pk}/", action="record", side="a", rev="0")
+    theirs, mine = other.get(shared).content.decode(), alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert ('id="undo"' in theirs, 'id="undo"' in mine) == (False, True)
+    bob1 = game.setup["sides"][1]["units"][0]["key"]
+    act(other, shared, action="pins", unit=bob1)
+    assert 'id="undo"' in other.get(shared).content.decode()
+
+
+def test_the_board_is_never_taken_from_the_browsers_cache(alice_client, alice) -> None:
+    # The back button after "Odds now" must fetch the board as it is now (issue 26).
+    game = a_game(alice_client, alice)
+    response = alice_client.get(f"/games/{game.pk}/")
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_only_a_game_on_one_phone_is_played_offline(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    assert "data-one-phone" in alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "data-one-phone" not in other.get(f"/g/{game.share_token}/").content.decode()
+    act(other, f"/g/{game.share_token}/", action="pins", unit=game.setup["sides"][1]["units"][0]["key"])
+    page = alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "data-one-phone" not in page and 'id="offline-follow"' in page
+
+
+def test_the_queued_actions_replay_in_order_and_a_conflict_says_why(alice_client, alice) -> None:
+    # What game.js sends when the network is back: each action with the revision the ones before
+    # it made. A guarded one whose revision the game passed meanwhile is refused with its reason.
+    game = a_game(alice_client, alice)
+    base = f"/games/{game.pk}/"
+    unit = game.setup["sides"][0]["units"][0]["key"]
+    queue = [
+        {"action": "record", "side": "a", "rev": "0"},
+        {"action": "order", "unit": unit, "order": "fire", "rev": "1"},
+        {"action": "pins", "unit": unit, "delta": "1", "rev": "2"},
+    ]
+    for data in queue:
+        html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+        assert 'message-error" role="alert">' not in html  # the bar shows no refusal
+    game.refresh_from_db()
+    assert (game.revision, [a.kind for a in game.actions.all()]) == (3, ["draw", "order", "pins"])
+    stale = alice_client.post(f"{base}act/", {"action": "record", "side": "b", "rev": "1"}, headers=HTMX)
+    assert "The game moved on since this page was loaded" in stale.content.decode()
+
+
+def test_a_fragment_past_a_snapshot_replays_from_it(alice_client, alice, settings) -> None:
+    # 60 actions: the phone's board and the game now both resume from the snapshot at 50.
+    settings.RATELIMIT_ENABLE = False
+    game = a_game(alice_client, alice, entries=2)
+    base = f"/games/{game.pk}/"
+    first, second = (u["key"] for u in game.setup["sides"][0]["units"])
+    for i in range(60):
+        act(alice_client, base, action="pins", unit=first, delta="1" if i % 2 == 0 else "-1")
+    assert game.actions.filter(snapshot__isnull=False).count() == 1
+    data = {"action": "pins", "unit": second, "delta": "2", "seen": seen(game)}
+    html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
+    assert rows(html) == [second] and '<li id="log-61">' in html and "now 2" in html
+
+
+def test_the_offline_notes_speak_french(alice_client, alice, other) -> None:
+    game = a_game(alice_client, alice)
+    french = {"Accept-Language": "fr"}
+    mine = alice_client.get(f"/games/{game.pk}/", headers=french).content.decode()
+    theirs = other.get(f"/g/{game.share_token}/", headers=french).content.decode()
+    assert "Hors ligne : continuez à jouer" in mine and "En attente d'envoi :" in mine
+    assert "Hors ligne : voici le dernier état vu par ce téléphone" in theirs

@@ -1,0 +1,186 @@
+"""Game day on a 390x844 phone (issue 26): taps answer with fragments, the opponent sees no Undo
+they cannot use, the back button after "Odds now" shows the board as it is, and a game on one
+phone is played offline for a turn and synced when the network is back."""
+
+from __future__ import annotations
+
+import pytest
+
+from armybuilder.games import views
+from armybuilder.games.models import Game
+from tests.conftest import PHONE_CONTEXT, wait_until
+from tests.games.test_game_browser import FirstDie, _shot
+from tests.playsheets.factories import alice_with_a_list
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _game_on_alices_phone(live_server, new_browser_context, monkeypatch):
+    """Alice on her phone with a game against Bob (two stand-in dice), on its board."""
+    monkeypatch.setattr(views, "server_rng", FirstDie())
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    army_list = alice_with_a_list(context, live_server)
+    page = context.new_page()
+    page.goto(f"/games/new/?list={army_list.pk}")
+    page.check("input[name=opponent][value=dice]")
+    page.fill("input[name=opponent_name]", "Bob")
+    page.fill("input[name=opponent_dice]", "2")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url("**/games/*/")
+    return context, page, Game.objects.get()
+
+
+def _revision(page) -> str:
+    return page.locator("#game-sync").get_attribute("data-revision")
+
+
+def _step(page, action) -> str:
+    """Tap, wait for the answer to be swapped in; the answer's body."""
+    before = _revision(page)
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        action()
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
+    return answer.value.text()
+
+
+def _tools(unit):
+    if unit.locator("details.unit-tools").get_attribute("open") is None:
+        unit.locator("details.unit-tools summary").click()
+    return unit
+
+
+def test_a_tap_answers_with_the_row_the_bar_and_the_log_line(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    mine = page.locator("#side-a li.unit")
+    squad1, squad2 = mine.nth(1), mine.nth(2)
+    # A row the taps do not change stays the very same element: the board is not re-rendered.
+    page.evaluate("document.querySelector('#side-b li.unit').dataset.untouched = 'yes'")
+
+    body = _step(page, lambda: _tools(squad2).get_by_role("button", name="Add a pin").click())
+    assert 'id="game"' not in body and body.count('id="u-') == 1
+    assert "1 pin" in squad2.locator(".badge-pins").inner_text()
+    assert "pins +1 (now 1)" in page.locator("#log-lines li").first.text_content()
+    assert page.locator("#log-count").text_content().strip() == "Game log (1 action)"
+
+    _step(page, lambda: page.locator("#game-bar button[name=side][value=a]").click())
+    body = _step(page, lambda: squad1.locator("button[name=order][value=fire]").click())
+    assert 'id="game"' not in body
+    assert squad1.locator(".badge-order").inner_text() == "Fire"
+    assert squad2.locator(".order-form").count() == 0  # the die is spent: every order form went
+    assert page.locator("#dice-a strong").inner_text() == "3"
+    assert "Fire" in page.locator("#last-order").inner_text()
+    _step(page, lambda: page.click("#undo"))
+    assert squad1.locator(".badge-order").count() == 0 and squad1.locator(".order-form").count() == 1
+    assert page.locator("#log-lines li").count() == 2
+    assert page.evaluate("document.querySelector('#side-b li.unit').dataset.untouched") == "yes"
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    assert Game.objects.get().revision == int(_revision(page))
+
+
+def test_the_opponents_phone_shows_no_undo_it_cannot_use(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    _step(page, lambda: page.locator("#game-bar button[name=side][value=b]").click())
+    bob = new_browser_context(**PHONE_CONTEXT).new_page()
+    bob.goto(f"/g/{game.share_token}/")
+    assert page.locator("#undo").is_visible()
+    assert bob.locator("#undo").count() == 0
+    _shot(bob, "game-opponent-phone")
+    # Bob's own order is his to undo; Alice's units show him no tools.
+    bob_unit = bob.locator("#side-b li.unit").first
+    _step(bob, lambda: bob_unit.locator("button[name=order][value=advance]").click())
+    assert bob.locator("#undo").is_visible()
+    assert bob.locator("#side-a details.unit-tools").count() == 0
+    _step(bob, lambda: bob.click("#undo"))
+    assert bob.locator("#undo").count() == 0  # the last action is Alice's draw again
+
+
+def test_back_from_odds_now_shows_the_board_as_it_is(django_db_setup, live_server, new_browser_context, monkeypatch):
+    _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    squad2 = page.locator("#side-a li.unit").nth(2)
+    # Two taps after the page was loaded: the page the browser first got is two actions old.
+    _step(page, lambda: _tools(squad2).get_by_role("button", name="Add a pin").click())
+    _step(page, lambda: squad2.get_by_role("button", name="Add a pin").click())
+    squad2.locator("button:has-text('Odds now')").click()
+    page.wait_for_url("**/calc/shooting/?*")
+    assert page.locator("input[name=firer_pins]").input_value() == "2"
+    page.go_back()
+    page.wait_for_url("**/games/*/")
+    assert "2 pins" in page.locator("#side-a li.unit").nth(2).locator(".badge-pins").inner_text()
+    assert _revision(page) == str(Game.objects.get().revision)
+    assert page.locator("#log-lines li").count() == 2
+
+
+def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    board = f"/games/{game.pk}/"
+    # The first load installs the service worker; from the reload on it answers and keeps the board.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    wait_until(page, "p => caches.match(p).then(r => r && r.text()).then(t => !!t && t.includes('1 pin'))", board)
+
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert page.locator("#offline-play").is_visible()
+    assert page.locator(".odds-form .offline-only").first.is_hidden()  # inside closed tools
+    _tools(squad1)
+    assert "needs the network" in squad1.locator(".odds-form .offline-only").inner_text()
+    offline_panel = page.locator("#offline-play")
+    offline_panel.locator("button[name=side][value=a]").click()
+    squad1.locator(".offline-order button[name=order][value=fire]").click()
+    assert "Waiting to be sent" in squad1.locator(".badge-queued").first.inner_text()
+    offline_panel.locator("button[name=side][value=b]").click()
+    page.locator("#side-b li.unit").first.locator(".offline-order button[name=order][value=down]").click()
+    _tools(page.locator("#side-b li.unit").nth(1)).get_by_role("button", name="Add a pin").click()
+    page.check("#end-turn input[name=force]")
+    page.click("#end-turn-button")
+    assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
+    assert Game.objects.get().actions.count() == 1  # nothing reached the server
+    _shot(page, "game-offline-queued-phone", squad1)
+
+    # The board opens offline at the last state this phone saw, queue included.
+    page.reload()
+    assert page.locator("#offline-title").count() == 0
+    assert "1 pin" in squad1.locator(".badge-pins").inner_text()
+    assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
+
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    wait_until(page, "() => document.querySelector('.game-turn').textContent.includes('Turn 2')")
+    game = Game.objects.get()
+    assert [a.kind for a in game.actions.all()] == ["pins", "draw", "order", "draw", "order", "pins", "end_turn"]
+    assert game.turn == 2 and _revision(page) == str(game.revision)
+    assert page.locator("#offline-conflict").is_hidden()
+    assert page.locator("#log-lines li").count() == 7
+
+
+def test_an_offline_action_the_server_refuses_is_kept_and_said(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    page.locator("#offline-play button[name=side][value=b]").click()
+    page.locator("#side-b li.unit").first.locator(".offline-order button[name=order][value=fire]").click()
+    # Meanwhile the game moved on elsewhere (the other side drew on another device).
+    Game.objects.filter(pk=game.pk).update(revision=5)
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    assert "The game moved on" in page.locator("#offline-conflict-text").inner_text()
+    assert "kept on this phone" in page.locator("#offline-conflict-text").inner_text()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('muster-queue:')).length") == 1
+    page.click("#offline-drop")  # the refused draw goes; the order after it is refused in turn
+    wait_until(page, "() => document.getElementById('offline-conflict-text').textContent.includes('Draw a die')")
+    page.click("#offline-drop")
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))")
+    assert Game.objects.get().actions.count() == 0
