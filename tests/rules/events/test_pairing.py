@@ -115,3 +115,14 @@ def test_swap_exchanges_two_players_and_keeps_tables():
     assert swapped[1].players == (pairings[0].players[1], pairings[1].players[1])
     with pytest.raises(ValueError):
         swap(pairings, (0, 0), (0, 1))
+
+
+def test_a_player_who_met_everyone_near_them_is_paired_further_down():
+    # Player 1 has met the next 16 in the standings: the close graph leaves them out, the full one does not.
+    met = frozenset(range(2, 18))
+    players = [SwissPlayer(1, 30, opponents=met)]
+    players += [SwissPlayer(k, 30 - k, opponents=frozenset({1}) if k in met else frozenset()) for k in range(2, 21)]
+    pairings = swiss(players)
+    partner = next(p.players for p in pairings if 1 in p.players)
+    assert set(partner) - {1} <= {18, 19, 20}
+    assert sorted(k for p in pairings for k in p.players) == list(range(1, 21))
