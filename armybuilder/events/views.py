@@ -14,6 +14,7 @@ import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,8 +25,8 @@ from armybuilder.events import services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.models import Entrant, Event, Pairing, Round, Submission
+from armybuilder.events.problems import display as display_problem
 from armybuilder.lists.models import ArmyList
-from armybuilder.lists.problems import display_problem
 
 ERRORS = {
     "deadline": gettext_lazy("The list deadline has passed."),
@@ -100,9 +101,12 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     if entrant is not None:
         my_pairings = list(
             Pairing.objects.filter(round__event=event, round__published=True)
-            .filter(player_a=entrant)
-            .union(Pairing.objects.filter(round__event=event, round__published=True, player_b=entrant))
+            .filter(Q(player_a=entrant) | Q(player_b=entrant))
+            .select_related("round", "player_a__user", "player_b__user")
+            .order_by("round__number")
         )
+        for pairing in my_pairings:
+            pairing.opponent = pairing.player_b if pairing.player_a_id == entrant.pk else pairing.player_a
     context = {
         "event": event,
         "entrant": entrant,
@@ -112,7 +116,8 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
         "entrant_count": Entrant.objects.filter(event=event).count(),
         "rounds": Round.objects.filter(event=event, published=True),
         "can_follow": can_follow(request, event, entrant),
-        "my_rounds": sorted({p.round_id for p in my_pairings}),
+        "my_rounds": {p.round_id for p in my_pairings},
+        "my_pairings": my_pairings,
     }
     return render(request, "events/event.html", context)
 
