@@ -10,7 +10,8 @@ list change nothing until its owner submits again.
 from __future__ import annotations
 
 import secrets
-from datetime import date
+import uuid
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -20,6 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
+from armybuilder.jobs import Job, JobQuerySet
 from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.reference.models import Edition
 from rules.army.model import Problem
@@ -259,3 +261,38 @@ class Result(models.Model):
 
     def outcomes(self) -> tuple[str, str]:
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]
+
+
+class ListsPdfJob(Job):
+    """One PDF of every approved list of an event (a roster each), made by the task worker.
+
+    Organiser-only, like the lists before they are revealed: the views look the event up as its
+    organiser's first. Progress is counted in lists rendered.
+    """
+
+    KEEP = timedelta(hours=24)
+    STALE = timedelta(minutes=30)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pdf_jobs")
+    lang = models.CharField(max_length=8)
+    paper = models.CharField(max_length=10)
+    total = models.PositiveIntegerField(default=0)
+    rendered = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)  # sealed lists whose units are gone from the data
+    pdf = models.BinaryField(null=True, blank=True)
+
+    objects = JobQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.event} lists ({self.status})"
+
+    @property
+    def percent(self) -> int:
+        if self.is_done:
+            return 100
+        return int(100 * self.rendered / self.total) if self.total else 0
+
+    @property
+    def filename(self) -> str:
+        return f"{self.event.slug}-lists.pdf"

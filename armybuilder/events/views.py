@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,16 +18,18 @@ from django.db import IntegrityError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
-from armybuilder.events import services
+from armybuilder.events import jobs, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
-from armybuilder.events.models import Entrant, Event, Pairing, Round, Submission
+from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission
 from armybuilder.events.problems import display as display_problem
 from armybuilder.lists.models import ArmyList
+from armybuilder.playsheets.context import PAPERS
 
 ERRORS = {
     "deadline": gettext_lazy("The list deadline has passed."),
@@ -397,4 +400,56 @@ def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 " | ".join(problem.message for problem in row.problems),
             ]
         )
+    return response
+
+
+# -- One PDF of every approved list, made by the worker -----------------------------------------
+
+JOB_POLL_SECONDS = 2
+
+
+@require_POST
+@login_required
+def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
+    paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
+    job = jobs.enqueue(event, lang=lang, paper=paper)
+    return redirect(_base(event) + f"manage/pdf/{job.pk}/")
+
+
+def _pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> tuple[Event, ListsPdfJob]:
+    event = get_organised_event(request, slug)
+    return event, get_object_or_404(ListsPdfJob.objects.defer("pdf"), pk=job, event=event)
+
+
+@require_safe
+@login_required
+@vary_on_headers("HX-Request")
+def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
+    event, pdf_job = _pdf_job(request, slug, job)
+    context = {
+        "event": event,
+        "job": pdf_job,
+        "status_url": _base(event) + f"manage/pdf/{pdf_job.pk}/",
+        "file_url": _base(event) + f"manage/pdf/{pdf_job.pk}/file.pdf",
+        "poll_seconds": JOB_POLL_SECONDS,
+    }
+    template = "events/pdf_job.html#job-status" if getattr(request, "htmx", False) else "events/pdf_job.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+@login_required
+def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
+    event, pdf_job = _pdf_job(request, slug, job)
+    if not pdf_job.is_done:
+        return redirect(_base(event) + f"manage/pdf/{pdf_job.pk}/")
+    data = ListsPdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
+    response = HttpResponse(bytes(data), content_type="application/pdf")
+    disposition = "attachment" if request.GET.get("download") == "1" else "inline"
+    response["Content-Disposition"] = f'{disposition}; filename="{event.slug}-lists.pdf"'
+    response["Cache-Control"] = "private, no-store"
     return response
