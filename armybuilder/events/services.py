@@ -18,7 +18,7 @@ from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, 
 from armybuilder.lists.exchange import export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
-from rules.army.model import Problem
+from rules.army.model import ListSummary, Problem
 from rules.events import pairing as swiss_pairing
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
@@ -42,6 +42,25 @@ def _problem_data(problem: Problem) -> dict:
     return {"rule": problem.rule, "message": problem.message, "params": params}
 
 
+def list_facts(army_list: ArmyList, summary: ListSummary) -> dict:
+    """What legality reads of a list (``Submission.facts``); expects the ``for_builder()`` prefetches."""
+    return {
+        "edition": army_list.edition.slug,
+        "army": list(army_list.army.natural_key()),
+        "order_dice": summary.order_dice,
+        "platoons": len(army_list.platoons.all()),
+        "units": [[entry.unit.slug, entry.display_name] for entry in army_list.entries.all()],
+        "army_data_date": army_list.army.updated_at.date().isoformat(),
+        "problems": [_problem_data(problem) for problem in summary.problems],
+    }
+
+
+def live_problems(event: Event, army_list: ArmyList, summary: ListSummary) -> tuple[Problem, ...]:
+    """The list as it is now, judged against the event (the builder's "legal for <event>")."""
+    submission = Submission(army_name=army_list.army.name, points=summary.points, facts=list_facts(army_list, summary))
+    return submission.problems(event.rules())
+
+
 def seal(entrant: Entrant, army_list_id: int) -> Submission:
     """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
     event = entrant.event
@@ -53,15 +72,7 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
     summary = list_summary(army_list)
     snapshot = export_data(army_list)
     canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    facts = {
-        "edition": army_list.edition.slug,
-        "army": list(army_list.army.natural_key()),
-        "order_dice": summary.order_dice,
-        "platoons": len(army_list.platoons.all()),
-        "units": [[entry.unit.slug, entry.display_name] for entry in army_list.entries.all()],
-        "army_data_date": army_list.army.updated_at.date().isoformat(),
-        "problems": [_problem_data(problem) for problem in summary.problems],
-    }
+    facts = list_facts(army_list, summary)
     values = {
         "army_list": army_list,
         "list_name": army_list.name,

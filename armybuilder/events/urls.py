@@ -9,6 +9,7 @@ from armybuilder.events import views
 urlpatterns = [
     path("", views.index, name="events-index"),
     path("new/", views.create, name="events-new"),
+    path("for-list/<int:pk>/", views.list_legality, name="events-list-legality"),
     path("<slug:slug>/", views.event_page, name="events-event"),
     path("<slug:slug>/join/", views.join, name="events-join"),
     path("<slug:slug>/submit/", views.submit, name="events-submit"),

@@ -28,7 +28,9 @@ from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission
 from armybuilder.events.problems import display as display_problem
+from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
 
 ERRORS = {
@@ -451,5 +453,29 @@ def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespo
     response = HttpResponse(bytes(data), content_type="application/pdf")
     disposition = "attachment" if request.GET.get("download") == "1" else "inline"
     response["Content-Disposition"] = f'{disposition}; filename="{event.slug}-lists.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# -- The builder's "legal for <event>" ---------------------------------------------------------
+
+
+@require_safe
+def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
+    """The list as it is now against each event it is submitted to (the builder loads this fragment).
+
+    A list is marked for an event by submitting it there; only its owner reaches it (404 otherwise).
+    """
+    army_list = get_list_for_user(request, pk, for_builder=True)
+    events = []
+    if request.user.is_authenticated:
+        marked = services.event_for_rules().filter(
+            entrants__user=request.user, entrants__submission__army_list=army_list
+        )
+        summary = list_summary(army_list)
+        for event in marked.order_by("-date")[:3]:
+            problems = services.live_problems(event, army_list, summary)
+            events.append((event, [display_problem(problem) for problem in problems]))
+    response = render(request, "events/list_legality.html", {"events": events, "army_list": army_list})
     response["Cache-Control"] = "private, no-store"
     return response

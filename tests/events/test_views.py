@@ -257,3 +257,21 @@ def test_french_pages(cast):
     client.cookies["django_language"] = "fr"
     text = client.get(f"/events/{cast['event'].slug}/manage/").content.decode()
     assert "Tableau de bord" in text or "Approuver" in text
+
+
+def test_the_builder_shows_legal_for_the_event_as_the_list_is_now(cast):
+    me = cast["me"]
+    army_list = me.submission.army_list
+    client = _client(me.user)
+    builder = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert f'hx-get="/events/for-list/{army_list.pk}/"' in builder
+    fragment = client.get(f"/events/for-list/{army_list.pk}/").content.decode()
+    assert f"Legal for {cast['event'].name}." in fragment
+    Event.objects.filter(pk=cast["event"].pk).update(points_limit=10)
+    fragment = client.get(f"/events/for-list/{army_list.pk}/").content.decode()
+    assert f"Not legal for {cast['event'].name}" in fragment and "the limit is 10" in fragment
+    # Another visitor's list: a 404, like every list page.
+    assert _client(cast["opponent"].user).get(f"/events/for-list/{army_list.pk}/").status_code == 404
+    # A list not submitted anywhere shows nothing.
+    other = make_player_list(me.user)
+    assert "egal for" not in client.get(f"/events/for-list/{other.pk}/").content.decode()
