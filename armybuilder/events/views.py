@@ -273,13 +273,14 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
+        # Ids unique on the page: each pairing has its own result form.
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s")
     context = {
         "event": event,
         "round": round_,
         "pairings": pairings,
         "entrant": entrant,
         "is_organiser": is_organiser,
-        "form": ResultForm(),
     }
     return render(request, "events/round.html", context)
 
