@@ -213,12 +213,25 @@ class Pairing(models.Model):
     player_a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     player_b = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     position = models.PositiveSmallIntegerField(default=0)
+    # The game-day game played from this pairing (both sealed lists frozen in it), if one was started.
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["position", "pk"]
 
     def __str__(self) -> str:
         return f"{self.round}: {self.player_a} v {self.player_b or 'bye'}"
+
+    def proposed_outcome(self) -> str | None:
+        """The finished game's result as this pairing's outcome (the game's side a is whoever started it)."""
+        game = self.game
+        if game is None or not game.result:
+            return None
+        if game.result == "draw":
+            return Outcome.DRAW
+        starter_is_a = game.owner_id == self.player_a.user_id
+        side_a_won = game.result == "a"
+        return Outcome.A_WINS if side_a_won == starter_is_a else Outcome.B_WINS
 
     @property
     def is_bye(self) -> bool:

@@ -15,7 +15,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
-from armybuilder.lists.exchange import export_data
+from armybuilder.lists.exchange import ListImportError, export_data, import_list
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
@@ -330,3 +330,50 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
         defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "by_organiser": True, "confirmed": True},
     )
     return result
+
+
+# -- A game-day game from a pairing -----------------------------------------------------------
+
+
+@transaction.atomic
+def start_game(pairing: Pairing, entrant: Entrant):
+    """The pairing's game-day game, with both sealed lists frozen in it (started once, by either player).
+
+    Game day freezes lists from list rows: each sealed export is imported as a throwaway list,
+    frozen into the game and deleted again, all in this transaction. The game is the starter's,
+    and the other player opens it by its share link, shown to the two of them on the round page.
+    """
+    from armybuilder.games.services import game_start, lists_for_game
+
+    pairing = Pairing.objects.select_for_update().select_related("round__event").get(pk=pairing.pk)
+    if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
+        raise EventError("not-your-game")
+    if pairing.game_id is not None:
+        return pairing.game
+    opponent_id = pairing.player_b_id if pairing.player_a_id == entrant.pk else pairing.player_a_id
+    submissions = {
+        s.entrant_id: s
+        for s in Submission.objects.filter(entrant_id__in=[entrant.pk, opponent_id]).select_related("entrant__user")
+    }
+    if len(submissions) != 2:
+        raise EventError("no-submission")
+    temporary = {}
+    for entrant_id, submission in submissions.items():
+        try:
+            temporary[entrant_id] = import_list(json.dumps(submission.snapshot)).pk
+        except ListImportError as exc:
+            raise EventError("sealed-list-gone") from exc
+    lists = {row.pk: row for row in lists_for_game().filter(pk__in=temporary.values())}
+    round_ = pairing.round
+    game = game_start(
+        owner=entrant.user,
+        army_list=lists[temporary[entrant.pk]],
+        my_name=entrant.name,
+        opponent_list=lists[temporary[opponent_id]],
+        opponent_name=submissions[opponent_id].entrant.name,
+        scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
+    )
+    ArmyList.objects.filter(pk__in=temporary.values()).delete()
+    pairing.game = game
+    pairing.save(update_fields=["game"])
+    return game

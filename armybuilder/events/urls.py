@@ -16,6 +16,7 @@ urlpatterns = [
     path("<slug:slug>/standings/", views.standings, name="events-standings"),
     path("<slug:slug>/rounds/<int:number>/", views.round_page, name="events-round"),
     path("<slug:slug>/pairings/<int:pairing_id>/result/", views.enter_result, name="events-result"),
+    path("<slug:slug>/pairings/<int:pairing_id>/play/", views.play, name="events-play"),
     path("<slug:slug>/pairings/<int:pairing_id>/confirm/", views.confirm_result, name="events-confirm"),
     path("<slug:slug>/entrants/<int:entrant_id>/list/", views.sealed_list, name="events-list"),
     path("<slug:slug>/manage/", views.dashboard, name="events-manage"),

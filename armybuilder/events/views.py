@@ -50,6 +50,7 @@ ERRORS = {
     "outcome": gettext_lazy("Choose a result."),
     "own-entry": gettext_lazy("Your opponent confirms the result you entered."),
     "bye": gettext_lazy("A bye has no result to enter."),
+    "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
 }
 
 
@@ -274,7 +275,9 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
         # Ids unique on the page: each pairing has its own result form.
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s")
+        pairing.proposed = pairing.proposed_outcome()
+        initial = {"outcome": pairing.proposed} if pairing.proposed else None
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=initial)
     context = {
         "event": event,
         "round": round_,
@@ -480,3 +483,22 @@ def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, "events/list_legality.html", {"events": events, "army_list": army_list})
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_POST
+@login_required
+def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
+    """Start (or open) the pairing's game-day game with both sealed lists."""
+    event = get_event(slug)
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    try:
+        game = services.start_game(pairing, entrant)
+    except services.EventError as error:
+        _error(request, error)
+        return _result_redirect(event, pairing)
+    if game.owner_id == request.user.pk:
+        return redirect(f"/games/{game.pk}/")
+    return redirect(f"/g/{game.share_token}/")
