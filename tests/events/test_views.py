@@ -253,10 +253,20 @@ def test_bad_result_input_is_refused_with_a_message(cast):
 
 
 def test_french_pages(cast):
+    event = cast["event"]
+    other_army = make_army(edition=make_edition("v3"), name="Italie")
+    event.allowed_armies.set([cast["me"].submission.army_list.army])
+    Event.objects.filter(pk=event.pk).update(points_limit=10)
+    late = make_entrant(event, make_user("late"), army=other_army, approve=False)
     client = _client(cast["organiser"])
     client.cookies["django_language"] = "fr"
-    text = client.get(f"/events/{cast['event'].slug}/manage/").content.decode()
-    assert "Tableau de bord" in text or "Approuver" in text
+    dashboard = client.get(f"/events/{event.slug}/manage/").content.decode()
+    assert "Révéler les listes" in dashboard
+    assert "Italie ne fait pas partie des armées de l&#x27;événement." in dashboard
+    assert "La liste fait 50 points ; la limite est de 10." in dashboard
+    assert f"entrant-{late.pk}" in dashboard
+    assert "Ronde 1" in client.get(f"/events/{event.slug}/rounds/1/").content.decode()
+    assert "Force du calendrier" in client.get(f"/events/{event.slug}/standings/").content.decode()
 
 
 def test_the_builder_shows_legal_for_the_event_as_the_list_is_now(cast):
