@@ -49,10 +49,11 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
                     "points": sub.points,
                     "status": sub.status,
                     "legal": row.legal,
-                    "problems": [problem.message for problem in row.problems],
                 }
             )
             if event.lists_revealed:
+                # Problems name units and platoons: part of the list, hidden with it until revealed.
+                item["problems"] = [problem.message for problem in row.problems]
                 item["list"] = {"name": sub.list_name, "hash": sub.hash}
         entrants.append(item)
     data = {

@@ -182,11 +182,23 @@ class StandingRow:
 
 
 def event_standings(event: Event, rounds: list[Round] | None = None) -> list[StandingRow]:
-    """The standings from every counted result of the published rounds: three queries."""
+    """The standings from every counted result of the published rounds: four queries."""
     rounds = rounds if rounds is not None else rounds_with_pairings(event, published_only=True)
-    entrants = {e.pk: e for e in Entrant.objects.filter(event=event, dropped=False).select_related("user")}
+    games = _games(rounds)
+    played = {key for game in games for key in game.players}
+    # Players: the approved entrants, and anyone who has played (a list sent back later keeps its games).
+    approved = set(
+        Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED).values_list(
+            "entrant_id", flat=True
+        )
+    )
+    entrants = {
+        e.pk: e
+        for e in Entrant.objects.filter(event=event, dropped=False).select_related("user")
+        if e.pk in played or e.pk in approved
+    }
     names = {pk: entrant.name for pk, entrant in entrants.items()}
-    rows = standings(list(entrants), _games(rounds), scoring=event.scoring, order=event.tiebreak_order, names=names)
+    rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
     return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
 
 

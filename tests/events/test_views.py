@@ -214,6 +214,13 @@ def test_hidden_lists_never_leak(cast, role):
         text = response.content.decode()
         assert secret_unit not in text and sealed.hash not in text and sealed.list_name not in text, url
         assert not response.has_header("ETag")
+    # A problem names the list's units: before the lists are revealed, the API says only "not legal".
+    banned = me.submission.army_list.entries.first().unit
+    event.banned_units.set([banned])
+    data = json.loads(client.get(f"/api/events/{event.slug}/").content)
+    mine = next(item for item in data["entrants"] if item["id"] == me.pk)
+    assert mine["legal"] is False and "problems" not in mine
+    assert secret_unit not in json.dumps(data)
     # Revealed: now they see it.
     Event.objects.filter(pk=event.pk).update(lists_revealed=True)
     response = client.get(f"/events/{event.slug}/entrants/{me.pk}/list/")
