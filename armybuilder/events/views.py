@@ -350,13 +350,22 @@ def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpRes
     return _result_redirect(event, pairing)
 
 
+STANDINGS_POLL_SECONDS = 20
+
+
 @require_safe
+@vary_on_headers("HX-Request")
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     if not can_follow(request, event, entrant_of(request, event)):
         raise Http404
     rows = services.event_standings(event)
-    return render(request, "events/standings.html", {"event": event, "rows": rows, "tiebreaks": event.tiebreak_order})
+    context = {"event": event, "rows": rows, "tiebreaks": event.tiebreak_order, "poll_seconds": STANDINGS_POLL_SECONDS}
+    # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
+    template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _entries(submission: Submission) -> list[dict]:

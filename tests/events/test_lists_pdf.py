@@ -4,9 +4,11 @@ each list printed as sealed (a later edit of the list does not show)."""
 from __future__ import annotations
 
 import io
+import subprocess
 
 import pytest
 from django.test import Client
+from PIL import Image
 from pypdf import PdfReader
 
 from armybuilder.events.models import ListsPdfJob
@@ -20,7 +22,21 @@ def _text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
-def test_the_organiser_gets_one_pdf_of_the_approved_lists_as_sealed():
+def _looks_like_two_rosters(data: bytes, tmp_path) -> None:
+    """Looked at as pictures (poppler's pdftoppm): one page a list, each with its roster's dark ink."""
+    source = tmp_path / "lists.pdf"
+    source.write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "30", "-gray", "-png", str(source), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page*.png"))
+    assert len(pages) == 2
+    for page in pages:
+        image = Image.open(page)
+        histogram = image.histogram()
+        dark = sum(histogram[:128]) / (image.width * image.height)
+        assert 0.005 < dark < 0.3  # printed text and rules, not a blank or a black page
+
+
+def test_the_organiser_gets_one_pdf_of_the_approved_lists_as_sealed(tmp_path):
     organiser = make_user("orga")
     event = make_event(organiser)
     approved = [make_entrant(event, make_user(name)) for name in ("anna", "boris")]
@@ -41,6 +57,7 @@ def test_the_organiser_gets_one_pdf_of_the_approved_lists_as_sealed():
     assert "anna" in text and "boris" in text and "carla" not in text
     assert "Late Addition" not in text
     assert approved[0].submission.list_name in text
+    _looks_like_two_rosters(pdf.content, tmp_path)
     # The throwaway lists made for printing are gone.
     from armybuilder.lists.models import ArmyList
 

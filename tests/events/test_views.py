@@ -292,3 +292,19 @@ def test_the_builder_shows_legal_for_the_event_as_the_list_is_now(cast):
     # A list not submitted anywhere shows nothing.
     other = make_player_list(me.user)
     assert "egal for" not in client.get(f"/events/for-list/{other.pk}/").content.decode()
+
+
+def test_the_standings_table_refreshes_itself(cast):
+    event = cast["event"]
+    page = _client().get(f"/events/{event.slug}/standings/").content.decode()
+    assert 'hx-trigger="every 20s"' in page and "<html" in page
+    fragment = _client().get(f"/events/{event.slug}/standings/", headers={"HX-Request": "true"}).content.decode()
+    assert fragment.lstrip().startswith('<div id="standings"') and "<html" not in fragment
+    assert fragment.count("<tr>") == 5  # the head and four players
+
+
+def test_the_admin_pages_open(cast, admin_client):
+    for model in ("event", "entrant", "submission", "round", "result"):
+        assert admin_client.get(f"/admin/events/{model}/").status_code == 200
+    assert admin_client.get(f"/admin/events/event/{cast['event'].pk}/change/").status_code == 200
+    assert admin_client.get(f"/admin/events/submission/{cast['me'].submission.pk}/change/").status_code == 200
