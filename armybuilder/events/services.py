@@ -313,6 +313,8 @@ def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, 
     result = Result.objects.filter(pairing=pairing).first()
     if result is not None and result.by_organiser:
         raise EventError("set-by-organiser")
+    if result is not None and result.confirmed:
+        raise EventError("already-confirmed")  # agreed by both: only the organiser changes it now
     if outcome not in Outcome.values:
         raise EventError("outcome")
     result, _created = Result.objects.update_or_create(

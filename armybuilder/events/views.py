@@ -50,6 +50,7 @@ ERRORS = {
     "outcome": gettext_lazy("Choose a result."),
     "own-entry": gettext_lazy("Your opponent confirms the result you entered."),
     "bye": gettext_lazy("A bye has no result to enter."),
+    "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
 }
 

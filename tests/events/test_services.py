@@ -146,6 +146,10 @@ def test_result_entered_by_one_player_and_confirmed_by_the_other():
     services.confirm_result(pairing, second)
     top = services.event_standings(event)[0]
     assert (top.entrant.pk, top.row.score, top.row.dice) == (first.pk, 3, 4)
+    with pytest.raises(services.EventError, match="already-confirmed"):
+        services.enter_result(pairing, second, Outcome.B_WINS, 0, 9)
+    services.override_result(pairing, Outcome.DRAW, 1, 1)
+    assert services.event_standings(event)[0].row.score == 1
 
 
 def test_swap_before_publishing_and_never_into_a_rematch():
