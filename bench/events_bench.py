@@ -4,7 +4,9 @@ Run from the repository root: ``.venv/bin/python bench/events_bench.py [--player
 Four rounds are played first (round 1 at random, then Swiss, random results, seeded), so the
 timed fifth round pairs players with real score groups, past opponents to avoid and one bye
 taken per round. Only ``rules`` and networkx are imported: the figure is the matching itself.
-The target is under one second (issue 27); the script exits non-zero above it.
+The target is under one second (issue 27). Both the wall-clock time and the process's CPU time are
+printed; the script exits non-zero when the CPU time is above the target (on a shared machine the
+wall clock also counts the time other processes held the CPU).
 """
 
 from __future__ import annotations
@@ -57,18 +59,19 @@ def main() -> int:
     for _ in range(3):
         games += _results(swiss(_swiss_players(keys, games, sides), prefer_sides=True), rng)
     players = _swiss_players(keys, games, sides)
-    timings = []
+    wall, cpu = [], []
     for _ in range(args.runs):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         pairings = swiss(players, prefer_sides=True)
-        timings.append(time.perf_counter() - started)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
     assert sum(len(p.players) for p in pairings) == args.players
-    worst = max(timings)
     print(
-        f"Swiss round 5 of {args.players} players: median {statistics.median(timings):.3f} s, "
-        f"worst {worst:.3f} s over {args.runs} runs (target < {TARGET_SECONDS:.1f} s)"
+        f"Swiss round 5 of {args.players} players over {args.runs} runs (target < {TARGET_SECONDS:.1f} s): "
+        f"CPU median {statistics.median(cpu):.3f} s, worst {max(cpu):.3f} s; "
+        f"wall median {statistics.median(wall):.3f} s, worst {max(wall):.3f} s"
     )
-    return 0 if worst < TARGET_SECONDS else 1
+    return 0 if max(cpu) < TARGET_SECONDS else 1
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ SIDE_BONUS = 400  # worth pairing about 20 places further apart within one score
 BASE = 10**13
 # Players further apart than this in the standings are linked only when the closer graph has no
 # pairing of everyone: the matching's time grows with the edges, and a Swiss pairing never needs them.
-WINDOW = 16
+WINDOW = 12
 
 
 class PairingImpossible(Exception):

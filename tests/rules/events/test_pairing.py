@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.events.pairing import PairingImpossible, SwissPlayer, first_round, opponents_of, swap, swiss
+from rules.events.pairing import WINDOW, PairingImpossible, SwissPlayer, first_round, opponents_of, swap, swiss
 from rules.events.standings import Game, standings
 
 
@@ -118,8 +118,10 @@ def test_swap_exchanges_two_players_and_keeps_tables():
 
 
 def test_a_player_who_met_everyone_near_them_is_paired_further_down():
-    # Player 1 has met the next 16 in the standings: the close graph leaves them out, the full one does not.
+    # Player 1 has met the next 16 in the standings, more than WINDOW: the close graph leaves them out,
+    # the full one does not.
     met = frozenset(range(2, 18))
+    assert len(met) > WINDOW
     players = [SwissPlayer(1, 30, opponents=met)]
     players += [SwissPlayer(k, 30 - k, opponents=frozenset({1}) if k in met else frozenset()) for k in range(2, 21)]
     pairings = swiss(players)
