@@ -26,7 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 from armybuilder.events import jobs, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
-from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission
+from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.models import ArmyList
@@ -361,7 +361,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if not can_follow(request, event, entrant_of(request, event)):
         raise Http404
     rows = services.event_standings(event)
-    context = {"event": event, "rows": rows, "tiebreaks": event.tiebreak_order, "poll_seconds": STANDINGS_POLL_SECONDS}
+    # The columns in the event's tiebreak order, so the table reads the way it is sorted.
+    labels = dict(Tiebreak.choices)
+    columns = [(key, labels[key]) for key in event.tiebreak_order]
+    for item in rows:
+        item.values = [item.row.value(key) for key, _label in columns]
+    context = {"event": event, "rows": rows, "columns": columns, "poll_seconds": STANDINGS_POLL_SECONDS}
     # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
     template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
     response = render(request, template, context)

@@ -308,3 +308,13 @@ def test_the_admin_pages_open(cast, admin_client):
         assert admin_client.get(f"/admin/events/{model}/").status_code == 200
     assert admin_client.get(f"/admin/events/event/{cast['event'].pk}/change/").status_code == 200
     assert admin_client.get(f"/admin/events/submission/{cast['me'].submission.pk}/change/").status_code == 200
+
+
+def test_the_standings_columns_follow_the_events_tiebreak_order(cast):
+    event = cast["event"]
+    Event.objects.filter(pk=event.pk).update(tiebreaks="score,dice,sos")
+    page = _client().get(f"/events/{event.slug}/standings/").content.decode()
+    assert page.index("Enemy order dice destroyed") < page.index("Strength of schedule")
+    data = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
+    assert data["tiebreaks"] == ["score", "dice", "sos"]
+    assert list(data["standings"][0]) == ["place", "entrant", "score", "dice", "sos", "games"]
