@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "armybuilder.resolver",
     "armybuilder.playsheets",
     "armybuilder.games",
+    "armybuilder.events",
     "armybuilder.security",
     "armybuilder.site",
 ]

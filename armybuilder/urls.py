@@ -7,6 +7,7 @@ from django.urls import include, path
 api_patterns = [
     path("", include("armybuilder.catalogue.api_urls")),
     path("", include("armybuilder.lists.api_urls")),
+    path("", include("armybuilder.events.api_urls")),
     path("", include("armybuilder.resolver.api_urls")),
     path("", include("armybuilder.reference.api_urls")),
 ]
@@ -30,4 +31,5 @@ urlpatterns = [
     path("calc/", include("armybuilder.resolver.urls")),
     path("", include("armybuilder.playsheets.urls")),
     path("", include("armybuilder.games.urls")),
+    path("events/", include("armybuilder.events.urls")),
 ]

@@ -18,6 +18,7 @@ SCRIPTS = [
     "playsheet_bench.py",
     "reference_bench.py",
     "pdf_memory_bench.py",
+    "events_bench.py",
 ]
 
 

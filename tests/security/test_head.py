@@ -64,6 +64,10 @@ def _url(route: str, world) -> str:
         "topic": "orders",
         "uidb64": "MQ",
         "job": "00000000-0000-4000-8000-000000000000",  # a PDF or import job that does not exist: 404
+        "slug": "no-such-event",  # events: every page of an event that does not exist is a 404
+        "number": "1",
+        "pairing_id": "1",
+        "entrant_id": "1",
         "token": "no-such-token" if pdf else (game.share_token if route.startswith("g/") else army_list.share_token),
     }
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)

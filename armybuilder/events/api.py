@@ -1,0 +1,131 @@
+"""Read-only JSON for events, for rankings sites and other tools (docs/events.md).
+
+``GET /api/events/<slug>/``, ``/api/events/<slug>/rounds/<n>/`` and ``/api/events/<slug>/standings/``:
+public once the organiser publishes the event, a 404 before (for everyone: the API has no sign-in).
+A list's contents appear only once the organiser reveals the lists; before, an entrant shows their
+army, points and legality, never their units or the hash of their list (a hash of a guessable list
+would confirm a guess).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_safe
+
+from armybuilder.events import services
+from armybuilder.events.models import Event, Round
+
+NOT_FOUND = {"error": "No published event has this address."}
+
+
+def _json(data: dict, status: int = 200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    # Live data, which also changes when lists are revealed: never kept by a shared cache.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _event(slug: str) -> Event | None:
+    return services.event_for_rules(Event.objects.filter(published=True)).filter(slug=slug).first()
+
+
+def _entrant(entrant) -> dict:
+    return {"id": entrant.pk, "name": entrant.name}
+
+
+@require_safe
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    if event is None:
+        return _json(NOT_FOUND, status=404)
+    entrants = []
+    for row in services.entrant_rows(event):
+        item = _entrant(row.entrant)
+        sub = row.submission
+        if sub is not None:
+            item.update(
+                {
+                    "army": sub.army_slug,
+                    "points": sub.points,
+                    "status": sub.status,
+                    "legal": row.legal,
+                }
+            )
+            if event.lists_revealed:
+                # Problems name units and platoons: part of the list, hidden with it until revealed.
+                item["problems"] = [problem.message for problem in row.problems]
+                item["list"] = {"name": sub.list_name, "hash": sub.hash}
+        entrants.append(item)
+    data = {
+        "slug": event.slug,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "place": event.place,
+        "rules": {
+            "edition": event.edition.slug,
+            "points_limit": event.points_limit,
+            "max_order_dice": event.max_order_dice,
+            "max_platoons": event.max_platoons,
+            "allowed_armies": sorted(army.slug for army in event.allowed_armies.all()),
+            "banned_units": sorted(unit.slug for unit in event.banned_units.all()),
+            "data_cutoff": event.data_cutoff.isoformat() if event.data_cutoff else None,
+            "list_deadline": event.list_deadline.isoformat() if event.list_deadline else None,
+            "rounds": event.rounds,
+            "scoring": {"win": event.score_win, "draw": event.score_draw, "loss": event.score_loss},
+            "tiebreaks": list(event.tiebreak_order),
+            "prefer_axis_v_allies": event.prefer_sides,
+        },
+        "lists_revealed": event.lists_revealed,
+        "entrants": entrants,
+    }
+    return _json(data)
+
+
+@require_safe
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(slug)
+    round_ = None
+    if event is not None:
+        round_ = (
+            Round.objects.filter(event=event, number=number, published=True)
+            .prefetch_related("pairings__player_a__user", "pairings__player_b__user", "pairings__result")
+            .first()
+        )
+    if round_ is None:
+        return _json({"error": "No published round has this number."}, status=404)
+    pairings = []
+    for pairing in round_.pairings.all():
+        players = [_entrant(pairing.player_a)]
+        if pairing.player_b is not None:
+            players.append(_entrant(pairing.player_b))
+        result = getattr(pairing, "result", None)
+        if pairing.is_bye:
+            result_data = {"bye": True}
+        elif result is None:
+            result_data = None
+        else:
+            first, second = result.outcomes()
+            result_data = {
+                "outcomes": [first, second],
+                "order_dice_destroyed": [result.dice_a, result.dice_b],
+                "confirmed": result.counts,
+                "by_organiser": result.by_organiser,
+            }
+        pairings.append({"table": pairing.table, "players": players, "result": result_data})
+    return _json({"round": round_.number, "pairings": pairings})
+
+
+@require_safe
+def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    if event is None:
+        return _json(NOT_FOUND, status=404)
+    rows = []
+    for item in services.event_standings(event):
+        row = {"place": item.row.place, "entrant": _entrant(item.entrant)}
+        row["score"] = item.row.score
+        for tiebreak in event.tiebreak_order:
+            row[tiebreak] = item.row.value(tiebreak)
+        row["games"] = item.row.played
+        rows.append(row)
+    return _json({"tiebreaks": list(event.tiebreak_order), "standings": rows})

@@ -1,0 +1,127 @@
+"""Forms of the event pages: the event itself, sealing a list, judging one, a result, a swap."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.events.models import Event, Outcome
+
+TIEBREAK_ORDERS = [
+    ("score,sos,dice", _("Score, then strength of schedule, then enemy order dice destroyed")),
+    ("score,dice,sos", _("Score, then enemy order dice destroyed, then strength of schedule")),
+]
+
+
+class EventForm(forms.ModelForm):
+    banned = forms.CharField(
+        label=_("Banned units"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Unit names or slugs of the edition, one a line."),
+    )
+    tiebreaks = forms.ChoiceField(label=_("Tiebreak order"), choices=TIEBREAK_ORDERS)
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "date",
+            "place",
+            "edition",
+            "points_limit",
+            "max_order_dice",
+            "max_platoons",
+            "allowed_armies",
+            "data_cutoff",
+            "list_deadline",
+            "rounds",
+            "score_win",
+            "score_draw",
+            "score_loss",
+            "tiebreaks",
+            "prefer_sides",
+        ]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "data_cutoff": forms.DateInput(attrs={"type": "date"}),
+            "list_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "allowed_armies": forms.CheckboxSelectMultiple,
+        }
+        help_texts = {"allowed_armies": _("None ticked: every army of the edition.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["allowed_armies"].queryset = Army.objects.visible().select_related("edition")
+        if self.instance.pk:
+            self.initial["banned"] = "\n".join(unit.slug for unit in self.instance.banned_units.all())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        edition = data.get("edition")
+        armies = data.get("allowed_armies") or []
+        if edition is not None and any(army.edition_id != edition.pk for army in armies):
+            self.add_error("allowed_armies", _("Every allowed army must be of the event's edition."))
+        names = [line.strip() for line in re.split(r"[\n,]", data.get("banned") or "") if line.strip()]
+        units: list[Unit] = []
+        if names and edition is not None:
+            found = Unit.objects.filter(army__edition=edition)
+            unknown = []
+            for name in names:
+                match = found.filter(slug=name).first() or found.filter(name__iexact=name).first()
+                if match is None:
+                    unknown.append(name)
+                else:
+                    units.append(match)
+            if unknown:
+                message = _("No unit of the edition is called: %(names)s.")
+                self.add_error("banned", message % {"names": ", ".join(unknown)})
+        data["banned_units"] = units
+        return data
+
+    def save(self, commit: bool = True) -> Event:
+        event = super().save(commit=commit)
+        if commit:
+            event.banned_units.set(self.cleaned_data["banned_units"])
+        return event
+
+
+class SubmitForm(forms.Form):
+    army_list = forms.TypedChoiceField(label=_("Your list"), coerce=int)
+
+    def __init__(self, *args: Any, lists: list[tuple[int, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["army_list"].choices = lists
+
+
+class JudgeForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("return", _("Send back"))])
+    note = forms.CharField(label=_("Note to the player"), required=False, max_length=1000)
+
+
+class ResultForm(forms.Form):
+    outcome = forms.ChoiceField(label=_("Result"), choices=Outcome.choices, widget=forms.RadioSelect)
+    dice_a = forms.IntegerField(label=_("Order dice destroyed by player A"), min_value=0, max_value=200, initial=0)
+    dice_b = forms.IntegerField(label=_("Order dice destroyed by player B"), min_value=0, max_value=200, initial=0)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(label=_("Swap"), coerce=int)
+    second = forms.TypedChoiceField(label=_("with"), coerce=int)
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["first"].choices = players
+        self.fields["second"].choices = players

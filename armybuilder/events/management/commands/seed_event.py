@@ -1,0 +1,127 @@
+"""``manage.py seed_event --players N --rounds R --seed S``: a demo event, played to its last round.
+
+N players, each with a legal list of a built-in army of the edition (a Reinforced Platoon: its
+cheapest officer and two of its cheapest infantry sections), sealed and approved; R rounds
+paired as the organiser would (round 1 at random, then Swiss), each result entered by one
+player and confirmed by the other, at random. The same seed gives the same armies, pairings and
+results. The event's slug is printed last, for scripts (benchmarks, load tests) to read.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from armybuilder.catalogue.models import Army, Origin, Unit
+from armybuilder.events import services
+from armybuilder.events.models import Entrant, Event, Outcome, Submission
+from armybuilder.lists.models import ArmyList, ForceOrg, PlatoonKind
+from armybuilder.lists.services import entry_add, platoon_add
+from armybuilder.lists.summary import list_summary
+from armybuilder.reference.models import Edition
+
+
+def _cheapest(army: Army, slot: str) -> list[Unit]:
+    units = list(Unit.objects.filter(army=army, slot=slot).prefetch_related("options"))
+    # Sorted by their cheapest quality; units without a cost at any quality last.
+    return sorted(units, key=lambda unit: (min(unit.base_cost().values(), default=10**6), unit.slug))
+
+
+class Command(BaseCommand):
+    help = "Build a demo event: players with legal lists, rounds paired and resulted at random."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, default=8)
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--edition", default="v2")
+        parser.add_argument("--points", type=int, default=1000)
+
+    def handle(self, *args, players: int, rounds: int, seed: int, edition: str, points: int, **options) -> None:
+        if not 2 <= players <= 1000:
+            raise CommandError("--players must be between 2 and 1000.")
+        if not 0 <= rounds <= 12:
+            raise CommandError("--rounds must be between 0 and 12.")
+        edition_row = Edition.objects.filter(slug=edition).first()
+        if edition_row is None:
+            raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
+        rng = random.Random(seed)
+        with transaction.atomic():
+            event = self._event(edition_row, players, rounds, seed, points)
+            armies = self._legal_armies(edition_row, points)
+            if not armies:
+                raise CommandError(f"No built-in army of {edition} gives a legal Reinforced Platoon.")
+            User = get_user_model()
+            for index in range(players):
+                user = User.objects.create_user(username=f"{event.slug}-p{index + 1}")
+                army, officer, infantry = armies[rng.randrange(len(armies))]
+                army_list = self._build(user, army, officer, infantry, edition_row, points)
+                entrant = Entrant.objects.create(event=event, user=user)
+                services.seal(entrant, army_list.pk)
+                Submission.objects.filter(entrant=entrant).update(status=Submission.Status.APPROVED)
+        for _number in range(rounds):
+            round_ = services.pair_next_round(event)
+            services.publish_round(round_)
+            for pairing in round_.pairings.select_related("round", "player_a", "player_b"):
+                if pairing.is_bye:
+                    continue
+                outcome = rng.choice([Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW])
+                services.enter_result(pairing, pairing.player_a, outcome, rng.randint(0, 8), rng.randint(0, 8))
+                services.confirm_result(pairing, pairing.player_b)
+        Event.objects.filter(pk=event.pk).update(published=True)
+        self.stdout.write(f"{players} players, {rounds} rounds: /events/{event.slug}/")
+        self.stdout.write(event.slug)
+
+    def _event(self, edition: Edition, players: int, rounds: int, seed: int, points: int) -> Event:
+        organiser, _created = get_user_model().objects.get_or_create(username="seed-organiser")
+        event = Event(
+            organiser=organiser,
+            name=f"Demo event {seed} ({players} players)",
+            date=datetime.date(2026, 1, 1) + datetime.timedelta(days=seed % 365),
+            place="Muster",
+            edition=edition,
+            points_limit=points,
+            rounds=max(rounds, 1),
+            seed=str(seed),  # round 1's order: the same for the same seed
+            prefer_sides=True,
+        )
+        event.save()
+        return event
+
+    def _legal_armies(self, edition: Edition, points: int) -> list[tuple[Army, Unit, Unit]]:
+        """Each built-in army whose cheapest Reinforced Platoon is legal, with its officer and section."""
+        armies = Army.objects.visible().filter(edition=edition, origin=Origin.BUILTIN).order_by("slug")
+        armies = list(armies) or list(Army.objects.visible().filter(edition=edition).order_by("slug"))
+        legal = []
+        probe_owner, _created = get_user_model().objects.get_or_create(username="seed-organiser")
+        for army in armies:
+            for officer in _cheapest(army, "officer")[:3]:
+                infantry = _cheapest(army, "infantry")[:1]
+                if not infantry:
+                    break
+                probe = self._build(probe_owner, army, officer, infantry[0], edition, points)
+                summary = list_summary(ArmyList.objects.for_builder().get(pk=probe.pk))
+                probe.delete()
+                if not summary.problems:
+                    legal.append((army, officer, infantry[0]))
+                    break
+        return legal
+
+    def _build(self, user, army: Army, officer: Unit, infantry: Unit, edition: Edition, points: int) -> ArmyList:
+        army_list = ArmyList.objects.create(
+            owner=user,
+            edition=edition,
+            army=army,
+            name=f"{army.name} demo",
+            points_limit=points,
+            force_org=ForceOrg.PLATOONS,
+        )
+        platoon = platoon_add(army_list=army_list, kind=PlatoonKind.REINFORCED_PLATOON)
+        entry_add(army_list=army_list, unit=officer, platoon=platoon)
+        for _ in range(2):
+            entry_add(army_list=army_list, unit=infantry, platoon=platoon)
+        return army_list

@@ -1,0 +1,311 @@
+"""Events: an organiser's club night or tournament, its entrants, their sealed lists, rounds and results.
+
+A submission seals a list: its JSON export as it was, its points and a hash of the export, and the
+facts legality reads (order dice, platoons, units, the list's own problems). Legality against the
+event is worked out from those facts whenever it is shown (``rules.events.legality``), so changing
+the event's rules re-judges every list without reading one of them again, and later edits of the
+list change nothing until its owner submits again.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.jobs import Job, JobQuerySet
+from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
+from armybuilder.reference.models import Edition
+from rules.army.model import Problem
+from rules.events import legality
+from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
+
+ROUNDS_MAX = 12
+
+
+class Tiebreak(models.TextChoices):
+    SCORE = "score", _("Total score")
+    SOS = "sos", _("Strength of schedule")
+    DICE = "dice", _("Enemy order dice destroyed")
+
+
+def _new_seed() -> str:
+    return secrets.token_hex(8)
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def visible_to(self, user) -> EventQuerySet:
+        """Published events, and the visitor's own (drafts included)."""
+        if user is not None and user.is_authenticated:
+            return self.filter(models.Q(published=True) | models.Q(organiser=user))
+        return self.filter(published=True)
+
+
+class Event(models.Model):
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=200, blank=True)
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="+", verbose_name=_("edition"))
+    points_limit = models.PositiveIntegerField(
+        _("points limit"), default=1000, validators=[MinValueValidator(1), MaxValueValidator(POINTS_LIMIT_MAX)]
+    )
+    max_order_dice = models.PositiveSmallIntegerField(
+        _("order-dice cap"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(200)]
+    )
+    max_platoons = models.PositiveSmallIntegerField(
+        _("platoon cap"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    allowed_armies = models.ManyToManyField(Army, blank=True, related_name="+", verbose_name=_("allowed armies"))
+    data_cutoff = models.DateField(_("data cut-off date"), null=True, blank=True)
+    banned_units = models.ManyToManyField(Unit, blank=True, related_name="+", verbose_name=_("banned units"))
+    list_deadline = models.DateTimeField(_("list deadline"), null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=3, validators=[MinValueValidator(1), MaxValueValidator(ROUNDS_MAX)]
+    )
+    score_win = models.PositiveSmallIntegerField(_("points for a win"), default=3)
+    score_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
+    score_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    # The tiebreak keys (``rules.events.standings.TIEBREAKS``) in order, comma-separated.
+    tiebreaks = models.CharField(_("tiebreak order"), max_length=40, default=",".join(DEFAULT_ORDER))
+    prefer_sides = models.BooleanField(_("pair Axis against Allies where possible"), default=False)
+    lists_revealed = models.BooleanField(default=False)
+    published = models.BooleanField(default=False)
+    # Round 1's random order: kept, so the same entrants always give the same first round.
+    seed = models.CharField(max_length=32, default=_new_seed, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.slug:
+            base = slugify(self.name)[:60] or "event"
+            self.slug = f"{base}-{secrets.token_hex(3)}"
+        super().save(*args, **kwargs)
+
+    @property
+    def tiebreak_order(self) -> tuple[str, ...]:
+        keys = tuple(key for key in self.tiebreaks.split(",") if key in TIEBREAKS)
+        return keys or DEFAULT_ORDER
+
+    @property
+    def scoring(self) -> Scoring:
+        return Scoring(win=self.score_win, draw=self.score_draw, loss=self.score_loss)
+
+    def is_organiser(self, user) -> bool:
+        return user is not None and user.is_authenticated and user.pk == self.organiser_id
+
+    @property
+    def submissions_open(self) -> bool:
+        return self.list_deadline is None or timezone.now() <= self.list_deadline
+
+    def rules(self) -> legality.EventRules:
+        """The event's rules as plain data; reads the allowed armies and bans (prefetch them)."""
+        return legality.EventRules(
+            edition=self.edition.slug,
+            points_limit=self.points_limit,
+            max_order_dice=self.max_order_dice,
+            max_platoons=self.max_platoons,
+            allowed_armies=frozenset(army.natural_key() for army in self.allowed_armies.all()),
+            banned_units=frozenset(unit.slug for unit in self.banned_units.all()),
+            data_cutoff=self.data_cutoff,
+        )
+
+
+class Entrant(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    dropped = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["user__username", "pk"]
+        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_entry_per_event")]
+
+    def __str__(self) -> str:
+        return self.user.get_username()
+
+    @property
+    def name(self) -> str:
+        return self.user.get_username()
+
+
+class Submission(models.Model):
+    """The list an entrant plays, sealed: what it was when submitted, whatever happens to it since."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the organiser")
+        APPROVED = "approved", _("Approved")
+        RETURNED = "returned", _("Sent back")
+
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="submission")
+    army_list = models.ForeignKey(ArmyList, null=True, on_delete=models.SET_NULL, related_name="+")
+    list_name = models.CharField(max_length=100)
+    army_name = models.CharField(max_length=120)
+    army_slug = models.CharField(max_length=80)
+    snapshot = models.JSONField()  # the list's muster-list JSON export when sealed
+    hash = models.CharField(max_length=64)  # sha256 of the export's canonical JSON
+    points = models.PositiveIntegerField()
+    # Everything ``rules.events.legality`` reads besides points (``SealedFacts`` as JSON).
+    facts = models.JSONField(default=dict)
+    submitted_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    note = models.TextField(_("note to the player"), blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.list_name}"
+
+    def sealed_facts(self) -> legality.SealedFacts:
+        facts = self.facts
+        data_date = facts.get("army_data_date")
+        return legality.SealedFacts(
+            edition=facts.get("edition", ""),
+            army=tuple(facts.get("army", ("", ""))),
+            army_name=self.army_name,
+            points=self.points,
+            order_dice=facts.get("order_dice", 0),
+            platoons=facts.get("platoons", 0),
+            units=tuple(tuple(unit) for unit in facts.get("units", ())),
+            army_data_date=date.fromisoformat(data_date) if data_date else None,
+            list_problems=tuple(
+                Problem(message=p["message"], rule=p["rule"], params=p.get("params", {}))
+                for p in facts.get("problems", ())
+            ),
+        )
+
+    def problems(self, rules: legality.EventRules) -> tuple[Problem, ...]:
+        return legality.check(rules, self.sealed_facts())
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    published = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_number_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class Pairing(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField(null=True, blank=True)  # None for the bye
+    player_a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+    # The game-day game played from this pairing (both sealed lists frozen in it), if one was started.
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.player_a} v {self.player_b or 'bye'}"
+
+    def proposed_outcome(self) -> str | None:
+        """The finished game's result as this pairing's outcome (the game's side a is whoever started it)."""
+        game = self.game
+        if game is None or not game.result:
+            return None
+        if game.result == "draw":
+            return Outcome.DRAW
+        starter_is_a = game.owner_id == self.player_a.user_id
+        side_a_won = game.result == "a"
+        return Outcome.A_WINS if side_a_won == starter_is_a else Outcome.B_WINS
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+    def seat_of(self, entrant_id: int) -> str | None:
+        if entrant_id == self.player_a_id:
+            return "a"
+        if entrant_id == self.player_b_id:
+            return "b"
+        return None
+
+
+class Outcome(models.TextChoices):
+    # From player a's side of the pairing.
+    A_WINS = "a", _("Player A won")
+    B_WINS = "b", _("Player B won")
+    DRAW = "draw", _("Draw")
+
+
+class Result(models.Model):
+    """A pairing's result: entered by one player, confirmed by the other, or set by the organiser."""
+
+    pairing = models.OneToOneField(Pairing, on_delete=models.CASCADE, related_name="result")
+    outcome = models.CharField(max_length=4, choices=Outcome.choices)
+    dice_a = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
+    dice_b = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
+    entered_by = models.ForeignKey(Entrant, null=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed = models.BooleanField(default=False)
+    by_organiser = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.pairing}: {self.outcome}"
+
+    @property
+    def counts(self) -> bool:
+        """Only a confirmed or organiser-set result counts in the standings."""
+        return self.confirmed or self.by_organiser
+
+    def outcomes(self) -> tuple[str, str]:
+        return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]
+
+
+class ListsPdfJob(Job):
+    """One PDF of every approved list of an event (a roster each), made by the task worker.
+
+    Organiser-only, like the lists before they are revealed: the views look the event up as its
+    organiser's first. Progress is counted in lists rendered.
+    """
+
+    KEEP = timedelta(hours=24)
+    STALE = timedelta(minutes=30)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pdf_jobs")
+    lang = models.CharField(max_length=8)
+    paper = models.CharField(max_length=10)
+    total = models.PositiveIntegerField(default=0)
+    rendered = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)  # sealed lists whose units are gone from the data
+    pdf = models.BinaryField(null=True, blank=True)
+
+    objects = JobQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.event} lists ({self.status})"
+
+    @property
+    def percent(self) -> int:
+        if self.is_done:
+            return 100
+        return int(100 * self.rendered / self.total) if self.total else 0
+
+    @property
+    def filename(self) -> str:
+        return f"{self.event.slug}-lists.pdf"

@@ -1,0 +1,393 @@
+"""What changes an event: sealing a list, judging it, pairing a round, recording results.
+
+Views call these after checking who is asking (``access``); each one reads what it needs in a
+number of queries that does not grow with the number of entrants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
+from armybuilder.lists.exchange import ListImportError, export_data, import_list
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import list_summary
+from rules.army.model import ListSummary, Problem
+from rules.events import pairing as swiss_pairing
+from rules.events.sides import side_of
+from rules.events.standings import Game, Row, standings
+
+
+class EventError(Exception):
+    """An action the event's state does not allow now; the message says why (translated by the view)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# -- Sealing a list ---------------------------------------------------------------------------
+
+
+def _problem_data(problem: Problem) -> dict:
+    # Params are JSON-safe values the rules put in (names, counts, keys); anything else as text.
+    plain = (int, str, float, bool, list, tuple, type(None))
+    params = {key: value if isinstance(value, plain) else str(value) for key, value in problem.params.items()}
+    return {"rule": problem.rule, "message": problem.message, "params": params}
+
+
+def list_facts(army_list: ArmyList, summary: ListSummary) -> dict:
+    """What legality reads of a list (``Submission.facts``); expects the ``for_builder()`` prefetches."""
+    return {
+        "edition": army_list.edition.slug,
+        "army": list(army_list.army.natural_key()),
+        "order_dice": summary.order_dice,
+        "platoons": len(army_list.platoons.all()),
+        "units": [[entry.unit.slug, entry.display_name] for entry in army_list.entries.all()],
+        "army_data_date": army_list.army.updated_at.date().isoformat(),
+        "problems": [_problem_data(problem) for problem in summary.problems],
+    }
+
+
+def live_problems(event: Event, army_list: ArmyList, summary: ListSummary) -> tuple[Problem, ...]:
+    """The list as it is now, judged against the event (the builder's "legal for <event>")."""
+    submission = Submission(army_name=army_list.army.name, points=summary.points, facts=list_facts(army_list, summary))
+    return submission.problems(event.rules())
+
+
+def seal(entrant: Entrant, army_list_id: int) -> Submission:
+    """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
+    event = entrant.event
+    if not event.submissions_open:
+        raise EventError("deadline")
+    army_list = ArmyList.objects.active().for_builder().filter(owner_id=entrant.user_id, pk=army_list_id).first()
+    if army_list is None:
+        raise EventError("no-list")
+    summary = list_summary(army_list)
+    snapshot = export_data(army_list)
+    canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    facts = list_facts(army_list, summary)
+    values = {
+        "army_list": army_list,
+        "list_name": army_list.name,
+        "army_name": army_list.army.name,
+        "army_slug": army_list.army.slug,
+        "snapshot": snapshot,
+        "hash": hashlib.sha256(canonical.encode()).hexdigest(),
+        "points": summary.points,
+        "facts": facts,
+        "submitted_at": timezone.now(),
+        "status": Submission.Status.PENDING,
+        "note": "",
+    }
+    submission, _created = Submission.objects.update_or_create(entrant=entrant, defaults=values)
+    return submission
+
+
+def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Submission:
+    submission = Submission.objects.filter(entrant__event=event, entrant_id=entrant_id).first()
+    if submission is None:
+        raise EventError("no-submission")
+    submission.status = Submission.Status.APPROVED if approve else Submission.Status.RETURNED
+    submission.note = "" if approve else note
+    submission.save(update_fields=["status", "note"])
+    return submission
+
+
+# -- Reading an event -------------------------------------------------------------------------
+
+
+def event_for_rules(queryset=None):
+    """Events with what ``Event.rules()`` reads, prefetched (three queries in all)."""
+    queryset = queryset if queryset is not None else Event.objects.all()
+    return queryset.select_related("edition", "organiser").prefetch_related(
+        Prefetch("allowed_armies", queryset=_armies()), "banned_units"
+    )
+
+
+def _armies():
+    from armybuilder.catalogue.models import Army
+
+    return Army.objects.select_related("edition")
+
+
+@dataclass
+class EntrantRow:
+    entrant: Entrant
+    submission: Submission | None
+    problems: tuple[Problem, ...]
+
+    @property
+    def legal(self) -> bool:
+        return self.submission is not None and not self.problems
+
+
+def entrant_rows(event: Event) -> list[EntrantRow]:
+    """Every entrant with their sealed list and its problems at this event: two queries."""
+    rules = event.rules()
+    entrants = (
+        Entrant.objects.filter(event=event)
+        .select_related("user", "submission")
+        .defer("submission__snapshot")
+        .order_by("user__username", "pk")
+    )
+    rows = []
+    for entrant in entrants:
+        submission = getattr(entrant, "submission", None)
+        problems = submission.problems(rules) if submission is not None else ()
+        rows.append(EntrantRow(entrant=entrant, submission=submission, problems=problems))
+    return rows
+
+
+def rounds_with_pairings(event: Event, *, published_only: bool = False) -> list[Round]:
+    """The event's rounds, each with its pairings, players and results: two queries."""
+    pairings = Pairing.objects.select_related("player_a__user", "player_b__user", "result").order_by("position", "pk")
+    rounds = Round.objects.filter(event=event)
+    if published_only:
+        rounds = rounds.filter(published=True)
+    return list(rounds.prefetch_related(Prefetch("pairings", queryset=pairings)))
+
+
+def _games(rounds: list[Round]) -> list[Game]:
+    games = []
+    for round_ in rounds:
+        if not round_.published:
+            continue
+        for pairing in round_.pairings.all():
+            if pairing.is_bye:
+                games.append(Game(players=(pairing.player_a_id,), outcomes=("win",)))
+                continue
+            result = getattr(pairing, "result", None)
+            if result is not None and result.counts:
+                games.append(
+                    Game(
+                        players=(pairing.player_a_id, pairing.player_b_id),
+                        outcomes=result.outcomes(),
+                        dice=(result.dice_a, result.dice_b),
+                    )
+                )
+    return games
+
+
+@dataclass
+class StandingRow:
+    row: Row
+    entrant: Entrant
+
+
+def event_standings(event: Event, rounds: list[Round] | None = None) -> list[StandingRow]:
+    """The standings from every counted result of the published rounds: four queries."""
+    rounds = rounds if rounds is not None else rounds_with_pairings(event, published_only=True)
+    games = _games(rounds)
+    played = {key for game in games for key in game.players}
+    # Players: the approved entrants, and anyone who has played (a list sent back later keeps its games).
+    approved = set(
+        Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED).values_list(
+            "entrant_id", flat=True
+        )
+    )
+    entrants = {
+        e.pk: e
+        for e in Entrant.objects.filter(event=event, dropped=False).select_related("user")
+        if e.pk in played or e.pk in approved
+    }
+    names = {pk: entrant.name for pk, entrant in entrants.items()}
+    rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
+    return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
+
+
+# -- Rounds -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def pair_next_round(event: Event) -> Round:
+    """Pair the next round (unpublished, for the organiser to check, swap and publish).
+
+    Only approved entrants play. The previous round must be published and all its results counted.
+    """
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # one pairing at a time per event
+    rounds = rounds_with_pairings(event)
+    if rounds and not rounds[-1].published:
+        raise EventError("unpublished-round")
+    if len(rounds) >= event.rounds:
+        raise EventError("all-rounds")
+    for round_ in rounds:
+        for pairing in round_.pairings.all():
+            if not pairing.is_bye and not (getattr(pairing, "result", None) and pairing.result.counts):
+                raise EventError("results-missing")
+    players = list(
+        Entrant.objects.filter(event=event, dropped=False, submission__status=Submission.Status.APPROVED).values_list(
+            "pk", "submission__army_slug"
+        )
+    )
+    if len(players) < 2:
+        raise EventError("too-few")
+    keys = [pk for pk, _slug in players]
+    if not rounds:
+        planned = swiss_pairing.first_round(keys, event.seed)
+    else:
+        sides = {pk: side_of(slug) for pk, slug in players}
+        met = swiss_pairing.opponents_of(
+            [(p.player_a_id,) + ((p.player_b_id,) if p.player_b_id else ()) for r in rounds for p in r.pairings.all()]
+        )
+        byes = {p.player_a_id for r in rounds for p in r.pairings.all() if p.is_bye}
+        table = [row.row for row in event_standings(event, rounds) if row.row.key in sides]
+        swiss_players = [
+            swiss_pairing.SwissPlayer(
+                key=row.key,
+                score=row.score,
+                side=sides[row.key],
+                opponents=met.get(row.key, frozenset()),
+                had_bye=row.key in byes,
+            )
+            for row in table
+        ]
+        try:
+            planned = swiss_pairing.swiss(swiss_players, prefer_sides=event.prefer_sides)
+        except swiss_pairing.PairingImpossible as exc:
+            raise EventError("impossible") from exc
+    round_ = Round.objects.create(event=event, number=len(rounds) + 1)
+    Pairing.objects.bulk_create(
+        Pairing(
+            round=round_,
+            table=plan.table,
+            player_a_id=plan.players[0],
+            player_b_id=plan.players[1] if len(plan.players) > 1 else None,
+            position=index,
+        )
+        for index, plan in enumerate(planned)
+    )
+    return round_
+
+
+@transaction.atomic
+def swap_players(round_: Round, first: int, second: int) -> None:
+    """Swap two entrants between their pairings in an unpublished round."""
+    if round_.published:
+        raise EventError("published")
+    pairings = list(round_.pairings.select_for_update().order_by("position", "pk"))
+    seats = {}
+    for index, pairing in enumerate(pairings):
+        for seat, key in enumerate((pairing.player_a_id, pairing.player_b_id)):
+            if key is not None:
+                seats[key] = (index, seat)
+    if first not in seats or second not in seats or seats[first][0] == seats[second][0]:
+        raise EventError("swap")
+    plans = [
+        swiss_pairing.Pairing(table=p.table, players=(p.player_a_id,) + ((p.player_b_id,) if p.player_b_id else ()))
+        for p in pairings
+    ]
+    swapped = swiss_pairing.swap(plans, seats[first], seats[second])
+    met = swiss_pairing.opponents_of(
+        [
+            (p.player_a_id,) + ((p.player_b_id,) if p.player_b_id else ())
+            for p in Pairing.objects.filter(round__event_id=round_.event_id, round__published=True)
+        ]
+    )
+    for pairing, plan in zip(pairings, swapped, strict=True):
+        if len(plan.players) == 2 and plan.players[1] in met.get(plan.players[0], ()):
+            raise EventError("rematch")
+        pairing.player_a_id = plan.players[0]
+        pairing.player_b_id = plan.players[1] if len(plan.players) > 1 else None
+    Pairing.objects.bulk_update(pairings, ["player_a", "player_b"])
+
+
+def publish_round(round_: Round) -> None:
+    round_.published = True
+    round_.save(update_fields=["published"])
+
+
+# -- Results ----------------------------------------------------------------------------------
+
+
+def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, dice_b: int) -> Result:
+    """A player of the pairing says how it went; it waits for the other's confirmation."""
+    if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
+        raise EventError("not-your-game")
+    result = Result.objects.filter(pairing=pairing).first()
+    if result is not None and result.by_organiser:
+        raise EventError("set-by-organiser")
+    if result is not None and result.confirmed:
+        raise EventError("already-confirmed")  # agreed by both: only the organiser changes it now
+    if outcome not in Outcome.values:
+        raise EventError("outcome")
+    result, _created = Result.objects.update_or_create(
+        pairing=pairing,
+        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "entered_by": entrant, "confirmed": False},
+    )
+    return result
+
+
+def confirm_result(pairing: Pairing, entrant: Entrant) -> Result:
+    """The other player agrees: the result counts from now."""
+    result = Result.objects.filter(pairing=pairing).first()
+    if result is None or pairing.seat_of(entrant.pk) is None:
+        raise EventError("not-your-game")
+    if result.entered_by_id == entrant.pk:
+        raise EventError("own-entry")
+    result.confirmed = True
+    result.save(update_fields=["confirmed", "updated_at"])
+    return result
+
+
+def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) -> Result:
+    if pairing.is_bye:
+        raise EventError("bye")
+    result, _created = Result.objects.update_or_create(
+        pairing=pairing,
+        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "by_organiser": True, "confirmed": True},
+    )
+    return result
+
+
+# -- A game-day game from a pairing -----------------------------------------------------------
+
+
+@transaction.atomic
+def start_game(pairing: Pairing, entrant: Entrant):
+    """The pairing's game-day game, with both sealed lists frozen in it (started once, by either player).
+
+    Game day freezes lists from list rows: each sealed export is imported as a throwaway list,
+    frozen into the game and deleted again, all in this transaction. The game is the starter's,
+    and the other player opens it by its share link, shown to the two of them on the round page.
+    """
+    from armybuilder.games.services import game_start, lists_for_game
+
+    pairing = Pairing.objects.select_for_update().select_related("round__event").get(pk=pairing.pk)
+    if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
+        raise EventError("not-your-game")
+    if pairing.game_id is not None:
+        return pairing.game
+    opponent_id = pairing.player_b_id if pairing.player_a_id == entrant.pk else pairing.player_a_id
+    submissions = {
+        s.entrant_id: s
+        for s in Submission.objects.filter(entrant_id__in=[entrant.pk, opponent_id]).select_related("entrant__user")
+    }
+    if len(submissions) != 2:
+        raise EventError("no-submission")
+    temporary = {}
+    for entrant_id, submission in submissions.items():
+        try:
+            temporary[entrant_id] = import_list(json.dumps(submission.snapshot)).pk
+        except ListImportError as exc:
+            raise EventError("sealed-list-gone") from exc
+    lists = {row.pk: row for row in lists_for_game().filter(pk__in=temporary.values())}
+    round_ = pairing.round
+    game = game_start(
+        owner=entrant.user,
+        army_list=lists[temporary[entrant.pk]],
+        my_name=entrant.name,
+        opponent_list=lists[temporary[opponent_id]],
+        opponent_name=submissions[opponent_id].entrant.name,
+        scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
+    )
+    ArmyList.objects.filter(pk__in=temporary.values()).delete()
+    pairing.game = game
+    pairing.save(update_fields=["game"])
+    return game

@@ -1,0 +1,519 @@
+"""Event pages: create, the event, join, submit a list, the organiser's dashboard and actions,
+rounds with results, standings, a sealed list and the entrants' CSV.
+
+Every page works without JavaScript: actions are plain POST forms answered with a redirect.
+Lookups go through ``access``: another visitor gets a 404 for the organiser's pages, and a
+sealed list stays hidden (404) from everyone but its player and the organiser until revealed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from armybuilder.events import jobs, services
+from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
+from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
+from armybuilder.events.problems import display as display_problem
+from armybuilder.lists.access import get_list_for_user
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.summary import list_summary
+from armybuilder.playsheets.context import PAPERS
+
+ERRORS = {
+    "deadline": gettext_lazy("The list deadline has passed."),
+    "no-list": gettext_lazy("That list is not one of yours."),
+    "no-submission": gettext_lazy("This entrant has not submitted a list."),
+    "unpublished-round": gettext_lazy("Publish the current round before pairing the next one."),
+    "all-rounds": gettext_lazy("Every round of the event has been paired."),
+    "results-missing": gettext_lazy("Some results of the last round are not confirmed yet."),
+    "too-few": gettext_lazy("At least two approved entrants are needed to pair a round."),
+    "impossible": gettext_lazy("No pairing avoids a rematch: pair this round by hand."),
+    "published": gettext_lazy("This round is published: its pairings can no longer change."),
+    "swap": gettext_lazy("Choose two players of different pairings."),
+    "rematch": gettext_lazy("That swap would pair two players who have already met."),
+    "not-your-game": gettext_lazy("This is not one of your games."),
+    "set-by-organiser": gettext_lazy("The organiser has set this result."),
+    "outcome": gettext_lazy("Choose a result."),
+    "own-entry": gettext_lazy("Your opponent confirms the result you entered."),
+    "bye": gettext_lazy("A bye has no result to enter."),
+    "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
+    "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
+}
+
+
+def _error(request: HttpRequest, error: services.EventError) -> None:
+    messages.error(request, str(ERRORS.get(error.code, error.code)))
+
+
+def _base(event: Event) -> str:
+    return f"/events/{event.slug}/"
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    organised = joined = []
+    if request.user.is_authenticated:
+        organised = list(Event.objects.filter(organiser=request.user))
+        joined = list(Event.objects.filter(entrants__user=request.user))
+    published = list(Event.objects.filter(published=True)[:50])
+    return render(request, "events/index.html", {"organised": organised, "joined": joined, "published": published})
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form.save(commit=False)
+        event.organiser = request.user
+        event.save()
+        form.save_m2m()
+        event.banned_units.set(form.cleaned_data["banned_units"])
+        messages.success(request, _("Event created. Share its link with the players."))
+        return redirect(_base(event) + "manage/")
+    return render(request, "events/form.html", {"form": form, "event": None})
+
+
+@login_required
+def edit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Event saved."))
+        return redirect(_base(event) + "manage/")
+    return render(request, "events/form.html", {"form": form, "event": event})
+
+
+@require_safe
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_event(slug)
+    entrant = entrant_of(request, event)
+    submission = Submission.objects.filter(entrant=entrant).first() if entrant else None
+    problems = [display_problem(p) for p in submission.problems(event.rules())] if submission else []
+    my_pairings = []
+    if entrant is not None:
+        my_pairings = list(
+            Pairing.objects.filter(round__event=event, round__published=True)
+            .filter(Q(player_a=entrant) | Q(player_b=entrant))
+            .select_related("round", "player_a__user", "player_b__user")
+            .order_by("round__number")
+        )
+        for pairing in my_pairings:
+            pairing.opponent = pairing.player_b if pairing.player_a_id == entrant.pk else pairing.player_a
+    context = {
+        "event": event,
+        "entrant": entrant,
+        "submission": submission,
+        "problems": problems,
+        "is_organiser": event.is_organiser(request.user),
+        "entrant_count": Entrant.objects.filter(event=event).count(),
+        "rounds": Round.objects.filter(event=event, published=True),
+        "can_follow": can_follow(request, event, entrant),
+        "my_rounds": {p.round_id for p in my_pairings},
+        "my_pairings": my_pairings,
+    }
+    return render(request, "events/event.html", context)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_event(slug)
+    with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
+        Entrant.objects.get_or_create(event=event, user=request.user)
+    messages.success(request, _("You are entered. Now submit your list."))
+    return redirect(_base(event) + "submit/")
+
+
+@login_required
+def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_event(slug)
+    entrant = entrant_of(request, event)
+    if entrant is None:
+        return redirect(_base(event))
+    lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
+    form = SubmitForm(request.POST or None, lists=lists)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.seal(entrant, form.cleaned_data["army_list"])
+        except services.EventError as error:
+            _error(request, error)
+        else:
+            messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
+        return redirect(_base(event))
+    return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
+
+
+@require_safe
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    rows = services.entrant_rows(event)
+    for row in rows:
+        row.messages = [display_problem(problem) for problem in row.problems]
+    rounds = services.rounds_with_pairings(event)
+    current = rounds[-1] if rounds else None
+    swap_form = None
+    if current is not None and not current.published:
+        players = [
+            (entrant.pk, entrant.name)
+            for pairing in current.pairings.all()
+            for entrant in (pairing.player_a, pairing.player_b)
+            if entrant is not None
+        ]
+        swap_form = SwapForm(players=players)
+    context = {
+        "event": event,
+        "rows": rows,
+        "rounds": rounds,
+        "current": current,
+        "swap_form": swap_form,
+        "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
+    }
+    return render(request, "events/dashboard.html", context)
+
+
+@require_POST
+@login_required
+def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    form = JudgeForm(request.POST)
+    if form.is_valid():
+        try:
+            services.judge(
+                event,
+                entrant_id,
+                approve=form.cleaned_data["decision"] == "approve",
+                note=form.cleaned_data["note"],
+            )
+        except services.EventError as error:
+            _error(request, error)
+    return redirect(_base(event) + "manage/")
+
+
+@require_POST
+@login_required
+def toggle(request: HttpRequest, slug: str, flag: str) -> HttpResponse:
+    """Reveal or hide the lists; publish or unpublish the event."""
+    event = get_organised_event(request, slug)
+    field = {"reveal": "lists_revealed", "publish": "published"}[flag]
+    setattr(event, field, request.POST.get("on") == "1")
+    event.save(update_fields=[field, "updated_at"])
+    return redirect(_base(event) + "manage/")
+
+
+@require_POST
+@login_required
+def pair(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    try:
+        round_ = services.pair_next_round(event)
+    except services.EventError as error:
+        _error(request, error)
+    else:
+        message = _("Round %(number)s is paired. Check it, then publish it.")
+        messages.success(request, message % {"number": round_.number})
+    return redirect(_base(event) + "manage/")
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+@require_POST
+@login_required
+def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    players = [(p, "") for pair in round_.pairings.values_list("player_a_id", "player_b_id") for p in pair if p]
+    form = SwapForm(request.POST, players=players)
+    if not form.is_valid():
+        messages.error(request, str(ERRORS["swap"]))
+        return redirect(_base(event) + "manage/")
+    try:
+        services.swap_players(round_, form.cleaned_data["first"], form.cleaned_data["second"])
+    except services.EventError as error:
+        _error(request, error)
+    return redirect(_base(event) + "manage/")
+
+
+@require_POST
+@login_required
+def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    services.publish_round(_round(event, number))
+    return redirect(_base(event) + f"rounds/{number}/")
+
+
+@require_safe
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = get_event(slug)
+    entrant = entrant_of(request, event)
+    is_organiser = event.is_organiser(request.user)
+    round_ = get_object_or_404(
+        Round.objects.prefetch_related("pairings__player_a__user", "pairings__player_b__user", "pairings__result"),
+        event=event,
+        number=number,
+    )
+    if not (is_organiser or (round_.published and can_follow(request, event, entrant))):
+        raise Http404
+    pairings = list(round_.pairings.all())
+    for pairing in pairings:
+        pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
+        pairing.res = getattr(pairing, "result", None)
+        # Ids unique on the page: each pairing has its own result form.
+        pairing.proposed = pairing.proposed_outcome()
+        initial = {"outcome": pairing.proposed} if pairing.proposed else None
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=initial)
+    context = {
+        "event": event,
+        "round": round_,
+        "pairings": pairings,
+        "entrant": entrant,
+        "is_organiser": is_organiser,
+    }
+    return render(request, "events/round.html", context)
+
+
+def _pairing(event: Event, pairing_id: int) -> Pairing:
+    return get_object_or_404(Pairing.objects.select_related("round"), round__event=event, pk=pairing_id)
+
+
+def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
+    return redirect(_base(event) + f"rounds/{pairing.round.number}/#pairing-{pairing.pk}")
+
+
+@require_POST
+@login_required
+def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
+    event = get_event(slug)
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    form = ResultForm(request.POST)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    if not form.is_valid():
+        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
+        return _result_redirect(event, pairing)
+    try:
+        services.enter_result(pairing, entrant, **form.cleaned_data)
+    except services.EventError as error:
+        _error(request, error)
+    else:
+        messages.success(request, _("Result entered. Your opponent confirms it."))
+    return _result_redirect(event, pairing)
+
+
+@require_POST
+@login_required
+def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
+    event = get_event(slug)
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    try:
+        services.confirm_result(pairing, entrant)
+    except services.EventError as error:
+        _error(request, error)
+    else:
+        messages.success(request, _("Result confirmed."))
+    return _result_redirect(event, pairing)
+
+
+@require_POST
+@login_required
+def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    pairing = _pairing(event, pairing_id)
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
+        return _result_redirect(event, pairing)
+    try:
+        services.override_result(pairing, **form.cleaned_data)
+    except services.EventError as error:
+        _error(request, error)
+    return _result_redirect(event, pairing)
+
+
+STANDINGS_POLL_SECONDS = 20
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_event(slug)
+    if not can_follow(request, event, entrant_of(request, event)):
+        raise Http404
+    rows = services.event_standings(event)
+    # The columns in the event's tiebreak order, so the table reads the way it is sorted.
+    labels = dict(Tiebreak.choices)
+    columns = [(key, labels[key]) for key in event.tiebreak_order]
+    for item in rows:
+        item.values = [item.row.value(key) for key, _label in columns]
+    context = {"event": event, "rows": rows, "columns": columns, "poll_seconds": STANDINGS_POLL_SECONDS}
+    # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
+    template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _entries(submission: Submission) -> list[dict]:
+    """The sealed export's entries, each with the unit's name as it was when sealed."""
+    names = [name for _slug, name in submission.facts.get("units", [])]
+    entries = []
+    for index, entry in enumerate(submission.snapshot.get("entries", [])):
+        entries.append({**entry, "display": names[index] if index < len(names) else entry.get("unit", "")})
+    return entries
+
+
+@require_safe
+def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    event = get_event(slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user", "submission"), event=event, pk=entrant_id)
+    submission = getattr(entrant, "submission", None)
+    if submission is None or not can_see_list(request, event, entrant):
+        raise Http404
+    response = render(
+        request,
+        "events/sealed_list.html",
+        {"event": event, "entrant": entrant, "submission": submission, "entries": _entries(submission)},
+    )
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@require_safe
+@login_required
+def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-entrants.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["player", "list", "army", "points", "hash", "status", "legal", "problems"])
+    for row in services.entrant_rows(event):
+        sub = row.submission
+        writer.writerow(
+            [
+                row.entrant.name,
+                sub.list_name if sub else "",
+                sub.army_name if sub else "",
+                sub.points if sub else "",
+                sub.hash if sub else "",
+                sub.status if sub else "",
+                "yes" if row.legal else "no",
+                " | ".join(problem.message for problem in row.problems),
+            ]
+        )
+    return response
+
+
+# -- One PDF of every approved list, made by the worker -----------------------------------------
+
+JOB_POLL_SECONDS = 2
+
+
+@require_POST
+@login_required
+def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
+    paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
+    job = jobs.enqueue(event, lang=lang, paper=paper)
+    return redirect(_base(event) + f"manage/pdf/{job.pk}/")
+
+
+def _pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> tuple[Event, ListsPdfJob]:
+    event = get_organised_event(request, slug)
+    return event, get_object_or_404(ListsPdfJob.objects.defer("pdf"), pk=job, event=event)
+
+
+@require_safe
+@login_required
+@vary_on_headers("HX-Request")
+def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
+    event, pdf_job = _pdf_job(request, slug, job)
+    context = {
+        "event": event,
+        "job": pdf_job,
+        "status_url": _base(event) + f"manage/pdf/{pdf_job.pk}/",
+        "file_url": _base(event) + f"manage/pdf/{pdf_job.pk}/file.pdf",
+        "poll_seconds": JOB_POLL_SECONDS,
+    }
+    template = "events/pdf_job.html#job-status" if getattr(request, "htmx", False) else "events/pdf_job.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+@login_required
+def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
+    event, pdf_job = _pdf_job(request, slug, job)
+    if not pdf_job.is_done:
+        return redirect(_base(event) + f"manage/pdf/{pdf_job.pk}/")
+    data = ListsPdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
+    response = HttpResponse(bytes(data), content_type="application/pdf")
+    disposition = "attachment" if request.GET.get("download") == "1" else "inline"
+    response["Content-Disposition"] = f'{disposition}; filename="{event.slug}-lists.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# -- The builder's "legal for <event>" ---------------------------------------------------------
+
+
+@require_safe
+def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
+    """The list as it is now against each event it is submitted to (the builder loads this fragment).
+
+    A list is marked for an event by submitting it there; only its owner reaches it (404 otherwise).
+    """
+    army_list = get_list_for_user(request, pk, for_builder=True)
+    events = []
+    if request.user.is_authenticated:
+        marked = services.event_for_rules().filter(
+            entrants__user=request.user, entrants__submission__army_list=army_list
+        )
+        summary = list_summary(army_list)
+        for event in marked.order_by("-date")[:3]:
+            problems = services.live_problems(event, army_list, summary)
+            events.append((event, [display_problem(problem) for problem in problems]))
+    response = render(request, "events/list_legality.html", {"events": events, "army_list": army_list})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_POST
+@login_required
+def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
+    """Start (or open) the pairing's game-day game with both sealed lists."""
+    event = get_event(slug)
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    try:
+        game = services.start_game(pairing, entrant)
+    except services.EventError as error:
+        _error(request, error)
+        return _result_redirect(event, pairing)
+    if game.owner_id == request.user.pk:
+        return redirect(f"/games/{game.pk}/")
+    return redirect(f"/g/{game.share_token}/")

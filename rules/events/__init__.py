@@ -1,0 +1,1 @@
+"""Events (club nights, tournaments) as plain data: list legality against an event, pairing, standings."""

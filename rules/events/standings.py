@@ -1,0 +1,91 @@
+"""Standings: each player's score and tiebreaks from the games reported, in order.
+
+Tiebreaks, in the event's chosen order after the score (or in place of it):
+- ``score``: points for wins, draws and losses (the event's scoring); a bye counts as a win;
+- ``sos``: strength of schedule, the sum of the scores of the opponents met (a bye adds nothing);
+- ``dice``: enemy order dice destroyed, over every game.
+Players equal on every tiebreak share a place; they are listed by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+TIEBREAKS = ("score", "sos", "dice")
+DEFAULT_ORDER = TIEBREAKS
+
+
+@dataclass(frozen=True)
+class Scoring:
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game with a result: the players, each one's outcome and dice destroyed. A bye has one player."""
+
+    players: tuple[int, ...]
+    outcomes: tuple[str, ...]  # "win", "draw" or "loss", one per player
+    dice: tuple[int, ...] = ()  # enemy order dice each player destroyed
+
+
+@dataclass(frozen=True)
+class Row:
+    key: int
+    place: int
+    score: int
+    sos: int
+    dice: int
+    played: int
+
+    def value(self, tiebreak: str) -> int:
+        return getattr(self, tiebreak)
+
+
+def standings(
+    keys: Sequence[int],
+    games: Sequence[Game],
+    *,
+    scoring: Scoring = Scoring(),
+    order: Sequence[str] = DEFAULT_ORDER,
+    names: Mapping[int, str] | None = None,
+) -> list[Row]:
+    unknown = [name for name in order if name not in TIEBREAKS]
+    if unknown:
+        raise ValueError(f"unknown tiebreaks: {unknown}")
+    points = {"win": scoring.win, "draw": scoring.draw, "loss": scoring.loss}
+    score = dict.fromkeys(keys, 0)
+    dice = dict.fromkeys(keys, 0)
+    played = dict.fromkeys(keys, 0)
+    met: dict[int, list[int]] = {key: [] for key in keys}
+    for game in games:
+        for index, key in enumerate(game.players):
+            if key not in score:
+                continue
+            outcome = "win" if len(game.players) == 1 else game.outcomes[index]
+            score[key] += points[outcome]
+            played[key] += 1
+            if game.dice:
+                dice[key] += game.dice[index]
+            met[key].extend(other for other in game.players if other != key)
+    sos = {key: sum(score.get(other, 0) for other in met[key]) for key in keys}
+    names = names or {}
+
+    def values(key: int) -> tuple[int, ...]:
+        table = {"score": score, "sos": sos, "dice": dice}
+        return tuple(table[name][key] for name in order)
+
+    ordered = sorted(keys, key=lambda key: (tuple(-v for v in values(key)), names.get(key, ""), key))
+    rows = []
+    place = 0
+    previous = None
+    for position, key in enumerate(ordered, start=1):
+        current = values(key)
+        if current != previous:
+            place = position
+            previous = current
+        rows.append(Row(key=key, place=place, score=score[key], sos=sos[key], dice=dice[key], played=played[key]))
+    return rows

@@ -1,0 +1,71 @@
+"""A game-day game started from a pairing: both sealed lists frozen in it, its result proposed at its end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from armybuilder.events import services
+from armybuilder.games.models import Game
+from armybuilder.lists.models import ArmyList
+from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import make_entry, make_unit, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pairing():
+    event = make_event()
+    for name in ("anna", "boris"):
+        make_entrant(event, make_user(name))
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    return round_.pairings.select_related("round__event", "player_a__user", "player_b__user").get()
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_either_player_starts_the_one_game_with_both_sealed_lists(pairing):
+    a, b = pairing.player_a, pairing.player_b
+    # Anna edits her list after sealing: the game has it as sealed.
+    make_entry(a.submission.army_list, make_unit(army=a.submission.army_list.army, name="Late Addition"))
+    lists_before = ArmyList.objects.count()
+    url = f"/events/{pairing.round.event.slug}/pairings/{pairing.pk}/play/"
+    response = _client(a.user).post(url)
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert [side["name"] for side in game.setup["sides"]] == [a.name, b.name]
+    units = [unit["name"] for side in game.setup["sides"] for unit in side["units"]]
+    assert len(units) == 2 and "Late Addition" not in units
+    assert ArmyList.objects.count() == lists_before  # the throwaway lists are gone
+    response = _client(b.user).post(url)
+    assert response["Location"] == f"/g/{game.share_token}/" and Game.objects.count() == 1
+
+
+def test_others_cannot_start_it(pairing):
+    url = f"/events/{pairing.round.event.slug}/pairings/{pairing.pk}/play/"
+    assert _client(make_user()).post(url).status_code == 404
+    assert Client().post(url).status_code == 302  # to the log-in page
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("starter_seat", "result", "proposed"), [("a", "a", "a"), ("b", "a", "b"), ("b", "draw", "draw")]
+)
+def test_the_finished_games_result_is_proposed_to_both(pairing, starter_seat, result, proposed):
+    starter = pairing.player_a if starter_seat == "a" else pairing.player_b
+    game = services.start_game(pairing, starter)
+    Game.objects.filter(pk=game.pk).update(result=result, finished_at=timezone.now())
+    for player in (pairing.player_a, pairing.player_b):
+        page = _client(player.user).get(f"/events/{pairing.round.event.slug}/rounds/1/").content.decode()
+        assert "The game has ended" in page
+        checked = re.findall(r'<input type="radio" name="outcome" value="(\w+)"[^>]*\bchecked\b', page)
+        assert checked == [proposed]

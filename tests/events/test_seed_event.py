@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from armybuilder.events import services
+from armybuilder.events.models import Event, Pairing, Result, Submission
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture
+def v2_catalogue(db):
+    call_command(
+        "loaddata",
+        FIXTURES / "00_editions.json",
+        FIXTURES / "20_v2_reference.json",
+        FIXTURES / "55_catalogue_v2_barracks.json",
+        verbosity=0,
+    )
+
+
+def _seed(**kwargs) -> Event:
+    out = io.StringIO()
+    call_command("seed_event", stdout=out, **kwargs)
+    slug = out.getvalue().strip().splitlines()[-1]
+    return Event.objects.get(slug=slug)
+
+
+def _played(event: Event) -> list[tuple]:
+    return [
+        (p.round.number, p.table, p.player_a.submission.army_slug, getattr(p.player_b, "pk", None) is None)
+        for p in Pairing.objects.filter(round__event=event).select_related("round", "player_a__submission", "player_b")
+    ]
+
+
+def test_seed_event_builds_a_played_event_of_legal_lists_reproducibly(v2_catalogue):
+    event = _seed(players=7, rounds=3, seed=5)
+    assert event.published and event.entrants.count() == 7
+    rows = services.entrant_rows(services.event_for_rules().get(pk=event.pk))
+    assert all(row.legal for row in rows), [row.problems for row in rows]
+    assert all(row.submission.status == Submission.Status.APPROVED for row in rows)
+    assert len({row.submission.army_slug for row in rows}) > 1  # several built-in armies
+    assert event.round_set.filter(published=True).count() == 3
+    assert Result.objects.filter(pairing__round__event=event).count() == 9  # 3 games a round, one bye
+    assert all(result.counts for result in Result.objects.filter(pairing__round__event=event))
+    again = _seed(players=7, rounds=3, seed=5)
+    assert _played(again) == _played(event)
+    results = [
+        [(r.outcome, r.dice_a, r.dice_b) for r in Result.objects.filter(pairing__round__event=e).order_by("pk")]
+        for e in (event, again)
+    ]
+    assert results[0] == results[1]

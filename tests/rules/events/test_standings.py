@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import pytest
+
+from rules.events.standings import Game, Scoring, standings
+
+# 1 beats 3 (destroying 2 dice), 2 beats 4 (destroying 6), then 3 beats 4 and 1 draws 2.
+# Scores: 1 and 2 on 4 each; 1's opponents 3 (3) + 2 (4) = 7, 2's opponents 4 (0) + 1 (4) = 4.
+GAMES = [
+    Game(players=(1, 3), outcomes=("win", "loss"), dice=(2, 1)),
+    Game(players=(2, 4), outcomes=("win", "loss"), dice=(6, 0)),
+    Game(players=(3, 4), outcomes=("win", "loss"), dice=(3, 3)),
+    Game(players=(1, 2), outcomes=("draw", "draw"), dice=(1, 1)),
+]
+
+
+def test_score_then_strength_of_schedule_then_dice():
+    rows = standings([1, 2, 3, 4], GAMES)
+    assert [(r.key, r.place, r.score, r.sos, r.dice) for r in rows] == [
+        (1, 1, 4, 7, 3),
+        (2, 2, 4, 4, 7),
+        (3, 3, 3, 4, 4),
+        (4, 4, 0, 7, 3),
+    ]
+
+
+def test_tiebreak_order_is_the_events():
+    rows = standings([1, 2, 3, 4], GAMES, order=("score", "dice", "sos"))
+    assert [r.key for r in rows][:2] == [2, 1]
+
+
+def test_scoring_and_bye():
+    games = [Game(players=(1, 2), outcomes=("draw", "draw")), Game(players=(3,), outcomes=("win",))]
+    rows = standings([1, 2, 3], games, scoring=Scoring(win=2, draw=1, loss=0), names={1: "B", 2: "A"})
+    assert [(r.key, r.place, r.score, r.sos) for r in rows] == [(3, 1, 2, 0), (2, 2, 1, 1), (1, 2, 1, 1)]
+
+
+def test_unknown_tiebreak_is_refused():
+    with pytest.raises(ValueError):
+        standings([1], [], order=("score", "luck"))
