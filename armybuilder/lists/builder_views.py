@@ -161,7 +161,7 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         filter_query=query,
         filter_type=unit_type,
         unit_types=UnitType.choices,
-        catalogue=_catalogue(army_list, query, unit_type),
+        catalogue=_catalogue(army_list, query, unit_type, request.user),
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
     )
@@ -224,7 +224,7 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         return HttpResponseRedirect(f"{page_url}#catalogue")
     context = {
-        "catalogue": _catalogue(army_list, query, unit_type),
+        "catalogue": _catalogue(army_list, query, unit_type, request.user),
         "filter_query": query,
         "filter_type": unit_type,
     }
@@ -242,9 +242,10 @@ class CatalogueRow:
     facts: str  # type · models
     costs: str  # costs per quality, with "pts"
     weapons: str
+    own: bool = False  # the player's entry, typed from their book: marked, not checked data
 
 
-def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
+def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
@@ -261,7 +262,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
             return 1 if unit.unit_type in ("team", "artillery") else 2
         return None
 
-    units = Unit.objects.for_army(army_list.army).available().order_by("position", "name")
+    units = Unit.objects.for_player(army_list.army, user).order_by("position", "name")
     if unit_type:
         units = units.filter(unit_type=unit_type)
     ranked = [(r, unit) for unit in units if (r := rank(unit)) is not None]
@@ -282,6 +283,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
                 facts=f"{types.get(unit.unit_type, unit.unit_type)} · {models}",
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,
+                own=unit.is_own,
             )
         )
     return rows
@@ -443,7 +445,7 @@ def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Ent
 def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Add a unit: its row goes at the end of its platoon (out of band), with the totals."""
     army_list = _get_list(request, pk)
-    form = AddEntryForm(request.POST, army_list=army_list)
+    form = AddEntryForm(request.POST, army_list=army_list, user=request.user)
     entry = None
     before = list_summary(army_list)
     if form.is_valid():

@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.html import strip_tags
 
+from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
 from armybuilder.reference.models import Edition
@@ -524,17 +525,36 @@ def duplicate_list(*, army_list: ArmyList, name: str, owner=_SAME_OWNER) -> Army
             new_platoons[platoon.pk] = Platoon.objects.create(
                 army_list=copy, kind=platoon.kind, name=platoon.name, position=platoon.position
             )
+        entries = list(Entry.objects.filter(army_list=army_list).select_related("unit"))
+        units = _own_units_for(copy.owner, [entry.unit for entry in entries])
         Entry.objects.bulk_create(
             Entry(
                 army_list=copy,
                 platoon=new_platoons.get(entry.platoon_id),
-                unit_id=entry.unit_id,
+                unit_id=units.get(entry.unit_id, entry.unit_id),
                 name=entry.name,
                 quality=entry.quality,
                 models_count=entry.models_count,
                 options=dict(entry.options),
                 position=entry.position,
             )
-            for entry in Entry.objects.filter(army_list=army_list)
+            for entry in entries
         )
     return copy
+
+
+def _own_units_for(owner, units: list[Unit]) -> dict[int, int]:
+    """Another player's own units a copied list takes, as the new owner's own copies (old pk: new pk).
+
+    A signed-in reader gets copies they own, so the list never ties them to someone else's
+    entries (which its author could not then delete). A visitor without an account keeps the
+    author's units: they can take them, not edit them.
+    """
+    if owner is None:
+        return {}
+    foreign = {unit.pk: unit for unit in units if unit.owner_id is not None and unit.owner_id != owner.pk}
+    if not foreign:
+        return {}
+    if not own_units.room_for(owner, len(foreign)):
+        raise own_units.TooManyUnits
+    return {pk: own_units.copy_unit(owner, unit).pk for pk, unit in foreign.items()}
