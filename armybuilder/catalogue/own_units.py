@@ -7,12 +7,15 @@ a JSON list export carries.
 
 from __future__ import annotations
 
+import json
+import re
+
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import Army, Option, Unit
-from armybuilder.catalogue.mounts import mount_label
+from armybuilder.catalogue.mounts import ARCS, MOUNTS, mount_label
 from armybuilder.reference.models import SpecialRule, Weapon
 from rules.army import own_units
 from rules.army.model import QUALITIES
@@ -164,7 +167,8 @@ def _write_options(unit: Unit, rows, weapons: dict[str, Weapon]) -> None:
         # lists that took it keep it.
         key = row.get("key") or by_name.get(row["name"].casefold())
         key = key if key in existing and key not in kept else None
-        slug = key or _unique(row["name"], taken | set(existing), 120)
+        # A new option keeps the key its definition gives (an imported list's entries name it).
+        slug = key or _unique(row.get("key") or row["name"], taken | set(existing), 120)
         taken.add(slug)
         kept.add(slug)
         values = {
@@ -204,3 +208,248 @@ def lists_using(unit: Unit) -> list[str]:
         _("%(name)s (in the trash)") % {"name": row.name} if row.deleted_at else row.name
         for row in rows.only("name", "deleted_at")
     ]
+
+
+# -- A definition read from a file (a JSON list's ``own_units``) -----------------------------
+
+KEY_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+RULES_MAX = 40
+
+
+def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dict | None:
+    """An own unit's definition from untrusted data, as ``write_unit`` takes it; None if refused.
+
+    Every field is checked for its type and range, weapons and rules must be the edition's, and
+    the whole must pass ``rules.army.own_units.check``; each refusal names its place.
+    """
+    from armybuilder.catalogue.models import OfficerRank, Slot, UnitType
+
+    before = len(errors)
+    if not isinstance(raw, dict):
+        errors.append(f"{place}: must be an object describing the unit.")
+        return None
+
+    def text(key: str, top: int, *, required: bool = False) -> str:
+        value = raw.get(key, "")
+        if value is None:
+            value = ""
+        if not isinstance(value, str) or len(value) > top or (required and not value.strip()):
+            errors.append(
+                f"{place}.{key}: must be {'a non-empty' if required else 'a'} text of at most {top} characters."
+            )
+            return ""
+        return value.strip()
+
+    def choice(key: str, values: list[str], *, blank: bool = False) -> str:
+        value = raw.get(key) or ""
+        if not (value in values or (blank and value == "")):
+            errors.append(f"{place}.{key}: {json.dumps(value)} is not one of {', '.join(values)}.")
+            return ""
+        return value
+
+    def number(value: object, where: str, low: int, high: int, *, optional: bool = False) -> int | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            errors.append(f"{where}: must be a whole number from {low} to {high}, not {json.dumps(value)}.")
+            return None
+        return value
+
+    def costs(key: str) -> dict[str, int]:
+        value = raw.get(key) or {}
+        if not isinstance(value, dict) or not set(value) <= set(QUALITIES):
+            errors.append(f"{place}.{key}: must map qualities ({', '.join(QUALITIES)}) to points.")
+            return {}
+        found = {q: number(c, f"{place}.{key}.{q}", 0, own_units.COST_MAX) for q, c in value.items()}
+        return {q: c for q, c in found.items() if c is not None}
+
+    weapons = {w.slug for w in Weapon.objects.filter(edition=edition)}
+    rules = {r.slug for r in SpecialRule.objects.filter(edition=edition)}
+    mounts = ["", *MOUNTS]
+    data = {
+        "name": text("name", 120, required=True),
+        "unit_type": choice("unit_type", list(UnitType.values)),
+        "slot": choice("slot", list(Slot.values)),
+        "officer_rank": choice("officer_rank", list(OfficerRank.values), blank=True),
+        "damage_value": number(raw.get("damage_value"), f"{place}.damage_value", 1, 15, optional=True),
+        "transport_capacity": number(
+            raw.get("transport_capacity"), f"{place}.transport_capacity", 1, own_units.MODELS_MAX, optional=True
+        ),
+        "base_models": number(raw.get("base_models"), f"{place}.base_models", 1, own_units.MODELS_MAX) or 1,
+        "max_models": number(raw.get("max_models"), f"{place}.max_models", 1, own_units.MODELS_MAX) or 1,
+        "cost": costs("cost"),
+        "per_model": costs("per_model"),
+        "composition": text("composition", 300),
+        "weapons_text": text("weapons_text", 300),
+        "weapons": [],
+        "options": [],
+        "special_rules": [],
+    }
+    raw_lines = raw.get("weapons") or []
+    if not isinstance(raw_lines, list) or len(raw_lines) > own_units.WEAPON_LINES_MAX:
+        errors.append(f"{place}.weapons: must be a list of at most {own_units.WEAPON_LINES_MAX} lines.")
+        raw_lines = []
+    for i, line in enumerate(raw_lines):
+        where = f"{place}.weapons[{i}]"
+        if not isinstance(line, dict) or line.get("weapon") not in weapons:
+            errors.append(f"{where}: must name a weapon of the {edition.slug} chart by its slug.")
+            continue
+        mount, arc = line.get("mount") or "", line.get("arc") or ""
+        if mount not in mounts or arc not in ARCS:
+            errors.append(
+                f"{where}: mount must be one of {', '.join(MOUNTS)} (or empty), "
+                f"arc one of {', '.join(a for a in ARCS if a)}."
+            )
+            continue
+        count = number(line.get("count", 1), f"{where}.count", 1, own_units.MODELS_MAX)
+        data["weapons"].append({"weapon": line["weapon"], "count": count or 1, "mount": mount, "arc": arc})
+    raw_options = raw.get("options") or []
+    if not isinstance(raw_options, list) or len(raw_options) > own_units.OPTIONS_MAX:
+        errors.append(f"{place}.options: must be a list of at most {own_units.OPTIONS_MAX} options.")
+        raw_options = []
+    keys: set[str] = set()
+    for i, option in enumerate(raw_options):
+        where = f"{place}.options[{i}]"
+        if not isinstance(option, dict):
+            errors.append(f"{where}: must be an object.")
+            continue
+        key = option.get("key")
+        name = option.get("name")
+        if not isinstance(key, str) or not KEY_PATTERN.match(key) or key in keys:
+            errors.append(f"{where}.key: must be a slug (a-z, 0-9, -) used by no other option of the unit.")
+            continue
+        if not isinstance(name, str) or not name.strip() or len(name) > 160:
+            errors.append(f"{where}.name: must be a non-empty text of at most 160 characters.")
+            continue
+        keys.add(key)
+        grants, replaces = option.get("grants") or "", option.get("replaces") or ""
+        if grants not in weapons | {""} or replaces not in weapons | {""}:
+            errors.append(f"{where}: grants and replaces must be weapons of the {edition.slug} chart, or empty.")
+            continue
+        group = option.get("group") or ""
+        if not isinstance(group, str) or len(group) > 60:
+            errors.append(f"{where}.group: must be a text of at most 60 characters.")
+            continue
+        data["options"].append(
+            {
+                "key": key,
+                "name": name.strip(),
+                "cost": number(option.get("cost", 0), f"{where}.cost", -own_units.COST_MAX, own_units.COST_MAX) or 0,
+                "per_model": option.get("per_model") is True,
+                "max_count": number(
+                    option.get("max_count"), f"{where}.max_count", 1, own_units.MODELS_MAX, optional=True
+                ),
+                "group": group,
+                "adds_models": number(option.get("adds_models", 0), f"{where}.adds_models", 0, 10) or 0,
+                "grants": grants,
+                "replaces": replaces,
+            }
+        )
+    raw_rules = raw.get("special_rules") or []
+    if not isinstance(raw_rules, list) or len(raw_rules) > RULES_MAX or not set(map(str, raw_rules)) <= rules:
+        errors.append(f"{place}.special_rules: must be a list of the {edition.slug} rules' slugs.")
+    else:
+        data["special_rules"] = [str(slug) for slug in raw_rules]
+    if len(errors) > before:
+        return None
+    spec = own_units.OwnUnitSpec(
+        name=data["name"],
+        unit_type=data["unit_type"],
+        slot=data["slot"],
+        base_cost=data["cost"],
+        per_model_cost=data["per_model"],
+        base_models=data["base_models"],
+        max_models=data["max_models"],
+        officer_rank=data["officer_rank"],
+        damage_value=data["damage_value"],
+        transport_capacity=data["transport_capacity"],
+        weapons=tuple(own_units.WeaponLine(w["weapon"], w["count"], w["mount"], w["arc"]) for w in data["weapons"]),
+        option_names=tuple(o["name"] for o in data["options"]),
+    )
+    for field_name, code in own_units.check(spec):
+        errors.append(f"{place}.{field_name}: {code.replace('_', ' ')}.")
+    return None if len(errors) > before else data
+
+
+class Draft:
+    """An own unit read from a file, not saved yet: what the list import checks its entries against.
+
+    It answers what ``exchange._parse_entry`` asks of a ``Unit`` (its qualities, sizes, options
+    and rules data) without touching the database.
+    """
+
+    def __init__(self, army: Army, data: dict) -> None:
+        self.data = data
+        self.unit = Unit(
+            army=army,
+            name=data["name"],
+            unit_type=data["unit_type"],
+            slot=data["slot"],
+            base_models=data["base_models"],
+            max_models=data["max_models"],
+            officer_rank=data["officer_rank"],
+            damage_value=data["damage_value"],
+            transport_capacity=data["transport_capacity"],
+            **{f"cost_{q}": data["cost"].get(q) for q in QUALITIES},
+            **{f"per_model_{q}": data["per_model"].get(q) for q in QUALITIES},
+        )
+        self._options = [
+            Option(
+                slug=row["key"],
+                name=row["name"],
+                per_model=row["per_model"],
+                max_count=row["max_count"],
+                group=row["group"],
+                adds_models=row["adds_models"],
+                **{f"cost_{q}": row["cost"] for q in QUALITIES},
+            )
+            for row in data["options"]
+        ]
+        self.options = self  # ``unit.options.all()``, as a saved unit answers it
+
+    def all(self) -> list[Option]:
+        return self._options
+
+    def __getattr__(self, name: str):
+        return getattr(self.unit, name)
+
+    def to_rules(self):
+        from dataclasses import replace
+
+        unit = self.unit
+        return replace(
+            army_unit_spec(unit),
+            options=tuple(option.to_rules() for option in self._options),
+        )
+
+
+def army_unit_spec(unit: Unit):
+    """``Unit.to_rules`` without its options (an unsaved unit has none to read)."""
+    from rules.army import model as army_rules
+
+    return army_rules.UnitSpec(
+        key=str(unit.pk or unit.name),
+        name=unit.name,
+        unit_type=unit.unit_type,
+        slot=unit.slot,
+        base_cost=unit.base_cost(),
+        per_model_cost=unit.per_model_cost(),
+        base_models=unit.base_models,
+        max_models=unit.max_models,
+        officer_rank=unit.officer_rank or None,
+        options=(),
+        transport_capacity=unit.transport_capacity,
+        damage_value=unit.damage_value,
+    )
+
+
+def same_or_new(owner, army: Army, data: dict) -> Unit:
+    """The importer's own unit for ``data``: one they already have with the same definition, or a new one.
+
+    Re-importing a list one exported does not fill their units with copies.
+    """
+    for unit in Unit.objects.owned_by(owner).filter(army__edition=army.edition, name=data["name"]):
+        existing = parse_definition(definition(unit), "existing", army.edition, [])
+        if existing == data:
+            return unit
+    return write_unit(owner, army, data)

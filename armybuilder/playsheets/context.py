@@ -339,6 +339,7 @@ class UnitLine:
     pin_boxes: int
     is_vehicle: bool
     platoon: str
+    own: bool = False  # the player's own unit, typed from their book: printed as their entry
 
     @property
     def casualty_slots(self) -> range:
@@ -489,6 +490,7 @@ def unit_line(entry: Entry, summary: ListSummary, platoon_names: dict[int, str],
         key=str(entry.pk),
         name=entry.display_name,
         unit_name=unit.display_name,
+        own=unit.is_own,
         type_label=_type_label(unit.unit_type),
         quality=entry.quality,
         quality_label=_quality_label(entry.quality),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -332,3 +333,106 @@ def test_the_form_speaks_french(alice_client, v3):
     alice_client.cookies["django_language"] = "fr"
     page = alice_client.get("/units/new/v3/").content.decode()
     assert "Ajouter une unité de votre livre" in page
+
+
+def _three_unit_list(client, owner, army: Army) -> ArmyList:
+    for data in (panzer_iv(army), grenadiers(army), hauptmann(army)):
+        assert client.post("/units/new/v3/", data).status_code == 302
+    army_list = _make_list(client, army)
+    rifle = Unit.objects.get(army=army, slug="rifle-squad")
+    for unit in [*Unit.objects.owned_by(owner).order_by("pk"), rifle]:
+        client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": unit.pk})
+    squad = Unit.objects.get(owner=owner, name="Grenadier Squad")
+    entry = Entry.objects.get(army_list=army_list, unit=squad)
+    entry.options = {squad.options.get(name="SMG instead of rifle").slug: 3}
+    entry.models_count = 7
+    entry.save()
+    return army_list
+
+
+def test_the_json_export_carries_its_own_units_and_imports_for_another_player(client, alice_client, alice, v3):
+    army_list = _three_unit_list(alice_client, alice, v3)
+    exported = alice_client.get(f"/lists/{army_list.pk}/export.json").content.decode()
+    data = json.loads(exported)
+    assert data["format"] == "muster-list/3"
+    assert sorted(unit["name"] for unit in data["own_units"]) == [
+        "Grenadier Squad",
+        "Hauptmann Krüger",
+        "Panzer IV Ausf. H",
+    ]
+    assert sum("own_unit" in entry for entry in data["entries"]) == 3
+    points = list_summary(ArmyList.objects.for_builder().get(pk=army_list.pk)).points
+
+    # A visitor without an account cannot take someone's own units in.
+    client.logout()
+    response = client.post("/lists/import/", {"text": exported})
+    assert "log in to import it" in response.content.decode()
+
+    bob = make_user("bob")
+    client.force_login(bob)
+    response = client.post("/lists/import/", {"text": exported})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    imported = ArmyList.objects.for_builder().get(owner=bob)
+    assert {entry.unit.owner_id for entry in imported.entries.all() if entry.unit.is_own} == {bob.pk}
+    assert Unit.objects.filter(owner=bob).count() == 3
+    assert list_summary(imported).points == points
+
+    # Importing it again reuses the identical units rather than piling up copies.
+    assert client.post("/lists/import/", {"text": exported}).status_code == 302
+    assert Unit.objects.filter(owner=bob).count() == 3
+    # Alice's own units are untouched.
+    assert Unit.objects.filter(owner=alice).count() == 3
+
+
+def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alice, v3):
+    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
+    tank = Unit.objects.get(owner=alice)
+    document = {
+        "format": "muster-list/3",
+        "name": "Sneaky",
+        "edition": "v3",
+        "army": ["v3", "generic"],
+        "points_limit": 1000,
+        "entries": [{"unit": tank.slug, "quality": "regular", "models": 1, "options": {}, "platoon": None}],
+    }
+    bob = make_user("bob")
+    client.force_login(bob)
+    response = client.post("/lists/import/", {"text": json.dumps(document)})
+    assert "is not in Generic" in response.content.decode()
+    assert not ArmyList.objects.filter(owner=bob).exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"damage_value": None}, "own_units[0].damage_value: vehicle needs damage"),
+        (
+            {"weapons": [{"weapon": "death-ray", "count": 1, "mount": "turret", "arc": "360"}]},
+            "own_units[0].weapons[0]",
+        ),
+        ({"cost": {"regular": -5}}, "own_units[0].cost.regular"),
+        ({"name": "x" * 500}, "own_units[0].name"),
+        ({"options": [{"key": "A B", "name": "x", "cost": 1}]}, "own_units[0].options[0].key"),
+    ],
+)
+def test_a_wrong_own_unit_in_a_file_is_refused_with_its_place(alice_client, alice, v3, change, message):
+    army_list = _three_unit_list(alice_client, alice, v3)
+    data = json.loads(alice_client.get(f"/lists/{army_list.pk}/export.json").content)
+    tank = next(i for i, unit in enumerate(data["own_units"]) if unit["name"] == "Panzer IV Ausf. H")
+    data["own_units"].insert(0, data["own_units"].pop(tank))
+    data["own_units"][0].update(change)
+    response = alice_client.post("/lists/import/", {"text": json.dumps(data)})
+    assert message in response.content.decode()
+    assert ArmyList.objects.filter(owner=alice).count() == 1
+
+
+def test_an_older_file_still_imports(alice_client, v3):
+    document = {
+        "format": "muster-list/2",
+        "name": "Old",
+        "edition": "v3",
+        "army": ["v3", "generic"],
+        "points_limit": 1000,
+        "entries": [{"unit": "rifle-squad", "quality": "regular", "models": 5, "options": {}, "platoon": None}],
+    }
+    assert alice_client.post("/lists/import/", {"text": json.dumps(document)}).status_code == 302
