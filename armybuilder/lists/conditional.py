@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db.models import Count, Max, Sum
 from django.http import HttpRequest
 
-from armybuilder.catalogue.models import Unit
 from armybuilder.http import Revision, conditional
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
@@ -51,18 +49,7 @@ def _revision(row: tuple | None) -> Revision | None:
 
 
 def owned_list_revision(request: HttpRequest, pk: int, **kwargs: object) -> Revision | None:
-    revision = _revision(lists_for_user(request).active().filter(pk=pk).revisions().first())
-    if revision is None or not request.user.is_authenticated:
-        return revision
-    # The builder's catalogue offers the player's own units too: adding, editing or deleting
-    # one changes the page although the list did not change.
-    own = Unit.objects.filter(owner=request.user).aggregate(stamp=Max("updated_at"), count=Count("pk"), ids=Sum("pk"))
-    if own["stamp"] is None:
-        return revision
-    return Revision(
-        f"{revision.stamp}:own-{own['count']}-{own['ids']}-{own['stamp'].isoformat()}",
-        max(revision.modified, own["stamp"]) if revision.modified else own["stamp"],
-    )
+    return _revision(lists_for_user(request).active().filter(pk=pk).revisions().first())
 
 
 def shared_list_revision(request: HttpRequest, token: str, **kwargs: object) -> Revision | None:

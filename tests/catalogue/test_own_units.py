@@ -436,3 +436,12 @@ def test_an_older_file_still_imports(alice_client, v3):
         "entries": [{"unit": "rifle-squad", "quality": "regular", "models": 5, "options": {}, "platoon": None}],
     }
     assert alice_client.post("/lists/import/", {"text": json.dumps(document)}).status_code == 302
+
+
+def test_the_builder_page_is_not_answered_from_cache_once_a_unit_is_added(alice_client, alice, v3):
+    army_list = _make_list(alice_client, v3)
+    first = alice_client.get(f"/lists/{army_list.pk}/")
+    assert alice_client.get(f"/lists/{army_list.pk}/", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
+    again = alice_client.get(f"/lists/{army_list.pk}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and "Panzer IV Ausf. H" in again.content.decode()
