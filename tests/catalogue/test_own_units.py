@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -445,3 +446,33 @@ def test_the_builder_page_is_not_answered_from_cache_once_a_unit_is_added(alice_
     assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
     again = alice_client.get(f"/lists/{army_list.pk}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and "Panzer IV Ausf. H" in again.content.decode()
+
+
+def test_cards_and_roster_print_own_units_marked_as_the_players_entry(alice_client, alice, v3):
+    from tests.playsheets.conftest import Pdf
+
+    army_list = _three_unit_list(alice_client, alice, v3)
+    cards = alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=en")
+    assert cards.status_code == 200
+    pdf = Pdf(cards.content)
+    for name in ("Panzer IV Ausf. H 235 pts", "Grenadier Squad 79 pts", "Hauptmann Krüger 110 pts", "Rifle squad"):
+        assert name in pdf.text
+    assert pdf.text.count("player's entry") >= 3
+    assert "turret, 360°" in pdf.text and "hull, front" in pdf.text
+    roster = Pdf(alice_client.get(f"/lists/{army_list.pk}/roster.pdf?lang=en").content)
+    summary = list_summary(ArmyList.objects.for_builder().get(pk=army_list.pk))
+    assert f"points {summary.points} / 1000" in roster.lower
+    shared = alice_client.get(f"/s/{army_list.share_token}/").content.decode()
+    assert shared.count("player's entry") == 3
+
+
+def test_the_odds_open_from_the_tank_with_its_chart_weapons(alice_client, alice, v3):
+    army_list = _three_unit_list(alice_client, alice, v3)
+    tank = Entry.objects.get(army_list=army_list, unit__name="Panzer IV Ausf. H")
+    page = alice_client.get(f"/calc/shooting/?from_entry={tank.pk}")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # The turret gun fires once, the co-axial and hull MMGs together: two MMG shots.
+    assert re.search(r'<option value="heavy-at-gun" selected[^>]*>[^<]*</option>', html)
+    assert '<option value="mmg" selected>' in html
+    assert 'name="g0-models" value="1"' in html and 'name="g1-models" value="2"' in html
