@@ -51,8 +51,9 @@ class OwnUnitForm(forms.Form):
         queryset=Army.objects.none(),
         error_messages={"invalid_choice": _("That army is not in this edition.")},
     )
-    unit_type = forms.ChoiceField(label=_("Kind"), choices=UnitType.choices)
-    slot = forms.ChoiceField(label=_("Slot it fills"), choices=Slot.choices)
+    # An empty form starts as the commonest entry, an infantry squad.
+    unit_type = forms.ChoiceField(label=_("Kind"), choices=UnitType.choices, initial=UnitType.INFANTRY)
+    slot = forms.ChoiceField(label=_("Slot it fills"), choices=Slot.choices, initial=Slot.INFANTRY)
     officer_rank = forms.ChoiceField(
         label=_("Officer's rank"), choices=[("", _("Not an officer")), *OfficerRank.choices], required=False
     )
