@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, OfficerRank, Slot, Unit, UnitType
@@ -101,6 +102,7 @@ def _weapon_choices(edition: Edition) -> forms.ModelChoiceField:
         label=_("Weapon"),
         queryset=Weapon.objects.filter(edition=edition).order_by("position", "name"),
         required=False,
+        empty_label="—",
         error_messages={"invalid_choice": _("That weapon is not on this edition's chart.")},
     )
     field.label_from_instance = lambda weapon: weapon.display_name
@@ -116,6 +118,10 @@ class WeaponLineForm(forms.Form):
     def __init__(self, *args, edition: Edition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["weapon"] = _weapon_choices(edition)
+        # The printed cards' own words for mounts and arcs, in the page's language.
+        french = int((get_language() or "en").startswith("fr"))
+        self.fields["mount"].choices = [("", _("Carried")), *((k, v[french]) for k, v in MOUNTS.items())]
+        self.fields["arc"].choices = [(k, v[french] or _("None")) for k, v in ARCS.items()]
         self.fields["mount"].required = False
         self.fields["count"].required = False
 

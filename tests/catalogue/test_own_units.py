@@ -476,3 +476,20 @@ def test_the_odds_open_from_the_tank_with_its_chart_weapons(alice_client, alice,
     assert re.search(r'<option value="heavy-at-gun" selected[^>]*>[^<]*</option>', html)
     assert '<option value="mmg" selected>' in html
     assert 'name="g0-models" value="1"' in html and 'name="g1-models" value="2"' in html
+
+
+def test_a_shared_list_is_not_copied_past_the_readers_limit(client, alice_client, alice, v3):
+    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
+    army_list = _make_list(alice_client, v3)
+    alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": Unit.objects.get(owner=alice).pk})
+    bob = make_user("bob")
+    Unit.objects.bulk_create(
+        Unit(
+            army=v3, owner=bob, slug=f"b-{n}", name=f"U{n}", unit_type="team", slot="other", source="t", cost_regular=1
+        )
+        for n in range(own_rules.OWN_UNITS_MAX)
+    )
+    client.force_login(bob)
+    page = client.post(f"/s/{army_list.share_token}/copy/", follow=True).content.decode()
+    assert "the most one player can keep" in page
+    assert not ArmyList.objects.filter(owner=bob).exists()

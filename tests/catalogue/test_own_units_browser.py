@@ -96,6 +96,8 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
         if shot:
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"own-unit-form-{device}-{lang}.png"), full_page=True)
+            page.locator("#weapon-lines").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"own-unit-form-weapons-{device}-{lang}.png"))
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, f"the unit form is {overflow}px wider than the screen"
         page.click("#save-unit")
