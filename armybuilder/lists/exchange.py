@@ -157,6 +157,8 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
             text = (
                 f"* {_plain(row.name)} ({row.quality_label}, {row.models} {'model' if row.models == 1 else 'models'})"
             )
+            if row.own:
+                text += " [player's own entry]"  # typed from their book, not checked data
             if row.options:
                 text += f": {_option_text(row.options)}"
             lines.append(f"{text} - {points} pts")

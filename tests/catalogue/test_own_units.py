@@ -464,6 +464,9 @@ def test_cards_and_roster_print_own_units_marked_as_the_players_entry(alice_clie
     assert f"points {summary.points} / 1000" in roster.lower
     shared = alice_client.get(f"/s/{army_list.share_token}/").content.decode()
     assert shared.count("player's entry") == 3
+    text = alice_client.get(f"/lists/{army_list.pk}/export.txt").content.decode()
+    assert text.count("[player's own entry]") == 3
+    assert "* Panzer IV Ausf. H (Regular, 1 model) [player's own entry] - 235 pts" in text
 
 
 def test_the_odds_open_from_the_tank_with_its_chart_weapons(alice_client, alice, v3):

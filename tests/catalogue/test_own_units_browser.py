@@ -184,6 +184,8 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     smg.press("Tab")
     expected += 9
     expect(page.locator("#summary-points")).to_have_text(str(expected))
+    page.click(f"#entry-{squad_entry.pk}-open")  # closes the editor again
+    page.screenshot(path=str(SHOTS / f"own-units-list-{device}-{lang}.png"), full_page=True)
 
     # Printed: the unit cards, each own unit marked as the player's entry.
     cards = page.request.get(f"{live_server.url}/lists/{army_list.pk}/cards.pdf?lang={lang}")
@@ -196,6 +198,7 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     army_list.refresh_from_db()
     page.goto(f"/s/{army_list.share_token}/")
     expect(page.locator(".own-mark")).to_have_count(3)
+    page.screenshot(path=str(SHOTS / f"own-units-shared-{device}-{lang}.png"), full_page=True)
 
     # Exported and imported again: the same list, and no copies of units Alice already has.
     exported = page.request.get(f"{live_server.url}/lists/{army_list.pk}/export.json").text()
@@ -251,4 +254,12 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     expect(page.locator("input[name=force]")).to_have_count(0)  # the bag is empty
     step(lambda: page.click("#end-turn-button"))
     expect(page.locator(".game-turn")).to_contain_text(words["turn2"])
-    assert game.pk
+
+    # "Odds now" from the tank on game day: the calculator opens with its chart weapons.
+    if not tank_row.locator("details.unit-tools").get_attribute("open"):
+        tank_row.locator("details.unit-tools summary").click()
+    tank_row.locator(".odds-form button[type=submit]").click()
+    page.wait_for_url("**/calc/shooting/?*")
+    expect(page.locator("select[name=g0-weapon]")).to_have_value("heavy-at-gun")
+    expect(page.locator("select[name=g1-weapon]")).to_have_value("mmg")
+    assert Game.objects.filter(pk=game.pk).exists()
