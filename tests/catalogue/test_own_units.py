@@ -125,9 +125,18 @@ def hauptmann(army: Army) -> dict:
 
 
 def test_signed_out_visitors_are_sent_to_log_in(client, v3):
-    for url in ("/units/", "/units/new/v3/"):
+    alice = make_user("alice")
+    tank = Unit.objects.create(
+        army=v3, owner=alice, slug="own-tank", name="Tank", unit_type="vehicle_armoured", slot="tank", source="t"
+    )
+    for url in ("/units/", "/units/new/v3/", f"/units/{tank.pk}/"):
         response = client.get(url)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    for url in (f"/units/{tank.pk}/delete/", "/units/share/v3/", f"/units/{tank.pk}/"):
+        response = client.post(url, {"name": "Mine now"})
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert Unit.objects.get(pk=tank.pk).name == "Tank"
+    assert not UnitShare.objects.exists()
 
 
 def test_a_tank_is_saved_with_its_three_mounts_and_priced_from_the_book(alice_client, alice, v3):
