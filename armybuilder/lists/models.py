@@ -244,7 +244,9 @@ class Entry(Stamped):
 
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
     platoon = models.ForeignKey(Platoon, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
-    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="entries")
+    # RESTRICT, not PROTECT: a unit a list takes cannot be deleted, unless the list goes in the
+    # same deletion (a player leaving takes their own units and the lists that take them).
+    unit = models.ForeignKey(Unit, on_delete=models.RESTRICT, related_name="entries")
     name = models.CharField(max_length=100, blank=True)
     quality = models.CharField(max_length=16, choices=Quality.choices, default=Quality.REGULAR)
     models_count = models.PositiveSmallIntegerField(default=1)

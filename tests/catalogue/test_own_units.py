@@ -505,3 +505,20 @@ def test_a_shared_list_is_not_copied_past_the_readers_limit(client, alice_client
     page = client.post(f"/s/{army_list.share_token}/copy/", follow=True).content.decode()
     assert "the most one player can keep" in page
     assert not ArmyList.objects.filter(owner=bob).exists()
+
+
+def test_a_player_who_goes_takes_their_units_and_the_lists_using_them(alice_client, alice, v3):
+    army_list = _three_unit_list(alice_client, alice, v3)
+    alice.delete()
+    assert not Unit.objects.filter(owner__isnull=False).exists()
+    assert not ArmyList.objects.filter(pk=army_list.pk).exists()
+    assert Unit.objects.filter(army=v3, slug="rifle-squad").exists()
+
+
+def test_a_unit_a_list_takes_still_cannot_be_deleted_on_its_own(alice_client, alice, v3):
+    from django.db.models import RestrictedError
+
+    army_list = _three_unit_list(alice_client, alice, v3)
+    for entry in army_list.entries.select_related("unit"):
+        with pytest.raises(RestrictedError):
+            entry.unit.delete()
