@@ -31,6 +31,11 @@ class TooManyUnits(Exception):
         )
 
 
+class NeedsAccount(Exception):
+    def __init__(self) -> None:
+        super().__init__(_("This list takes a player's own units: log in to copy it, and they become yours."))
+
+
 def room_for(owner, count: int = 1) -> bool:
     return Unit.objects.filter(owner=owner).count() + count <= own_units.OWN_UNITS_MAX
 

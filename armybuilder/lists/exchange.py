@@ -615,14 +615,16 @@ def _own_units_for(owner, units: list[Unit]) -> dict[int, int]:
     """Another player's own units a copied list takes, as the new owner's own copies (old pk: new pk).
 
     A signed-in reader gets copies they own, so the list never ties them to someone else's
-    entries (which its author could not then delete). A visitor without an account keeps the
-    author's units: they can take them, not edit them.
+    entries (which its author could not then delete). A visitor without an account has nowhere
+    to keep them: refused (``own_units.NeedsAccount``), as the JSON import refuses them.
     """
-    if owner is None:
-        return {}
-    foreign = {unit.pk: unit for unit in units if unit.owner_id is not None and unit.owner_id != owner.pk}
+    foreign = {
+        unit.pk: unit for unit in units if unit.owner_id is not None and unit.owner_id != getattr(owner, "pk", None)
+    }
     if not foreign:
         return {}
+    if owner is None:
+        raise own_units.NeedsAccount
     if not own_units.room_for(owner, len(foreign)):
         raise own_units.TooManyUnits
     return {pk: own_units.copy_unit(owner, unit).pk for pk, unit in foreign.items()}

@@ -255,7 +255,7 @@ def shared_copy(request: HttpRequest, token: str) -> HttpResponse:
     source = get_shared_list(token)
     try:
         copy = exchange.duplicate_list(army_list=source, name=source.name, owner=owner_for(request))
-    except own_units.TooManyUnits as full:
+    except (own_units.TooManyUnits, own_units.NeedsAccount) as full:
         # The list takes its author's own units, copied for the reader: not past their limit.
         messages.error(request, str(full))
         return redirect("ab-list-shared", token=token)

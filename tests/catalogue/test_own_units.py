@@ -329,6 +329,11 @@ def test_a_copied_shared_list_takes_the_readers_own_copies(client, alice_client,
     tank = Unit.objects.get(owner=alice)
     army_list = _make_list(alice_client, v3)
     alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": tank.pk})
+    # A visitor without an account has nowhere to keep the units: asked to log in.
+    client.logout()
+    page = client.post(f"/s/{army_list.share_token}/copy/", follow=True).content.decode()
+    assert "log in to copy it" in page
+    assert ArmyList.objects.count() == 1
     bob = make_user("bob")
     client.force_login(bob)
     client.post(f"/s/{army_list.share_token}/copy/")
