@@ -10,6 +10,7 @@ exported and imported again, the odds opened from the tank, and one turn played 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,12 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     expect(page.locator("select[name=g0-weapon]")).to_have_value("heavy-at-gun")
     expect(page.locator("select[name=g1-weapon]")).to_have_value("mmg")
     assert Game.objects.filter(pk=game.pk).exists()
+
+    # My units: the three, shared as a set by link.
+    page.goto("/units/")
+    expect(page.locator(".own-units li")).to_have_count(3)
+    page.click("#share-v3")
+    expect(page.locator("#share-url-v3")).to_have_value(re.compile(r"/units/shared/[\w-]+/$"))
+    page.screenshot(path=str(SHOTS / f"own-units-page-{device}-{lang}.png"), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"My units is {overflow}px wider than the screen"
