@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("reference/", include("armybuilder.reference.urls")),
     path("catalogue/import/", include("armybuilder.importers.urls")),
+    path("units/", include("armybuilder.catalogue.own_urls")),
     path("lists/import/roster/", include("armybuilder.importers.roster_urls")),
     path("", include("armybuilder.accounts.urls")),
     path("", include("armybuilder.lists.urls")),

@@ -134,6 +134,6 @@ def units(request: HttpRequest, edition: str, army: str) -> JsonResponse:
     found_army = Army.objects.all().for_edition(found).visible().filter(slug=army).first()
     if found_army is None:
         return _not_found(f"Edition {edition!r} has no army {army!r}.")
-    listed = Unit.objects.all().for_army(found_army).available().for_catalogue()
+    listed = Unit.objects.all().for_army(found_army).builtin().available().for_catalogue()
     weapons = {weapon.pk: weapon for weapon in Weapon.objects.filter(edition=found)}
     return JsonResponse([_unit_json(unit, found, weapons) for unit in listed], safe=False)

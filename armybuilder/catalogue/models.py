@@ -7,7 +7,9 @@ way each row keeps its source, and imported rows keep the id they had in the sou
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.utils import timezone
@@ -161,6 +163,27 @@ class UnitQuerySet(StampedQuerySet):
     def for_catalogue(self) -> UnitQuerySet:
         return self.prefetch_related("options", "weapons", "special_rules")
 
+    def builtin(self) -> UnitQuerySet:
+        """Units of the shipped or imported data: no player's own entries."""
+        return self.filter(owner__isnull=True)
+
+    def owned_by(self, user) -> UnitQuerySet:
+        """A signed-in player's own units (none for a visitor)."""
+        if user is None or not user.is_authenticated:
+            return self.none()
+        return self.filter(owner=user)
+
+    def for_player(self, army: Army, user) -> UnitQuerySet:
+        """What a player may add to a list of ``army``: its data, and their own units of the edition.
+
+        The one place a builder, a list import or a copy asks which units a player can take, so
+        an own unit works wherever a built-in one does and nobody else's ever shows.
+        """
+        scope = Q(army=army, owner__isnull=True)
+        if user is not None and user.is_authenticated:
+            scope |= Q(owner=user, army__edition_id=army.edition_id)
+        return self.filter(scope).available()
+
 
 class UnitManager(models.Manager.from_queryset(UnitQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(self, edition_slug: str, army_slug: str, slug: str) -> Unit:
@@ -258,6 +281,11 @@ class Unit(Stamped):
     )
     hidden = models.BooleanField(default=False)
     removed = models.BooleanField(default=False, help_text="Gone from the latest import; kept for saved lists.")
+    # A player's own unit, typed from their book: only they (and whoever they share it with) see
+    # it. Null for the shipped and imported data.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="own_units"
+    )
     points_updated_at = models.DateTimeField(default=timezone.now, editable=False)
     options_updated_at = models.DateTimeField(default=timezone.now, editable=False)
     profile_updated_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -279,6 +307,11 @@ class Unit(Stamped):
     @property
     def display_name(self) -> str:
         return self.name_fr if _is_french() and self.name_fr else self.name
+
+    @property
+    def is_own(self) -> bool:
+        """A player's entry, not checked data: marked so on every page that shows it."""
+        return self.owner_id is not None
 
     @property
     def display_weapons(self) -> str:
@@ -449,3 +482,21 @@ def _links_changed(sender: type, instance: models.Model, action: str, reverse: b
     stamps = {"profile_updated_at": timezone.now()} if owner is Unit else {}
     if pks:
         owner.objects.filter(pk__in=pks).update(**stamps)
+
+
+class UnitShare(models.Model):
+    """A link to a player's own units of one edition: whoever holds it may copy them into theirs."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="unit_shares")
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=32, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "edition"], name="one_unit_share_per_edition")]
+
+    def __str__(self) -> str:
+        return f"{self.owner} · {self.edition.slug}"
+
+    def units(self) -> UnitQuerySet:
+        return Unit.objects.filter(owner=self.owner, army__edition=self.edition, removed=False)

@@ -100,7 +100,9 @@ class _Matcher:
         # A built-in army shares no ids with the roster's data: everything is mapped by names,
         # and what maps to nothing is listed rather than refused.
         self.by_name = by_name
-        units = list(Unit.objects.filter(army=army).prefetch_related("options").order_by("removed", "position"))
+        units = list(
+            Unit.objects.filter(army=army).builtin().prefetch_related("options").order_by("removed", "position")
+        )
         self.units: dict[str, Unit] = {}
         for unit in units:
             for ident in (unit.source_id, *(unit.source_aliases or ())):

@@ -466,8 +466,10 @@ class _CatalogueWriter:
         existing: dict[str, Unit] = {}
         slugs: set[str] = set()
         for unit in Unit.objects.filter(army=army).prefetch_related("options", "weapons", "special_rules"):
-            existing.setdefault(unit.source_id, unit)
             slugs.add(unit.slug)
+            # Players' own units live in the army but are not the data's: never updated or removed.
+            if unit.owner_id is None:
+                existing.setdefault(unit.source_id, unit)
         ids = _unique_ids((unit.source_id or f"name:{unit.name}" for unit in imported.units), 120)
         seen: set[str] = set()
         for index, (source_id, unit) in enumerate(zip(ids, imported.units, strict=True)):

@@ -80,10 +80,10 @@ class AddEntryForm(forms.Form):
     )
     platoon = forms.ChoiceField(label=_("Add to"), required=False)
 
-    def __init__(self, *args, army_list: ArmyList, **kwargs) -> None:
+    def __init__(self, *args, army_list: ArmyList, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.army_list = army_list
-        self.fields["unit"].queryset = Unit.objects.all().for_army(army_list.army).available()
+        self.fields["unit"].queryset = Unit.objects.all().for_player(army_list.army, user)
         self.fields["platoon"].choices = platoon_choices(army_list)
         self.fields["platoon"].error_messages["invalid_choice"] = _("That platoon is not in this list.")
 

@@ -161,7 +161,7 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         filter_query=query,
         filter_type=unit_type,
         unit_types=UnitType.choices,
-        catalogue=_catalogue(army_list, query, unit_type),
+        catalogue=_catalogue(army_list, query, unit_type, request.user),
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
     )
@@ -229,7 +229,7 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         return HttpResponseRedirect(f"{page_url}#catalogue")
     context = {
-        "catalogue": _catalogue(army_list, query, unit_type),
+        "catalogue": _catalogue(army_list, query, unit_type, request.user),
         "filter_query": query,
         "filter_type": unit_type,
     }
@@ -247,13 +247,14 @@ class CatalogueRow:
     facts: str  # type · models
     costs: str  # costs per quality, with "pts"
     weapons: str
+    own: bool = False  # the player's entry, typed from their book: marked, not checked data
 
 
 # Teams and guns are their weapon: searched by it, they come before vehicles that mount it.
 CREW_SERVED = frozenset({UnitType.TEAM, UnitType.ARTILLERY})
 
 
-def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[CatalogueRow]:
+def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
@@ -264,7 +265,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
     match first, then the army's order.
     """
     match = search.matcher(army_list.edition_id, query)
-    units = Unit.objects.for_army(army_list.army).available().order_by("position", "name")
+    units = Unit.objects.for_player(army_list.army, user).order_by("position", "name")
     if unit_type:
         units = units.filter(unit_type=unit_type)
     if match:
@@ -298,6 +299,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str) -> list[Catalogu
                 facts=f"{types.get(unit.unit_type, unit.unit_type)} · {models}",
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,
+                own=unit.is_own,
             )
         )
     return rows
@@ -467,7 +469,7 @@ def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Ent
 def entry_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Add a unit: its row goes at the end of its platoon (out of band), with the totals."""
     army_list = _get_list(request, pk)
-    form = AddEntryForm(request.POST, army_list=army_list)
+    form = AddEntryForm(request.POST, army_list=army_list, user=request.user)
     entry = None
     before, names_before = list_summary(army_list), army_list.entry_names()
     if form.is_valid():

@@ -1,4 +1,4 @@
-"""Lists in and out of Muster: the versioned JSON format ``muster-list/2`` and a plain-text export.
+"""Lists in and out of Muster: the versioned JSON format ``muster-list/3`` and a plain-text export.
 
 The JSON format is documented in ``docs/list-format.md``. Units, options, armies and editions
 are named by their slugs (natural keys), never by database ids, so a file moves between
@@ -10,6 +10,11 @@ anything, and reports every problem with its place in the file
 coming from their options, and stores a whole-unit option as 1. Files of ``muster-list/1``
 still import: their whole-unit counts of men become 1, and their ``models`` already mean the
 same (no unit had teams then).
+
+``muster-list/3`` adds the players' own units: the file carries the definition of each own unit
+its entries take (``own_units``), and an entry names one by ``own_unit`` instead of ``unit``.
+Importing recreates them as the importer's own units (or reuses an identical one they have).
+``/2`` and ``/1`` files have none, and read as before.
 """
 
 from __future__ import annotations
@@ -22,16 +27,18 @@ from typing import Any
 from django.db import transaction
 from django.utils.html import strip_tags
 
+from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
 from armybuilder.reference.models import Edition
 from armydata import untrusted
+from rules.army import own_units as own_rules
 from rules.army.model import QUALITIES, ListSummary
 from rules.army.points import group_over_maximum, option_conflicts, option_limit
 
-FORMAT = "muster-list/2"
+FORMAT = "muster-list/3"
 # Earlier versions this Muster still reads, each brought to the current meaning on import.
-OLDER_FORMATS = ("muster-list/1",)
+OLDER_FORMATS = ("muster-list/2", "muster-list/1")
 NAME_MAX = 100
 PLATOONS_MAX = 50
 MAX_ORDER_DICE = 200
@@ -59,6 +66,7 @@ class EntryRow:
     models: int  # every model, the teams' men included (``Entry.total_models``)
     options: tuple[tuple[str, str, int], ...]  # (slug, name, count) in the unit's option order
     points: int | None
+    own: bool = False  # the player's own unit, not checked data: the shared page says so
 
 
 @dataclass
@@ -90,6 +98,7 @@ def entry_rows(army_list: ArmyList, summary: ListSummary) -> list[EntryRow]:
                 models=entry.total_models,  # every model, teams' men included
                 options=tuple(taken),
                 points=summary.entry_points.get(str(entry.pk)),
+                own=unit.is_own,
             )
         )
     return rows
@@ -150,6 +159,8 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
             text = (
                 f"* {_plain(row.name)} ({row.quality_label}, {row.models} {'model' if row.models == 1 else 'models'})"
             )
+            if row.own:
+                text += " [player's own entry]"  # typed from their book, not checked data
             if row.options:
                 text += f": {_option_text(row.options)}"
             lines.append(f"{text} - {points} pts")
@@ -172,9 +183,11 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
 
 
 def export_data(army_list: ArmyList) -> dict[str, Any]:
-    """The list as ``muster-list/2`` data; expects the ``for_builder()`` prefetches."""
+    """The list as ``muster-list/3`` data; expects the ``for_builder()`` prefetches."""
     platoons = list(army_list.platoons.all())
     index = {platoon.pk: i for i, platoon in enumerate(platoons)}
+    own = {entry.unit.pk: entry.unit for entry in army_list.entries.all() if entry.unit.is_own}
+    own_keys = {pk: unit.slug for pk, unit in own.items()}
     return {
         "format": FORMAT,
         "name": army_list.name,
@@ -184,9 +197,10 @@ def export_data(army_list: ArmyList) -> dict[str, Any]:
         "force_org": army_list.force_org,
         "tournament": {"max_order_dice": army_list.max_order_dice, "max_platoons": army_list.max_platoons},
         "platoons": [{"kind": platoon.kind, "name": platoon.name} for platoon in platoons],
+        "own_units": [{"key": own_keys[pk], **own_units.definition(unit)} for pk, unit in own.items()],
         "entries": [
             {
-                "unit": entry.unit.slug,
+                **({"own_unit": own_keys[entry.unit.pk]} if entry.unit.pk in own_keys else {"unit": entry.unit.slug}),
                 "name": entry.name,
                 "quality": entry.quality,
                 "models": entry.models_count,
@@ -227,7 +241,7 @@ def _is_int(value: object) -> bool:
 
 @dataclass
 class _ParsedEntry:
-    unit: Unit
+    unit: Unit | own_units.Draft
     name: str
     quality: str
     models: int
@@ -248,6 +262,7 @@ class ParsedList:
     max_platoons: int | None
     platoons: list[tuple[str, str]]
     entries: list[_ParsedEntry]
+    drafts: dict[str, own_units.Draft] = field(default_factory=dict)
 
 
 def _load(text: str) -> dict[str, Any]:
@@ -293,8 +308,12 @@ def _check_name(value: object, place: str, errors: list[str], *, required: bool)
     return value.strip()
 
 
-def parse_list(text: str) -> ParsedList:
-    """Check a ``muster-list/2`` (or ``/1``) file against the catalogue; raises ``ListImportError``."""
+def parse_list(text: str, owner: Any = None) -> ParsedList:
+    """Check a ``muster-list/3`` (``/2``, ``/1``) file against the catalogue; raises ``ListImportError``.
+
+    Entries name the army's units (never a player's own units by slug: those only come with
+    their definition in ``own_units``, which needs a signed-in ``owner`` to become theirs).
+    """
     data = _load(text)
     errors: list[str] = []
 
@@ -371,10 +390,19 @@ def parse_list(text: str) -> ParsedList:
         raw_entries = []
     units: dict[str, Unit] = {}
     if army is not None:
-        units = {unit.slug: unit for unit in Unit.objects.filter(army=army).prefetch_related("options")}
+        units = {unit.slug: unit for unit in Unit.objects.filter(army=army).builtin().prefetch_related("options")}
+    drafts = _parse_own_units(data, army, owner, errors) if found_format(data) == FORMAT else {}
     entries = []
     for i, raw in enumerate(raw_entries):
-        parsed = _parse_entry(i, raw, units, army, len(raw_platoons), errors)
+        if isinstance(raw, dict) and "own_unit" in raw and "unit" not in raw:
+            key = raw.get("own_unit")
+            if key not in drafts:
+                errors.append(f"entries[{i}]: own_unit {json.dumps(key)} is not one of the file's own_units.")
+                continue
+            raw = {**raw, "unit": key}
+            parsed = _parse_entry(i, raw, drafts, army, len(raw_platoons), errors)
+        else:
+            parsed = _parse_entry(i, raw, units, army, len(raw_platoons), errors)
         if parsed is not None:
             entries.append(parsed)
 
@@ -391,11 +419,51 @@ def parse_list(text: str) -> ParsedList:
         max_platoons=max_platoons,
         platoons=platoons,
         entries=entries,
+        drafts=drafts,
     )
 
 
+def found_format(data: dict) -> str:
+    return data.get("format", "")
+
+
+# Own units one file may carry: no more than the entries it may hold.
+OWN_UNITS_PER_FILE = ENTRIES_MAX
+
+
+def _parse_own_units(data: dict, army: Army | None, owner: Any, errors: list[str]) -> dict[str, own_units.Draft]:
+    raw = data.get("own_units", [])
+    if not isinstance(raw, list) or len(raw) > OWN_UNITS_PER_FILE:
+        errors.append(f"own_units: must be a list of at most {OWN_UNITS_PER_FILE} unit definitions.")
+        return {}
+    if not raw or army is None:
+        return {}
+    if owner is None or not owner.is_authenticated:
+        errors.append("own_units: this list takes a player's own units; log in to import it, and they become yours.")
+        return {}
+    if not own_units.room_for(owner, len(raw)):
+        errors.append(f"own_units: {len(raw)} more would take you past {own_rules.OWN_UNITS_MAX} units of your own.")
+        return {}
+    drafts: dict[str, own_units.Draft] = {}
+    for i, definition in enumerate(raw):
+        place = f"own_units[{i}]"
+        key = definition.get("key") if isinstance(definition, dict) else None
+        if not isinstance(key, str) or not own_units.KEY_PATTERN.match(key) or key in drafts:
+            errors.append(f"{place}.key: must be a slug (a-z, 0-9, -) no other own unit of the file has.")
+            continue
+        parsed = own_units.parse_definition(definition, place, army.edition, errors)
+        if parsed is not None:
+            drafts[key] = own_units.Draft(army, parsed)
+    return drafts
+
+
 def _parse_entry(
-    i: int, raw: object, units: dict[str, Unit], army: Army | None, platoon_count: int, errors: list[str]
+    i: int,
+    raw: object,
+    units: dict[str, Unit] | dict[str, own_units.Draft],
+    army: Army | None,
+    platoon_count: int,
+    errors: list[str],
 ) -> _ParsedEntry | None:
     place = f"entries[{i}]"
     if not isinstance(raw, dict):
@@ -468,9 +536,10 @@ def _parse_entry(
 
 
 def import_list(text: str, *, owner: Any = None) -> ArmyList:
-    """Check then save a ``muster-list/2`` (or ``/1``) file as a new list, all or nothing."""
-    parsed = parse_list(text)
+    """Check then save a ``muster-list/3`` (``/2``, ``/1``) file as a new list, all or nothing."""
+    parsed = parse_list(text, owner)
     with transaction.atomic():
+        made = {id(draft): own_units.same_or_new(owner, parsed.army, draft.data) for draft in parsed.drafts.values()}
         army_list = ArmyList.objects.create(
             owner=owner,
             edition=parsed.edition,
@@ -488,7 +557,7 @@ def import_list(text: str, *, owner: Any = None) -> ArmyList:
         Entry.objects.bulk_create(
             Entry(
                 army_list=army_list,
-                unit=entry.unit,
+                unit=made[id(entry.unit)] if isinstance(entry.unit, own_units.Draft) else entry.unit,
                 name=entry.name,
                 quality=entry.quality,
                 models_count=entry.models,
@@ -526,17 +595,38 @@ def duplicate_list(*, army_list: ArmyList, name: str, owner=_SAME_OWNER) -> Army
             new_platoons[platoon.pk] = Platoon.objects.create(
                 army_list=copy, kind=platoon.kind, name=platoon.name, position=platoon.position
             )
+        entries = list(Entry.objects.filter(army_list=army_list).select_related("unit"))
+        units = _own_units_for(copy.owner, [entry.unit for entry in entries])
         Entry.objects.bulk_create(
             Entry(
                 army_list=copy,
                 platoon=new_platoons.get(entry.platoon_id),
-                unit_id=entry.unit_id,
+                unit_id=units.get(entry.unit_id, entry.unit_id),
                 name=entry.name,
                 quality=entry.quality,
                 models_count=entry.models_count,
                 options=dict(entry.options),
                 position=entry.position,
             )
-            for entry in Entry.objects.filter(army_list=army_list)
+            for entry in entries
         )
     return copy
+
+
+def _own_units_for(owner, units: list[Unit]) -> dict[int, int]:
+    """Another player's own units a copied list takes, as the new owner's own copies (old pk: new pk).
+
+    A signed-in reader gets copies they own, so the list never ties them to someone else's
+    entries (which its author could not then delete). A visitor without an account has nowhere
+    to keep them: refused (``own_units.NeedsAccount``), as the JSON import refuses them.
+    """
+    foreign = {
+        unit.pk: unit for unit in units if unit.owner_id is not None and unit.owner_id != getattr(owner, "pk", None)
+    }
+    if not foreign:
+        return {}
+    if owner is None:
+        raise own_units.NeedsAccount
+    if not own_units.room_for(owner, len(foreign)):
+        raise own_units.TooManyUnits
+    return {pk: own_units.copy_unit(owner, unit).pk for pk, unit in foreign.items()}

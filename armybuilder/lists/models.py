@@ -47,6 +47,12 @@ class PlatoonKind(models.TextChoices):
     ENGINEER_PLATOON = "engineer_platoon", _("Engineer Platoon")
 
 
+def _own_units(expression: models.Aggregate) -> Subquery:
+    """One aggregate of the list owner's own units: the builder's catalogue offers them."""
+    rows = Unit.objects.filter(owner=OuterRef("owner")).order_by().values("owner")
+    return Subquery(rows.annotate(value=expression).values("value")[:1])
+
+
 def _aggregate(model: type[models.Model], expression: models.Aggregate) -> Subquery:
     """One aggregate of a list's own rows (its entries or platoons), as a subquery of the list."""
     rows = model.objects.filter(army_list=OuterRef("pk")).order_by().values("army_list")
@@ -54,7 +60,8 @@ def _aggregate(model: type[models.Model], expression: models.Aggregate) -> Subqu
 
 
 # What a list's pages show changes only with these: the list's row, its army's, its entries and
-# platoons (how many, which, when last written), the units they take, those units' options
+# platoons (how many, which, when last written), the owner's own units (the builder's catalogue
+# offers them), the units they take, those units' options
 # (how many, which, when last written) and the weapons and rules the units carry (how many
 # links, when last written). Read together in one query, so a cache or an ETag keyed by them
 # cannot outlive any write, whichever code made it: a deleted or added row moves a count and a
@@ -78,6 +85,9 @@ REVISION_FIELDS = (
     "platoon_count",
     "platoon_ids",
     "platoon_stamp",
+    "own_count",
+    "own_ids",
+    "own_stamp",
 )
 
 
@@ -106,6 +116,9 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
             platoon_count=_aggregate(Platoon, Count("pk")),
             platoon_ids=_aggregate(Platoon, Sum("pk")),
             platoon_stamp=_aggregate(Platoon, Max("updated_at")),
+            own_count=_own_units(Count("pk")),
+            own_ids=_own_units(Sum("pk")),
+            own_stamp=_own_units(Max("updated_at")),
         ).values_list(*REVISION_FIELDS)
 
     def in_trash(self) -> ArmyListQuerySet:
@@ -246,7 +259,9 @@ class Entry(Stamped):
 
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
     platoon = models.ForeignKey(Platoon, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
-    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, related_name="entries")
+    # RESTRICT, not PROTECT: a unit a list takes cannot be deleted, unless the list goes in the
+    # same deletion (a player leaving takes their own units and the lists that take them).
+    unit = models.ForeignKey(Unit, on_delete=models.RESTRICT, related_name="entries")
     name = models.CharField(max_length=100, blank=True)
     quality = models.CharField(max_length=16, choices=Quality.choices, default=Quality.REGULAR)
     models_count = models.PositiveSmallIntegerField(default=1)

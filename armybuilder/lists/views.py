@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from armybuilder.catalogue import own_units
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange
 from armybuilder.lists.access import get_list_for_user, get_shared_list, keep_made_list, lists_for_user, owner_for
@@ -252,7 +253,12 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
 def shared_copy(request: HttpRequest, token: str) -> HttpResponse:
     """ "Copy to my lists" from a shared list: the reader's own copy, opened in the builder."""
     source = get_shared_list(token)
-    copy = exchange.duplicate_list(army_list=source, name=source.name, owner=owner_for(request))
+    try:
+        copy = exchange.duplicate_list(army_list=source, name=source.name, owner=owner_for(request))
+    except (own_units.TooManyUnits, own_units.NeedsAccount) as full:
+        # The list takes its author's own units, copied for the reader: not past their limit.
+        messages.error(request, str(full))
+        return redirect("ab-list-shared", token=token)
     keep_made_list(request, copy)
     messages.success(request, _("“%(name)s” is now in your lists.") % {"name": copy.name})
     return redirect(_builder_url(copy))

@@ -340,6 +340,7 @@ class UnitLine:
     is_vehicle: bool
     platoon: str
     renamed: bool = False  # the player named the unit: its unit's name is printed beside it
+    own: bool = False  # the player's own unit, typed from their book: printed as their entry
 
     @property
     def casualty_slots(self) -> range:
@@ -493,6 +494,7 @@ def unit_line(
         key=str(entry.pk),
         name=name or entry.display_name,
         unit_name=unit.display_name,
+        own=unit.is_own,
         type_label=_type_label(unit.unit_type),
         quality=entry.quality,
         quality_label=_quality_label(entry.quality),

@@ -214,3 +214,17 @@ def test_the_same_data_again_reports_nothing_changed(read):
     assert not second.changed and first.changed
     assert "  Nothing changed: the data is the same as at the last import." in second.lines()
     assert "  Nothing changed: the data is the same as at the last import." not in first.lines()
+
+
+def test_it_leaves_a_players_own_units_in_an_imported_army_alone(imported):
+    from tests.lists.factories import make_user
+
+    alice = make_user("alice")
+    army = Unit.objects.get(name="Truck").army
+    own = Unit.objects.create(
+        army=army, owner=alice, slug="own-truck", name="My Truck", unit_type="transport", slot="transport", source="t"
+    )
+    stamp = own.updated_at
+    import_files(barracks_with(drop_truck))
+    own.refresh_from_db()
+    assert not own.removed and own.updated_at == stamp and own.owner == alice

@@ -202,7 +202,7 @@ def test_each_shape_survives_an_export_and_import(alice_client, deep):
     make_entry(army_list, units["panzer"], position=1, quality="veteran", options={"ausf-j": 1})
     make_entry(army_list, units["gun"], position=2, options={"free-unit": 1})
     data = export_data(_loaded(army_list))
-    assert data["format"] == "muster-list/2"
+    assert data["format"] == "muster-list/3"
     assert [entry["options"] for entry in data["entries"]] == [
         {"flag": 1, "grenades": 1, "lmg-team": 1, "panzerfaust": 1, "scope": 1, "smg": 3},
         {"ausf-j": 1},

@@ -1,4 +1,4 @@
-"""Exports (plain text, muster-list/2 JSON) and JSON import, through the client."""
+"""Exports (plain text, muster-list/3 JSON) and JSON import, through the client."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_it_exports_muster_list_json(alice_client, alice):
     response = alice_client.get(f"/lists/{army_list.pk}/export.json")
     data = response.json()
     assert response["Content-Disposition"] == 'attachment; filename="desert-rats.json"'
-    assert (data["format"], data["edition"], data["army"]) == ("muster-list/2", "v3", ["v3", "british"])
+    assert (data["format"], data["edition"], data["army"]) == ("muster-list/3", "v3", ["v3", "british"])
     assert data["entries"][1] == {
         "unit": "rifle-section",
         "name": "Jock's lads",
@@ -169,10 +169,11 @@ def test_it_reports_a_json_syntax_error_with_line_and_column(alice_client):
 
 @pytest.mark.django_db
 def test_it_rejects_another_format_version(alice_client):
-    data = _export_as_data(_full_list(make_user("bob"))) | {"format": "muster-list/3"}
+    data = _export_as_data(_full_list(make_user("bob"))) | {"format": "muster-list/4"}
     response = _import(alice_client, data)
     assert _errors(response) == [
-        'format: "muster-list/3" is not supported; this Muster reads "muster-list/2" or "muster-list/1" files.'
+        'format: "muster-list/4" is not supported; this Muster reads "muster-list/3", "muster-list/2" '
+        'or "muster-list/1" files.'
     ]
     assert ArmyList.objects.count() == 1
 

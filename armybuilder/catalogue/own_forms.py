@@ -1,0 +1,237 @@
+"""The form of a player's own unit: its profile, its weapon lines, its options and its rules.
+
+Every field is parsed here, at the edge, and each refusal is shown next to its field; the
+coherence of the whole (a vehicle has a damage value, sizes agree with costs) is
+``rules.army.own_units.check``.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.catalogue.models import Army, OfficerRank, Slot, Unit, UnitType
+from armybuilder.catalogue.mounts import ARCS, MOUNTS
+from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from rules.army import own_units
+from rules.army.model import QUALITIES
+
+MESSAGES = {
+    "no_quality": _("Give the cost of at least one quality."),
+    "max_below_base": _("The largest size cannot be smaller than the base size."),
+    "per_model_missing": _("Give the cost of each extra man at this quality, or make the largest size the base size."),
+    "per_model_without_quality": _("This quality has no base cost."),
+    "vehicle_needs_damage": _("A vehicle needs its damage value."),
+    "damage_only_vehicles": _("Only vehicles have a damage value."),
+    "capacity_only_vehicles": _("Only vehicles carry passengers."),
+    "officer_needs_rank": _("Choose the officer's rank."),
+    "rank_only_headquarters": _("Only a headquarters unit has a rank."),
+    "vehicle_weapon_needs_mount": _("Give each of a vehicle's weapons its mount."),
+    "mount_only_vehicles": _("Only vehicles mount weapons; leave the mount empty."),
+    "option_names_repeat": _("Two options have the same name."),
+}
+
+QUALITY_LABELS = {
+    "inexperienced": _("Inexperienced"),
+    "regular": _("Regular"),
+    "veteran": _("Veteran"),
+}
+
+
+def _cost_field(label: str, *, allow_negative: bool = False) -> forms.IntegerField:
+    low = -own_units.COST_MAX if allow_negative else 0
+    return forms.IntegerField(label=label, required=False, min_value=low, max_value=own_units.COST_MAX)
+
+
+class OwnUnitForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    army = forms.ModelChoiceField(
+        label=_("Army"),
+        queryset=Army.objects.none(),
+        error_messages={"invalid_choice": _("That army is not in this edition.")},
+    )
+    # An empty form starts as the commonest entry, an infantry squad.
+    unit_type = forms.ChoiceField(label=_("Kind"), choices=UnitType.choices, initial=UnitType.INFANTRY)
+    slot = forms.ChoiceField(label=_("Slot it fills"), choices=Slot.choices, initial=Slot.INFANTRY)
+    officer_rank = forms.ChoiceField(
+        label=_("Officer's rank"), choices=[("", _("Not an officer")), *OfficerRank.choices], required=False
+    )
+    damage_value = forms.IntegerField(label=_("Damage value"), required=False, min_value=1, max_value=15)
+    transport_capacity = forms.IntegerField(
+        label=_("Transport capacity"), required=False, min_value=1, max_value=own_units.MODELS_MAX
+    )
+    base_models = forms.IntegerField(label=_("Base size"), min_value=1, max_value=own_units.MODELS_MAX, initial=1)
+    max_models = forms.IntegerField(label=_("Largest size"), min_value=1, max_value=own_units.MODELS_MAX, initial=1)
+    cost_inexperienced = _cost_field(_("Inexperienced cost"))
+    cost_regular = _cost_field(_("Regular cost"))
+    cost_veteran = _cost_field(_("Veteran cost"))
+    per_model_inexperienced = _cost_field(_("Inexperienced, each extra man"))
+    per_model_regular = _cost_field(_("Regular, each extra man"))
+    per_model_veteran = _cost_field(_("Veteran, each extra man"))
+    composition = forms.CharField(label=_("Composition"), max_length=300, required=False)
+    weapons_text = forms.CharField(
+        label=_("Armament as printed"),
+        max_length=300,
+        required=False,
+        help_text=_("Leave empty to list the weapons below."),
+    )
+    special_rules = forms.ModelMultipleChoiceField(
+        label=_("Special rules"),
+        queryset=SpecialRule.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": _("That rule is not in this edition.")},
+    )
+
+    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.edition = edition
+        self.fields["army"].queryset = Army.objects.filter(edition=edition, hidden=False).order_by("name")
+        self.fields["special_rules"].queryset = SpecialRule.objects.filter(edition=edition).order_by("name")
+        self.fields["special_rules"].label_from_instance = lambda rule: rule.display_name
+
+    def costs(self, prefix: str) -> dict[str, int]:
+        data = self.cleaned_data
+        return {q: data[f"{prefix}_{q}"] for q in QUALITIES if data.get(f"{prefix}_{q}") is not None}
+
+
+def _weapon_choices(edition: Edition) -> forms.ModelChoiceField:
+    field = forms.ModelChoiceField(
+        label=_("Weapon"),
+        queryset=Weapon.objects.filter(edition=edition).order_by("position", "name"),
+        required=False,
+        empty_label="—",
+        error_messages={"invalid_choice": _("That weapon is not on this edition's chart.")},
+    )
+    field.label_from_instance = lambda weapon: weapon.display_name
+    return field
+
+
+class WeaponLineForm(forms.Form):
+    weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
+    count = forms.IntegerField(label=_("How many"), min_value=1, max_value=own_units.MODELS_MAX, initial=1)
+    mount = forms.ChoiceField(label=_("Mount"), choices=[("", _("Carried")), *((k, v[0]) for k, v in MOUNTS.items())])
+    arc = forms.ChoiceField(label=_("Arc"), choices=[(k, v[0] or _("None")) for k, v in ARCS.items()], required=False)
+
+    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["weapon"] = _weapon_choices(edition)
+        # The printed cards' own words for mounts and arcs, in the page's language.
+        french = int((get_language() or "en").startswith("fr"))
+        self.fields["mount"].choices = [("", _("Carried")), *((k, v[french]) for k, v in MOUNTS.items())]
+        self.fields["arc"].choices = [(k, v[french] or _("None")) for k, v in ARCS.items()]
+        self.fields["mount"].required = False
+        self.fields["count"].required = False
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("weapon") is None:
+            return data
+        if data.get("mount") and not data.get("arc"):
+            self.add_error("arc", _("Give the arc of a mounted weapon."))
+        if not data.get("count"):
+            data["count"] = 1
+        return data
+
+
+class OptionForm(forms.Form):
+    name = forms.CharField(label=_("Option"), max_length=160, required=False)
+    cost = forms.IntegerField(
+        label=_("Cost"), required=False, min_value=-own_units.COST_MAX, max_value=own_units.COST_MAX
+    )
+    per_model = forms.BooleanField(label=_("Per man"), required=False)
+    max_count = forms.IntegerField(label=_("Limit"), required=False, min_value=1, max_value=own_units.MODELS_MAX)
+    group = forms.CharField(label=_("Group (excludes the rest of it)"), max_length=60, required=False)
+    adds_models = forms.IntegerField(label=_("Men it adds"), required=False, min_value=0, max_value=10)
+    grants_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
+    replaces_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
+
+    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["grants_weapon"] = _weapon_choices(edition)
+        self.fields["grants_weapon"].label = _("Gives")
+        self.fields["replaces_weapon"] = _weapon_choices(edition)
+        self.fields["replaces_weapon"].label = _("Instead of")
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not data.get("name"):
+            filled = [k for k in ("cost", "max_count", "group", "grants_weapon", "replaces_weapon") if data.get(k)]
+            if filled:
+                self.add_error("name", _("Name the option."))
+            return data
+        if data.get("cost") is None:
+            self.add_error("cost", _("Give the option's cost (0 if free)."))
+        return data
+
+
+WeaponLineFormSet = forms.formset_factory(
+    WeaponLineForm,
+    extra=3,
+    max_num=own_units.WEAPON_LINES_MAX,
+    validate_max=True,
+    absolute_max=own_units.WEAPON_LINES_MAX,
+)
+OptionFormSet = forms.formset_factory(
+    OptionForm,
+    extra=3,
+    max_num=own_units.OPTIONS_MAX,
+    validate_max=True,
+    absolute_max=own_units.OPTIONS_MAX,
+)
+
+
+def weapon_rows(formset: forms.BaseFormSet) -> list[dict]:
+    return [form.cleaned_data for form in formset.forms if form.cleaned_data.get("weapon") is not None]
+
+
+def option_rows(formset: forms.BaseFormSet) -> list[dict]:
+    return [form.cleaned_data for form in formset.forms if form.cleaned_data.get("name")]
+
+
+def check_whole(form: OwnUnitForm, weapons: forms.BaseFormSet, options: forms.BaseFormSet) -> dict[str, list[str]]:
+    """The unit's coherence (``rules.army.own_units.check``), each refusal next to its field.
+
+    Findings about the weapon lines or the options as a whole are returned by section, for the
+    page to show above those rows; the others are added to the form's fields.
+    """
+    data = form.cleaned_data
+    spec = own_units.OwnUnitSpec(
+        name=data["name"],
+        unit_type=data["unit_type"],
+        slot=data["slot"],
+        base_cost=form.costs("cost"),
+        per_model_cost=form.costs("per_model"),
+        base_models=data["base_models"],
+        max_models=data["max_models"],
+        officer_rank=data.get("officer_rank") or "",
+        damage_value=data.get("damage_value"),
+        transport_capacity=data.get("transport_capacity"),
+        weapons=tuple(
+            own_units.WeaponLine(row["weapon"].slug, row["count"], row.get("mount") or "", row.get("arc") or "")
+            for row in weapon_rows(weapons)
+        ),
+        option_names=tuple(row["name"] for row in option_rows(options)),
+    )
+    sections: dict[str, list[str]] = {"weapons": [], "options": []}
+    for field, code in own_units.check(spec):
+        if field in sections:
+            sections[field].append(str(MESSAGES[code]))
+        else:
+            form.add_error(field, MESSAGES[code])
+    return sections
+
+
+def refuse_duplicate_name(form: OwnUnitForm, owner, unit: Unit | None) -> None:
+    """Two own units of one player and army with the same name would be told apart by nobody."""
+    name = form.cleaned_data.get("name")
+    army = form.cleaned_data.get("army")
+    if not name or army is None:
+        return
+    same = Unit.objects.filter(owner=owner, army=army, name__iexact=name)
+    if unit is not None:
+        same = same.exclude(pk=unit.pk)
+    if same.exists():
+        form.add_error("name", ValidationError(_("You already have a unit of that name in this army.")))

@@ -1,0 +1,292 @@
+"""A player's own units: their list, the unit form, deleting one, and sharing a set by link.
+
+Every query of a player's units goes through ``Unit.objects.owned_by(request.user)``: another
+player's unit is a 404 here, whatever its id. A shared set is read by its token only, and
+copied, never edited.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from armybuilder.catalogue import own_forms, own_units
+from armybuilder.catalogue.models import Army, Unit, UnitShare
+from armybuilder.reference.models import Edition
+from rules.army.own_units import OWN_UNITS_MAX
+
+
+def _edition(slug: str) -> Edition:
+    return get_object_or_404(Edition.objects.filter(armies__hidden=False).distinct(), slug=slug)
+
+
+@require_safe
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    units = (
+        Unit.objects.owned_by(request.user)
+        .select_related("army", "army__edition")
+        .order_by("army__edition__number", "army__name", "name")
+    )
+    shares = {share.edition_id: share for share in UnitShare.objects.filter(owner=request.user)}
+    editions = []
+    for unit in units:
+        if not editions or editions[-1]["edition"].pk != unit.army.edition_id:
+            share = shares.get(unit.army.edition_id)
+            link = request.build_absolute_uri(reverse("ab-own-units-shared", args=[share.token])) if share else ""
+            editions.append({"edition": unit.army.edition, "units": [], "share_url": link})
+        editions[-1]["units"].append(unit)
+    return render(
+        request,
+        "catalogue/own_units.html",
+        {
+            "editions": editions,
+            "count": len(units),
+            "limit": OWN_UNITS_MAX,
+            "all_editions": Edition.objects.filter(armies__hidden=False).distinct().order_by("number"),
+        },
+    )
+
+
+def _back_to(request: HttpRequest) -> str:
+    """Where a saved unit sends the player: their list's builder when they came from it."""
+    pk = request.GET.get("list", "")
+    if pk.isdigit():
+        return f"/lists/{int(pk)}/#catalogue"  # the builder itself checks whose list it is
+    return reverse("ab-own-units")
+
+
+def _initial(unit: Unit) -> tuple[dict, list[dict], list[dict]]:
+    data = own_units.definition(unit)
+    initial = {
+        "name": data["name"],
+        "army": unit.army_id,
+        "unit_type": data["unit_type"],
+        "slot": data["slot"],
+        "officer_rank": data["officer_rank"],
+        "damage_value": data["damage_value"],
+        "transport_capacity": data["transport_capacity"],
+        "base_models": data["base_models"],
+        "max_models": data["max_models"],
+        "composition": data["composition"],
+        "weapons_text": data["weapons_text"] if unit.is_own else "",
+        "special_rules": list(unit.special_rules.values_list("pk", flat=True)),
+        **{f"cost_{q}": c for q, c in data["cost"].items()},
+        **{f"per_model_{q}": c for q, c in data["per_model"].items()},
+    }
+    weapons = {w.slug: w.pk for w in unit.weapons.all()}
+    lines = [
+        {"weapon": weapons.get(line["weapon"]), "count": line["count"], "mount": line["mount"], "arc": line["arc"]}
+        for line in data["weapons"]
+        if line["weapon"] in weapons
+    ]
+    options = [
+        {
+            "name": row["name"],
+            "cost": row["cost"],
+            "per_model": row["per_model"],
+            "max_count": row["max_count"],
+            "group": row["group"],
+            "adds_models": row["adds_models"] or None,
+            "grants_weapon": weapons.get(row["grants"]) or _weapon_pk(unit, row["grants"]),
+            "replaces_weapon": weapons.get(row["replaces"]) or _weapon_pk(unit, row["replaces"]),
+        }
+        for row in data["options"]
+    ]
+    return initial, lines, options
+
+
+def _weapon_pk(unit: Unit, slug: str) -> int | None:
+    if not slug:
+        return None
+    from armybuilder.reference.models import Weapon
+
+    return Weapon.objects.filter(edition_id=unit.army.edition_id, slug=slug).values_list("pk", flat=True).first()
+
+
+def _form_data(form: own_forms.OwnUnitForm, weapons, options) -> dict:
+    data = form.cleaned_data
+    return {
+        "name": data["name"],
+        "unit_type": data["unit_type"],
+        "slot": data["slot"],
+        "officer_rank": data.get("officer_rank") or "",
+        "damage_value": data.get("damage_value"),
+        "transport_capacity": data.get("transport_capacity"),
+        "base_models": data["base_models"],
+        "max_models": data["max_models"],
+        "cost": form.costs("cost"),
+        "per_model": form.costs("per_model"),
+        "composition": data.get("composition") or "",
+        "weapons_text": data.get("weapons_text") or "",
+        "weapons": [
+            {
+                "weapon": row["weapon"].slug,
+                "count": row["count"],
+                "mount": row.get("mount") or "",
+                "arc": row.get("arc") or "",
+            }
+            for row in own_forms.weapon_rows(weapons)
+        ],
+        "options": [
+            {
+                "name": row["name"],
+                "cost": row["cost"],
+                "per_model": row["per_model"],
+                "max_count": row.get("max_count"),
+                "group": row.get("group") or "",
+                "adds_models": row.get("adds_models") or 0,
+                "grants": row["grants_weapon"].slug if row.get("grants_weapon") else "",
+                "replaces": row["replaces_weapon"].slug if row.get("replaces_weapon") else "",
+            }
+            for row in own_forms.option_rows(options)
+        ],
+        "special_rules": [rule.slug for rule in data.get("special_rules", ())],
+    }
+
+
+def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> HttpResponse:
+    kwargs = {"edition": edition}
+    sections: dict[str, list[str]] = {"weapons": [], "options": []}
+    if request.method == "POST":
+        form = own_forms.OwnUnitForm(request.POST, **kwargs)
+        weapons = own_forms.WeaponLineFormSet(request.POST, prefix="w", form_kwargs=kwargs)
+        options = own_forms.OptionFormSet(request.POST, prefix="o", form_kwargs=kwargs)
+        if form.is_valid() & weapons.is_valid() & options.is_valid():
+            sections = own_forms.check_whole(form, weapons, options)
+            own_forms.refuse_duplicate_name(form, request.user, unit)
+            if not form.errors and not any(sections.values()):
+                try:
+                    saved = own_units.write_unit(
+                        request.user, form.cleaned_data["army"], _form_data(form, weapons, options), unit
+                    )
+                except own_units.TooManyUnits as full:
+                    form.add_error(None, str(full))
+                else:
+                    messages.success(request, _("“%(name)s” is saved in your units.") % {"name": saved.name})
+                    return redirect(_back_to(request))
+    else:
+        source = _copy_source(request, edition) if unit is None else unit
+        initial, lines, rows = _initial(source) if source is not None else ({}, [], [])
+        if unit is None and source is not None:
+            initial["name"] = _("%(name)s (mine)") % {"name": source.name}
+        army = request.GET.get("army", "")
+        if unit is None and army:
+            initial["army"] = Army.objects.filter(edition=edition, slug=army).values_list("pk", flat=True).first()
+        form = own_forms.OwnUnitForm(initial=initial, **kwargs)
+        weapons = own_forms.WeaponLineFormSet(initial=lines, prefix="w", form_kwargs=kwargs)
+        options = own_forms.OptionFormSet(initial=rows, prefix="o", form_kwargs=kwargs)
+    copyable = (
+        (
+            Unit.objects.filter(army__edition=edition, removed=False, hidden=False, owner__isnull=True)
+            | Unit.objects.owned_by(request.user).filter(army__edition=edition)
+        )
+        .select_related("army")
+        .order_by("army__name", "position", "name")
+    )
+    return render(
+        request,
+        "catalogue/own_unit_form.html",
+        {
+            "form": form,
+            "weapons": weapons,
+            "options": options,
+            "sections": sections,
+            "unit": unit,
+            "edition": edition,
+            "copyable": copyable if unit is None else [],
+            "back": _back_to(request),
+            "list_pk": request.GET.get("list", "") if request.GET.get("list", "").isdigit() else "",
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _copy_source(request: HttpRequest, edition: Edition) -> Unit | None:
+    """ "Start as a copy of": a built-in or imported unit of the edition, or one of the player's own."""
+    pk = request.GET.get("from", "")
+    if not pk.isdigit():
+        return None
+    visible = Unit.objects.filter(army__edition=edition, removed=False).filter(owner__isnull=True, hidden=False)
+    return (visible | Unit.objects.owned_by(request.user).filter(army__edition=edition)).filter(pk=int(pk)).first()
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def unit_new(request: HttpRequest, edition: str) -> HttpResponse:
+    return _unit_form(request, _edition(edition), None)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = get_object_or_404(Unit.objects.owned_by(request.user).select_related("army__edition"), pk=pk)
+    return _unit_form(request, unit.army.edition, unit)
+
+
+@require_POST
+@login_required
+def unit_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = get_object_or_404(Unit.objects.owned_by(request.user), pk=pk)
+    used = own_units.lists_using(unit)
+    if used:
+        messages.error(
+            request,
+            _("“%(name)s” is used in these lists, so it stays: %(lists)s. Remove it from them first.")
+            % {"name": unit.name, "lists": ", ".join(used)},
+        )
+    else:
+        unit.delete()
+        messages.success(request, _("“%(name)s” is deleted.") % {"name": unit.name})
+    return redirect("ab-own-units")
+
+
+@require_POST
+@login_required
+def share(request: HttpRequest, edition: str) -> HttpResponse:
+    """Make (once) the link to the player's units of an edition."""
+    found = _edition(edition)
+    UnitShare.objects.get_or_create(owner=request.user, edition=found, defaults={"token": secrets.token_urlsafe(16)})
+    return redirect(reverse("ab-own-units") + f"#edition-{found.slug}")
+
+
+@require_POST
+@login_required
+def unshare(request: HttpRequest, edition: str) -> HttpResponse:
+    """Withdraw the link: whoever had it reads nothing more (copies already made stay theirs)."""
+    UnitShare.objects.filter(owner=request.user, edition__slug=edition).delete()
+    return redirect("ab-own-units")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A shared set: anyone with the link reads it; a signed-in reader may copy it into their units."""
+    share = get_object_or_404(UnitShare.objects.select_related("owner", "edition"), token=token)
+    units = list(share.units().select_related("army").prefetch_related("options", "weapons").order_by("name"))
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        if share.owner_id == request.user.pk:
+            messages.info(request, _("These are your own units already."))
+            return redirect("ab-own-units")
+        if not own_units.room_for(request.user, len(units)):
+            messages.error(request, str(own_units.TooManyUnits()))
+        else:
+            for unit in units:
+                own_units.copy_unit(request.user, unit)
+            messages.success(request, _("%(n)s units are copied into your units.") % {"n": len(units)})
+            return redirect("ab-own-units")
+    response = render(
+        request,
+        "catalogue/own_units_shared.html",
+        {"share": share, "units": units, "is_owner": share.owner_id == request.user.pk},
+    )
+    response["X-Robots-Tag"] = "noindex"
+    return response
