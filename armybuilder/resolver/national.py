@@ -30,11 +30,12 @@ NAMES = {
     "banzai-charge": gettext_lazy("Banzai Charge"),
     "large-squads": gettext_lazy("Large Squads"),
     "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
+    "improvised-at": gettext_lazy("Improvised AT"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
     ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
-    ("italy", gettext_lazy("Italy (Large Squads)")),
+    ("italy", gettext_lazy("Italy (Large Squads, Improvised AT)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
 ]
 TARGET_ARMY_CHOICES = [
@@ -126,6 +127,11 @@ def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> li
         for a in applied:
             if a.change == "shot":
                 notes.append(_("+1 shot: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name})
+            elif a.change == "pen":
+                notes.append(
+                    _("Re-rolls a failed penetration roll: %(rule)s (%(weapon)s)")
+                    % {"rule": rule_name(a), "weapon": weapon_name}
+                )
             else:
                 notes.append(
                     _("No −1 for moving: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name}

@@ -559,7 +559,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         row = next(w for w in weapons if w.slug == cd["weapon"])
-        # Each shot is one die here, so only the national rules on the moving penalty act.
+        # Each shot is one die here, so only the national rules on the moving penalty and the pen roll act.
         steady = national.adjust_group(
             cd["edition"],
             cd.get("army") or "",
@@ -567,12 +567,14 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
             quality=cd["firer_quality"],
             order=cd["order"],
             gyro=bool(cd.get("gyro")),
+            at_vehicle=True,
         )
-        moving = tuple(a for a in steady.applied if a.change == "moving")
+        moving = tuple(a for a in steady.applied if a.change in ("moving", "pen"))
         try:
             raw = engine.anti_tank(
                 cd["edition"],
-                steady_on_move=bool(moving),
+                steady_on_move=steady.steady_on_move,
+                reroll_failed_pen=steady.reroll_failed_pen,
                 weapon=adapters.to_rules_weapon(row),
                 damage_value=cd["damage_value"],
                 shots=cd["shots"],

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from rules.combat.context import TargetCtx
     from rules.combat.volley import VolleyResult
 
-Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic"]
+Effect = Literal[
+    "", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic", "reroll_pen"
+]
 Confidence = Literal["book", "preview", "secondary"]
 
 # Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
@@ -75,7 +77,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
-    _v2("improvised-at", "italy", "Improvised AT"),
+    _v2("improvised-at", "italy", "Improvised AT", "reroll_pen"),
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
@@ -119,7 +121,7 @@ def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
     return tuple(r for r in RULES if r.edition == ed and r.army == army)
 
 
-SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins"})  # effects on the firer's shots
+SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins", "reroll_pen"})  # effects on the firer's shots
 
 
 def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
@@ -153,7 +155,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "pen"]
     slug: str
     name: str
 
@@ -163,6 +165,7 @@ class Adjusted:
     weapon: Weapon
     steady_on_move: bool
     applied: tuple[Applied, ...]
+    reroll_failed_pen: bool = False
 
 
 def adjust_group(
@@ -173,27 +176,38 @@ def adjust_group(
     quality: str = "regular",
     order: str = "fire",
     gyro: bool = False,
+    at_vehicle: bool = False,
 ) -> Adjusted:
-    """``weapon`` as the army's national rules make it fire, and whether it ignores the -1 for moving.
+    """``weapon`` as the army's national rules make it fire, whether it ignores the -1 for moving and
+    whether it re-rolls a failed penetration roll (``at_vehicle``: the target is an armoured vehicle).
 
     - Hitler's Buzzsaw: a light or medium machine gun, carried or on a vehicle, fires one more shot.
     - Fire and Manoeuvre (2nd edition): rifles, carbines and BARs fire on an Advance without the -1.
     - Gyro-stabilisers: a Veteran crew's gyro-stabilised gun (``gyro``: the vehicle carries the rule)
       fires on the move without the -1. Machine guns (the co-axial one) never count: Muster applies it
       to the vehicle's gun, the weapon with Pen or HE.
+    - Improvised AT (2nd edition): a weapon with a Pen below +3 (+1 or +2) re-rolls a failed penetration
+      roll at an armoured vehicle. Anti-tank grenades are the rule's other half: they act in a tank
+      assault, which no calculator resolves.
     The moving rules are only listed as applied on an Advance, where they change the roll.
     """
     out = weapon
-    steady = False
+    steady = reroll = False
     applied: list[Applied] = []
     for r in rules_of(edition, army):
         if r.effect == "buzzsaw" and weapon.slug in MACHINE_GUNS:
             out = replace(out, shots=extra_shot(out.shots))
             applied.append(Applied("shot", r.slug, r.name))
+        elif r.effect == "reroll_pen" and at_vehicle and 0 < weapon.pen < IMPROVISED_AT_PEN:
+            reroll = True
+            applied.append(Applied("pen", r.slug, r.name))
         elif order == "advance" and _steadies(r.effect, weapon, quality, gyro):
             steady = True
             applied.append(Applied("moving", r.slug, r.name))
-    return Adjusted(out, steady, tuple(applied))
+    return Adjusted(out, steady, tuple(applied), reroll)
+
+
+IMPROVISED_AT_PEN = 3  # Improvised AT: weapons with a Pen below +3
 
 
 def _steadies(effect: Effect, weapon: Weapon, quality: str, gyro: bool) -> bool:
@@ -313,15 +327,20 @@ def prepare_shooting(
     gyro: bool = False,
 ) -> PreparedShooting:
     """Every national rule of the firer's ``army`` and the target's ``target_army`` that acts on one
-    unit's shooting, applied to the engine's inputs: the groups' weapons and moving penalty, the unit's
+    unit's shooting, applied to the engine's inputs: the groups' weapons, moving penalty and pen re-roll, the unit's
     pins (Large Squads) and the target's morale re-roll (the Great Patriotic War)."""
-    adjusted = [adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro) for g in groups]
+    at_vehicle = target.kind == "armoured"
+    adjusted = [
+        adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro, at_vehicle=at_vehicle)
+        for g in groups
+    ]
     large = large_squad(edition, army, sum(g.models for g in groups))
     gpw = rerolls_failed_morale(edition, target_army, target.kind)
     fanatic = fanatic_target(edition, target_army, target.kind)
     return PreparedShooting(
         groups=tuple(
-            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move) for g, a in zip(groups, adjusted, strict=True)
+            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move, reroll_failed_pen=a.reroll_failed_pen)
+            for g, a in zip(groups, adjusted, strict=True)
         ),
         target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
         d2_pins=large is not None,

@@ -150,3 +150,20 @@ def test_a_japanese_target_is_fanatic(client, charts):
     html = client.get(f"/calc/shooting/?{query}&target_army=imperial-japan").text
     assert "Fanatics: pins neither rout it nor count on its morale checks: Death Before Dishonour" in html
     assert _exact(html, "Unit destroyed") < _exact(client.get(f"/calc/shooting/?{query}").text, "Unit destroyed")
+
+
+def test_an_italian_light_gun_re_rolls_a_failed_penetration(client, charts):
+    query = (
+        "/calc/anti-tank/?edition=v2&weapon=light-autocannon&shots=1&range=normal&order=fire"
+        "&firer_quality=regular&firer_pins=0&damage_value=7&facing=front&target_quality=regular&target_pins=0"
+        "&cover=none"
+    )
+    italian = client.get(f"{query}&army=italy").text
+    plain = client.get(query).text
+    assert "Re-rolls a failed penetration roll: Improvised AT (Light autocannon)" in italian
+    assert "Re-rolls a failed penetration" not in plain
+    # Pen +2 at DV 7 damages on a 5 or a 6: 1/6 superficial and 1/6 full; re-rolled, 10/36 of each, so
+    # the knock-out chance (which only the damaging faces reach) grows by (10/36) / (6/36).
+    assert _exact(italian, "Knocked out") == _exact(plain, "Knocked out") * Fraction(5, 3)
+    french = client.get(f"{query}&army=italy", headers={"Accept-Language": "fr"}).text
+    assert "Relance un jet de pénétration raté : Antichar improvisé" in french

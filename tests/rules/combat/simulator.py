@@ -117,6 +117,11 @@ def large_squads(s: dict[str, Any]) -> bool:
     return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
 
 
+def improvised_at(s: dict[str, Any], w: dict[str, Any]) -> bool:
+    """2e: an Italian weapon of Pen +1 or +2 may roll its damage die at a tank once more if it failed."""
+    return s.get("army") == "italy" and s["edition"] == "2e" and w.get("pen", 0) in (1, 2)
+
+
 def death_before_dishonour(s: dict[str, Any]) -> bool:
     """2e: a Japanese infantry or artillery target is Fanatic."""
     return s.get("target_army") == "imperial-japan" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
@@ -369,6 +374,8 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
                 v.pins += 1  # one pin per firing unit that hits with a weapon that could damage it [§7]
                 v.pinned_by_unit = True
             d = rng.randint(1, 6)
+            if (d == 1 or d + pen < dv) and improvised_at(s, w):
+                d = rng.randint(1, 6)  # Improvised AT: one more go at a failed damage roll
             total = d + pen
             if d != 1 and total >= dv:
                 rolls = 2 if total >= dv + 3 else 1
@@ -651,7 +658,8 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
     small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, and
-    Italian squads of 12 to 17 men (Large Squads)."""
+    Italian squads of 12 to 17 men (Large Squads) and Italian light AT weapons at light armour
+    (Improvised AT)."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for i in range(count):
@@ -676,6 +684,17 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
             target = _men(rng, small=True)
             target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
+            s.update(_shooter(rng, edition, False), target=target)
+            out.append(s)
+            continue
+        if army == "italy" and (i // 10) % 2:  # light AT weapons at light armour (Improvised AT)
+            weapons = rng.sample((ATR, HMG, AUTOCANNON), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 3)) for w in weapons]
+            for g in s["groups"]:
+                g.pop("indirect", None)
+                g["ammo"] = "ap" if g["weapon"].get("pen") else "auto"
+            target = _armour(rng)
+            target.update(dv=7, pins=0, flamer=False)
             s.update(_shooter(rng, edition, False), target=target)
             out.append(s)
             continue

@@ -9,6 +9,7 @@ import pytest
 
 from rules.combat import national
 from rules.combat.api import ShotGroupInput, TargetInput, anti_tank, order_test, shooting
+from rules.combat.vehicles import penetration_counts
 from rules.combat.weapons import Weapon
 
 from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
@@ -195,3 +196,52 @@ def test_death_before_dishonour_makes_a_japanese_target_fanatic():
     routed = shooting("v2", target=TargetInput(models=4, pins=8), **kwargs)
     held = shooting("v2", target=TargetInput(models=4, pins=8, fanatic=True), **kwargs)
     assert routed.morale.p_pin_rout == plain.p_pin and held.morale.p_pin_rout == 0
+
+
+ATR = Weapon("Anti-tank rifle", "anti-tank-rifle", 36, pen=2, team=True)
+
+
+def test_improvised_at_rerolls_a_failed_pen_roll_for_pen_below_three_at_vehicles_only():
+    # Pen +2 at DV 7: a 1, 2, 3 or 4 fails, a 5 is superficial, a 6 full. Re-rolling the four failures:
+    # none 4 x 4, superficial 1 x 6 + 4 x 1, full the same, out of 36.
+    assert penetration_counts(7, 2) == (4, 1, 1, 0)
+    assert penetration_counts(7, 2, reroll_failed=True) == (16, 10, 10, 0)
+    adj = national.adjust_group("v2", "italy", ATR, at_vehicle=True)
+    assert adj.reroll_failed_pen and [(a.change, a.name) for a in adj.applied] == [("pen", "Improvised AT")]
+    assert not national.adjust_group("v2", "italy", ATR, at_vehicle=False).reroll_failed_pen
+    assert not national.adjust_group("v2", "italy", MEDIUM_AT_GUN, at_vehicle=True).reroll_failed_pen  # Pen +5
+    assert not national.adjust_group("v2", "italy", RIFLE, at_vehicle=True).applied  # no Pen at all
+    assert not national.adjust_group("v2", "germany", ATR, at_vehicle=True).reroll_failed_pen
+    assert not national.adjust_group("v3", "italy", ATR, at_vehicle=True).reroll_failed_pen  # not sourced for 3rd
+
+    kwargs = {"weapon": ATR, "damage_value": 7, "firer_quality": "regular"}
+    plain = anti_tank("v2", **kwargs)
+    national_at = anti_tank("v2", reroll_failed_pen=True, **kwargs)
+    assert national_at.categories == {"none": F(16, 36), "superficial": F(10, 36), "full": F(10, 36), "massive": 0}
+    # One hit, 2nd edition: the hit's pin and the result's. Superficial (D6-3 on the full table) knocks
+    # out only on a 6 (On Fire, then morale 9 - 2 pins fails 15/36); full knocks out on 4-6 and On Fire.
+    k_superficial = F(1, 6) * F(15, 36)
+    k_full = F(3, 6) + F(1, 6) * F(15, 36)
+    ph = plain.p_hit
+    assert national_at.p_hit == ph
+    assert plain.p_knocked_out == ph * (F(1, 6) * k_superficial + F(1, 6) * k_full)
+    assert national_at.p_knocked_out == ph * (F(10, 36) * k_superficial + F(10, 36) * k_full)
+
+
+def test_improvised_at_acts_in_the_shooting_odds_at_an_armoured_target():
+    target = TargetInput(kind="armoured", quality="regular", models=1, damage_value=7)
+    prepared = national.prepare_shooting(
+        "v2", "italy", "", [ShotGroupInput(ATR, 1)], target, quality="regular", order="fire"
+    )
+    assert prepared.groups[0].reroll_failed_pen and prepared.per_group[0][0].slug == "improvised-at"
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "target": target}
+    plain = shooting("v2", groups=[ShotGroupInput(ATR, 1)], **kwargs)
+    italian = shooting("v2", groups=prepared.groups, **kwargs)
+    assert italian.vehicle.categories_per_hit[0]["none"] == F(16, 36)
+    # Only the damage rolls that failed change: the knock-out chance scales by (10/36) / (1/6).
+    assert italian.vehicle.p_knocked_out == plain.vehicle.p_knocked_out * F(5, 3)
+    men = TargetInput(kind="infantry", quality="regular", models=5)
+    on_men = national.prepare_shooting(
+        "v2", "italy", "", [ShotGroupInput(ATR, 1)], men, quality="regular", order="fire"
+    )
+    assert not on_men.groups[0].reroll_failed_pen and on_men.per_group == ((),)
