@@ -378,6 +378,9 @@ class OrderTestForm(EditionForm):
     banzai = forms.BooleanField(
         label=_("Banzai Charge: Japanese infantry running at or assaulting the closest visible enemy"), required=False
     )
+    commissar = forms.BooleanField(
+        label=_("Not One Step Back!: a Soviet unit of three or more men within 6″ of a commissar"), required=False
+    )
 
     def __init__(self, *args: Any, officer_ranks: Mapping[int, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -31,6 +31,7 @@ NAMES = {
     "large-squads": gettext_lazy("Large Squads"),
     "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
     "improvised-at": gettext_lazy("Improvised AT"),
+    "not-one-step-back": gettext_lazy("Not One Step Back!"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -114,6 +115,10 @@ def fanatic_note(applied: national.Applied) -> str:
 
 def pins_note(applied: national.Applied) -> str:
     return _("D2 pins: %(rule)s (14 or more men firing)") % {"rule": rule_name(applied)}
+
+
+def commissar_note(applied: national.Applied) -> str:
+    return _("A failed test is taken again, a man removed for it: %(rule)s") % {"rule": rule_name(applied)}
 
 
 def order_note(applied: national.Applied) -> str:

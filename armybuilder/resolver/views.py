@@ -674,11 +674,20 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
                 modifier=cd["modifier"],
             )
             banzai = national.banzai(cd["edition"], "imperial-japan", bool(cd.get("banzai")))
-            result = present_order_test(national.auto_pass(raw) if banzai else raw, cd)
+            commissar = national.not_one_step_back(cd["edition"], "soviet-union", bool(cd.get("commissar")))
+            if banzai:
+                raw = national.auto_pass(raw)
+            elif commissar:
+                raw = national.commissar_reroll(raw)
+            result = present_order_test(raw, cd)
             if banzai:
                 result.notes.insert(0, national_rules.order_note(banzai))
             elif cd.get("banzai"):
                 result.notes.insert(0, _("Banzai Charge is not modelled for this edition: the test is rolled."))
+            if commissar and not banzai:
+                result.notes.insert(0, national_rules.commissar_note(commissar))
+            elif cd.get("commissar") and not commissar:
+                result.notes.insert(0, _("Not One Step Back! is not modelled for this edition: no re-roll."))
         except RulesError as exc:
             error = display_error(exc)
     context = _common("order-test", _("Order test"))
@@ -802,6 +811,10 @@ def present_order_test(raw: OrderTestOdds, cd: Mapping[str, Any]) -> Result:
     if raw.p_double_one is not None:
         result.stats.append(
             Stat(_("Incredible Courage"), to_fraction(raw.p_double_one), note=_("a double one (2nd edition)"))
+        )
+    if raw.p_man_removed is not None:
+        result.stats.append(
+            Stat(_("A man removed"), to_fraction(raw.p_man_removed), note=_("to re-take a failed test"))
         )
     mods = [(_("Pins"), _signed(-cd["pins"]))] if cd["pins"] else []
     if cd["officer_bonus"]:

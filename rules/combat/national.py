@@ -36,7 +36,16 @@ if TYPE_CHECKING:
     from rules.combat.volley import VolleyResult
 
 Effect = Literal[
-    "", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic", "reroll_pen"
+    "",
+    "buzzsaw",
+    "fire_and_manoeuvre",
+    "gyro",
+    "morale_reroll",
+    "banzai",
+    "d2_pins",
+    "fanatic",
+    "reroll_pen",
+    "commissar",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -82,7 +91,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
     _v2("massed-batteries", "soviet-union", "Massed Batteries"),
-    _v2("not-one-step-back", "soviet-union", "Not One Step Back!"),
+    _v2("not-one-step-back", "soviet-union", "Not One Step Back!", "commissar"),
     _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
     _v2("air-superiority", "us", "Air Superiority"),
     _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
@@ -276,6 +285,42 @@ def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
         p_double_one=None,
         unverified=(),
         unverified_detail=(),  # no roll, so no unverified switch can change it
+    )
+
+
+def rule_in(edition: str, slugs: frozenset[str] | set[str] | tuple[str, ...], effect: Effect) -> NationalRule | None:
+    """The modelled rule with ``effect`` among the rule slugs a side or list carries, in ``edition``."""
+    ed = _edition(edition)
+    return next((r for r in RULES if r.edition == ed and r.effect == effect and r.slug in slugs), None)
+
+
+COMMISSAR_MIN_MEN = 3  # Not One Step Back! is not for units of one or two men
+
+
+def not_one_step_back(edition: str, army: str, near_commissar: bool, men: int | None = None) -> Applied | None:
+    """Not One Step Back!: a Soviet unit that fails an order test within 6" of a commissar may lose a man
+    to take the test again (not a unit of one or two men; ``men`` None: its size is not known)."""
+    r = _rule(edition, army, "commissar")
+    if r is None or not near_commissar or (men is not None and men < COMMISSAR_MIN_MEN):
+        return None
+    return Applied("order", r.slug, r.name)
+
+
+def commissar_reroll(odds: OrderTestOdds) -> OrderTestOdds:
+    """An order test taken again once if it fails (a FUBAR is a failure too), a man lost for it: the
+    second test has the same odds, so every failing outcome is the first failure times the second's
+    own chance, and the man is lost with the first failure (``p_man_removed``). Exact."""
+    f = odds.p_fail
+    return replace(
+        odds,
+        p_pass=odds.p_pass + f * odds.p_pass,
+        p_fail=f * f,
+        p_fubar=f * odds.p_fubar,
+        p_fail_not_fubar=f * odds.p_fail_not_fubar,
+        p_fubar_friendly_fire=f * odds.p_fubar_friendly_fire,
+        p_fubar_panic=f * odds.p_fubar_panic,
+        p_double_one=None if odds.p_double_one is None else odds.p_double_one * (1 + f),
+        p_man_removed=f,
     )
 
 

@@ -75,7 +75,9 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         )
         if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
             res = national.auto_pass(res)
-        return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar)}
+        elif national.not_one_step_back(s["edition"], s.get("army", ""), bool(s.get("commissar"))):
+            res = national.commissar_reroll(res)
+        return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar), "man_removed": _p(res.p_man_removed or 0)}
     if s["calc"] == "close_quarters":
         att, dfd = s["attacker"], s["defender"]
         res = engine.close_quarters(

@@ -167,3 +167,17 @@ def test_an_italian_light_gun_re_rolls_a_failed_penetration(client, charts):
     assert _exact(italian, "Knocked out") == _exact(plain, "Knocked out") * Fraction(5, 3)
     french = client.get(f"{query}&army=italy", headers={"Accept-Language": "fr"}).text
     assert "Relance un jet de pénétration raté : Antichar improvisé" in french
+
+
+def test_a_soviet_unit_near_a_commissar_re_takes_its_order_test(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=3&officer_bonus=0&modifier=0"
+    html = client.get(f"{query}&commissar=on").text
+    assert "A failed test is taken again, a man removed for it: Not One Step Back!" in html
+    assert _exact(html, "Order given") == Fraction(855, 1296)
+    assert _exact(html, "A man removed") == Fraction(21, 36)
+    plain = client.get(query).text
+    assert _exact(plain, "Order given") == Fraction(15, 36) and "A man removed" not in plain
+    v3 = client.get(query.replace("v2", "v3") + "&commissar=on").text
+    assert "Not One Step Back! is not modelled for this edition" in v3
+    french = client.get(f"{query}&commissar=on", headers={"Accept-Language": "fr"}).text
+    assert "Pas un pas en arrière" in french

@@ -398,10 +398,15 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
     if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
-        return {"pass": 1.0, "fubar": 0.0}  # Banzai Charge: the order is given without a roll
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
+        return {"pass": 1.0, "fubar": 0.0, "man_removed": 0.0}  # Banzai Charge: given without a roll
     m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
-    return {"pass": float(a + b <= m), "fubar": float(a == b == 6)}
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    lost = 0.0
+    # Not One Step Back! (2e): a Soviet unit failing near a commissar shoots a man and tries once more.
+    if s.get("commissar") and s.get("army") == "soviet-union" and s["edition"] == "2e" and a + b > m:
+        lost = 1.0
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+    return {"pass": float(a + b <= m), "fubar": float(a == b == 6), "man_removed": lost}
 
 
 def _strikes(rng: random.Random, ed: Ed, side: dict[str, Any], alive: int, enemy_quality: str, cap: int) -> int:
@@ -657,7 +662,8 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
 def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
-    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, and
+    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, Soviet
+    order tests near a commissar (Not One Step Back!), and
     Italian squads of 12 to 17 men (Large Squads) and Italian light AT weapons at light armour
     (Improvised AT)."""
     rng = random.Random(seed)
@@ -667,7 +673,7 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
         army = ("germany", "us", "soviet-union", "imperial-japan", "italy")[(i // 2) % 5]
         at_armour = i % 5 == 4 and army in ("germany", "us")
         s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
-        if army == "imperial-japan":  # order tests, half of them a Banzai Charge
+        if army == "imperial-japan":  # order tests: Japanese, half of them a Banzai Charge, or Soviet
             s.update(
                 calc="order_test",
                 quality=rng.choice(("inexperienced", "regular", "veteran")),
@@ -676,6 +682,8 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
                 modifier=rng.randint(-2, 1),
                 banzai=rng.random() < 0.5,
             )
+            if (i // 10) % 2:  # Soviet units, most of them within 6" of a commissar
+                s.update(army="soviet-union", banzai=False, commissar=rng.random() < 0.7)
             out.append(s)
             continue
         if army == "soviet-union":  # shot at: small Soviet or Japanese units, so morale checks come often

@@ -245,3 +245,23 @@ def test_improvised_at_acts_in_the_shooting_odds_at_an_armoured_target():
         "v2", "italy", "", [ShotGroupInput(ATR, 1)], men, quality="regular", order="fire"
     )
     assert not on_men.groups[0].reroll_failed_pen and on_men.per_group == ((),)
+
+
+def test_not_one_step_back_re_takes_a_failed_order_test_for_a_man():
+    odds = order_test("v2", quality="regular", pins=3)  # morale 9 - 3: 2D6 at most 6 passes 15/36
+    assert (odds.p_pass, odds.p_fail, odds.p_fubar) == (F(15, 36), F(21, 36), F(1, 36))
+    assert national.not_one_step_back("v2", "soviet-union", near_commissar=False) is None
+    assert national.not_one_step_back("v2", "germany", near_commissar=True) is None
+    assert national.not_one_step_back("v2", "soviet-union", near_commissar=True, men=2) is None
+    assert national.not_one_step_back("v3", "soviet-union", near_commissar=True) is None  # not sourced for 3rd
+    applied = national.not_one_step_back("v2", "soviet-union", near_commissar=True, men=3)
+    assert applied is not None and applied.name == "Not One Step Back!"
+    again = national.commissar_reroll(odds)
+    # Pass at once, or fail (FUBAR too) and pass the second go: 15/36 + 21/36 x 15/36.
+    assert again.p_pass == F(15, 36) + F(21, 36) * F(15, 36) == F(855, 1296)
+    assert again.p_fail == F(21, 36) ** 2 and again.p_pass + again.p_fail == 1
+    assert again.p_fubar == F(21, 36) * F(1, 36)
+    assert again.p_fubar_friendly_fire + again.p_fubar_panic == again.p_fubar
+    assert again.p_fail_not_fubar == F(21, 36) * F(20, 36)
+    assert again.p_double_one == F(1, 36) + F(21, 36) * F(1, 36)
+    assert again.p_man_removed == F(21, 36)
