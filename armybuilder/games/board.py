@@ -15,7 +15,7 @@ from armybuilder.games.models import Game
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
-from rules.game.engine import GameState, UnitState, order_odds, summarise
+from rules.game.engine import GameState, UnitState, commissar_odds, order_odds, summarise
 
 ORDER_LABELS = {
     "fire": gettext_lazy("Fire"),
@@ -50,6 +50,7 @@ ERRORS = {
     "no-snap": gettext_lazy("No officer's order to pass on now."),
     "snap-unit": gettext_lazy("The officer passes his order to other units of his own side."),
     "snap-order": gettext_lazy("The unit takes the officer's own order."),
+    "commissar": gettext_lazy("Not One Step Back! does not apply to this unit."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
         "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
@@ -80,10 +81,16 @@ class UnitRow:
     officer_tests: list[tuple[UnitState, Fraction, str]]
     awaits_snap: bool = False  # it may take the officer's order just given ("snap to action")
     snap_test: OrderTestResult | None = None  # its order test then, with the officer's bonus
+    # Not One Step Back!: the chance its test passes if a failed one is taken again (None: no commissar rule).
+    commissar: Fraction | None = None
 
     @property
     def snap_percent(self) -> str:
         return percent(self.snap_test.p_pass) if self.snap_test else ""
+
+    @property
+    def commissar_percent(self) -> str:
+        return percent(self.commissar) if self.commissar is not None else ""
 
     @property
     def test_percent(self) -> str:
@@ -139,6 +146,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     officer_tests=officer_tests,
                     awaits_snap=awaits_snap and can_act and not state.finished,
                     snap_test=snap_test,
+                    commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -183,6 +191,21 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
     }
 
 
+def _commissar(
+    state: GameState,
+    unit: UnitState,
+    test: OrderTestResult | None,
+    snap_test: OrderTestResult | None,
+    officer: str | None,
+) -> Fraction | None:
+    """The pass chance with Not One Step Back!'s re-roll, for the test the unit would take now."""
+    if test is not None:
+        return commissar_odds(state, unit.key)
+    if snap_test is not None:
+        return commissar_odds(state, unit.key, officer)
+    return None
+
+
 def _unit_name(state: GameState, key: str | None) -> str:
     return state.units[key].setup.name if key in state.units else "?"
 
@@ -199,6 +222,9 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
+        if d.get("commissar"):
+            params = {"a": d["first"][0], "b": d["first"][1], "models": d.get("models", "?")}
+            text += " · " + _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls") % params
         if "dice" in d:
             params = {"a": d["dice"][0], "b": d["dice"][1], "morale": d["morale"]}
             text += " · " + _("order test %(a)s+%(b)s against %(morale)s") % params

@@ -66,6 +66,10 @@ class ActionForm(forms.Form):
     officer = forms.CharField(required=False, max_length=40)
     die1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     die2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    # Not One Step Back!: within 6" of a commissar, a failed test is taken again (typed, or rolled).
+    commissar = forms.BooleanField(required=False)
+    reroll1 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
     result = forms.ChoiceField(
         required=False,
@@ -93,4 +97,8 @@ class ActionForm(forms.Form):
         if (dice[0] is None) != (dice[1] is None):
             raise forms.ValidationError(_("Type both dice of the order test, or neither to let Muster roll."))
         data["dice"] = dice if dice[0] is not None else None
+        reroll = (data.get("reroll1"), data.get("reroll2"))
+        if (reroll[0] is None) != (reroll[1] is None):
+            raise forms.ValidationError(_("Type both dice of the re-roll, or neither to let Muster roll."))
+        data["reroll"] = reroll if reroll[0] is not None else None
         return data

@@ -49,7 +49,7 @@ def lists_for_game():
     return (
         ArmyList.objects.active()
         .select_related("edition", "army")
-        .prefetch_related("platoons", "entries__platoon", "entries__unit__weapons", options)
+        .prefetch_related("army__national_rules", "platoons", "entries__platoon", "entries__unit__weapons", options)
     )
 
 
@@ -86,7 +86,9 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
             "damage_value": target.damage_value,
             **national_rules.odds_setup(entry, army),
         }
-    return {"key": side, "name": name, "list_name": army_list.name, "units": units}, odds
+    # The army's national rules by slug, for the ones that act at the table (rules.combat.national).
+    rules = sorted(r.slug for r in army_list.army.national_rules.all()) if army_list.army else []
+    return {"key": side, "name": name, "list_name": army_list.name, "units": units, "rules": rules}, odds
 
 
 def stand_in_side(name: str, dice: int) -> dict[str, Any]:

@@ -217,11 +217,20 @@ def _build(form: ActionForm, door: Door):
         if kind == "order":
             unit_action(state, "order", {})
             return give_order(
-                state, data["unit"], data["order"], server_rng, officer=data["officer"] or None, dice=data["dice"]
+                state,
+                data["unit"],
+                data["order"],
+                server_rng,
+                officer=data["officer"] or None,
+                dice=data["dice"],
+                commissar=data["commissar"],
+                reroll=data["reroll"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
-            return snap_order(state, data["unit"], server_rng, dice=data["dice"])
+            return snap_order(
+                state, data["unit"], server_rng, dice=data["dice"], commissar=data["commissar"], reroll=data["reroll"]
+            )
         if kind in ("pins", "casualties"):
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol
 
+from rules.combat import national
 from rules.combat.context import BASE_MORALE
 from rules.combat.morale import OrderTestResult, order_test
 from rules.errors import RulesError
@@ -60,6 +62,8 @@ class SideSetup:
     key: str  # "a" (the game's creator) or "b"
     name: str
     units: tuple[UnitSetup, ...]
+    # The slugs of the national rules its list's army carries (rules.combat.national), frozen at the start.
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class GameSetup:
                 key=side["key"],
                 name=side["name"],
                 units=tuple(UnitSetup(**unit) for unit in side["units"]),
+                rules=tuple(str(slug) for slug in side.get("rules") or ()),
             )
             for side in data["sides"]
         )
@@ -335,6 +340,29 @@ def order_odds(state: GameState, unit_key: str, officer_key: str | None = None) 
     return order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer_key), unit.pins)
 
 
+def side_rules(state: GameState, side: str) -> tuple[str, ...]:
+    """The national rule slugs the side's list carries (none for a stand-in opponent)."""
+    return next((s.rules for s in state.setup.sides if s.key == side), ())
+
+
+def commissar_rule(state: GameState, unit_key: str) -> national.NationalRule | None:
+    """Not One Step Back! for this unit, if its side carries it in this edition and the unit is infantry
+    of three or more men (a unit whose size Muster does not know is left to the players)."""
+    unit = state.unit(unit_key)
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "commissar")
+    if rule is None or unit.setup.is_vehicle or (unit.models is not None and unit.models < national.COMMISSAR_MIN_MEN):
+        return None
+    return rule
+
+
+def commissar_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> Fraction | None:
+    """The chance the order test passes when a failed one is taken again near a commissar, or None."""
+    if commissar_rule(state, unit_key) is None:
+        return None
+    p = order_odds(state, unit_key, officer_key).p_pass
+    return p + (1 - p) * p
+
+
 def give_order(
     state: GameState,
     unit_key: str,
@@ -343,24 +371,39 @@ def give_order(
     *,
     officer: str | None = None,
     dice: tuple[int, int] | None = None,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
 ) -> Action:
-    """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed."""
+    """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
+
+    ``commissar``: the unit is within 6" of a commissar (Not One Step Back!): a failed test is taken
+    again with ``reroll`` (typed, or rolled here) and a man is removed for it."""
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"order": order}
     if officer:
         data["officer"] = officer
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
-    _roll_test(state, unit, order, _officer_bonus(state, unit, officer), rng, dice, data)
+    bonus = _officer_bonus(state, unit, officer)
+    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll)
     return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
-def snap_order(state: GameState, unit_key: str, rng: Rng, *, dice: tuple[int, int] | None = None) -> Action:
+def snap_order(
+    state: GameState,
+    unit_key: str,
+    rng: Rng,
+    *,
+    dice: tuple[int, int] | None = None,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
+) -> Action:
     """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
     offer = _snap_offer(state)
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
-    _roll_test(state, unit, offer.order, state.unit(offer.officer).setup.officer_bonus, rng, dice, data)
+    bonus = state.unit(offer.officer).setup.officer_bonus
+    _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll)
     return Action("snap", side=unit.side, unit=unit_key, data=data)
 
 
@@ -372,17 +415,31 @@ def _roll_test(
     rng: Rng,
     dice: tuple[int, int] | None,
     data: dict[str, Any],
+    *,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
 ) -> None:
-    """Into ``data``: the order test's dice (typed, or rolled here) when needed, FUBAR's and Rally's D6."""
+    """Into ``data``: the order test's dice (typed, or rolled here) when needed, the commissar's re-roll
+    of a failed test (Not One Step Back!), FUBAR's and Rally's D6."""
     needs_test = _test_needed(unit, order)
+    final: list[int] = []
     if needs_test:
         if dice is None:
             dice = (roll(rng), roll(rng))
             data["rolled"] = True
-        data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
-        if dice == (6, 6):
+        final = data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
+        if commissar:
+            if commissar_rule(state, unit.key) is None:
+                raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
+            data["commissar"] = True
+            if not _passes(state, unit, bonus, final):
+                if reroll is None:
+                    reroll = (roll(rng), roll(rng))
+                    data["reroll_rolled"] = True
+                final = data["reroll"] = [_check_die(reroll[0], "die1"), _check_die(reroll[1], "die2")]
+        if final == [6, 6]:
             data["fubar"] = roll(rng)
-    passed = not needs_test or _passes(state, unit, bonus, data)
+    passed = not needs_test or _passes(state, unit, bonus, final)
     if order == "rally" and passed and state.rules.rally == "d6":
         data["rally"] = roll(rng)
 
@@ -439,8 +496,7 @@ def _test_needed(unit: UnitState, order: str) -> bool:
     return unit.pins > 0 and order != "down"
 
 
-def _passes(state: GameState, unit: UnitState, bonus: int, data: Mapping[str, Any]) -> bool:
-    dice = data["dice"]
+def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int]) -> bool:
     if dice == [6, 6]:
         return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
     odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
@@ -508,6 +564,7 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
     """The unit takes ``order``: its test if pinned (typed dice in ``data``), pins, Rally. Checks first."""
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     given, pins = order, unit.pins
+    lost_man = False
     if _test_needed(unit, order):
         dice = data.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
@@ -516,6 +573,19 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
         _check_die(dice[1], "die2")
         odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
         detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
+        if data.get("commissar"):
+            # Not One Step Back!: a failed test is taken again, and the commissar removes a man for it.
+            if commissar_rule(state, unit.key) is None:
+                raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
+            if not _passes(state, unit, bonus, list(dice)):
+                reroll = data.get("reroll")
+                if not isinstance(reroll, list) or len(reroll) != 2:
+                    raise RulesError("The failed test is taken again: give the second roll.", code="test")
+                _check_die(reroll[0], "die1")
+                _check_die(reroll[1], "die2")
+                lost_man = True
+                detail.update(commissar=True, first=list(dice), dice=list(reroll))
+                dice = reroll
         if dice == [6, 6]:
             chart = _check_die(data.get("fubar"), "fubar")
             detail["fubar"] = "friendly_fire" if chart <= state.rules.combat.fubar_friendly_fire_faces else "panic"
@@ -533,6 +603,9 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
             pins = max(pins - _check_die(data.get("rally"), "rally"), 0)
             detail["rally"] = data["rally"]
     unit.pins = pins
+    if lost_man and unit.models is not None:
+        unit.models -= 1  # the commissar's man: the unit has three or more, so it is never wiped out
+        detail["models"] = unit.models
     unit.orders.append(given)
     unit.kept = False
     detail.update(given=given, pins_after=unit.pins)
