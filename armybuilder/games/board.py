@@ -15,7 +15,16 @@ from armybuilder.games.models import Game
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
-from rules.game.engine import GameState, UnitState, commissar_odds, order_odds, summarise
+from rules.game.engine import (
+    GameState,
+    UnitState,
+    avanti_modifier,
+    commissar_odds,
+    die_to_send_back,
+    order_odds,
+    summarise,
+    tiger_fear_applies,
+)
 
 ORDER_LABELS = {
     "fire": gettext_lazy("Fire"),
@@ -51,6 +60,8 @@ ERRORS = {
     "snap-unit": gettext_lazy("The officer passes his order to other units of his own side."),
     "snap-order": gettext_lazy("The unit takes the officer's own order."),
     "commissar": gettext_lazy("Not One Step Back! does not apply to this unit."),
+    "tiger-fear": gettext_lazy("Tiger Fear does not act on this unit."),
+    "send-back": gettext_lazy("No die can be sent back now."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
         "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
@@ -83,6 +94,13 @@ class UnitRow:
     snap_test: OrderTestResult | None = None  # its order test then, with the officer's bonus
     # Not One Step Back!: the chance its test passes if a failed one is taken again (None: no commissar rule).
     commissar: Fraction | None = None
+    # Tiger Fear: the test it would take if the player says an enemy Tiger is near (None: cannot act).
+    tiger: OrderTestResult | None = None
+    avanti: int = 0  # Avanti Savoia!: the side's morale modifier now
+
+    @property
+    def tiger_percent(self) -> str:
+        return percent(self.tiger.p_pass) if self.tiger else ""
 
     @property
     def snap_percent(self) -> str:
@@ -147,6 +165,8 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     awaits_snap=awaits_snap and can_act and not state.finished,
                     snap_test=snap_test,
                     commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
+                    tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
+                    avanti=avanti_modifier(state, key),
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -186,6 +206,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
         "summary": summarise(state),
         "log": [log_line(game, state, entry) for entry in reversed(state.log)],
         "opponent": opponent,
+        "send_back": _send_back(state, opponent),
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
@@ -206,6 +227,20 @@ def _commissar(
     return None
 
 
+def _tiger(state: GameState, unit: UnitState, awaits: bool, officer: str | None) -> OrderTestResult | None:
+    if not awaits or not tiger_fear_applies(state, unit.key):
+        return None
+    return order_odds(state, unit.key, officer, tiger=True)
+
+
+def _send_back(state: GameState, opponent: bool) -> str:
+    """The side whose first die the viewer may send back (Communication Breakdown!), or ""."""
+    side = die_to_send_back(state)
+    if side is None or (opponent and side == "b"):
+        return ""  # the share link acts for side b: it may only send back side a's die
+    return side
+
+
 def _unit_name(state: GameState, key: str | None) -> str:
     return state.units[key].setup.name if key in state.units else "?"
 
@@ -222,6 +257,10 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
+        if d.get("tiger_fear"):
+            text += " · " + _("Tiger Fear: one more pin for the test")
+        if d.get("avanti"):
+            text += " · " + _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": d["avanti"]}
         if d.get("commissar"):
             params = {"a": d["first"][0], "b": d["first"][1], "models": d.get("models", "?")}
             text += " · " + _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls") % params
@@ -272,6 +311,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "remove":
         text = _("%(unit)s destroyed") % {"unit": unit}
+    elif entry.kind == "send_back":
+        text = _("Communication Breakdown: %(side)s's die goes back in the bag") % {"side": game.side_name(d["die"])}
     elif entry.kind == "end_turn":
         text = _("End of turn %(turn)s") % {"turn": d["turn"]}
         shed = [f"{_unit_name(state, k)} −{n}" for k, n in d["down_pins"].items() if n]

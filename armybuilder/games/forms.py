@@ -11,7 +11,19 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.games.services import MAX_STAND_IN_DICE
 from rules.game.editions import ORDERS
 
-KINDS = ("draw", "record", "order", "snap", "pins", "casualties", "damage", "remove", "end_turn", "end_game")
+KINDS = (
+    "draw",
+    "record",
+    "order",
+    "snap",
+    "pins",
+    "casualties",
+    "damage",
+    "remove",
+    "end_turn",
+    "end_game",
+    "send_back",
+)
 TOKEN = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{16,32})/?(?:[?#].*)?$")
 
 
@@ -70,6 +82,7 @@ class ActionForm(forms.Form):
     commissar = forms.BooleanField(required=False)
     reroll1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
     result = forms.ChoiceField(
         required=False,

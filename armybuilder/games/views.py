@@ -36,11 +36,20 @@ from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from armybuilder.security.middleware import Limit, over_limit, refusal
 from rules.errors import RulesError
-from rules.game.engine import Action, GameState, draw, end_turn, give_order, recorded_draw, snap_order
+from rules.game.engine import (
+    Action,
+    GameState,
+    draw,
+    end_turn,
+    give_order,
+    recorded_draw,
+    send_back,
+    snap_order,
+)
 
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
-GUARDED = ("draw", "record", "end_turn", "end_game")
+GUARDED = ("draw", "record", "end_turn", "end_game", "send_back")
 
 
 @dataclass
@@ -225,12 +234,24 @@ def _build(form: ActionForm, door: Door):
                 dice=data["dice"],
                 commissar=data["commissar"],
                 reroll=data["reroll"],
+                tiger=data["tiger_fear"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
             return snap_order(
-                state, data["unit"], server_rng, dice=data["dice"], commissar=data["commissar"], reroll=data["reroll"]
+                state,
+                data["unit"],
+                server_rng,
+                dice=data["dice"],
+                commissar=data["commissar"],
+                reroll=data["reroll"],
+                tiger=data["tiger_fear"],
             )
+        if kind == "send_back":
+            action = send_back(state)
+            if door.opponent and action.side != "b":
+                raise RulesError("You act for your own side only.", code="not-your-side")
+            return action
         if kind in ("pins", "casualties"):
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":

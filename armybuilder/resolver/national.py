@@ -32,6 +32,9 @@ NAMES = {
     "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
     "improvised-at": gettext_lazy("Improvised AT"),
     "not-one-step-back": gettext_lazy("Not One Step Back!"),
+    "tiger-fear": gettext_lazy("Tiger Fear"),
+    "avanti-savoia": gettext_lazy("Avanti Savoia!"),
+    "communication-breakdown": gettext_lazy("Communication Breakdown"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -119,6 +122,14 @@ def pins_note(applied: national.Applied) -> str:
 
 def commissar_note(applied: national.Applied) -> str:
     return _("A failed test is taken again, a man removed for it: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def tiger_note(applied: national.Applied) -> str:
+    return _("Tested as if with one more pin: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def avanti_note(applied: national.Applied, modifier: int) -> str:
+    return _("Morale %(modifier)+d: %(rule)s") % {"modifier": modifier, "rule": rule_name(applied)}
 
 
 def order_note(applied: national.Applied) -> str:

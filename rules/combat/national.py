@@ -46,6 +46,11 @@ Effect = Literal[
     "fanatic",
     "reroll_pen",
     "commissar",
+    "tiger_fear",
+    "avanti",
+    "send_back",
+    "blitzkrieg",
+    "reserves",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -72,19 +77,19 @@ def _v2(slug: str, army: str, name: str, effect: Effect = "") -> NationalRule:
 
 
 RULES: tuple[NationalRule, ...] = (
-    _v2("communication-breakdown", "france", "Communication Breakdown"),
+    _v2("communication-breakdown", "france", "Communication Breakdown", "send_back"),
     _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
     _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
     _v2("blitzkrieg", "germany", "Blitzkrieg"),
     _v2("initiative-training", "germany", "Initiative Training"),
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
-    _v2("tiger-fear", "germany", "Tiger Fear"),
+    _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
     _v2("artillery-support", "great-britain", "Artillery Support"),
     _v2("bombardment", "great-britain", "Bombardment"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
-    _v2("avanti-savoia", "italy", "Avanti Savoia!"),
+    _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
     _v2("improvised-at", "italy", "Improvised AT", "reroll_pen"),
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
@@ -304,6 +309,26 @@ def not_one_step_back(edition: str, army: str, near_commissar: bool, men: int | 
     if r is None or not near_commissar or (men is not None and men < COMMISSAR_MIN_MEN):
         return None
     return Applied("order", r.slug, r.name)
+
+
+def tiger_fear(edition: str, army: str, near_tiger: bool) -> Applied | None:
+    """Tiger Fear (2nd edition): a unit within 18" of the ``army``'s Tiger that sees it, and is not
+    ordered to fire at it, takes its order test as if it had one more pin (so an unpinned unit tests)."""
+    r = _rule(edition, army, "tiger_fear")
+    return Applied("order", r.slug, r.name) if r is not None and near_tiger else None
+
+
+AVANTI_GAP = 3  # units lost, one side more than the other
+AVANTI_MORALE = 2
+
+
+def avanti_savoia(edition: str, army: str, lost: int, enemy_lost: int) -> tuple[int, Applied | None]:
+    """Avanti Savoia! (2nd edition): the Italian morale modifier when one side has lost 3 or more units
+    more than the other: -2 when the Italians are behind, +2 when they are ahead, else 0."""
+    r = _rule(edition, army, "avanti")
+    if r is None or abs(lost - enemy_lost) < AVANTI_GAP:
+        return 0, None
+    return (-AVANTI_MORALE if lost > enemy_lost else AVANTI_MORALE), Applied("order", r.slug, r.name)
 
 
 def commissar_reroll(odds: OrderTestOdds) -> OrderTestOdds:

@@ -171,6 +171,7 @@ class GameState:
     result: str | None = None  # a, b or draw
     scenario: str = ""
     log: list[LogEntry] = field(default_factory=list)
+    sent_back: bool = False  # Communication Breakdown!: the one die sent back to the bag has been used
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -247,6 +248,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "finished": state.finished,
         "result": state.result,
         "scenario": state.scenario,
+        "sent_back": state.sent_back,
     }
 
 
@@ -263,6 +265,7 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
     state.turn, state.pending = data["turn"], data["pending"]
     state.snap = SnapOffer(**data["snap"]) if data["snap"] else None
     state.finished, state.result, state.scenario = data["finished"], data["result"], data["scenario"]
+    state.sent_back = bool(data.get("sent_back"))  # snapshots from before the rule carry none
     return state
 
 
@@ -334,10 +337,43 @@ def recorded_draw(side: str) -> Action:
     return Action("draw", side=side, data={"recorded": True})
 
 
-def order_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> OrderTestResult:
-    """The order test the unit would take now: morale, whether a test is needed and its exact odds."""
+def order_odds(
+    state: GameState, unit_key: str, officer_key: str | None = None, *, tiger: bool = False
+) -> OrderTestResult:
+    """The order test the unit would take now: morale, whether a test is needed and its exact odds
+    (``tiger``: under Tiger Fear; the side's Avanti Savoia! modifier always counts)."""
     unit = state.unit(unit_key)
-    return order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer_key), unit.pins)
+    return _test_odds(state, unit, _officer_bonus(state, unit, officer_key), tiger=tiger)
+
+
+def _test_odds(state: GameState, unit: UnitState, bonus: int, *, tiger: bool = False) -> OrderTestResult:
+    pins = unit.pins + (1 if tiger else 0)  # Tiger Fear: as if one more pin
+    return order_test(state.rules.combat, unit.setup.base_morale, bonus, pins, avanti_modifier(state, unit.side))
+
+
+def units_lost(state: GameState, side: str) -> int:
+    return sum(1 for u in state.side_units(side) if u.destroyed)
+
+
+def avanti_modifier(state: GameState, side: str) -> int:
+    """Avanti Savoia!: -2 or +2 to the side's morale when it has lost 3 units more, or fewer, than the
+    enemy. Muster compares the units lost when the test is taken."""
+    if national.rule_in(state.setup.edition, side_rules(state, side), "avanti") is None:
+        return 0
+    lost, enemy = units_lost(state, side), units_lost(state, other_side(side))
+    if abs(lost - enemy) < national.AVANTI_GAP:
+        return 0
+    return -national.AVANTI_MORALE if lost > enemy else national.AVANTI_MORALE
+
+
+def tiger_fear_applies(state: GameState, unit_key: str) -> bool:
+    """Tiger Fear can act on this unit: the enemy carries the rule and still has an armoured vehicle
+    (Muster does not know which is a Tiger, nor the ranges: the player says so on the order form)."""
+    unit = state.unit(unit_key)
+    enemy = other_side(unit.side)
+    if national.rule_in(state.setup.edition, side_rules(state, enemy), "tiger_fear") is None:
+        return False
+    return any(u.setup.unit_type == "vehicle_armoured" and not u.destroyed for u in state.side_units(enemy))
 
 
 def side_rules(state: GameState, side: str) -> tuple[str, ...]:
@@ -373,11 +409,13 @@ def give_order(
     dice: tuple[int, int] | None = None,
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
 ) -> Action:
     """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
 
     ``commissar``: the unit is within 6" of a commissar (Not One Step Back!): a failed test is taken
-    again with ``reroll`` (typed, or rolled here) and a man is removed for it."""
+    again with ``reroll`` (typed, or rolled here) and a man is removed for it. ``tiger``: the unit is
+    within 18" of an enemy Tiger it sees and is not ordered to fire at it (Tiger Fear)."""
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"order": order}
     if officer:
@@ -385,7 +423,7 @@ def give_order(
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
     bonus = _officer_bonus(state, unit, officer)
-    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll)
+    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
@@ -397,13 +435,14 @@ def snap_order(
     dice: tuple[int, int] | None = None,
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
 ) -> Action:
     """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
     offer = _snap_offer(state)
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
     bonus = state.unit(offer.officer).setup.officer_bonus
-    _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll)
+    _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("snap", side=unit.side, unit=unit_key, data=data)
 
 
@@ -418,10 +457,15 @@ def _roll_test(
     *,
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
 ) -> None:
     """Into ``data``: the order test's dice (typed, or rolled here) when needed, the commissar's re-roll
     of a failed test (Not One Step Back!), FUBAR's and Rally's D6."""
-    needs_test = _test_needed(unit, order)
+    if tiger:
+        if not tiger_fear_applies(state, unit.key):
+            raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
+        data["tiger_fear"] = True
+    needs_test = _test_needed(unit, order, tiger)
     final: list[int] = []
     if needs_test:
         if dice is None:
@@ -432,16 +476,37 @@ def _roll_test(
             if commissar_rule(state, unit.key) is None:
                 raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
             data["commissar"] = True
-            if not _passes(state, unit, bonus, final):
+            if not _passes(state, unit, bonus, final, tiger):
                 if reroll is None:
                     reroll = (roll(rng), roll(rng))
                     data["reroll_rolled"] = True
                 final = data["reroll"] = [_check_die(reroll[0], "die1"), _check_die(reroll[1], "die2")]
         if final == [6, 6]:
             data["fubar"] = roll(rng)
-    passed = not needs_test or _passes(state, unit, bonus, final)
+    passed = not needs_test or _passes(state, unit, bonus, final, tiger)
     if order == "rally" and passed and state.rules.rally == "d6":
         data["rally"] = roll(rng)
+
+
+def die_to_send_back(state: GameState) -> str | None:
+    """Communication Breakdown!: the side whose die, the first drawn in the game, its enemy may put back
+    in the bag (once), or None."""
+    side = state.pending
+    if side is None or state.turn != 1 or state.sent_back or state.finished:
+        return None
+    if national.rule_in(state.setup.edition, side_rules(state, side), "send_back") is None:
+        return None
+    if any(u.orders for u in state.units.values()):
+        return None  # a die was given already: the one drawn now is not the first
+    return side
+
+
+def send_back(state: GameState) -> Action:
+    """The enemy puts the French side's first die back in the bag (Communication Breakdown!)."""
+    side = die_to_send_back(state)
+    if side is None:
+        raise RulesError("No die can be sent back now.", code="send-back")
+    return Action("send_back", side=other_side(side))
 
 
 def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
@@ -491,16 +556,16 @@ def _officer_bonus(state: GameState, unit: UnitState, officer_key: str | None) -
     return officer.setup.officer_bonus
 
 
-def _test_needed(unit: UnitState, order: str) -> bool:
-    # A pinned unit given Down needs no test (and loses no pin) [§12, S004].
-    return unit.pins > 0 and order != "down"
+def _test_needed(unit: UnitState, order: str, tiger: bool = False) -> bool:
+    # A pinned unit given Down needs no test (and loses no pin) [§12, S004]. Under Tiger Fear the
+    # unit tests as if it had one more pin, so it tests even with none.
+    return (unit.pins > 0 or tiger) and order != "down"
 
 
-def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int]) -> bool:
+def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int], tiger: bool = False) -> bool:
     if dice == [6, 6]:
         return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
-    odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
-    return dice[0] + dice[1] <= odds.morale
+    return dice[0] + dice[1] <= _test_odds(state, unit, bonus, tiger=tiger).morale
 
 
 def _draw(state: GameState, action: Action) -> dict[str, Any]:
@@ -565,19 +630,27 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     given, pins = order, unit.pins
     lost_man = False
-    if _test_needed(unit, order):
+    tiger = bool(data.get("tiger_fear"))
+    if tiger:
+        if not tiger_fear_applies(state, unit.key):
+            raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
+        detail["tiger_fear"] = True
+    avanti = avanti_modifier(state, unit.side)
+    if avanti:
+        detail["avanti"] = avanti
+    if _test_needed(unit, order, tiger):
         dice = data.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
             raise RulesError("This unit is pinned: it takes an order test.", code="test")
         _check_die(dice[0], "die1")
         _check_die(dice[1], "die2")
-        odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
+        odds = _test_odds(state, unit, bonus, tiger=tiger)
         detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
         if data.get("commissar"):
             # Not One Step Back!: a failed test is taken again, and the commissar removes a man for it.
             if commissar_rule(state, unit.key) is None:
                 raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
-            if not _passes(state, unit, bonus, list(dice)):
+            if not _passes(state, unit, bonus, list(dice), tiger):
                 reroll = data.get("reroll")
                 if not isinstance(reroll, list) or len(reroll) != 2:
                     raise RulesError("The failed test is taken again: give the second roll.", code="test")
@@ -594,7 +667,7 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
             given = "down"  # a failed test: the unit goes Down [§12, S004]
             detail["failed"] = True
         else:
-            pins -= 1  # a passed test removes a pin [§7, all editions]
+            pins = max(pins - 1, 0)  # a passed test removes a pin [§7] (Tiger Fear's is not a real one)
             detail["passed"] = True
     if given == "rally":
         if state.rules.rally == "all":
@@ -688,6 +761,15 @@ def _destroy(state: GameState, unit: UnitState, how: str) -> None:
         state.pending = None
 
 
+def _send_back(state: GameState, action: Action) -> dict[str, Any]:
+    side = die_to_send_back(state)
+    if side is None or action.side != other_side(side):
+        raise RulesError("No die can be sent back now.", code="send-back")
+    state.pending = None
+    state.sent_back = True
+    return {"die": side, "rule": "communication-breakdown"}
+
+
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
     if state.pending:
         raise RulesError("Give the drawn die an order first.", code="pending")
@@ -749,6 +831,7 @@ _HANDLERS = {
     "casualties": _casualties,
     "damage": _damage,
     "remove": _remove,
+    "send_back": _send_back,
     "end_turn": _end_turn,
     "end_game": _end_game,
 }

@@ -1,4 +1,5 @@
-"""Game day applies a Soviet list's Not One Step Back!: the order form offers the commissar's re-roll."""
+"""Game day applies the lists' national rules: Not One Step Back!, Tiger Fear, Avanti Savoia! and
+Communication Breakdown!."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from armybuilder.games.models import Game
 from tests.games.test_views import act, start
-from tests.lists.factories import make_builder_list, make_user
+from tests.lists.factories import make_builder_list, make_entry, make_unit, make_user
 from tests.resolver.factories import make_rule
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +66,65 @@ def test_other_armies_get_no_commissar_box_and_cannot_claim_one(client):
     act(client, base, action="order", unit=key, order="fire", die1="5", die2="5", commissar="on", rev="2")
     assert "Not One Step Back! does not apply to this unit." in client.get(base).text  # the refusal, as a message
     assert Game.objects.get(pk=game.pk).state().unit(key).order is None
+
+
+def _game(client, army_list, **data):
+    response = start(client, army_list, **data)
+    return Game.objects.get(pk=int(response["Location"].split("/")[2]))
+
+
+def test_tiger_fear_box_for_the_enemy_of_a_german_list_with_armour(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    mine = make_builder_list(alice, entries=1)
+    theirs = make_builder_list(make_user("bob"), entries=0)
+    theirs.army.national_rules.add(make_rule(theirs.edition, "tiger-fear"))
+    tank = make_unit(theirs.army, name="Tiger I", unit_type="vehicle_armoured", slot="tanks", damage_value=10)
+    make_entry(theirs, tank, models_count=1)
+    game = _game(client, mine, opponent="link", opponent_link=f"/s/{theirs.share_token}/")
+    key = game.setup["sides"][0]["units"][0]["key"]
+    base = f"/games/{game.pk}/"
+    act(client, base, action="record", side="a", rev="0")
+    html = client.get(base).text
+    # Unpinned, no test; near the Tiger: as if one pin, 8 or less on 2D6.
+    assert "(Tiger Fear): tested as if with one more pin" in html
+    assert f'class="tiger-odds">{Fraction(26, 36)}<' in html
+    act(client, base, action="order", unit=key, order="advance", tiger_fear="on", die1="4", die2="4", rev="1")
+    state = Game.objects.get(pk=game.pk).state()
+    assert (state.unit(key).order, state.unit(key).pins) == ("advance", 0)
+    assert "Tiger Fear: one more pin for the test" in client.get(base).text
+
+
+def test_avanti_savoia_counts_in_an_italian_order_test(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    italians = make_builder_list(alice, entries=1)
+    italians.army.national_rules.add(make_rule(italians.edition, "avanti-savoia"))
+    game = _game(client, italians)
+    key = game.setup["sides"][0]["units"][0]["key"]
+    base = f"/games/{game.pk}/"
+    for rev, unit in enumerate(("b1", "b2", "b3")):
+        act(client, base, action="remove", unit=unit, rev=str(rev))
+    act(client, base, action="pins", unit=key, delta="1", rev="3")
+    act(client, base, action="record", side="a", rev="4")
+    html = client.get(base).text
+    # Three enemy units down, none of ours: morale 9 - 1 pin + 2 = 10, 33/36.
+    assert "Avanti Savoia!: morale +2" in html and f'class="order-odds">{Fraction(33, 36)}<' in html
+
+
+def test_communication_breakdown_sends_the_first_french_die_back(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    french = make_builder_list(alice, entries=1)
+    french.army.national_rules.add(make_rule(french.edition, "communication-breakdown"))
+    game = _game(client, french)
+    base = f"/games/{game.pk}/"
+    assert "Send it back to the bag" not in client.get(base).text
+    act(client, base, action="record", side="a", rev="0")
+    assert "Send it back to the bag (Communication Breakdown)" in client.get(base).text
+    act(client, base, action="send_back", rev="1")
+    state = Game.objects.get(pk=game.pk).state()
+    assert (state.pending, state.sent_back) == (None, True)
+    html = client.get(base).text
+    assert "Communication Breakdown: Alice&#x27;s die goes back in the bag" in html
+    assert "Send it back to the bag" not in html

@@ -70,8 +70,16 @@ def _mean(pmf: dict[int, Fraction]) -> tuple[Fraction, Fraction]:
 def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
     """The engine's answer to scenario ``s``: statistic -> (exact mean, exact variance of one play)."""
     if s["calc"] == "order_test":
+        # National rules change the test's inputs as the order test page does.
+        tiger = national.tiger_fear(s["edition"], "germany", bool(s.get("tiger")))
+        lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(s.get("avanti", ""), (0, 0))
+        savoia, _ = national.avanti_savoia(s["edition"], s.get("army", ""), *lost)
         res = engine.order_test(
-            s["edition"], quality=s["quality"], pins=s["pins"], officer_bonus=s["officer"], modifier=s["modifier"]
+            s["edition"],
+            quality=s["quality"],
+            pins=s["pins"] + (1 if tiger else 0),
+            officer_bonus=s["officer"],
+            modifier=s["modifier"] + savoia,
         )
         if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
             res = national.auto_pass(res)

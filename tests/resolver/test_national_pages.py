@@ -181,3 +181,18 @@ def test_a_soviet_unit_near_a_commissar_re_takes_its_order_test(client, charts):
     assert "Not One Step Back! is not modelled for this edition" in v3
     french = client.get(f"{query}&commissar=on", headers={"Accept-Language": "fr"}).text
     assert "Pas un pas en arrière" in french
+
+
+def test_tiger_fear_and_avanti_savoia_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=0&officer_bonus=0&modifier=0"
+    tiger = client.get(f"{query}&tiger_fear=on").text
+    assert "Tested as if with one more pin: Tiger Fear" in tiger
+    assert _exact(tiger, "Order given") == Fraction(26, 36)  # 9 - 1: 8 or less
+    behind = client.get(query.replace("pins=0", "pins=1") + "&avanti=behind").text
+    assert "Morale -2: Avanti Savoia!" in behind and _exact(behind, "Order given") == Fraction(15, 36)
+    ahead = client.get(query.replace("pins=0", "pins=1") + "&avanti=ahead").text
+    assert "Morale +2: Avanti Savoia!" in ahead and _exact(ahead, "Order given") == Fraction(33, 36)
+    v3 = client.get(query.replace("v2", "v3") + "&tiger_fear=on").text
+    assert "Tiger Fear is not part of this edition" in v3
+    french = client.get(f"{query}&tiger_fear=on", headers={"Accept-Language": "fr"}).text
+    assert "Testé comme avec un marqueur de plus : Peur du Tigre" in french

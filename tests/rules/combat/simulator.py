@@ -399,7 +399,12 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
     if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
         return {"pass": 1.0, "fubar": 0.0, "man_removed": 0.0}  # Banzai Charge: given without a roll
-    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
+    second = s["edition"] == "2e"
+    # Tiger Fear (2e): near a Tiger the unit tests with a pin more. Avanti Savoia! (2e): Italians 3
+    # units behind on losses test at -2, 3 ahead at +2.
+    pins = s["pins"] + (1 if s.get("tiger") and second else 0)
+    savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
+    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] + savoia - pins, 2), ed.cap)
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     lost = 0.0
     # Not One Step Back! (2e): a Soviet unit failing near a commissar shoots a man and tries once more.
@@ -663,7 +668,8 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
     small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, Soviet
-    order tests near a commissar (Not One Step Back!), and
+    order tests near a commissar (Not One Step Back!), Italian ones near a Tiger (Tiger Fear) and ahead
+    or behind on losses (Avanti Savoia!), and
     Italian squads of 12 to 17 men (Large Squads) and Italian light AT weapons at light armour
     (Improvised AT)."""
     rng = random.Random(seed)
@@ -684,6 +690,13 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             )
             if (i // 10) % 2:  # Soviet units, most of them within 6" of a commissar
                 s.update(army="soviet-union", banzai=False, commissar=rng.random() < 0.7)
+            elif (i // 10) % 4 == 2:  # Italian units, often near a German Tiger, often ahead or behind
+                s.update(
+                    army="italy",
+                    banzai=False,
+                    tiger=rng.random() < 0.7,
+                    avanti=rng.choice(("", "behind", "ahead", "ahead")),
+                )
             out.append(s)
             continue
         if army == "soviet-union":  # shot at: small Soviet or Japanese units, so morale checks come often

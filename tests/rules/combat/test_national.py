@@ -83,7 +83,7 @@ def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
     assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
-    assert national.army_for_rules("v2", {"tiger-fear", "blitzkrieg"}) == ""  # shown, not modelled
+    assert national.army_for_rules("v2", {"defensive-strategy", "cedere-obbedire-combattere"}) == ""  # shown only
     assert national.modelled_armies("v2") == ("germany", "italy", "us")
     assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
@@ -265,3 +265,23 @@ def test_not_one_step_back_re_takes_a_failed_order_test_for_a_man():
     assert again.p_fail_not_fubar == F(21, 36) * F(20, 36)
     assert again.p_double_one == F(1, 36) + F(21, 36) * F(1, 36)
     assert again.p_man_removed == F(21, 36)
+
+
+def test_tiger_fear_is_one_more_pin_on_the_order_test_in_2nd_edition_only():
+    assert national.tiger_fear("v2", "germany", near_tiger=False) is None
+    assert national.tiger_fear("v3", "germany", near_tiger=True) is None  # gone in 3rd edition [WGG3]
+    applied = national.tiger_fear("v2", "germany", near_tiger=True)
+    assert applied is not None and applied.name == "Tiger Fear"
+    # An unpinned Regular tests at 9 - 1: 8 or less on 2D6 is 26/36; with two pins, 7 or less, 21/36.
+    assert order_test("v2", quality="regular", pins=0 + 1).p_pass == F(26, 36)
+    assert order_test("v2", quality="regular", pins=2 + 1).p_pass == F(15, 36)
+
+
+def test_avanti_savoia_is_two_points_of_morale_either_way_at_three_units_apart():
+    assert national.avanti_savoia("v2", "italy", 2, 0) == (0, None)
+    assert national.avanti_savoia("v2", "italy", 3, 0)[0] == -2
+    assert national.avanti_savoia("v2", "italy", 1, 4)[0] == 2
+    assert national.avanti_savoia("v2", "germany", 3, 0) == (0, None)
+    assert national.avanti_savoia("v3", "italy", 3, 0) == (0, None)
+    # A Regular with one pin, three units behind: 9 - 1 - 2 = 6 or less, 15/36 (26/36 without).
+    assert order_test("v2", quality="regular", pins=1, modifier=-2).p_pass == F(15, 36)

@@ -1,4 +1,5 @@
-"""National rules at the table (game day): Not One Step Back! for a Soviet side."""
+"""National rules at the table (game day): Not One Step Back!, Tiger Fear, Avanti Savoia! and
+Communication Breakdown!."""
 
 from __future__ import annotations
 
@@ -7,7 +8,19 @@ from fractions import Fraction as F
 import pytest
 
 from rules.errors import RulesError
-from rules.game.engine import Action, GameSetup, commissar_odds, give_order, recorded_draw, replay, snap_order
+from rules.game.engine import (
+    Action,
+    GameSetup,
+    avanti_modifier,
+    commissar_odds,
+    die_to_send_back,
+    give_order,
+    order_odds,
+    recorded_draw,
+    replay,
+    send_back,
+    snap_order,
+)
 
 from .test_engine import Scripted, unit
 
@@ -93,3 +106,106 @@ def test_a_failed_test_needs_its_second_roll():
     forged = Action("order", "a", "rifles", {"order": "fire", "dice": [6, 5], "commissar": True})
     with pytest.raises(RulesError, match="second roll"):
         replay(soviet(), [*PINNED, forged])
+
+
+def two_sides(a_rules=(), b_rules=(), *, edition="v2", b_units=None) -> GameSetup:
+    return GameSetup.from_data(
+        {
+            "edition": edition,
+            "sides": [
+                {"key": "a", "name": "A", "units": [unit("rifles"), unit("mmg", models=3)], "rules": list(a_rules)},
+                {
+                    "key": "b",
+                    "name": "B",
+                    "units": b_units or [unit("tiger", models=1, unit_type="vehicle_armoured"), unit("grens")],
+                    "rules": list(b_rules),
+                },
+            ],
+        }
+    )
+
+
+def test_tiger_fear_tests_as_if_with_one_more_pin_even_unpinned():
+    game = two_sides(b_rules=("tiger-fear",))
+    state = replay(game, [recorded_draw("a")])
+    # No pins: no test, unless within 18" of the Tiger: then regular 9 - 1, 8 or less on 2D6.
+    assert order_odds(state, "rifles", tiger=True).p_pass == F(26, 36)
+    failed = give_order(state, "rifles", "fire", Scripted(), dice=(5, 4), tiger=True)
+    after = replay(game, [recorded_draw("a"), failed])
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("down", 0)
+    passed = give_order(state, "rifles", "fire", Scripted(), dice=(4, 4), tiger=True)
+    after = replay(game, [recorded_draw("a"), passed])
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("fire", 0)  # the Tiger's pin is not real
+    # Down needs no test, Tiger or not.
+    assert "dice" not in give_order(state, "rifles", "down", Scripted(), tiger=True).data
+
+
+@pytest.mark.parametrize(
+    ("b_rules", "b_units", "edition"),
+    [
+        ((), None, "v2"),  # not a German army
+        (("tiger-fear",), [unit("grens")], "v2"),  # no armour left to be a Tiger
+        (("tiger-fear",), None, "v3"),  # gone in 3rd edition
+    ],
+)
+def test_tiger_fear_is_refused_where_it_cannot_act(b_rules, b_units, edition):
+    state = replay(two_sides(b_rules=b_rules, b_units=b_units, edition=edition), [recorded_draw("a")])
+    with pytest.raises(RulesError, match="Tiger Fear"):
+        give_order(state, "rifles", "fire", Scripted(), dice=(1, 1), tiger=True)
+
+
+def test_avanti_savoia_moves_italian_morale_by_two_with_three_units_between_the_sides():
+    b_units = [unit(f"b{i}") for i in range(4)]
+    game = two_sides(a_rules=("avanti-savoia",), b_units=b_units)
+    pinned = [Action("pins", "a", "rifles", {"delta": 1})]
+    even = replay(game, pinned)
+    assert avanti_modifier(even, "a") == 0 and order_odds(even, "rifles").morale == 8
+    ahead = replay(game, [*pinned, *(Action("remove", "b", f"b{i}") for i in range(3))])
+    assert avanti_modifier(ahead, "a") == 2 and order_odds(ahead, "rifles").morale == 10
+    assert avanti_modifier(ahead, "b") == 0  # the rule is the Italians' only
+    behind = two_sides(a_rules=("avanti-savoia",), b_units=[unit("grens")])
+    state = replay(behind, [*pinned, Action("remove", "a", "mmg")])
+    assert avanti_modifier(state, "a") == 0  # one unit behind: nothing
+    three = GameSetup.from_data(
+        {
+            "edition": "v2",
+            "sides": [
+                {"key": "a", "name": "A", "units": [unit(f"a{i}") for i in range(4)], "rules": ["avanti-savoia"]},
+                {"key": "b", "name": "B", "units": [unit("grens")]},
+            ],
+        }
+    )
+    state = replay(
+        three, [Action("pins", "a", "a0", {"delta": 1}), *(Action("remove", "a", f"a{i}") for i in (1, 2, 3))]
+    )
+    assert avanti_modifier(state, "a") == -2 and order_odds(state, "a0").morale == 6
+    assert avanti_modifier(replay(two_sides(a_rules=("avanti-savoia",), edition="v3"), []), "a") == 0
+
+
+def test_communication_breakdown_sends_the_first_french_die_back_once():
+    game = two_sides(a_rules=("communication-breakdown",))
+    state = replay(game, [recorded_draw("a")])
+    assert die_to_send_back(state) == "a"
+    action = send_back(state)
+    assert action.side == "b"
+    state = replay(game, [recorded_draw("a"), action])
+    assert (state.pending, state.dice_in_bag("a"), state.sent_back) == (None, 2, True)
+    # Only once: the next French die stays.
+    again = replay(game, [recorded_draw("a"), action, recorded_draw("a")])
+    assert die_to_send_back(again) is None
+    with pytest.raises(RulesError, match="sent back"):
+        replay(game, [recorded_draw("a"), action, recorded_draw("a"), Action("send_back", "b")])
+
+
+def test_communication_breakdown_only_for_the_first_die_of_the_game():
+    game = two_sides(a_rules=("communication-breakdown",))
+    # The first die was the enemy's: a French die drawn after it is not the first.
+    after_enemy = replay(
+        game, [recorded_draw("b"), Action("order", "b", "grens", {"order": "fire"}), recorded_draw("a")]
+    )
+    assert die_to_send_back(after_enemy) is None
+    # The French side cannot send back its own die, and other armies have no such rule.
+    with pytest.raises(RulesError, match="sent back"):
+        replay(game, [recorded_draw("a"), Action("send_back", "a")])
+    assert die_to_send_back(replay(two_sides(), [recorded_draw("a")])) is None
+    assert die_to_send_back(replay(two_sides(b_rules=("communication-breakdown",)), [recorded_draw("a")])) is None
