@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.combat import api as engine
 from rules.combat import national
 from rules.errors import RulesError
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from armybuilder.lists.models import ArmyList, Entry
     from armybuilder.playsheets.context import WeaponLine
     from armybuilder.reference.models import Weapon as WeaponRow
+    from rules.combat.results import OrderTestOdds
 
 NAMES = {
     "hitler-s-buzzsaw": gettext_lazy("Hitler's Buzzsaw"),
@@ -35,6 +37,7 @@ NAMES = {
     "tiger-fear": gettext_lazy("Tiger Fear"),
     "avanti-savoia": gettext_lazy("Avanti Savoia!"),
     "communication-breakdown": gettext_lazy("Communication Breakdown"),
+    "initiative-training": gettext_lazy("Initiative Training"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -130,6 +133,71 @@ def tiger_note(applied: national.Applied) -> str:
 
 def avanti_note(applied: national.Applied, modifier: int) -> str:
     return _("Morale %(modifier)+d: %(rule)s") % {"modifier": modifier, "rule": rule_name(applied)}
+
+
+def nco_note(applied: national.Applied, edition: str) -> str:
+    if national.nco_lost(edition, "germany")[0]:
+        return _("Another man takes over on a 2+, so the −1 for the lost NCO counts 1 time in 6: %(rule)s") % {
+            "rule": rule_name(applied)
+        }
+    return _("No −1 for the lost NCO: %(rule)s") % {"rule": rule_name(applied)}
+
+
+NCO_CHOICES = [
+    ("", gettext_lazy("Has its NCO")),
+    ("lost", gettext_lazy("Lost its NCO (−1)")),
+    ("lost_german", gettext_lazy("Lost its NCO, a German squad (Initiative Training)")),
+]
+
+
+def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
+    """The order test page's odds with the national rules ticked on its form, and the notes saying so.
+
+    Tiger Fear adds a pin, Avanti Savoia! moves morale by 2, a lost NCO is -1 (Initiative Training:
+    sometimes or never), Not One Step Back! re-takes a failed test and the Banzai Charge passes it."""
+    edition = cd["edition"]
+    notes: list[str] = []
+    tiger = national.tiger_fear(edition, "germany", bool(cd.get("tiger_fear")))
+    avanti = cd.get("avanti") or ""
+    lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(avanti, (0, 0))
+    avanti_mod, savoia = national.avanti_savoia(edition, "italy", *lost)
+    nco = cd.get("nco") or ""
+    p_penalty, initiative = national.nco_lost(edition, "germany" if nco == "lost_german" else "", cd["quality"])
+    commissar = national.not_one_step_back(edition, "soviet-union", bool(cd.get("commissar")))
+    banzai = national.banzai(edition, "imperial-japan", bool(cd.get("banzai")))
+
+    def odds(penalty: int) -> OrderTestOdds:
+        raw = engine.order_test(
+            edition,
+            quality=cd["quality"],
+            pins=cd["pins"] + (1 if tiger else 0),
+            officer_bonus=cd["officer_bonus"],
+            modifier=cd["modifier"] + avanti_mod + penalty,
+        )
+        return national.commissar_reroll(raw) if commissar else raw
+
+    # A lost NCO: the -1 with chance p_penalty (each side of the mixture re-rolled on its own).
+    raw = national.mix_order_odds(odds(0), odds(national.NCO_LOST), p_penalty if nco else national.ZERO)
+    if banzai:
+        raw = national.auto_pass(raw)
+        notes.append(order_note(banzai))
+    elif cd.get("banzai"):
+        notes.append(_("Banzai Charge is not modelled for this edition: the test is rolled."))
+    if commissar and not banzai:
+        notes.append(commissar_note(commissar))
+    elif cd.get("commissar") and not commissar:
+        notes.append(_("Not One Step Back! is not modelled for this edition: no re-roll."))
+    if tiger:
+        notes.append(tiger_note(tiger))
+    elif cd.get("tiger_fear"):
+        notes.append(_("Tiger Fear is not part of this edition: no extra pin."))
+    if savoia:
+        notes.append(avanti_note(savoia, avanti_mod))
+    elif avanti:
+        notes.append(_("Avanti Savoia! is not modelled for this edition: no morale change."))
+    if initiative:
+        notes.append(nco_note(initiative, edition))
+    return raw, notes
 
 
 def order_note(applied: national.Applied) -> str:

@@ -666,41 +666,10 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         try:
-            # Tiger Fear and Avanti Savoia! change the test's inputs: one more pin, morale -2 or +2.
-            tiger = national.tiger_fear(cd["edition"], "germany", bool(cd.get("tiger_fear")))
-            avanti = cd.get("avanti") or ""
-            lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(avanti, (0, 0))
-            avanti_mod, savoia = national.avanti_savoia(cd["edition"], "italy", *lost)
-            raw = engine.order_test(
-                cd["edition"],
-                quality=cd["quality"],
-                pins=cd["pins"] + (1 if tiger else 0),
-                officer_bonus=cd["officer_bonus"],
-                modifier=cd["modifier"] + avanti_mod,
-            )
-            banzai = national.banzai(cd["edition"], "imperial-japan", bool(cd.get("banzai")))
-            commissar = national.not_one_step_back(cd["edition"], "soviet-union", bool(cd.get("commissar")))
-            if banzai:
-                raw = national.auto_pass(raw)
-            elif commissar:
-                raw = national.commissar_reroll(raw)
+            # The national rules change the test's inputs or its roll (armybuilder.resolver.national).
+            raw, notes = national_rules.order_test(cd)
             result = present_order_test(raw, cd)
-            if banzai:
-                result.notes.insert(0, national_rules.order_note(banzai))
-            elif cd.get("banzai"):
-                result.notes.insert(0, _("Banzai Charge is not modelled for this edition: the test is rolled."))
-            if commissar and not banzai:
-                result.notes.insert(0, national_rules.commissar_note(commissar))
-            elif cd.get("commissar") and not commissar:
-                result.notes.insert(0, _("Not One Step Back! is not modelled for this edition: no re-roll."))
-            if tiger:
-                result.notes.insert(0, national_rules.tiger_note(tiger))
-            elif cd.get("tiger_fear"):
-                result.notes.insert(0, _("Tiger Fear is not part of this edition: no extra pin."))
-            if savoia:
-                result.notes.insert(0, national_rules.avanti_note(savoia, avanti_mod))
-            elif avanti:
-                result.notes.insert(0, _("Avanti Savoia! is not modelled for this edition: no morale change."))
+            result.notes[:0] = notes
         except RulesError as exc:
             error = display_error(exc)
     context = _common("order-test", _("Order test"))

@@ -51,6 +51,7 @@ Effect = Literal[
     "send_back",
     "blitzkrieg",
     "reserves",
+    "nco",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -81,7 +82,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
     _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
     _v2("blitzkrieg", "germany", "Blitzkrieg"),
-    _v2("initiative-training", "germany", "Initiative Training"),
+    _v2("initiative-training", "germany", "Initiative Training", "nco"),
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
     _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
     _v2("artillery-support", "great-britain", "Artillery Support"),
@@ -105,7 +106,7 @@ RULES: tuple[NationalRule, ...] = (
     # 3rd edition: only what a public source states; see the module docstring and docs/national-rules.md.
     NationalRule("hitler-s-buzzsaw", "3e", "germany", "Hitler's Buzzsaw", "buzzsaw", "WGG3", "preview"),
     NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "", "WGG3", "preview"),
-    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "", "WGG3", "preview"),
+    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "nco", "WGG3", "preview"),
     NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
     # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
     NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
@@ -329,6 +330,44 @@ def avanti_savoia(edition: str, army: str, lost: int, enemy_lost: int) -> tuple[
     if r is None or abs(lost - enemy_lost) < AVANTI_GAP:
         return 0, None
     return (-AVANTI_MORALE if lost > enemy_lost else AVANTI_MORALE), Applied("order", r.slug, r.name)
+
+
+NCO_LOST = -1  # morale for an infantry unit that has lost its NCO (rules-notes §12: 2nd [R], 3rd [S000])
+NCO_TAKES_OVER = Fraction(5, 6)  # Initiative Training, 2nd edition: another man takes over on a 2+
+
+
+def nco_lost(edition: str, army: str, quality: str = "regular") -> tuple[Fraction, Applied | None]:
+    """The chance the -1 for a lost NCO applies: 1, or with Initiative Training 1/6 in 2nd edition
+    (another man takes over on 2+) and 0 in 3rd, for a Regular or Veteran squad (the penalty is ignored)."""
+    r = _rule(edition, army, "nco")
+    if r is None or (r.edition == "3e" and quality == "inexperienced"):
+        return ONE, None
+    return (ONE - NCO_TAKES_OVER if r.edition == "2e" else ZERO), Applied("order", r.slug, r.name)
+
+
+def mix_order_odds(odds: OrderTestOdds, other: OrderTestOdds, p_other: Fraction) -> OrderTestOdds:
+    """``odds`` with chance 1 - ``p_other``, ``other`` with chance ``p_other``: exact, field by field.
+    The morale shown stays ``odds``'s (the likelier one when ``p_other`` is small)."""
+    if p_other == 0:
+        return odds
+    if p_other == 1:
+        return other
+    q = ONE - p_other
+
+    def mix(a: Fraction | None, b: Fraction | None) -> Fraction | None:
+        return None if a is None or b is None else q * a + p_other * b
+
+    return replace(
+        odds,
+        test_needed=odds.test_needed or other.test_needed,
+        p_pass=q * odds.p_pass + p_other * other.p_pass,
+        p_fail=q * odds.p_fail + p_other * other.p_fail,
+        p_fubar=q * odds.p_fubar + p_other * other.p_fubar,
+        p_fail_not_fubar=q * odds.p_fail_not_fubar + p_other * other.p_fail_not_fubar,
+        p_fubar_friendly_fire=q * odds.p_fubar_friendly_fire + p_other * other.p_fubar_friendly_fire,
+        p_fubar_panic=q * odds.p_fubar_panic + p_other * other.p_fubar_panic,
+        p_double_one=mix(odds.p_double_one, other.p_double_one),
+    )
 
 
 def commissar_reroll(odds: OrderTestOdds) -> OrderTestOdds:

@@ -196,3 +196,14 @@ def test_tiger_fear_and_avanti_savoia_on_the_order_test_page(client, charts):
     assert "Tiger Fear is not part of this edition" in v3
     french = client.get(f"{query}&tiger_fear=on", headers={"Accept-Language": "fr"}).text
     assert "Testé comme avec un marqueur de plus : Peur du Tigre" in french
+
+
+def test_a_german_squad_that_lost_its_nco_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition={ed}&quality=regular&pins=1&officer_bonus=0&modifier=0&nco={nco}"
+    assert _exact(client.get(query.format(ed="v2", nco="lost")).text, "Order given") == Fraction(21, 36)
+    german = client.get(query.format(ed="v2", nco="lost_german")).text
+    assert "Another man takes over on a 2+" in german and "Initiative Training" in german
+    assert _exact(german, "Order given") == Fraction(151, 216)
+    third = client.get(query.format(ed="v3", nco="lost_german")).text
+    assert "No −1 for the lost NCO: Initiative Training" in third
+    assert _exact(third, "Order given") == _exact(client.get(query.format(ed="v3", nco="")).text, "Order given")

@@ -404,7 +404,14 @@ def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float
     # units behind on losses test at -2, 3 ahead at +2.
     pins = s["pins"] + (1 if s.get("tiger") and second else 0)
     savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
-    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] + savoia - pins, 2), ed.cap)
+    # A squad that lost its NCO: -1, unless German Initiative Training lets another man take over
+    # (2e: on a 2+; 3e: Regulars and Veterans ignore the -1).
+    nco = 0
+    if s.get("nco"):
+        german = s.get("army") == "germany"
+        if not german or (second and rng.randint(1, 6) == 1) or (not second and s["quality"] == "inexperienced"):
+            nco = -1
+    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] + savoia + nco - pins, 2), ed.cap)
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     lost = 0.0
     # Not One Step Back! (2e): a Soviet unit failing near a commissar shoots a man and tries once more.
@@ -690,6 +697,8 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             )
             if (i // 10) % 2:  # Soviet units, most of them within 6" of a commissar
                 s.update(army="soviet-union", banzai=False, commissar=rng.random() < 0.7)
+            elif i >= 40 and (i // 10) % 4 == 0:  # German squads that lost their NCO (Initiative Training)
+                s.update(army="germany", banzai=False, nco=True)
             elif (i // 10) % 4 == 2:  # Italian units, often near a German Tiger, often ahead or behind
                 s.update(
                     army="italy",

@@ -285,3 +285,17 @@ def test_avanti_savoia_is_two_points_of_morale_either_way_at_three_units_apart()
     assert national.avanti_savoia("v3", "italy", 3, 0) == (0, None)
     # A Regular with one pin, three units behind: 9 - 1 - 2 = 6 or less, 15/36 (26/36 without).
     assert order_test("v2", quality="regular", pins=1, modifier=-2).p_pass == F(15, 36)
+
+
+def test_initiative_training_makes_the_lost_nco_penalty_one_in_six_in_2nd_and_none_in_3rd():
+    assert national.nco_lost("v2", "us") == (1, None)
+    p2, applied = national.nco_lost("v2", "germany")
+    assert p2 == F(1, 6) and applied is not None and applied.name == "Initiative Training"
+    assert national.nco_lost("v3", "germany")[0] == 0
+    assert national.nco_lost("v3", "germany", "inexperienced") == (1, None)  # Regulars and Veterans only
+    # Regular, one pin: 8 or less (26/36) with its NCO, 7 or less (21/36) without.
+    kept, lost = order_test("v2", quality="regular", pins=1), order_test("v2", quality="regular", pins=1, modifier=-1)
+    mixed = national.mix_order_odds(kept, lost, p2)
+    assert mixed.p_pass == F(5, 6) * F(26, 36) + F(1, 6) * F(21, 36) == F(151, 216)
+    assert mixed.p_pass + mixed.p_fail == 1 and mixed.p_fubar == F(1, 36)
+    assert national.mix_order_odds(kept, lost, F(0)) == kept and national.mix_order_odds(kept, lost, F(1)) == lost
