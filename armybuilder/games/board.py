@@ -255,6 +255,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = (_("Die recorded: %(side)s") if d.get("recorded") else _("Die drawn: %(side)s")) % {"side": side}
     elif entry.kind in ("order", "snap"):
         text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
+        if d.get("blitzkrieg"):
+            text += " · " + _("Blitzkrieg: one more unit may take the order")
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
         if d.get("tiger_fear"):

@@ -385,6 +385,7 @@ class OrderTestForm(EditionForm):
         label=_("Tiger Fear: within 18″ of a German Tiger it sees, not ordered to fire at it"), required=False
     )
     nco = forms.ChoiceField(label=_("Squad leader"), choices=national_rules.NCO_CHOICES, required=False)
+    reserve = forms.ChoiceField(label=_("Reserves"), choices=national_rules.RESERVE_CHOICES, required=False)
     avanti = forms.ChoiceField(
         label=_("Avanti Savoia! (an Italian unit)"),
         choices=[

@@ -38,6 +38,8 @@ NAMES = {
     "avanti-savoia": gettext_lazy("Avanti Savoia!"),
     "communication-breakdown": gettext_lazy("Communication Breakdown"),
     "initiative-training": gettext_lazy("Initiative Training"),
+    "blitzkrieg": gettext_lazy("Blitzkrieg"),
+    "modern-communications": gettext_lazy("Modern Communications"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -143,6 +145,11 @@ def nco_note(applied: national.Applied, edition: str) -> str:
     return _("No −1 for the lost NCO: %(rule)s") % {"rule": rule_name(applied)}
 
 
+RESERVE_CHOICES = [
+    ("", gettext_lazy("On the table")),
+    ("reserve", gettext_lazy("Coming on from reserve (−1)")),
+    ("reserve_us", gettext_lazy("Coming on from reserve, a US unit (Modern Communications)")),
+]
 NCO_CHOICES = [
     ("", gettext_lazy("Has its NCO")),
     ("lost", gettext_lazy("Lost its NCO (−1)")),
@@ -165,6 +172,9 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
     p_penalty, initiative = national.nco_lost(edition, "germany" if nco == "lost_german" else "", cd["quality"])
     commissar = national.not_one_step_back(edition, "soviet-union", bool(cd.get("commissar")))
     banzai = national.banzai(edition, "imperial-japan", bool(cd.get("banzai")))
+    reserve = cd.get("reserve") or ""
+    reserve_mod, radio = national.from_reserve(edition, "us" if reserve == "reserve_us" else "")
+    reserve_mod = reserve_mod if reserve else 0
 
     def odds(penalty: int) -> OrderTestOdds:
         raw = engine.order_test(
@@ -172,7 +182,7 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
             quality=cd["quality"],
             pins=cd["pins"] + (1 if tiger else 0),
             officer_bonus=cd["officer_bonus"],
-            modifier=cd["modifier"] + avanti_mod + penalty,
+            modifier=cd["modifier"] + avanti_mod + reserve_mod + penalty,
         )
         return national.commissar_reroll(raw) if commissar else raw
 
@@ -197,6 +207,10 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
         notes.append(_("Avanti Savoia! is not modelled for this edition: no morale change."))
     if initiative:
         notes.append(nco_note(initiative, edition))
+    if reserve and radio:
+        notes.append(_("No −1 for coming on from reserve: %(rule)s") % {"rule": rule_name(radio)})
+    elif reserve == "reserve_us":
+        notes.append(_("Modern Communications is not modelled for this edition: the −1 stands."))
     return raw, notes
 
 

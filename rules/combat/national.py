@@ -81,7 +81,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("communication-breakdown", "france", "Communication Breakdown", "send_back"),
     _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
     _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
-    _v2("blitzkrieg", "germany", "Blitzkrieg"),
+    _v2("blitzkrieg", "germany", "Blitzkrieg", "blitzkrieg"),
     _v2("initiative-training", "germany", "Initiative Training", "nco"),
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
     _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
@@ -102,10 +102,10 @@ RULES: tuple[NationalRule, ...] = (
     _v2("air-superiority", "us", "Air Superiority"),
     _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
     _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
-    _v2("modern-communications", "us", "Modern Communications"),
+    _v2("modern-communications", "us", "Modern Communications", "reserves"),
     # 3rd edition: only what a public source states; see the module docstring and docs/national-rules.md.
     NationalRule("hitler-s-buzzsaw", "3e", "germany", "Hitler's Buzzsaw", "buzzsaw", "WGG3", "preview"),
-    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "", "WGG3", "preview"),
+    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "blitzkrieg", "WGG3", "preview"),
     NationalRule("initiative-training", "3e", "germany", "Initiative Training", "nco", "WGG3", "preview"),
     NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
     # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
@@ -330,6 +330,16 @@ def avanti_savoia(edition: str, army: str, lost: int, enemy_lost: int) -> tuple[
     if r is None or abs(lost - enemy_lost) < AVANTI_GAP:
         return 0, None
     return (-AVANTI_MORALE if lost > enemy_lost else AVANTI_MORALE), Applied("order", r.slug, r.name)
+
+
+RESERVE = -1  # an order test to come on from reserve (rules-notes §12: 2nd [BS2], 3rd [CD3])
+
+
+def from_reserve(edition: str, army: str) -> tuple[int, Applied | None]:
+    """The modifier to an order test to come on from reserve: -1, or none with Modern Communications
+    (2nd edition: US units test on their basic morale)."""
+    r = _rule(edition, army, "reserves")
+    return (0, Applied("order", r.slug, r.name)) if r is not None else (RESERVE, None)
 
 
 NCO_LOST = -1  # morale for an infantry unit that has lost its NCO (rules-notes §12: 2nd [R], 3rd [S000])

@@ -594,10 +594,15 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
     detail = _take_order(state, unit, order, bonus, action.data)
     state.pending = None
     extra = unit.setup.extra_orders
+    blitz = bool(extra) and national.rule_in(state.setup.edition, side_rules(state, unit.side), "blitzkrieg")
+    if blitz:
+        extra += 1  # Blitzkrieg: a German officer's "snap to action" takes one more die from the bag
     # An officer who took the order he was given (no failed test, no FUBAR) may pass it on.
     state.snap = SnapOffer(unit.key, unit.side, order, extra) if extra and detail["given"] == order else None
     if state.snap:
         detail["snap"] = extra
+        if blitz:
+            detail["blitzkrieg"] = True
     return detail
 
 

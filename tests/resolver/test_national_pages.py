@@ -207,3 +207,13 @@ def test_a_german_squad_that_lost_its_nco_on_the_order_test_page(client, charts)
     third = client.get(query.format(ed="v3", nco="lost_german")).text
     assert "No −1 for the lost NCO: Initiative Training" in third
     assert _exact(third, "Order given") == _exact(client.get(query.format(ed="v3", nco="")).text, "Order given")
+
+
+def test_a_us_unit_from_reserve_tests_on_its_basic_morale(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=1&officer_bonus=0&modifier=0&reserve={r}"
+    plain = client.get(query.format(r="reserve")).text
+    us = client.get(query.format(r="reserve_us")).text
+    assert _exact(plain, "Order given") == Fraction(21, 36)  # 9 - 1 pin - 1: 7 or less
+    assert _exact(us, "Order given") == Fraction(26, 36) and "No −1 for coming on from reserve" in us
+    french = client.get(query.format(r="reserve_us"), headers={"Accept-Language": "fr"}).text
+    assert "Communications modernes" in french

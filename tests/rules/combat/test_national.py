@@ -299,3 +299,13 @@ def test_initiative_training_makes_the_lost_nco_penalty_one_in_six_in_2nd_and_no
     assert mixed.p_pass == F(5, 6) * F(26, 36) + F(1, 6) * F(21, 36) == F(151, 216)
     assert mixed.p_pass + mixed.p_fail == 1 and mixed.p_fubar == F(1, 36)
     assert national.mix_order_odds(kept, lost, F(0)) == kept and national.mix_order_odds(kept, lost, F(1)) == lost
+
+
+def test_modern_communications_drop_the_minus_one_for_coming_from_reserve():
+    assert national.from_reserve("v2", "germany") == (-1, None)
+    modifier, applied = national.from_reserve("v2", "us")
+    assert modifier == 0 and applied is not None and applied.name == "Modern Communications"
+    assert national.from_reserve("v3", "us") == (-1, None)  # 3rd edition: named, effect not sourced
+    # An unpinned Regular from reserve: 9 - 1, 8 or less (26/36); a US one tests on its 9 (30/36).
+    assert order_test("v2", quality="regular", pins=0, modifier=-1).p_pass == F(26, 36)
+    assert order_test("v2", quality="regular", pins=0).p_pass == F(30, 36)

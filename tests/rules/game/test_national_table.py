@@ -209,3 +209,14 @@ def test_communication_breakdown_only_for_the_first_die_of_the_game():
         replay(game, [recorded_draw("a"), Action("send_back", "a")])
     assert die_to_send_back(replay(two_sides(), [recorded_draw("a")])) is None
     assert die_to_send_back(replay(two_sides(b_rules=("communication-breakdown",)), [recorded_draw("a")])) is None
+
+
+@pytest.mark.parametrize(
+    ("edition", "rules", "left"), [("v2", ("blitzkrieg",), 2), ("v3", ("blitzkrieg",), 2), ("v2", (), 1)]
+)
+def test_blitzkrieg_gives_a_german_officer_one_more_order_to_pass_on(edition, rules, left):
+    game = soviet(edition, rules)  # a lieutenant with one extra order
+    state = replay(game, [recorded_draw("a")])
+    after = replay(game, [recorded_draw("a"), give_order(state, "lt", "advance", Scripted())])
+    assert after.snap is not None and after.snap.left == left
+    assert bool(after.log[-1].detail.get("blitzkrieg")) == (left == 2)
