@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
+from armybuilder.lists.national import choice_name
+from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
@@ -130,6 +132,9 @@ class SideView:
     dice_total: int
     can_act: bool
     enemies: list[UnitState] | None = None  # targets for "odds now"
+    # The national rules of its list that act at the table, and the trait its army chose, by name.
+    national: list[str] | None = None
+    national_choice: str = ""
 
 
 def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
@@ -180,6 +185,8 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                 dice_in_bag=state.dice_in_bag(key),
                 dice_total=state.dice_total(key),
                 can_act=can_act,
+                national=[str(NATIONAL_NAMES[slug]) for slug in side.get("rules", ()) if slug in NATIONAL_NAMES],
+                national_choice=choice_name(side["national_choice"]) if side.get("national_choice") else "",
             )
         )
     for view in sides:

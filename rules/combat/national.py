@@ -126,6 +126,37 @@ RULES: tuple[NationalRule, ...] = (
 )
 
 
+# Rules that make the player choose one of several traits for the whole army, kept with the list
+# (``ArmyList.national_choice``): the rule's slug -> (choice slug, English name) in book order [BR2].
+CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
+    "a-national-characteristic": (
+        ("up-and-at-em", "Up and 'at 'em"),
+        ("blood-curdling-charge", "Blood Curdling Charge"),
+        ("tough-as-boots", "Tough as Boots"),
+        ("rapid-fire", "Rapid Fire"),
+        ("vengeance", "Vengeance"),
+    ),
+    "cedere-obbedire-combattere": (
+        ("cedere", "Cedere"),
+        ("obbedire", "Obbedire"),
+        ("combattere", "Combattere"),
+    ),
+}
+
+
+def choosable(slugs: frozenset[str] | set[str] | tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """The rule among ``slugs`` (an army's national rules) that asks for a choice, with its choices."""
+    return next(((slug, options) for slug, options in CHOICES.items() if slug in slugs), None)
+
+
+def check_choice(slugs: frozenset[str] | set[str] | tuple[str, ...], choice: str) -> bool:
+    """Whether ``choice`` ("" for none) is one the army's rules offer."""
+    if not choice:
+        return True
+    found = choosable(slugs)
+    return found is not None and choice in {value for value, _name in found[1]}
+
+
 def _edition(edition: str) -> str:
     return config_for(edition).edition  # "v2" -> "2e"; RulesError for an unknown edition
 
