@@ -21,6 +21,7 @@ from rules.game.engine import (
     GameState,
     UnitState,
     avanti_modifier,
+    banzai_applies,
     commissar_odds,
     die_to_send_back,
     order_odds,
@@ -64,6 +65,7 @@ ERRORS = {
     "commissar": gettext_lazy("Not One Step Back! does not apply to this unit."),
     "tiger-fear": gettext_lazy("Tiger Fear does not act on this unit."),
     "send-back": gettext_lazy("No die can be sent back now."),
+    "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
         "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
@@ -99,6 +101,7 @@ class UnitRow:
     # Tiger Fear: the test it would take if the player says an enemy Tiger is near (None: cannot act).
     tiger: OrderTestResult | None = None
     avanti: int = 0  # Avanti Savoia!: the side's morale modifier now
+    banzai: bool = False  # Banzai Charge can be declared with a Run order
 
     @property
     def tiger_percent(self) -> str:
@@ -172,6 +175,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
                     tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
                     avanti=avanti_modifier(state, key),
+                    banzai=awaits and banzai_applies(state, unit.key),
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -266,6 +270,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("Blitzkrieg: one more unit may take the order")
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
+        if d.get("banzai"):
+            text += " · " + _("Banzai Charge: passed without a roll")
         if d.get("tiger_fear"):
             text += " · " + _("Tiger Fear: one more pin for the test")
         if d.get("avanti"):

@@ -83,6 +83,7 @@ class ActionForm(forms.Form):
     reroll1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
+    banzai = forms.BooleanField(required=False)  # Banzai Charge: Running at the closest visible enemy
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
     result = forms.ChoiceField(
         required=False,

@@ -235,6 +235,7 @@ def _build(form: ActionForm, door: Door):
                 commissar=data["commissar"],
                 reroll=data["reroll"],
                 tiger=data["tiger_fear"],
+                banzai=data["banzai"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})

@@ -399,6 +399,17 @@ def commissar_odds(state: GameState, unit_key: str, officer_key: str | None = No
     return p + (1 - p) * p
 
 
+BANZAI_ORDERS = ("run",)  # an assault is a Run order at the table
+
+
+def banzai_applies(state: GameState, unit_key: str) -> bool:
+    """Banzai Charge can act on this unit: its side carries the rule and it is infantry (the player says
+    it runs at, or assaults, the closest visible enemy)."""
+    unit = state.unit(unit_key)
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "banzai")
+    return rule is not None and unit.setup.unit_type == "infantry"
+
+
 def give_order(
     state: GameState,
     unit_key: str,
@@ -410,8 +421,11 @@ def give_order(
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
     tiger: bool = False,
+    banzai: bool = False,
 ) -> Action:
     """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
+    ``banzai``: a Japanese infantry unit Running at, or assaulting, the closest visible enemy passes
+    without a roll (Banzai Charge).
 
     ``commissar``: the unit is within 6" of a commissar (Not One Step Back!): a failed test is taken
     again with ``reroll`` (typed, or rolled here) and a man is removed for it. ``tiger``: the unit is
@@ -423,8 +437,17 @@ def give_order(
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
     bonus = _officer_bonus(state, unit, officer)
+    if banzai:
+        _check_banzai(state, unit, order)
+        data["banzai"] = True
+        return Action("order", side=unit.side, unit=unit_key, data=data)
     _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("order", side=unit.side, unit=unit_key, data=data)
+
+
+def _check_banzai(state: GameState, unit: UnitState, order: str) -> None:
+    if order not in BANZAI_ORDERS or not banzai_applies(state, unit.key):
+        raise RulesError("Banzai Charge: Japanese infantry Running at the closest enemy only.", code="banzai")
 
 
 def snap_order(
@@ -635,6 +658,14 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     given, pins = order, unit.pins
     lost_man = False
+    if data.get("banzai"):
+        # Banzai Charge: the test is passed without a roll; a pinned unit loses a pin as for any pass.
+        _check_banzai(state, unit, order)
+        unit.pins = max(unit.pins - 1, 0) if _test_needed(unit, order) else unit.pins
+        unit.orders.append(order)
+        unit.kept = False
+        detail.update(banzai=True, given=order, pins_after=unit.pins)
+        return detail
     tiger = bool(data.get("tiger_fear"))
     if tiger:
         if not tiger_fear_applies(state, unit.key):

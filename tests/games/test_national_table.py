@@ -128,3 +128,20 @@ def test_communication_breakdown_sends_the_first_french_die_back(client):
     html = client.get(base).text
     assert "Communication Breakdown: Alice&#x27;s die goes back in the bag" in html
     assert "Send it back to the bag" not in html
+
+
+def test_a_japanese_squad_banzai_charges_without_a_test(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    japanese = make_builder_list(alice, entries=1)
+    japanese.army.national_rules.add(make_rule(japanese.edition, "banzai-charge"))
+    game = _game(client, japanese)
+    key = game.setup["sides"][0]["units"][0]["key"]
+    base = f"/games/{game.pk}/"
+    act(client, base, action="pins", unit=key, delta="2", rev="0")
+    act(client, base, action="record", side="a", rev="1")
+    assert "Banzai Charge: with Run" in client.get(base).text
+    act(client, base, action="order", unit=key, order="run", banzai="on", die1="6", die2="6", rev="2")
+    unit = Game.objects.get(pk=game.pk).state().unit(key)
+    assert (unit.order, unit.pins) == ("run", 1)  # typed dice ignored: no test, no FUBAR
+    assert "Banzai Charge: passed without a roll" in client.get(base).text

@@ -220,3 +220,29 @@ def test_blitzkrieg_gives_a_german_officer_one_more_order_to_pass_on(edition, ru
     after = replay(game, [recorded_draw("a"), give_order(state, "lt", "advance", Scripted())])
     assert after.snap is not None and after.snap.left == left
     assert bool(after.log[-1].detail.get("blitzkrieg")) == (left == 2)
+
+
+def test_a_banzai_charge_runs_without_a_test_and_sheds_a_pin():
+    game = two_sides(a_rules=("banzai-charge",))
+    before = [Action("pins", "a", "rifles", {"delta": 4}), recorded_draw("a")]
+    state = replay(game, before)
+    action = give_order(state, "rifles", "run", Scripted(), banzai=True)
+    assert "dice" not in action.data and action.data["banzai"]
+    after = replay(game, [*before, action])
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("run", 3)
+    assert after.log[-1].detail["banzai"]
+    with pytest.raises(RulesError, match="Banzai"):
+        give_order(state, "rifles", "fire", Scripted(), banzai=True)  # only with Run
+    with pytest.raises(RulesError, match="Banzai"):
+        give_order(replay(two_sides(), before), "rifles", "run", Scripted(), banzai=True)  # not Japanese
+    with pytest.raises(RulesError, match="Banzai"):
+        give_order(
+            replay(two_sides(a_rules=("banzai-charge",), edition="v3"), before),
+            "rifles",
+            "run",
+            Scripted(),
+            banzai=True,
+        )
+    forged = Action("order", "a", "rifles", {"order": "advance", "banzai": True})
+    with pytest.raises(RulesError, match="Banzai"):
+        replay(game, [*before, forged])
