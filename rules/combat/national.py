@@ -157,6 +157,24 @@ def check_choice(slugs: frozenset[str] | set[str] | tuple[str, ...], choice: str
     return found is not None and choice in {value for value, _name in found[1]}
 
 
+# National rules that grant a free unit (the catalogue's ``Option.free_unit``), with the unit types each
+# covers (None: any) [BR2]: the builder names the rule that makes the unit free.
+FREE_UNIT_RULES: tuple[tuple[str, frozenset[str] | None], ...] = (
+    ("forward-artillery-doctrine", frozenset({"artillery"})),
+    ("hurriedly-conscripted-reserves", frozenset({"infantry"})),
+    ("artillery-support", None),
+    ("quantity-has-a-quality-all-of-it-s-own", frozenset({"infantry"})),
+)
+
+
+def free_unit_rule(slugs: frozenset[str] | set[str] | tuple[str, ...], unit_type: str) -> str | None:
+    """The slug of the army's national rule that makes a unit of ``unit_type`` free, or None."""
+    for slug, types in FREE_UNIT_RULES:
+        if slug in slugs and (types is None or unit_type in types):
+            return slug
+    return None
+
+
 def _edition(edition: str) -> str:
     return config_for(edition).edition  # "v2" -> "2e"; RulesError for an unknown edition
 
