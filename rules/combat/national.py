@@ -13,7 +13,10 @@ rule; the mechanics are the 2nd-edition army books' as summarised in fixtures/sr
 Buzz-Saw and Blitzkrieg "return fundamentally unchanged"; Tiger Fear is gone; Initiative Training now
 ignores the morale penalty for a lost NCO. [CD3] chicagodice.org, "Bolt Action: Third Edition changes"
 (compiled from previews and demo games, "subject to change"): US Fire & Manoeuvre gives one extra die
-per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition.
+per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition; Air Superiority two air strikes;
+Modern Communications no -1 from reserve. [FLG3] frontlinegaming.org, "Unbreakable Honour: how Imperial
+Japan plays in Bolt Action Third Edition" (2025-11-19, a preview of the book's national rules): Death
+Before Dishonour still makes infantry and artillery Fanatics; Banzai is now an officer's ability.
 """
 
 from __future__ import annotations
@@ -111,7 +114,23 @@ RULES: tuple[NationalRule, ...] = (
     # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
     NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
     NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
-    NationalRule("modern-communications", "3e", "us", "Modern Communications", "", "CD3", "secondary", verified=False),
+    # CD3 gives it the 2nd-edition effect: no -1 for an order test to come on from reserve.
+    NationalRule(
+        "modern-communications", "3e", "us", "Modern Communications", "reserves", "CD3", "secondary", verified=False
+    ),
+    # FLG3: every Japanese infantry and artillery unit is still Fanatic; the Banzai Charge became an
+    # officer's ability that sends the units within 6" into an assault (not the 2nd-edition order rule).
+    NationalRule(
+        "death-before-dishonour",
+        "3e",
+        "imperial-japan",
+        "Death Before Dishonour",
+        "fanatic",
+        "FLG3",
+        "secondary",
+        verified=False,
+    ),
+    NationalRule("banzai-charge", "3e", "imperial-japan", "Banzai Charge", "", "FLG3", "secondary", verified=False),
     # CD3 names it among the 3rd-edition Soviet rules; the text read stops before its effect.
     NationalRule(
         "the-great-patriotic-war",
@@ -146,7 +165,8 @@ CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
 
 def choosable(slugs: frozenset[str] | set[str] | tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
     """The rule among ``slugs`` (an army's national rules) that asks for a choice, with its choices."""
-    return next(((slug, options) for slug, options in CHOICES.items() if slug in slugs), None)
+    keys = _keys(slugs)
+    return next(((slug, options) for slug, options in CHOICES.items() if rule_key(slug) in keys), None)
 
 
 def check_choice(slugs: frozenset[str] | set[str] | tuple[str, ...], choice: str) -> bool:
@@ -169,10 +189,31 @@ FREE_UNIT_RULES: tuple[tuple[str, frozenset[str] | None], ...] = (
 
 def free_unit_rule(slugs: frozenset[str] | set[str] | tuple[str, ...], unit_type: str) -> str | None:
     """The slug of the army's national rule that makes a unit of ``unit_type`` free, or None."""
+    keys = _keys(slugs)
     for slug, types in FREE_UNIT_RULES:
-        if slug in slugs and (types is None or unit_type in types):
+        if rule_key(slug) in keys and (types is None or unit_type in types):
             return slug
     return None
+
+
+# Imported armies name their rules in their source's words ("Hitler's Buzz-Saw", "Fire & Maneuver",
+# "Gyro-Stabilizers"): a rule is recognised by its key, the slug's letters and digits without "and" or
+# "the", in British spelling, so each names the same rule as Barracks' slug.
+_SPELLING = (("maneuver", "manoeuvre"), ("stabiliz", "stabilis"))
+_ALIASES = {"gyokusai": "deathbeforedishonour"}  # the 3rd-edition book's other name for the rule
+
+
+def rule_key(slug: str) -> str:
+    """The key two spellings of one rule's slug or name share ("hitlers-buzz-saw" ~ "hitler-s-buzzsaw")."""
+    tokens = [t for t in re.split(r"[^a-z0-9]+", slug.lower()) if t and t not in ("and", "the")]
+    key = "".join(tokens)
+    for before, after in _SPELLING:
+        key = key.replace(before, after)
+    return _ALIASES.get(key, key)
+
+
+def _keys(slugs: frozenset[str] | set[str] | tuple[str, ...]) -> set[str]:
+    return {rule_key(slug) for slug in slugs}
 
 
 def _edition(edition: str) -> str:
@@ -201,8 +242,9 @@ def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTI
 def army_for_rules(edition: str, slugs: frozenset[str] | set[str]) -> str:
     """The army whose modelled rules a list's army carries (by rule slug), or "" if none."""
     ed = _edition(edition)
+    keys = _keys(slugs)
     for r in RULES:
-        if r.effect and r.edition == ed and r.slug in slugs:
+        if r.effect and r.edition == ed and rule_key(r.slug) in keys:
             return r.army
     return ""
 
@@ -346,7 +388,8 @@ def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
 def rule_in(edition: str, slugs: frozenset[str] | set[str] | tuple[str, ...], effect: Effect) -> NationalRule | None:
     """The modelled rule with ``effect`` among the rule slugs a side or list carries, in ``edition``."""
     ed = _edition(edition)
-    return next((r for r in RULES if r.edition == ed and r.effect == effect and r.slug in slugs), None)
+    keys = _keys(slugs)
+    return next((r for r in RULES if r.edition == ed and r.effect == effect and rule_key(r.slug) in keys), None)
 
 
 COMMISSAR_MIN_MEN = 3  # Not One Step Back! is not for units of one or two men

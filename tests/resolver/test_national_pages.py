@@ -217,3 +217,16 @@ def test_a_us_unit_from_reserve_tests_on_its_basic_morale(client, charts):
     assert _exact(us, "Order given") == Fraction(26, 36) and "No −1 for coming on from reserve" in us
     french = client.get(query.format(r="reserve_us"), headers={"Accept-Language": "fr"}).text
     assert "Communications modernes" in french
+
+
+def test_an_imported_third_edition_army_names_its_rules_in_its_source_s_words():
+    from armybuilder.importers.names import _unique_slug
+    from armybuilder.resolver.national import army_key
+    from tests.lists.factories import make_army, make_edition
+
+    edition = make_edition("v3")
+    army = make_army(edition=edition, slug="german-army", name="German Army")
+    # The slug the BattleScribe import gives a rule named as 3rd-edition sources spell it.
+    slug = _unique_slug("Hitler's Buzz-Saw", set(), 60, "rule")
+    army.national_rules.add(make_rule(edition, slug))
+    assert army_key(army, "v3") == "germany"

@@ -123,8 +123,9 @@ def improvised_at(s: dict[str, Any], w: dict[str, Any]) -> bool:
 
 
 def death_before_dishonour(s: dict[str, Any]) -> bool:
-    """2e: a Japanese infantry or artillery target is Fanatic."""
-    return s.get("target_army") == "imperial-japan" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+    """2e and 3e: a Japanese infantry or artillery target is Fanatic."""
+    japanese = s.get("target_army") == "imperial-japan"
+    return japanese and s["edition"] in ("2e", "3e") and s["target"]["kind"] != "soft_skin"
 
 
 def great_patriotic_war(s: dict[str, Any]) -> bool:

@@ -102,6 +102,8 @@ def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
         "air-superiority",
         "modern-communications",
         "the-great-patriotic-war",
+        "death-before-dishonour",
+        "banzai-charge",
     }
     with pytest.raises(Exception, match="edition"):
         national.rules_of("v9", "germany")
@@ -181,7 +183,8 @@ def test_the_anti_tank_calculator_takes_the_moving_rules_too():
 
 def test_death_before_dishonour_makes_a_japanese_target_fanatic():
     assert national.fanatic_target("v2", "imperial-japan", "soft_skin") is None
-    assert national.fanatic_target("v3", "imperial-japan", "infantry") is None
+    third = national.fanatic_target("v3", "imperial-japan", "infantry")  # FLG3: still Fanatics
+    assert third is not None and not next(r for r in national.rules_of("v3", "imperial-japan") if r.effect).verified
     applied = national.fanatic_target("v2", "imperial-japan", "infantry")
     assert applied is not None and applied.name == "Death Before Dishonour"
     kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "groups": [ShotGroupInput(RIFLE, 1)]}
@@ -305,7 +308,22 @@ def test_modern_communications_drop_the_minus_one_for_coming_from_reserve():
     assert national.from_reserve("v2", "germany") == (-1, None)
     modifier, applied = national.from_reserve("v2", "us")
     assert modifier == 0 and applied is not None and applied.name == "Modern Communications"
-    assert national.from_reserve("v3", "us") == (-1, None)  # 3rd edition: named, effect not sourced
+    assert national.from_reserve("v3", "us")[0] == 0  # CD3 gives it the same effect (unverified)
     # An unpinned Regular from reserve: 9 - 1, 8 or less (26/36); a US one tests on its 9 (30/36).
     assert order_test("v2", quality="regular", pins=0, modifier=-1).p_pass == F(26, 36)
     assert order_test("v2", quality="regular", pins=0).p_pass == F(30, 36)
+
+
+def test_imported_armies_name_the_rules_in_their_own_words():
+    # A BattleScribe import makes a rule row from the source's name: "Hitler's Buzz-Saw" becomes
+    # "hitlers-buzz-saw", "Fire & Maneuver" "fire-maneuver" (armybuilder.importers.names._unique_slug).
+    assert national.rule_key("hitlers-buzz-saw") == national.rule_key("hitler-s-buzzsaw")
+    assert national.rule_key("fire-maneuver") == national.rule_key("fire-and-manoeuvre")
+    assert national.rule_key("gyro-stabilizers") == national.rule_key("gyro-stabilisers")
+    assert national.rule_key("gyokusai") == national.rule_key("death-before-dishonour")
+    assert national.rule_key("great-patriotic-war") == national.rule_key("the-great-patriotic-war")
+    assert national.army_for_rules("v3", {"hitlers-buzz-saw", "blitzkrieg"}) == "germany"
+    assert national.army_for_rules("v3", {"gyro-stabilizers"}) == "us"
+    assert national.army_for_rules("v3", {"gyokusai"}) == "imperial-japan"
+    assert national.rule_in("v2", ("not-one-step-back",), "commissar") is not None
+    assert national.rule_key("hitlers-buzz-saw") != national.rule_key("blitzkrieg")
