@@ -40,10 +40,12 @@ NAMES = {
     "initiative-training": gettext_lazy("Initiative Training"),
     "blitzkrieg": gettext_lazy("Blitzkrieg"),
     "modern-communications": gettext_lazy("Modern Communications"),
+    "rapid-fire": gettext_lazy("Rapid Fire"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
     ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
+    ("great-britain", gettext_lazy("Great Britain (Rapid Fire, when chosen)")),
     ("italy", gettext_lazy("Italy (Large Squads, Improvised AT)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
 ]
@@ -61,18 +63,20 @@ def rule_name(applied: national.Applied) -> str:
     return str(NAMES.get(applied.slug, applied.name))
 
 
-def army_key(army: Army | None, edition: str) -> str:
-    """The modelled rule set a catalogue army carries (its ``national_rules`` by slug), or ""."""
+def army_key(army: Army | None, edition: str, chosen: str = "") -> str:
+    """The modelled rule set a catalogue army carries (its ``national_rules`` by slug, and the trait
+    its list chose, ``chosen``), or ""."""
     if army is None:
         return ""
+    slugs = {rule.slug for rule in army.national_rules.all()} | ({chosen} if chosen else set())
     try:
-        return national.army_for_rules(edition, {rule.slug for rule in army.national_rules.all()})
+        return national.army_for_rules(edition, slugs)
     except RulesError:
         return ""
 
 
 def list_army(army_list: ArmyList) -> str:
-    return army_key(army_list.army, army_list.edition.slug)
+    return army_key(army_list.army, army_list.edition.slug, army_list.national_choice)
 
 
 def entry_has_gyro(entry: Entry) -> bool:
@@ -225,6 +229,11 @@ def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> li
         for a in applied:
             if a.change == "shot":
                 notes.append(_("+1 shot: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name})
+            elif a.change == "dice":
+                notes.append(
+                    _("One bonus die per three riflemen: %(rule)s (%(weapon)s)")
+                    % {"rule": rule_name(a), "weapon": weapon_name}
+                )
             elif a.change == "pen":
                 notes.append(
                     _("Re-rolls a failed penetration roll: %(rule)s (%(weapon)s)")

@@ -108,6 +108,7 @@ class ShotGroupInput:
     short_crew: bool = False
     steady_on_move: bool = False  # no -1 for moving: a national rule (``rules.combat.national``)
     reroll_failed_pen: bool = False  # a failed pen roll at a vehicle is rolled again: a national rule
+    extra_dice: int = 0  # bonus dice of the group's weapon: a national rule (one per three riflemen)
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,8 @@ def _plan_groups(
             raise RulesError(f"{field}.{exc}", code=exc.code, params=inner, field=str(inner["field"])) from exc
         dmg = damage(cfg, target, w, target.facing, g.band, he=he, indirect=ind)
         sv = save_need(cfg, target, w, g.band == "point_blank", he=he, indirect=ind)
-        dice = convolve_power(w.shots_pmf, g.models) if kind != "flamer" else point(g.models)
+        check_int(f"{field}.extra_dice", g.extra_dice, 0, MAX_MODELS)
+        dice = convolve_power(w.shots_pmf, g.models + g.extra_dice) if kind != "flamer" else point(g.models)
         template = None
         if kind == "he" and target.kind in ("infantry", "artillery"):
             if g.models_under_template is not None:

@@ -55,6 +55,7 @@ Effect = Literal[
     "blitzkrieg",
     "reserves",
     "nco",
+    "extra_dice",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -91,6 +92,8 @@ RULES: tuple[NationalRule, ...] = (
     _v2("artillery-support", "great-britain", "Artillery Support"),
     _v2("bombardment", "great-britain", "Bombardment"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
+    # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
+    _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -111,8 +114,11 @@ RULES: tuple[NationalRule, ...] = (
     NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "blitzkrieg", "WGG3", "preview"),
     NationalRule("initiative-training", "3e", "germany", "Initiative Training", "nco", "WGG3", "preview"),
     NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
-    # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
-    NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
+    # One extra die per three rifle/carbine shooters, from a compiled list "subject to change": modelled,
+    # marked unverified.
+    NationalRule(
+        "fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "extra_dice", "CD3", "secondary", verified=False
+    ),
     NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
     # CD3 gives it the 2nd-edition effect: no -1 for an order test to come on from reserve.
     NationalRule(
@@ -226,7 +232,9 @@ def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
     return tuple(r for r in RULES if r.edition == ed and r.army == army)
 
 
-SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins", "reroll_pen"})  # effects on the firer's shots
+SHOOTING = frozenset(
+    {"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins", "reroll_pen", "extra_dice"}
+)  # effects on the firer's shots
 
 
 def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
@@ -261,7 +269,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "pen"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "pen", "dice"]
     slug: str
     name: str
 
@@ -490,6 +498,21 @@ def commissar_reroll(odds: OrderTestOdds) -> OrderTestOdds:
     )
 
 
+RIFLES_PER_DIE = 3  # one bonus die for every three men shooting rifles
+
+
+def bonus_dice(edition: str, army: str, groups: Sequence[ShotGroupInput], quality: str) -> tuple[int, Applied | None]:
+    """Rapid Fire (a British list's chosen characteristic, 2nd edition: Regular and Veteran infantry)
+    and Fire and Manoeuvre (US, 3rd edition): one bonus die for every three men shooting rifles (the
+    chart's ``rifle``: carbines too). The dice are rifle shots; Muster adds them to the first rifle group."""
+    r = _rule(edition, army, "extra_dice")
+    if r is None or (r.edition == "2e" and quality == "inexperienced"):
+        return 0, None
+    rifles = sum(g.models for g in groups if g.weapon.slug == "rifle")
+    dice = rifles // RIFLES_PER_DIE
+    return (dice, Applied("dice", r.slug, r.name)) if dice else (0, None)
+
+
 LARGE_SQUAD = 14  # men firing, at least
 
 
@@ -546,15 +569,25 @@ def prepare_shooting(
         for g in groups
     ]
     large = large_squad(edition, army, sum(g.models for g in groups))
+    extra, rifles = bonus_dice(edition, army, groups, quality)
+    first_rifle = next((i for i, g in enumerate(groups) if g.weapon.slug == "rifle"), None) if extra else None
     gpw = rerolls_failed_morale(edition, target_army, target.kind)
     fanatic = fanatic_target(edition, target_army, target.kind)
     return PreparedShooting(
         groups=tuple(
-            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move, reroll_failed_pen=a.reroll_failed_pen)
-            for g, a in zip(groups, adjusted, strict=True)
+            replace(
+                g,
+                weapon=a.weapon,
+                steady_on_move=a.steady_on_move,
+                reroll_failed_pen=a.reroll_failed_pen,
+                extra_dice=extra if i == first_rifle else 0,
+            )
+            for i, (g, a) in enumerate(zip(groups, adjusted, strict=True))
         ),
         target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
         d2_pins=large is not None,
-        per_group=tuple(a.applied for a in adjusted),
+        per_group=tuple(
+            (*a.applied, *((rifles,) if i == first_rifle and rifles else ())) for i, a in enumerate(adjusted)
+        ),
         unit=tuple(a for a in (large, gpw, fanatic) if a is not None),
     )

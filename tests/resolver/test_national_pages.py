@@ -230,3 +230,25 @@ def test_an_imported_third_edition_army_names_its_rules_in_its_source_s_words():
     slug = _unique_slug("Hitler's Buzz-Saw", set(), 60, "rule")
     army.national_rules.add(make_rule(edition, slug))
     assert army_key(army, "v3") == "germany"
+
+
+def test_a_british_list_that_chose_rapid_fire_rolls_its_bonus_dice(client, charts):
+    query = "edition=v2&g0-weapon=rifle&g0-models=6&g0-range=normal&target_kind=infantry&target_models=10&cover=none"
+    html = client.get(f"/calc/shooting/?{query}&army=great-britain").text
+    assert "8 dice" in html and "One bonus die per three riflemen: Rapid Fire (Rifle)" in html
+    assert "6 dice" in client.get(f"/calc/shooting/?{query}").text
+
+
+def test_a_unit_from_a_british_list_brings_rapid_fire_only_once_chosen(client, charts):
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    rifle = charts["v2"]["rifle"]
+    army_list.army.national_rules.add(make_rule(rifle.edition, "a-national-characteristic"))
+    squad = make_unit(rifle.edition, weapons=(rifle,), base_models=6, max_models=10)
+    entry = make_entry(army_list, squad, models_count=6)
+    client.force_login(alice)
+    assert '<option value="great-britain" selected>' not in client.get(f"/calc/shooting/?from_entry={entry.pk}").text
+    army_list.national_choice = "rapid-fire"
+    army_list.save()
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}").text
+    assert '<option value="great-britain" selected>' in html and "Rapid Fire (Rifle)" in html

@@ -117,6 +117,17 @@ def large_squads(s: dict[str, Any]) -> bool:
     return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
 
 
+def rifle_bonus(s: dict[str, Any], g: dict[str, Any]) -> int:
+    """British Rapid Fire (2e, chosen by the list; Regular or Veteran) and US Fire & Manoeuvre (3e): a
+    bonus die for every three men shooting rifles, rolled with the first group of rifles."""
+    gb = s.get("army") == "great-britain" and s["edition"] == "2e" and s["firer_quality"] != "inexperienced"
+    us = s.get("army") == "us" and s["edition"] == "3e"
+    rifles = [x for x in s["groups"] if x["weapon"]["slug"] == "rifle"]
+    if not (gb or us) or not rifles or rifles[0] is not g:
+        return 0
+    return sum(x["models"] for x in rifles) // 3
+
+
 def improvised_at(s: dict[str, Any], w: dict[str, Any]) -> bool:
     """2e: an Italian weapon of Pen +1 or +2 may roll its damage die at a tank once more if it failed."""
     return s.get("army") == "italy" and s["edition"] == "2e" and w.get("pen", 0) in (1, 2)
@@ -248,7 +259,8 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
                     casualties += 1
         else:
             any_hit = False
-            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
+            dice = g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w)) + rifle_bonus(s, g)
+            for _ in range(dice):
                 if hits(rng, need):
                     any_hit = True
                     n_hits += 1
@@ -361,7 +373,7 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
         mod = (1 if t.get("flamer") else 0) + (1 if t.get("open_topped") and g.get("indirect") else 0)
         # A flamethrower rolls one die; the anti-tank calculator one die a shot, whatever the profile.
         shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1")) + extra_shots(s, w)
-        for _ in range(g["models"] * shots):
+        for _ in range(g["models"] * shots + (0 if s.get("each_shot_fires") else rifle_bonus(s, g))):
             if not hits(rng, need):
                 continue
             n_hits += 1
@@ -677,7 +689,7 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
     small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, Soviet
     order tests near a commissar (Not One Step Back!), Italian ones near a Tiger (Tiger Fear) and ahead
-    or behind on losses (Avanti Savoia!), and
+    or behind on losses (Avanti Savoia!), British riflemen with Rapid Fire (in the German slot), and
     Italian squads of 12 to 17 men (Large Squads) and Italian light AT weapons at light armour
     (Improvised AT)."""
     rng = random.Random(seed)
@@ -716,6 +728,12 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             target = _men(rng, small=True)
             target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
             s.update(_shooter(rng, edition, False), target=target)
+            out.append(s)
+            continue
+        if army == "germany" and (i // 10) % 2:  # British riflemen whose list chose Rapid Fire
+            s.update(army="great-britain")
+            s["groups"] = [_group(rng, edition, RIFLE, rng.randint(3, 10)), _group(rng, edition, LMG, 1)]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
             out.append(s)
             continue
         if army == "italy" and (i // 10) % 2:  # light AT weapons at light armour (Improvised AT)

@@ -65,7 +65,7 @@ def test_fire_and_manoeuvre_removes_the_moving_penalty_for_rifles_and_bars_only(
     assert not national.adjust_group("v2", "us", LMG, order="advance").steady_on_move
     # On a Fire order there is nothing to ignore, so nothing is said to be applied.
     assert national.adjust_group("v2", "us", RIFLE, order="fire").applied == ()
-    # 3rd edition changed the rule to extra dice, which Muster shows but does not model.
+    # 3rd edition changed the rule to extra dice (national.bonus_dice): no longer a moving rule.
     assert national.adjust_group("v3", "us", RIFLE, order="advance").applied == ()
 
 
@@ -84,7 +84,7 @@ def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
     assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
     assert national.army_for_rules("v2", {"defensive-strategy", "cedere-obbedire-combattere"}) == ""  # shown only
-    assert national.modelled_armies("v2") == ("germany", "italy", "us")
+    assert national.modelled_armies("v2") == ("germany", "great-britain", "italy", "us")
     assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
 
@@ -327,3 +327,20 @@ def test_imported_armies_name_the_rules_in_their_own_words():
     assert national.army_for_rules("v3", {"gyokusai"}) == "imperial-japan"
     assert national.rule_in("v2", ("not-one-step-back",), "commissar") is not None
     assert national.rule_key("hitlers-buzz-saw") != national.rule_key("blitzkrieg")
+
+
+def test_rapid_fire_and_3rd_edition_fire_and_manoeuvre_add_a_die_per_three_riflemen():
+    rifles = [ShotGroupInput(RIFLE, 7), ShotGroupInput(LMG, 1)]
+    dice, applied = national.bonus_dice("v2", "great-britain", rifles, "regular")
+    assert dice == 2 and applied is not None and applied.name == "Rapid Fire"
+    assert national.bonus_dice("v2", "great-britain", rifles, "inexperienced") == (0, None)  # Regulars, Veterans
+    assert national.bonus_dice("v3", "us", [ShotGroupInput(RIFLE, 4)], "inexperienced")[0] == 1  # CD3's example
+    assert national.bonus_dice("v2", "us", rifles, "regular") == (0, None)  # 2nd edition: the moving rule
+    assert national.bonus_dice("v2", "germany", rifles, "regular") == (0, None)
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    prepared = national.prepare_shooting("v2", "great-britain", "", rifles, target, quality="regular", order="fire")
+    assert [g.extra_dice for g in prepared.groups] == [2, 0]
+    assert [a.change for a in prepared.per_group[0]] == ["dice"] and prepared.per_group[1] == ()
+    res = shooting("v2", order="fire", firer_quality="regular", firer_pins=0, groups=prepared.groups, target=target)
+    # Nine rifle dice and four LMG dice, all at 3+: the hits are a binomial of thirteen.
+    assert res.hits.pmf == _binomial(13, F(2, 3))
