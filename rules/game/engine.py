@@ -172,6 +172,8 @@ class GameState:
     scenario: str = ""
     log: list[LogEntry] = field(default_factory=list)
     sent_back: bool = False  # Communication Breakdown!: the one die sent back to the bag has been used
+    # Units each side had lost when the turn began: Avanti Savoia! compares them then [BR2].
+    lost_at_start: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -249,6 +251,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "result": state.result,
         "scenario": state.scenario,
         "sent_back": state.sent_back,
+        "lost_at_start": dict(state.lost_at_start),
     }
 
 
@@ -266,6 +269,10 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
     state.snap = SnapOffer(**data["snap"]) if data["snap"] else None
     state.finished, state.result, state.scenario = data["finished"], data["result"], data["scenario"]
     state.sent_back = bool(data.get("sent_back"))  # snapshots from before the rule carry none
+    if "lost_at_start" in data:
+        state.lost_at_start = {side: int(data["lost_at_start"].get(side, 0)) for side in SIDES}
+    else:  # a snapshot from before the rule: the losses so far stand in
+        state.lost_at_start = {side: units_lost(state, side) for side in SIDES}
     return state
 
 
@@ -356,11 +363,11 @@ def units_lost(state: GameState, side: str) -> int:
 
 
 def avanti_modifier(state: GameState, side: str) -> int:
-    """Avanti Savoia!: -2 or +2 to the side's morale when it has lost 3 units more, or fewer, than the
-    enemy. Muster compares the units lost when the test is taken."""
+    """Avanti Savoia!: -2 or +2 to the side's morale for the turn when, as it began, the side had lost
+    3 units more, or fewer, than the enemy."""
     if national.rule_in(state.setup.edition, side_rules(state, side), "avanti") is None:
         return 0
-    lost, enemy = units_lost(state, side), units_lost(state, other_side(side))
+    lost, enemy = state.lost_at_start[side], state.lost_at_start[other_side(side)]
     if abs(lost - enemy) < national.AVANTI_GAP:
         return 0
     return -national.AVANTI_MORALE if lost > enemy else national.AVANTI_MORALE
@@ -829,6 +836,7 @@ def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
             shed[unit.key] = lost
     detail = {"turn": state.turn, "kept": kept, "down_pins": shed}
     state.turn += 1
+    state.lost_at_start = {side: units_lost(state, side) for side in SIDES}
     state.snap = None
     return detail
 

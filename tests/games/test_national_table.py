@@ -105,8 +105,9 @@ def test_avanti_savoia_counts_in_an_italian_order_test(client):
     base = f"/games/{game.pk}/"
     for rev, unit in enumerate(("b1", "b2", "b3")):
         act(client, base, action="remove", unit=unit, rev=str(rev))
-    act(client, base, action="pins", unit=key, delta="1", rev="3")
-    act(client, base, action="record", side="a", rev="4")
+    act(client, base, action="end_turn", force="on", rev="3")  # compared as the next turn begins
+    act(client, base, action="pins", unit=key, delta="1", rev="4")
+    act(client, base, action="record", side="a", rev="5")
     html = client.get(base).text
     # Three enemy units down, none of ours: morale 9 - 1 pin + 2 = 10, 33/36.
     assert "Avanti Savoia!: morale +2" in html and f'class="order-odds">{Fraction(33, 36)}<' in html

@@ -154,17 +154,23 @@ def test_tiger_fear_is_refused_where_it_cannot_act(b_rules, b_units, edition):
         give_order(state, "rifles", "fire", Scripted(), dice=(1, 1), tiger=True)
 
 
-def test_avanti_savoia_moves_italian_morale_by_two_with_three_units_between_the_sides():
+END_TURN = Action("end_turn", data={"force": True, "release": [], "down_pins": {}})
+
+
+def test_avanti_savoia_moves_italian_morale_by_two_with_three_units_between_the_sides_as_the_turn_begins():
     b_units = [unit(f"b{i}") for i in range(4)]
     game = two_sides(a_rules=("avanti-savoia",), b_units=b_units)
     pinned = [Action("pins", "a", "rifles", {"delta": 1})]
     even = replay(game, pinned)
     assert avanti_modifier(even, "a") == 0 and order_odds(even, "rifles").morale == 8
-    ahead = replay(game, [*pinned, *(Action("remove", "b", f"b{i}") for i in range(3))])
+    removed = [*pinned, *(Action("remove", "b", f"b{i}") for i in range(3))]
+    # Counted when the turn begins: three enemy units down this turn change nothing until the next.
+    assert avanti_modifier(replay(game, removed), "a") == 0
+    ahead = replay(game, [*removed, END_TURN])
     assert avanti_modifier(ahead, "a") == 2 and order_odds(ahead, "rifles").morale == 10
     assert avanti_modifier(ahead, "b") == 0  # the rule is the Italians' only
     behind = two_sides(a_rules=("avanti-savoia",), b_units=[unit("grens")])
-    state = replay(behind, [*pinned, Action("remove", "a", "mmg")])
+    state = replay(behind, [*pinned, Action("remove", "a", "mmg"), END_TURN])
     assert avanti_modifier(state, "a") == 0  # one unit behind: nothing
     three = GameSetup.from_data(
         {
@@ -175,11 +181,19 @@ def test_avanti_savoia_moves_italian_morale_by_two_with_three_units_between_the_
             ],
         }
     )
-    state = replay(
-        three, [Action("pins", "a", "a0", {"delta": 1}), *(Action("remove", "a", f"a{i}") for i in (1, 2, 3))]
-    )
+    losses = [Action("pins", "a", "a0", {"delta": 1}), *(Action("remove", "a", f"a{i}") for i in (1, 2, 3))]
+    state = replay(three, [*losses, END_TURN])
     assert avanti_modifier(state, "a") == -2 and order_odds(state, "a0").morale == 6
     assert avanti_modifier(replay(two_sides(a_rules=("avanti-savoia",), edition="v3"), []), "a") == 0
+
+
+def test_the_turn_start_losses_survive_a_snapshot():
+    from rules.game.engine import state_from_data, state_to_data
+
+    game = two_sides(a_rules=("avanti-savoia",), b_units=[unit(f"b{i}") for i in range(4)])
+    state = replay(game, [*(Action("remove", "b", f"b{i}") for i in range(3)), END_TURN])
+    again = state_from_data(game, state_to_data(state))
+    assert again.lost_at_start == {"a": 0, "b": 3} and avanti_modifier(again, "a") == 2
 
 
 def test_communication_breakdown_sends_the_first_french_die_back_once():
