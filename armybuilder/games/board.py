@@ -20,6 +20,7 @@ from rules.game.editions import KEPT_ORDERS, ORDERS
 from rules.game.engine import (
     GameState,
     UnitState,
+    assault_rule_name,
     avanti_modifier,
     banzai_applies,
     commissar_odds,
@@ -101,7 +102,7 @@ class UnitRow:
     # Tiger Fear: the test it would take if the player says an enemy Tiger is near (None: cannot act).
     tiger: OrderTestResult | None = None
     avanti: int = 0  # Avanti Savoia!: the side's morale modifier now
-    banzai: bool = False  # Banzai Charge can be declared with a Run order
+    banzai: str = ""  # the rule (Banzai Charge, Up and 'at 'em) that passes a Run/assault without a test
 
     @property
     def tiger_percent(self) -> str:
@@ -175,7 +176,7 @@ def board(game: Game, state: GameState, *, opponent: bool) -> dict[str, Any]:
                     commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
                     tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
                     avanti=avanti_modifier(state, key),
-                    banzai=awaits and banzai_applies(state, unit.key),
+                    banzai=assault_rule_name(state, key) if awaits and banzai_applies(state, unit.key) else "",
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -271,7 +272,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
         if d.get("banzai"):
-            text += " · " + _("Banzai Charge: passed without a roll")
+            rule = str(NATIONAL_NAMES.get(d.get("rule") or "banzai-charge", ""))
+            text += " · " + _("%(rule)s: passed without a roll") % {"rule": rule}
         if d.get("tiger_fear"):
             text += " · " + _("Tiger Fear: one more pin for the test")
         if d.get("avanti"):

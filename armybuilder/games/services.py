@@ -88,6 +88,8 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
         }
     # The army's national rules by slug, for the ones that act at the table (rules.combat.national).
     rules = sorted(r.slug for r in army_list.army.national_rules.all()) if army_list.army else []
+    if army_list.national_choice:
+        rules.append(army_list.national_choice)  # a chosen trait acts as a rule of the side (Up and 'at 'em)
     side_data = {"key": side, "name": name, "list_name": army_list.name, "units": units, "rules": rules}
     if army_list.national_choice:
         side_data["national_choice"] = army_list.national_choice  # the British characteristic, the Italian bonus

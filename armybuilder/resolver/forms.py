@@ -381,6 +381,10 @@ class OrderTestForm(EditionForm):
     commissar = forms.BooleanField(
         label=_("Not One Step Back!: a Soviet unit of three or more men within 6″ of a commissar"), required=False
     )
+    up_and_at_em = forms.BooleanField(
+        label=_("Up and 'at 'em: a British unit ordered to assault (the list's chosen characteristic)"),
+        required=False,
+    )
     tiger_fear = forms.BooleanField(
         label=_("Tiger Fear: within 18″ of a German Tiger it sees, not ordered to fire at it"), required=False
     )

@@ -41,6 +41,7 @@ NAMES = {
     "blitzkrieg": gettext_lazy("Blitzkrieg"),
     "modern-communications": gettext_lazy("Modern Communications"),
     "rapid-fire": gettext_lazy("Rapid Fire"),
+    "up-and-at-em": gettext_lazy("Up and 'at 'em"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -175,7 +176,9 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
     nco = cd.get("nco") or ""
     p_penalty, initiative = national.nco_lost(edition, "germany" if nco == "lost_german" else "", cd["quality"])
     commissar = national.not_one_step_back(edition, "soviet-union", bool(cd.get("commissar")))
-    banzai = national.banzai(edition, "imperial-japan", bool(cd.get("banzai")))
+    banzai = national.banzai(edition, "imperial-japan", bool(cd.get("banzai"))) or national.up_and_at_em(
+        edition, "great-britain", bool(cd.get("up_and_at_em")), cd["quality"]
+    )
     reserve = cd.get("reserve") or ""
     reserve_mod, radio = national.from_reserve(edition, "us" if reserve == "reserve_us" else "")
     reserve_mod = reserve_mod if reserve else 0
@@ -197,6 +200,10 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
         notes.append(order_note(banzai))
     elif cd.get("banzai"):
         notes.append(_("Banzai Charge is not modelled for this edition: the test is rolled."))
+    elif cd.get("up_and_at_em"):
+        notes.append(
+            _("Up and 'at 'em does not act here (an Inexperienced unit, or this edition): the test is rolled.")
+        )
     if commissar and not banzai:
         notes.append(commissar_note(commissar))
     elif cd.get("commissar") and not commissar:

@@ -56,6 +56,7 @@ Effect = Literal[
     "reserves",
     "nco",
     "extra_dice",
+    "assault_pass",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -94,6 +95,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
     # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
+    _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -375,6 +377,15 @@ def banzai(edition: str, army: str, charging: bool) -> Applied | None:
     its order test without rolling (so no FUBAR either)."""
     r = _rule(edition, army, "banzai")
     return Applied("order", r.slug, r.name) if r is not None and charging else None
+
+
+def up_and_at_em(edition: str, army: str, assaulting: bool, quality: str) -> Applied | None:
+    """Up and 'at 'em (a British list's chosen characteristic): an order to assault is passed without a
+    roll, except by Inexperienced units."""
+    r = _rule(edition, army, "assault_pass")
+    if r is None or not assaulting or quality == "inexperienced":
+        return None
+    return Applied("order", r.slug, r.name)
 
 
 def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:

@@ -411,10 +411,14 @@ BANZAI_ORDERS = ("run",)  # an assault is a Run order at the table
 
 def banzai_applies(state: GameState, unit_key: str) -> bool:
     """Banzai Charge can act on this unit: its side carries the rule and it is infantry (the player says
-    it runs at, or assaults, the closest visible enemy)."""
+    it runs at, or assaults, the closest visible enemy); or Up and 'at 'em, the characteristic a British
+    list chose: an assault by a unit that is not Inexperienced."""
     unit = state.unit(unit_key)
-    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "banzai")
-    return rule is not None and unit.setup.unit_type == "infantry"
+    rules = side_rules(state, unit.side)
+    if national.rule_in(state.setup.edition, rules, "banzai") is not None:
+        return unit.setup.unit_type == "infantry"
+    up = national.rule_in(state.setup.edition, rules, "assault_pass")
+    return up is not None and not unit.setup.is_vehicle and unit.setup.quality != "inexperienced"
 
 
 def give_order(
@@ -455,6 +459,15 @@ def give_order(
 def _check_banzai(state: GameState, unit: UnitState, order: str) -> None:
     if order not in BANZAI_ORDERS or not banzai_applies(state, unit.key):
         raise RulesError("Banzai Charge: Japanese infantry Running at the closest enemy only.", code="banzai")
+
+
+def assault_rule_name(state: GameState, side: str) -> str:
+    """The rule that passes the side's assault orders without a test ("" for none)."""
+    rules = side_rules(state, side)
+    found = national.rule_in(state.setup.edition, rules, "banzai") or national.rule_in(
+        state.setup.edition, rules, "assault_pass"
+    )
+    return found.slug if found else ""
 
 
 def snap_order(
@@ -671,7 +684,7 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
         unit.pins = max(unit.pins - 1, 0) if _test_needed(unit, order) else unit.pins
         unit.orders.append(order)
         unit.kept = False
-        detail.update(banzai=True, given=order, pins_after=unit.pins)
+        detail.update(banzai=True, rule=assault_rule_name(state, unit.side), given=order, pins_after=unit.pins)
         return detail
     tiger = bool(data.get("tiger_fear"))
     if tiger:

@@ -252,3 +252,11 @@ def test_a_unit_from_a_british_list_brings_rapid_fire_only_once_chosen(client, c
     army_list.save()
     html = client.get(f"/calc/shooting/?from_entry={entry.pk}").text
     assert '<option value="great-britain" selected>' in html and "Rapid Fire (Rifle)" in html
+
+
+def test_up_and_at_em_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition=v2&pins=3&officer_bonus=0&modifier=0&up_and_at_em=on&quality={q}"
+    veteran = client.get(query.format(q="veteran")).text
+    assert "Passes without a roll: Up and &#x27;at &#x27;em" in veteran and _exact(veteran, "Order given") == 1
+    green = client.get(query.format(q="inexperienced")).text
+    assert "Up and &#x27;at &#x27;em does not act here" in green and _exact(green, "Order given") < 1

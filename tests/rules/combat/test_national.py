@@ -344,3 +344,13 @@ def test_rapid_fire_and_3rd_edition_fire_and_manoeuvre_add_a_die_per_three_rifle
     res = shooting("v2", order="fire", firer_quality="regular", firer_pins=0, groups=prepared.groups, target=target)
     # Nine rifle dice and four LMG dice, all at 3+: the hits are a binomial of thirteen.
     assert res.hits.pmf == _binomial(13, F(2, 3))
+
+
+def test_up_and_at_em_passes_an_assault_order_for_regulars_and_veterans():
+    assert national.up_and_at_em("v2", "great-britain", assaulting=True, quality="inexperienced") is None
+    assert national.up_and_at_em("v2", "great-britain", assaulting=False, quality="regular") is None
+    assert national.up_and_at_em("v2", "germany", assaulting=True, quality="regular") is None
+    applied = national.up_and_at_em("v2", "great-britain", assaulting=True, quality="veteran")
+    assert applied is not None and applied.name == "Up and 'at 'em"
+    passed = national.auto_pass(order_test("v2", quality="veteran", pins=4))
+    assert (passed.p_pass, passed.p_fubar) == (1, 0)

@@ -260,3 +260,28 @@ def test_a_banzai_charge_runs_without_a_test_and_sheds_a_pin():
     forged = Action("order", "a", "rifles", {"order": "advance", "banzai": True})
     with pytest.raises(RulesError, match="Banzai"):
         replay(game, [*before, forged])
+
+
+def test_up_and_at_em_passes_a_british_assault_unless_inexperienced():
+    game = two_sides(a_rules=("a-national-characteristic", "up-and-at-em"))
+    before = [Action("pins", "a", "rifles", {"delta": 2}), recorded_draw("a")]
+    state = replay(game, before)
+    after = replay(game, [*before, give_order(state, "rifles", "run", Scripted(), banzai=True)])
+    assert (after.unit("rifles").order, after.unit("rifles").pins) == ("run", 1)
+    assert after.log[-1].detail["rule"] == "up-and-at-em"
+    green = GameSetup.from_data(
+        {
+            "edition": "v2",
+            "sides": [
+                {
+                    "key": "a",
+                    "name": "A",
+                    "units": [unit("rifles", quality="inexperienced")],
+                    "rules": ["up-and-at-em"],
+                },
+                {"key": "b", "name": "B", "units": [unit("grens")]},
+            ],
+        }
+    )
+    with pytest.raises(RulesError, match="Banzai"):
+        give_order(replay(green, before), "rifles", "run", Scripted(), banzai=True)
