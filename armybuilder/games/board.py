@@ -12,10 +12,23 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
+from armybuilder.lists.national import choice_name
+from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
-from rules.game.engine import GameState, UnitState, order_odds, summarise
+from rules.game.engine import (
+    GameState,
+    UnitState,
+    assault_rule_name,
+    avanti_modifier,
+    banzai_applies,
+    commissar_odds,
+    die_to_send_back,
+    order_odds,
+    summarise,
+    tiger_fear_applies,
+)
 
 ORDER_LABELS = {
     "fire": gettext_lazy("Fire"),
@@ -50,6 +63,10 @@ ERRORS = {
     "no-snap": gettext_lazy("No officer's order to pass on now."),
     "snap-unit": gettext_lazy("The officer passes his order to other units of his own side."),
     "snap-order": gettext_lazy("The unit takes the officer's own order."),
+    "commissar": gettext_lazy("Not One Step Back! does not apply to this unit."),
+    "tiger-fear": gettext_lazy("Tiger Fear does not act on this unit."),
+    "send-back": gettext_lazy("No die can be sent back now."),
+    "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
         "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
@@ -80,6 +97,16 @@ class UnitRow:
     officer_tests: list[tuple[UnitState, Fraction, str]]
     awaits_snap: bool = False  # it may take the officer's order just given ("snap to action")
     snap_test: OrderTestResult | None = None  # its order test then, with the officer's bonus
+    # Not One Step Back!: the chance its test passes if a failed one is taken again (None: no commissar rule).
+    commissar: Fraction | None = None
+    # Tiger Fear: the test it would take if the player says an enemy Tiger is near (None: cannot act).
+    tiger: OrderTestResult | None = None
+    avanti: int = 0  # Avanti Savoia!: the side's morale modifier now
+    banzai: str = ""  # the rule (Banzai Charge, Up and 'at 'em) that passes a Run/assault without a test
+
+    @property
+    def tiger_percent(self) -> str:
+        return percent(self.tiger.p_pass) if self.tiger else ""
 
     @property
     def orders_left(self) -> int:
@@ -90,6 +117,10 @@ class UnitRow:
     @property
     def snap_percent(self) -> str:
         return percent(self.snap_test.p_pass) if self.snap_test else ""
+
+    @property
+    def commissar_percent(self) -> str:
+        return percent(self.commissar) if self.commissar is not None else ""
 
     @property
     def test_percent(self) -> str:
@@ -111,6 +142,9 @@ class SideView:
     dice_total: int
     can_act: bool
     enemies: list[UnitState] | None = None  # targets for "odds now"
+    # The national rules of its list that act at the table, and the trait its army chose, by name.
+    national: list[str] | None = None
+    national_choice: str = ""
 
 
 def board(
@@ -159,6 +193,10 @@ def board(
                     officer_tests=officer_tests,
                     awaits_snap=awaits_snap and can_act and not state.finished,
                     snap_test=snap_test,
+                    commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
+                    tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
+                    avanti=avanti_modifier(state, key),
+                    banzai=assault_rule_name(state, key) if awaits and banzai_applies(state, unit.key) else "",
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -172,6 +210,8 @@ def board(
                 dice_in_bag=state.dice_in_bag(key),
                 dice_total=state.dice_total(key),
                 can_act=can_act,
+                national=[str(NATIONAL_NAMES[slug]) for slug in side.get("rules", ()) if slug in NATIONAL_NAMES],
+                national_choice=choice_name(side["national_choice"]) if side.get("national_choice") else "",
             )
         )
     for view in sides:
@@ -201,6 +241,7 @@ def board(
         "log": [(seq, log_line(game, state, entry)) for seq, entry in reversed(log)],
         "opponent": opponent,
         "can_undo": can_undo,
+        "send_back": _send_back(state, opponent),
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
@@ -231,8 +272,39 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
                 (row.snap_test.p_pass, row.snap_test.morale) if row.snap_test else None,
                 (snap.order, snap_officer.key) if row.awaits_snap and snap and snap_officer else None,
                 enemies if row.can_act and row.odds else (),
+                # What the national rules add to the row (games/national.html#order-rules).
+                (row.commissar, row.tiger.p_pass if row.tiger else None, row.avanti, row.banzai),
             )
     return prints
+
+
+def _commissar(
+    state: GameState,
+    unit: UnitState,
+    test: OrderTestResult | None,
+    snap_test: OrderTestResult | None,
+    officer: str | None,
+) -> Fraction | None:
+    """The pass chance with Not One Step Back!'s re-roll, for the test the unit would take now."""
+    if test is not None:
+        return commissar_odds(state, unit.key)
+    if snap_test is not None:
+        return commissar_odds(state, unit.key, officer)
+    return None
+
+
+def _tiger(state: GameState, unit: UnitState, awaits: bool, officer: str | None) -> OrderTestResult | None:
+    if not awaits or not tiger_fear_applies(state, unit.key):
+        return None
+    return order_odds(state, unit.key, officer, tiger=True)
+
+
+def _send_back(state: GameState, opponent: bool) -> str:
+    """The side whose first die the viewer may send back (Communication Breakdown!), or ""."""
+    side = die_to_send_back(state)
+    if side is None or (opponent and side == "b"):
+        return ""  # the share link acts for side b: it may only send back side a's die
+    return side
 
 
 def _unit_name(state: GameState, key: str | None) -> str:
@@ -249,8 +321,20 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = (_("Die recorded: %(side)s") if d.get("recorded") else _("Die drawn: %(side)s")) % {"side": side}
     elif entry.kind in ("order", "snap"):
         text = _("%(unit)s: %(order)s") % {"unit": unit, "order": ORDER_LABELS[d["order"]]}
+        if d.get("blitzkrieg"):
+            text += " · " + _("Blitzkrieg: one more unit may take the order")
         if entry.kind == "snap":
             text += " · " + _("snap to action, ordered by %(officer)s") % {"officer": _unit_name(state, d["officer"])}
+        if d.get("banzai"):
+            rule = str(NATIONAL_NAMES.get(d.get("rule") or "banzai-charge", ""))
+            text += " · " + _("%(rule)s: passed without a roll") % {"rule": rule}
+        if d.get("tiger_fear"):
+            text += " · " + _("Tiger Fear: one more pin for the test")
+        if d.get("avanti"):
+            text += " · " + _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": d["avanti"]}
+        if d.get("commissar"):
+            params = {"a": d["first"][0], "b": d["first"][1], "models": d.get("models", "?")}
+            text += " · " + _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls") % params
         if "dice" in d:
             params = {"a": d["dice"][0], "b": d["dice"][1], "morale": d["morale"]}
             text += " · " + _("order test %(a)s+%(b)s against %(morale)s") % params
@@ -298,6 +382,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "remove":
         text = _("%(unit)s destroyed") % {"unit": unit}
+    elif entry.kind == "send_back":
+        text = _("Communication Breakdown: %(side)s's die goes back in the bag") % {"side": game.side_name(d["die"])}
     elif entry.kind == "end_turn":
         text = _("End of turn %(turn)s") % {"turn": d["turn"]}
         shed = [f"{_unit_name(state, k)} −{n}" for k, n in d["down_pins"].items() if n]

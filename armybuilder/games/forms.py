@@ -11,7 +11,19 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.games.services import MAX_STAND_IN_DICE
 from rules.game.editions import ORDERS
 
-KINDS = ("draw", "record", "order", "snap", "pins", "casualties", "damage", "remove", "end_turn", "end_game")
+KINDS = (
+    "draw",
+    "record",
+    "order",
+    "snap",
+    "pins",
+    "casualties",
+    "damage",
+    "remove",
+    "end_turn",
+    "end_game",
+    "send_back",
+)
 TOKEN = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{16,32})/?(?:[?#].*)?$")
 
 
@@ -66,6 +78,12 @@ class ActionForm(forms.Form):
     officer = forms.CharField(required=False, max_length=40)
     die1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     die2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    # Not One Step Back!: within 6" of a commissar, a failed test is taken again (typed, or rolled).
+    commissar = forms.BooleanField(required=False)
+    reroll1 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
+    banzai = forms.BooleanField(required=False)  # Banzai Charge: Running at the closest visible enemy
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
     result = forms.ChoiceField(
         required=False,
@@ -93,4 +111,8 @@ class ActionForm(forms.Form):
         if (dice[0] is None) != (dice[1] is None):
             raise forms.ValidationError(_("Type both dice of the order test, or neither to let Muster roll."))
         data["dice"] = dice if dice[0] is not None else None
+        reroll = (data.get("reroll1"), data.get("reroll2"))
+        if (reroll[0] is None) != (reroll[1] is None):
+            raise forms.ValidationError(_("Type both dice of the re-roll, or neither to let Muster roll."))
+        data["reroll"] = reroll if reroll[0] is not None else None
         return data

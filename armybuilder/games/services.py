@@ -49,7 +49,7 @@ def lists_for_game():
     return (
         ArmyList.objects.active()
         .select_related("edition", "army")
-        .prefetch_related("platoons", "entries__platoon", "entries__unit__weapons", options)
+        .prefetch_related("army__national_rules", "platoons", "entries__platoon", "entries__unit__weapons", options)
     )
 
 
@@ -95,7 +95,21 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
         f"{side}{pk}": {language: by_language[language][pk] for language in NAME_LANGUAGES}
         for pk in by_language[NAME_LANGUAGES[0]]
     }
-    return {"key": side, "name": name, "list_name": army_list.name, "units": units, "names": names}, odds
+    # The army's national rules by slug, for the ones that act at the table (rules.combat.national).
+    rules = sorted(r.slug for r in army_list.army.national_rules.all()) if army_list.army else []
+    if army_list.national_choice:
+        rules.append(army_list.national_choice)  # a chosen trait acts as a rule of the side (Up and 'at 'em)
+    side_data = {
+        "key": side,
+        "name": name,
+        "list_name": army_list.name,
+        "units": units,
+        "names": names,
+        "rules": rules,
+    }
+    if army_list.national_choice:
+        side_data["national_choice"] = army_list.national_choice  # the British characteristic, the Italian bonus
+    return side_data, odds
 
 
 def stand_in_side(name: str, dice: int) -> dict[str, Any]:

@@ -50,12 +50,13 @@ from rules.game.engine import (
     give_order,
     log_entry_from_data,
     recorded_draw,
+    send_back,
     snap_order,
 )
 
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
-GUARDED = ("draw", "record", "end_turn", "end_game")
+GUARDED = ("draw", "record", "end_turn", "end_game", "send_back")
 
 
 @dataclass
@@ -315,11 +316,33 @@ def _build(form: ActionForm, door: Door):
         if kind == "order":
             unit_action(state, "order", {})
             return give_order(
-                state, data["unit"], data["order"], server_rng, officer=data["officer"] or None, dice=data["dice"]
+                state,
+                data["unit"],
+                data["order"],
+                server_rng,
+                officer=data["officer"] or None,
+                dice=data["dice"],
+                commissar=data["commissar"],
+                reroll=data["reroll"],
+                tiger=data["tiger_fear"],
+                banzai=data["banzai"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
-            return snap_order(state, data["unit"], server_rng, dice=data["dice"])
+            return snap_order(
+                state,
+                data["unit"],
+                server_rng,
+                dice=data["dice"],
+                commissar=data["commissar"],
+                reroll=data["reroll"],
+                tiger=data["tiger_fear"],
+            )
+        if kind == "send_back":
+            action = send_back(state)
+            if door.opponent and action.side != "b":
+                raise RulesError("You act for your own side only.", code="not-your-side")
+            return action
         if kind in ("pins", "casualties"):
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":

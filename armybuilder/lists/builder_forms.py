@@ -22,6 +22,7 @@ from armybuilder.lists.models import ArmyList, Entry, PlatoonKind
 from rules.army.force_org import edition_rules
 from rules.army.model import OptionGroupSpec
 from rules.army.points import group_limit, group_over_maximum, option_conflicts, option_limit
+from rules.combat.national import free_unit_rule
 from rules.errors import ForceOrgError
 
 NAME_MAX_LENGTH = 100
@@ -197,6 +198,7 @@ class OptionChoice:
     cost: int | None  # None: not offered at the entry's quality
     widget: str  # "checkbox", "number" or "radio"
     quality_label: str = ""
+    free_reason: str = ""  # the national rule that makes the unit free, by name
     slug: str = ""
     label: str = ""
     field_id: str = ""
@@ -213,6 +215,8 @@ class OptionChoice:
         self.field_id = f"{self.field_name}-{self.slug}" if self.widget == "radio" else self.field_name
         if self.cost is None:
             cost_text = gettext("not offered at %(quality)s") % {"quality": self.quality_label}
+        elif self.option.free_unit and self.free_reason:
+            cost_text = gettext("the whole unit free: %(rule)s") % {"rule": self.free_reason}
         elif self.option.free_unit:
             cost_text = gettext("the whole unit free")
         elif self.option.all_models:
@@ -277,6 +281,13 @@ def _group_hint(group: OptionGroupSpec, limit: int | None) -> str:
     return gettext("Up to %(n)s of these.") % {"n": limit}
 
 
+def _free_reason(entry: Entry) -> str:
+    """The name of the army's national rule that makes this unit free (Forward Artillery Doctrine...)."""
+    rules = {rule.slug: rule for rule in entry.army_list.army.national_rules.all()}
+    slug = free_unit_rule(set(rules), entry.unit.unit_type)
+    return rules[slug].display_name if slug else ""
+
+
 def option_blocks(entry: Entry) -> list[OptionBlock]:
     """The entry's options as the card shows them, in the unit's order (no form needed).
 
@@ -289,6 +300,7 @@ def option_blocks(entry: Entry) -> list[OptionBlock]:
     current = entry.options or {}
     unit = entry.unit
     options = list(unit.options.all())
+    free_reason = _free_reason(entry) if any(o.free_unit for o in options) else ""
     limits = {option.pk: option_limit(option.to_rules(), entry.models_count) for option in options}
     described = {group["key"]: OptionGroupSpec(**group) for group in unit.option_groups or ()}
     grouped: dict[str, list[Option]] = {}
@@ -318,7 +330,7 @@ def option_blocks(entry: Entry) -> list[OptionBlock]:
         else:
             widget, name = "number", f"opt-{option.slug}"
         if not option.group:
-            choice = OptionChoice(option, name, count, limit, cost, widget, quality_label)
+            choice = OptionChoice(option, name, count, limit, cost, widget, quality_label, free_reason)
             blocks.append(OptionBlock(legend="", key=name, choices=[choice]))
             continue
         block = by_group.get(option.group)
@@ -335,7 +347,9 @@ def option_blocks(entry: Entry) -> list[OptionBlock]:
                 block.title = spec.label
                 block.hint = _group_hint(spec, block.limit)
             blocks.append(block)
-        block.choices.append(OptionChoice(option, block.radio_name or name, count, limit, cost, widget, quality_label))
+        block.choices.append(
+            OptionChoice(option, block.radio_name or name, count, limit, cost, widget, quality_label, free_reason)
+        )
     return blocks
 
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("lists/<int:pk>/entries/<int:entry_pk>/move/", views.entry_move, name="ab-entry-move"),
     path("lists/<int:pk>/entries/<int:entry_pk>/duplicate/", views.entry_duplicate, name="ab-entry-duplicate"),
     path("lists/<int:pk>/entries/<int:entry_pk>/remove/", views.entry_remove, name="ab-entry-remove"),
+    path("lists/<int:pk>/national-choice/", views.national_choice, name="ab-list-national-choice"),
     path("lists/<int:pk>/platoons/add/", views.platoon_add, name="ab-platoon-add"),
     path("lists/<int:pk>/platoons/<int:platoon_pk>/rename/", views.platoon_rename, name="ab-platoon-rename"),
     path("lists/<int:pk>/platoons/<int:platoon_pk>/remove/", views.platoon_remove, name="ab-platoon-remove"),

@@ -45,6 +45,7 @@ from django_htmx.http import replace_url, reswap, retarget
 
 from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.http import HtmxHttpRequest
+from armybuilder.lists import national as list_national
 from armybuilder.lists import services
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.builder_forms import (
@@ -73,6 +74,7 @@ from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
 from rules.army.model import ListSummary
+from rules.combat.national import check_choice
 
 TEMPLATE = "lists/builder.html"
 # "Undo" after removing a unit carries the removed entry, signed: nothing is kept on the server.
@@ -164,6 +166,7 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         catalogue=_catalogue(army_list, query, unit_type, request.user),
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
+        national_choice=list_national.choice_context(army_list),
     )
 
 
@@ -754,6 +757,18 @@ def platoon_rename(request: HtmxHttpRequest, pk: int, platoon_pk: int) -> HttpRe
             if pk != platoon.pk and names_before.get(pk) != name
         ]
     return _fragments(request, context, *parts)
+
+
+@require_POST
+def national_choice(request: HttpRequest, pk: int) -> HttpResponse:
+    """Keep the trait the army's national rule asks for (the British characteristic, the Italian bonus)."""
+    army_list = _get_list(request, pk)
+    choice = request.POST.get("national_choice", "")
+    if not check_choice(list_national.army_rule_slugs(army_list), choice):
+        return HttpResponseBadRequest(_("Choose one of the traits this army's rules offer."))
+    army_list.national_choice = choice
+    army_list.save(update_fields=["national_choice", "updated_at"])
+    return _redirect(army_list, "national-rules")
 
 
 @require_POST

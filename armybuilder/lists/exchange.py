@@ -35,6 +35,7 @@ from armydata import untrusted
 from rules.army import own_units as own_rules
 from rules.army.model import QUALITIES, ListSummary
 from rules.army.points import group_over_maximum, option_conflicts, option_limit
+from rules.combat.national import check_choice
 
 FORMAT = "muster-list/3"
 # Earlier versions this Muster still reads, each brought to the current meaning on import.
@@ -196,6 +197,7 @@ def export_data(army_list: ArmyList) -> dict[str, Any]:
         "points_limit": army_list.points_limit,
         "force_org": army_list.force_org,
         "tournament": {"max_order_dice": army_list.max_order_dice, "max_platoons": army_list.max_platoons},
+        "national_choice": army_list.national_choice,
         "platoons": [{"kind": platoon.kind, "name": platoon.name} for platoon in platoons],
         "own_units": [{"key": own_keys[pk], **own_units.definition(unit)} for pk, unit in own.items()],
         "entries": [
@@ -263,6 +265,7 @@ class ParsedList:
     platoons: list[tuple[str, str]]
     entries: list[_ParsedEntry]
     drafts: dict[str, own_units.Draft] = field(default_factory=dict)
+    national_choice: str = ""
 
 
 def _load(text: str) -> dict[str, Any]:
@@ -406,10 +409,18 @@ def parse_list(text: str, owner: Any = None) -> ParsedList:
         if parsed is not None:
             entries.append(parsed)
 
+    national_choice = data.get("national_choice", "")
+    if not isinstance(national_choice, str):
+        errors.append("national_choice: must be a string, the slug of a choice the army's national rules offer.")
+        national_choice = ""
+    elif army is not None and not check_choice({r.slug for r in army.national_rules.all()}, national_choice):
+        errors.append(f"national_choice: {json.dumps(national_choice)} is not a choice this army's rules offer.")
+
     if errors:
         raise ListImportError(errors)
     assert edition is not None and army is not None
     return ParsedList(
+        national_choice=national_choice,
         name=name,
         edition=edition,
         army=army,
@@ -549,6 +560,7 @@ def import_list(text: str, *, owner: Any = None) -> ArmyList:
             force_org=parsed.force_org,
             max_order_dice=parsed.max_order_dice,
             max_platoons=parsed.max_platoons,
+            national_choice=parsed.national_choice,
         )
         platoons = [
             Platoon.objects.create(army_list=army_list, kind=kind, name=name, position=position)
@@ -589,6 +601,7 @@ def duplicate_list(*, army_list: ArmyList, name: str, owner=_SAME_OWNER) -> Army
             force_org=army_list.force_org,
             max_order_dice=army_list.max_order_dice,
             max_platoons=army_list.max_platoons,
+            national_choice=army_list.national_choice,
         )
         new_platoons = {}
         for platoon in Platoon.objects.filter(army_list=army_list):

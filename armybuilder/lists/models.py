@@ -179,6 +179,9 @@ class ArmyList(models.Model):
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(50)]
     )
     share_token = models.CharField(max_length=32, unique=True, default=new_share_token, editable=False)
+    # The trait chosen for the whole army when a national rule asks for one (the British national
+    # characteristic, the Italian bonus): a slug of ``rules.combat.national.CHOICES``; "" for none.
+    national_choice = models.CharField(max_length=40, blank=True, default="")
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

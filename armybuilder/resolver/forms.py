@@ -378,6 +378,27 @@ class OrderTestForm(EditionForm):
     banzai = forms.BooleanField(
         label=_("Banzai Charge: Japanese infantry running at or assaulting the closest visible enemy"), required=False
     )
+    commissar = forms.BooleanField(
+        label=_("Not One Step Back!: a Soviet unit of three or more men within 6″ of a commissar"), required=False
+    )
+    up_and_at_em = forms.BooleanField(
+        label=_("Up and 'at 'em: a British unit ordered to assault (the list's chosen characteristic)"),
+        required=False,
+    )
+    tiger_fear = forms.BooleanField(
+        label=_("Tiger Fear: within 18″ of a German Tiger it sees, not ordered to fire at it"), required=False
+    )
+    nco = forms.ChoiceField(label=_("Squad leader"), choices=national_rules.NCO_CHOICES, required=False)
+    reserve = forms.ChoiceField(label=_("Reserves"), choices=national_rules.RESERVE_CHOICES, required=False)
+    avanti = forms.ChoiceField(
+        label=_("Avanti Savoia! (an Italian unit)"),
+        choices=[
+            ("", _("Units lost within 2 of the enemy's")),
+            ("behind", _("3 or more units lost more than the enemy (−2)")),
+            ("ahead", _("3 or more units lost fewer than the enemy (+2)")),
+        ],
+        required=False,
+    )
 
     def __init__(self, *args: Any, officer_ranks: Mapping[int, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

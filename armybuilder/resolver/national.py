@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.combat import api as engine
 from rules.combat import national
 from rules.errors import RulesError
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from armybuilder.lists.models import ArmyList, Entry
     from armybuilder.playsheets.context import WeaponLine
     from armybuilder.reference.models import Weapon as WeaponRow
+    from rules.combat.results import OrderTestOdds
 
 NAMES = {
     "hitler-s-buzzsaw": gettext_lazy("Hitler's Buzzsaw"),
@@ -30,11 +32,22 @@ NAMES = {
     "banzai-charge": gettext_lazy("Banzai Charge"),
     "large-squads": gettext_lazy("Large Squads"),
     "death-before-dishonour": gettext_lazy("Death Before Dishonour"),
+    "improvised-at": gettext_lazy("Improvised AT"),
+    "not-one-step-back": gettext_lazy("Not One Step Back!"),
+    "tiger-fear": gettext_lazy("Tiger Fear"),
+    "avanti-savoia": gettext_lazy("Avanti Savoia!"),
+    "communication-breakdown": gettext_lazy("Communication Breakdown"),
+    "initiative-training": gettext_lazy("Initiative Training"),
+    "blitzkrieg": gettext_lazy("Blitzkrieg"),
+    "modern-communications": gettext_lazy("Modern Communications"),
+    "rapid-fire": gettext_lazy("Rapid Fire"),
+    "up-and-at-em": gettext_lazy("Up and 'at 'em"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
     ("germany", gettext_lazy("Germany (Hitler's Buzzsaw)")),
-    ("italy", gettext_lazy("Italy (Large Squads)")),
+    ("great-britain", gettext_lazy("Great Britain (Rapid Fire, when chosen)")),
+    ("italy", gettext_lazy("Italy (Large Squads, Improvised AT)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
 ]
 TARGET_ARMY_CHOICES = [
@@ -51,18 +64,20 @@ def rule_name(applied: national.Applied) -> str:
     return str(NAMES.get(applied.slug, applied.name))
 
 
-def army_key(army: Army | None, edition: str) -> str:
-    """The modelled rule set a catalogue army carries (its ``national_rules`` by slug), or ""."""
+def army_key(army: Army | None, edition: str, chosen: str = "") -> str:
+    """The modelled rule set a catalogue army carries (its ``national_rules`` by slug, and the trait
+    its list chose, ``chosen``), or ""."""
     if army is None:
         return ""
+    slugs = {rule.slug for rule in army.national_rules.all()} | ({chosen} if chosen else set())
     try:
-        return national.army_for_rules(edition, {rule.slug for rule in army.national_rules.all()})
+        return national.army_for_rules(edition, slugs)
     except RulesError:
         return ""
 
 
 def list_army(army_list: ArmyList) -> str:
-    return army_key(army_list.army, army_list.edition.slug)
+    return army_key(army_list.army, army_list.edition.slug, army_list.national_choice)
 
 
 def entry_has_gyro(entry: Entry) -> bool:
@@ -115,6 +130,101 @@ def pins_note(applied: national.Applied) -> str:
     return _("D2 pins: %(rule)s (14 or more men firing)") % {"rule": rule_name(applied)}
 
 
+def commissar_note(applied: national.Applied) -> str:
+    return _("A failed test is taken again, a man removed for it: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def tiger_note(applied: national.Applied) -> str:
+    return _("Tested as if with one more pin: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def avanti_note(applied: national.Applied, modifier: int) -> str:
+    return _("Morale %(modifier)+d: %(rule)s") % {"modifier": modifier, "rule": rule_name(applied)}
+
+
+def nco_note(applied: national.Applied, edition: str) -> str:
+    if national.nco_lost(edition, "germany")[0]:
+        return _("Another man takes over on a 2+, so the −1 for the lost NCO counts 1 time in 6: %(rule)s") % {
+            "rule": rule_name(applied)
+        }
+    return _("No −1 for the lost NCO: %(rule)s") % {"rule": rule_name(applied)}
+
+
+RESERVE_CHOICES = [
+    ("", gettext_lazy("On the table")),
+    ("reserve", gettext_lazy("Coming on from reserve (−1)")),
+    ("reserve_us", gettext_lazy("Coming on from reserve, a US unit (Modern Communications)")),
+]
+NCO_CHOICES = [
+    ("", gettext_lazy("Has its NCO")),
+    ("lost", gettext_lazy("Lost its NCO (−1)")),
+    ("lost_german", gettext_lazy("Lost its NCO, a German squad (Initiative Training)")),
+]
+
+
+def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
+    """The order test page's odds with the national rules ticked on its form, and the notes saying so.
+
+    Tiger Fear adds a pin, Avanti Savoia! moves morale by 2, a lost NCO is -1 (Initiative Training:
+    sometimes or never), Not One Step Back! re-takes a failed test and the Banzai Charge passes it."""
+    edition = cd["edition"]
+    notes: list[str] = []
+    tiger = national.tiger_fear(edition, "germany", bool(cd.get("tiger_fear")))
+    avanti = cd.get("avanti") or ""
+    lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(avanti, (0, 0))
+    avanti_mod, savoia = national.avanti_savoia(edition, "italy", *lost)
+    nco = cd.get("nco") or ""
+    p_penalty, initiative = national.nco_lost(edition, "germany" if nco == "lost_german" else "", cd["quality"])
+    commissar = national.not_one_step_back(edition, "soviet-union", bool(cd.get("commissar")))
+    banzai = national.banzai(edition, "imperial-japan", bool(cd.get("banzai"))) or national.up_and_at_em(
+        edition, "great-britain", bool(cd.get("up_and_at_em")), cd["quality"]
+    )
+    reserve = cd.get("reserve") or ""
+    reserve_mod, radio = national.from_reserve(edition, "us" if reserve == "reserve_us" else "")
+    reserve_mod = reserve_mod if reserve else 0
+
+    def odds(penalty: int) -> OrderTestOdds:
+        raw = engine.order_test(
+            edition,
+            quality=cd["quality"],
+            pins=cd["pins"] + (1 if tiger else 0),
+            officer_bonus=cd["officer_bonus"],
+            modifier=cd["modifier"] + avanti_mod + reserve_mod + penalty,
+        )
+        return national.commissar_reroll(raw) if commissar else raw
+
+    # A lost NCO: the -1 with chance p_penalty (each side of the mixture re-rolled on its own).
+    raw = national.mix_order_odds(odds(0), odds(national.NCO_LOST), p_penalty if nco else national.ZERO)
+    if banzai:
+        raw = national.auto_pass(raw)
+        notes.append(order_note(banzai))
+    elif cd.get("banzai"):
+        notes.append(_("Banzai Charge is not modelled for this edition: the test is rolled."))
+    elif cd.get("up_and_at_em"):
+        notes.append(
+            _("Up and 'at 'em does not act here (an Inexperienced unit, or this edition): the test is rolled.")
+        )
+    if commissar and not banzai:
+        notes.append(commissar_note(commissar))
+    elif cd.get("commissar") and not commissar:
+        notes.append(_("Not One Step Back! is not modelled for this edition: no re-roll."))
+    if tiger:
+        notes.append(tiger_note(tiger))
+    elif cd.get("tiger_fear"):
+        notes.append(_("Tiger Fear is not part of this edition: no extra pin."))
+    if savoia:
+        notes.append(avanti_note(savoia, avanti_mod))
+    elif avanti:
+        notes.append(_("Avanti Savoia! is not modelled for this edition: no morale change."))
+    if initiative:
+        notes.append(nco_note(initiative, edition))
+    if reserve and radio:
+        notes.append(_("No −1 for coming on from reserve: %(rule)s") % {"rule": rule_name(radio)})
+    elif reserve == "reserve_us":
+        notes.append(_("Modern Communications is not modelled for this edition: the −1 stands."))
+    return raw, notes
+
+
 def order_note(applied: national.Applied) -> str:
     return _("Passes without a roll: %(rule)s") % {"rule": rule_name(applied)}
 
@@ -126,6 +236,16 @@ def applied_notes(pairs: Iterable[tuple[str, Sequence[national.Applied]]]) -> li
         for a in applied:
             if a.change == "shot":
                 notes.append(_("+1 shot: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name})
+            elif a.change == "dice":
+                notes.append(
+                    _("One bonus die per three riflemen: %(rule)s (%(weapon)s)")
+                    % {"rule": rule_name(a), "weapon": weapon_name}
+                )
+            elif a.change == "pen":
+                notes.append(
+                    _("Re-rolls a failed penetration roll: %(rule)s (%(weapon)s)")
+                    % {"rule": rule_name(a), "weapon": weapon_name}
+                )
             else:
                 notes.append(
                     _("No −1 for moving: %(rule)s (%(weapon)s)") % {"rule": rule_name(a), "weapon": weapon_name}

@@ -559,7 +559,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         row = next(w for w in weapons if w.slug == cd["weapon"])
-        # Each shot is one die here, so only the national rules on the moving penalty act.
+        # Each shot is one die here, so only the national rules on the moving penalty and the pen roll act.
         steady = national.adjust_group(
             cd["edition"],
             cd.get("army") or "",
@@ -567,12 +567,14 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
             quality=cd["firer_quality"],
             order=cd["order"],
             gyro=bool(cd.get("gyro")),
+            at_vehicle=True,
         )
-        moving = tuple(a for a in steady.applied if a.change == "moving")
+        moving = tuple(a for a in steady.applied if a.change in ("moving", "pen"))
         try:
             raw = engine.anti_tank(
                 cd["edition"],
-                steady_on_move=bool(moving),
+                steady_on_move=steady.steady_on_move,
+                reroll_failed_pen=steady.reroll_failed_pen,
                 weapon=adapters.to_rules_weapon(row),
                 damage_value=cd["damage_value"],
                 shots=cd["shots"],
@@ -664,19 +666,10 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         try:
-            raw = engine.order_test(
-                cd["edition"],
-                quality=cd["quality"],
-                pins=cd["pins"],
-                officer_bonus=cd["officer_bonus"],
-                modifier=cd["modifier"],
-            )
-            banzai = national.banzai(cd["edition"], "imperial-japan", bool(cd.get("banzai")))
-            result = present_order_test(national.auto_pass(raw) if banzai else raw, cd)
-            if banzai:
-                result.notes.insert(0, national_rules.order_note(banzai))
-            elif cd.get("banzai"):
-                result.notes.insert(0, _("Banzai Charge is not modelled for this edition: the test is rolled."))
+            # The national rules change the test's inputs or its roll (armybuilder.resolver.national).
+            raw, notes = national_rules.order_test(cd)
+            result = present_order_test(raw, cd)
+            result.notes[:0] = notes
         except RulesError as exc:
             error = display_error(exc)
     context = _common("order-test", _("Order test"))
@@ -800,6 +793,10 @@ def present_order_test(raw: OrderTestOdds, cd: Mapping[str, Any]) -> Result:
     if raw.p_double_one is not None:
         result.stats.append(
             Stat(_("Incredible Courage"), to_fraction(raw.p_double_one), note=_("a double one (2nd edition)"))
+        )
+    if raw.p_man_removed is not None:
+        result.stats.append(
+            Stat(_("A man removed"), to_fraction(raw.p_man_removed), note=_("to re-take a failed test"))
         )
     mods = [(_("Pins"), _signed(-cd["pins"]))] if cd["pins"] else []
     if cd["officer_bonus"]:

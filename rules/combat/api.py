@@ -107,6 +107,8 @@ class ShotGroupInput:
     zeroed: bool = False
     short_crew: bool = False
     steady_on_move: bool = False  # no -1 for moving: a national rule (``rules.combat.national``)
+    reroll_failed_pen: bool = False  # a failed pen roll at a vehicle is rolled again: a national rule
+    extra_dice: int = 0  # bonus dice of the group's weapon: a national rule (one per three riflemen)
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class _Plan:
     indirect: bool
     band: str
     template: int | None
+    reroll_failed_pen: bool = False
 
 
 def _pmf_block(pmf: Mapping[int, Fraction], fill: bool = True) -> Dist:
@@ -209,7 +212,8 @@ def _plan_groups(
             raise RulesError(f"{field}.{exc}", code=exc.code, params=inner, field=str(inner["field"])) from exc
         dmg = damage(cfg, target, w, target.facing, g.band, he=he, indirect=ind)
         sv = save_need(cfg, target, w, g.band == "point_blank", he=he, indirect=ind)
-        dice = convolve_power(w.shots_pmf, g.models) if kind != "flamer" else point(g.models)
+        check_int(f"{field}.extra_dice", g.extra_dice, 0, MAX_MODELS)
+        dice = convolve_power(w.shots_pmf, g.models + g.extra_dice) if kind != "flamer" else point(g.models)
         template = None
         if kind == "he" and target.kind in ("infantry", "artillery"):
             if g.models_under_template is not None:
@@ -218,7 +222,7 @@ def _plan_groups(
             else:
                 template = default_models_under_template(w.he_size or 1)
         _note_switches(cfg, target, kind, hit, dmg, sv, ind, used)
-        plans.append(_Plan(w.slug or w.name, kind, w, dice, hit, dmg, sv, ind, g.band, template))
+        plans.append(_Plan(w.slug or w.name, kind, w, dice, hit, dmg, sv, ind, g.band, template, g.reroll_failed_pen))
     return plans
 
 
@@ -539,11 +543,20 @@ def _shot_spec(
             hit_pins=dice_pmf(cfg.flamer_pins),
             pen_rolls=flamer_hits(cfg, plan.weapon.vehicle_mounted) if cfg.flamer_vs_vehicle == "per_hit" else None,
             forced_check=cfg.flamer_forced_morale,
+            reroll_failed_pen=plan.reroll_failed_pen,
         )
     pins_it = can_damage(target.dv, pen_total) or target.open_topped
     if not pins_it:
         return None  # cannot hurt or pin an enclosed vehicle
-    return shot_spec(vehicle, ph, pen_total, result_mod=result_mod, hit_pins=point(0), unit_pin=True)
+    return shot_spec(
+        vehicle,
+        ph,
+        pen_total,
+        result_mod=result_mod,
+        hit_pins=point(0),
+        unit_pin=True,
+        reroll_failed_pen=plan.reroll_failed_pen,
+    )
 
 
 def _push_states(
@@ -561,7 +574,7 @@ def _best_categories(cfg: RulesConfig, plans: list[_Plan], target: TargetCtx) ->
     cdf = dict.fromkeys(CATEGORIES, ONE)  # P(best <= c)
     for p in plans:
         ph = p_hit(cfg, p.hit.need)
-        cats = penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails)
+        cats = penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails, p.reroll_failed_pen)
         for i, c in enumerate(CATEGORIES):
             at_most = (ONE - ph) + ph * sum((cats[x] for x in CATEGORIES[: i + 1]), ZERO)
             cdf[c] *= sum((w * at_most**n for n, w in p.dice.items()), ZERO)
@@ -604,7 +617,8 @@ def _shoot_armoured(
             p_pin_rout=summary.p_pin_rout,
             categories=_best_categories(cfg, plans, target),
             categories_per_hit=tuple(
-                penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails) for p in plans
+                penetration_categories(target.dv, target.dv - p.dmg.need, cfg.nat1_always_fails, p.reroll_failed_pen)
+                for p in plans
             ),
             pen_total=tuple(target.dv - p.dmg.need for p in plans),
             pins=dense(pins_pmf),
@@ -640,6 +654,7 @@ def anti_tank(
     slow: bool = False,
     carries_flamer: bool = False,
     steady_on_move: bool = False,
+    reroll_failed_pen: bool = False,
 ) -> AntiTankResult:
     """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
 
@@ -649,6 +664,7 @@ def anti_tank(
     ``p_immobilised``, ``p_pin_rout``, ``pins`` and ``unverified``. Each shot is its own firing (a gun
     on successive turns, or several guns), so each hit from a weapon that could damage the vehicle pins.
     ``steady_on_move``: a national rule spares the weapon the -1 for moving (``rules.combat.national``).
+    ``reroll_failed_pen``: a national rule re-rolls a failed pen roll (Italy's Improvised AT).
     """
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
@@ -685,7 +701,7 @@ def anti_tank(
         check_int("need_to_hit", need_to_hit, 1, 12)
     if not weapon.indirect:
         check_band("band", weapon, band)
-    args = (shooter, weapon, band, ammo, target, shots, need_to_hit)
+    args = (shooter, weapon, band, ammo, target, shots, need_to_hit, reroll_failed_pen)
     try:
         result, used = _anti_tank(cfg, *args)
     except RulesError as exc:
@@ -705,11 +721,13 @@ def _anti_tank(
     target: TargetCtx,
     shots: int,
     need_to_hit: int | None,
+    reroll_failed_pen: bool = False,
 ) -> tuple[AntiTankResult, set[str]]:
     pins = target.pins
     damage_value = target.dv
     used: set[str] = {"vehicle_tables", "superficial_mode", "pin_on_no_effect"}
-    plan = _plan_groups(cfg, shooter, [ShotGroupInput(weapon, 1, band, ammo=ammo)], target, used)[0]
+    group = ShotGroupInput(weapon, 1, band, ammo=ammo, reroll_failed_pen=reroll_failed_pen)
+    plan = _plan_groups(cfg, shooter, [group], target, used)[0]
     plan = replace(plan, dice=point(1))
     if need_to_hit is not None:
         plan = replace(plan, hit=Need(need_to_hit, ()))
@@ -743,7 +761,7 @@ def _anti_tank(
         need_to_hit=_need_block(plan.hit, ph),
         need_to_damage=PenRoll(plan.dmg.need, plan.dmg.modifiers, p_damage(cfg, plan.dmg.need), pen_total),
         p_hit=ph,
-        categories=penetration_categories(damage_value, pen_total, cfg.nat1_always_fails),
+        categories=penetration_categories(damage_value, pen_total, cfg.nat1_always_fails, reroll_failed_pen),
         by_shot=tuple(by_shot),
         p_knocked_out=summary.p_knocked_out,
         p_immobilised=summary.p_immobilised,

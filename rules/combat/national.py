@@ -13,7 +13,10 @@ rule; the mechanics are the 2nd-edition army books' as summarised in fixtures/sr
 Buzz-Saw and Blitzkrieg "return fundamentally unchanged"; Tiger Fear is gone; Initiative Training now
 ignores the morale penalty for a lost NCO. [CD3] chicagodice.org, "Bolt Action: Third Edition changes"
 (compiled from previews and demo games, "subject to change"): US Fire & Manoeuvre gives one extra die
-per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition.
+per three rifle/carbine shooters; Gyro-stabilisers as in 2nd edition; Air Superiority two air strikes;
+Modern Communications no -1 from reserve. [FLG3] frontlinegaming.org, "Unbreakable Honour: how Imperial
+Japan plays in Bolt Action Third Edition" (2025-11-19, a preview of the book's national rules): Death
+Before Dishonour still makes infantry and artillery Fanatics; Banzai is now an officer's ability.
 """
 
 from __future__ import annotations
@@ -35,7 +38,26 @@ if TYPE_CHECKING:
     from rules.combat.context import TargetCtx
     from rules.combat.volley import VolleyResult
 
-Effect = Literal["", "buzzsaw", "fire_and_manoeuvre", "gyro", "morale_reroll", "banzai", "d2_pins", "fanatic"]
+Effect = Literal[
+    "",
+    "buzzsaw",
+    "fire_and_manoeuvre",
+    "gyro",
+    "morale_reroll",
+    "banzai",
+    "d2_pins",
+    "fanatic",
+    "reroll_pen",
+    "commissar",
+    "tiger_fear",
+    "avanti",
+    "send_back",
+    "blitzkrieg",
+    "reserves",
+    "nco",
+    "extra_dice",
+    "assault_pass",
+]
 Confidence = Literal["book", "preview", "secondary"]
 
 # Weapons-chart slugs each modelled rule reads (the same slugs in the 2nd- and 3rd-edition charts).
@@ -61,40 +83,62 @@ def _v2(slug: str, army: str, name: str, effect: Effect = "") -> NationalRule:
 
 
 RULES: tuple[NationalRule, ...] = (
-    _v2("communication-breakdown", "france", "Communication Breakdown"),
+    _v2("communication-breakdown", "france", "Communication Breakdown", "send_back"),
     _v2("forward-artillery-doctrine", "france", "Forward Artillery Doctrine"),
     _v2("hurriedly-conscripted-reserves", "france", "Hurriedly Conscripted Reserves"),
-    _v2("blitzkrieg", "germany", "Blitzkrieg"),
-    _v2("initiative-training", "germany", "Initiative Training"),
+    _v2("blitzkrieg", "germany", "Blitzkrieg", "blitzkrieg"),
+    _v2("initiative-training", "germany", "Initiative Training", "nco"),
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
-    _v2("tiger-fear", "germany", "Tiger Fear"),
+    _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
     _v2("artillery-support", "great-britain", "Artillery Support"),
     _v2("bombardment", "great-britain", "Bombardment"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
+    # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
+    _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
+    _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
-    _v2("avanti-savoia", "italy", "Avanti Savoia!"),
+    _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
-    _v2("improvised-at", "italy", "Improvised AT"),
+    _v2("improvised-at", "italy", "Improvised AT", "reroll_pen"),
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
     _v2("massed-batteries", "soviet-union", "Massed Batteries"),
-    _v2("not-one-step-back", "soviet-union", "Not One Step Back!"),
+    _v2("not-one-step-back", "soviet-union", "Not One Step Back!", "commissar"),
     _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
     _v2("air-superiority", "us", "Air Superiority"),
     _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
     _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
-    _v2("modern-communications", "us", "Modern Communications"),
+    _v2("modern-communications", "us", "Modern Communications", "reserves"),
     # 3rd edition: only what a public source states; see the module docstring and docs/national-rules.md.
     NationalRule("hitler-s-buzzsaw", "3e", "germany", "Hitler's Buzzsaw", "buzzsaw", "WGG3", "preview"),
-    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "", "WGG3", "preview"),
-    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "", "WGG3", "preview"),
+    NationalRule("blitzkrieg", "3e", "germany", "Blitzkrieg", "blitzkrieg", "WGG3", "preview"),
+    NationalRule("initiative-training", "3e", "germany", "Initiative Training", "nco", "WGG3", "preview"),
     NationalRule("gyro-stabilisers", "3e", "us", "Gyro-Stabilisers", "gyro", "CD3", "secondary", verified=False),
-    # Extra dice per three rifles: from a compiled list "subject to change", so shown, not modelled.
-    NationalRule("fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "", "CD3", "secondary", verified=False),
+    # One extra die per three rifle/carbine shooters, from a compiled list "subject to change": modelled,
+    # marked unverified.
+    NationalRule(
+        "fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "extra_dice", "CD3", "secondary", verified=False
+    ),
     NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
-    NationalRule("modern-communications", "3e", "us", "Modern Communications", "", "CD3", "secondary", verified=False),
+    # CD3 gives it the 2nd-edition effect: no -1 for an order test to come on from reserve.
+    NationalRule(
+        "modern-communications", "3e", "us", "Modern Communications", "reserves", "CD3", "secondary", verified=False
+    ),
+    # FLG3: every Japanese infantry and artillery unit is still Fanatic; the Banzai Charge became an
+    # officer's ability that sends the units within 6" into an assault (not the 2nd-edition order rule).
+    NationalRule(
+        "death-before-dishonour",
+        "3e",
+        "imperial-japan",
+        "Death Before Dishonour",
+        "fanatic",
+        "FLG3",
+        "secondary",
+        verified=False,
+    ),
+    NationalRule("banzai-charge", "3e", "imperial-japan", "Banzai Charge", "", "FLG3", "secondary", verified=False),
     # CD3 names it among the 3rd-edition Soviet rules; the text read stops before its effect.
     NationalRule(
         "the-great-patriotic-war",
@@ -109,6 +153,77 @@ RULES: tuple[NationalRule, ...] = (
 )
 
 
+# Rules that make the player choose one of several traits for the whole army, kept with the list
+# (``ArmyList.national_choice``): the rule's slug -> (choice slug, English name) in book order [BR2].
+CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
+    "a-national-characteristic": (
+        ("up-and-at-em", "Up and 'at 'em"),
+        ("blood-curdling-charge", "Blood Curdling Charge"),
+        ("tough-as-boots", "Tough as Boots"),
+        ("rapid-fire", "Rapid Fire"),
+        ("vengeance", "Vengeance"),
+    ),
+    "cedere-obbedire-combattere": (
+        ("cedere", "Cedere"),
+        ("obbedire", "Obbedire"),
+        ("combattere", "Combattere"),
+    ),
+}
+
+
+def choosable(slugs: frozenset[str] | set[str] | tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """The rule among ``slugs`` (an army's national rules) that asks for a choice, with its choices."""
+    keys = _keys(slugs)
+    return next(((slug, options) for slug, options in CHOICES.items() if rule_key(slug) in keys), None)
+
+
+def check_choice(slugs: frozenset[str] | set[str] | tuple[str, ...], choice: str) -> bool:
+    """Whether ``choice`` ("" for none) is one the army's rules offer."""
+    if not choice:
+        return True
+    found = choosable(slugs)
+    return found is not None and choice in {value for value, _name in found[1]}
+
+
+# National rules that grant a free unit (the catalogue's ``Option.free_unit``), with the unit types each
+# covers (None: any) [BR2]: the builder names the rule that makes the unit free.
+FREE_UNIT_RULES: tuple[tuple[str, frozenset[str] | None], ...] = (
+    ("forward-artillery-doctrine", frozenset({"artillery"})),
+    ("hurriedly-conscripted-reserves", frozenset({"infantry"})),
+    ("artillery-support", None),
+    ("quantity-has-a-quality-all-of-it-s-own", frozenset({"infantry"})),
+)
+
+
+def free_unit_rule(slugs: frozenset[str] | set[str] | tuple[str, ...], unit_type: str) -> str | None:
+    """The slug of the army's national rule that makes a unit of ``unit_type`` free, or None."""
+    keys = _keys(slugs)
+    for slug, types in FREE_UNIT_RULES:
+        if rule_key(slug) in keys and (types is None or unit_type in types):
+            return slug
+    return None
+
+
+# Imported armies name their rules in their source's words ("Hitler's Buzz-Saw", "Fire & Maneuver",
+# "Gyro-Stabilizers"): a rule is recognised by its key, the slug's letters and digits without "and" or
+# "the", in British spelling, so each names the same rule as Barracks' slug.
+_SPELLING = (("maneuver", "manoeuvre"), ("stabiliz", "stabilis"))
+_ALIASES = {"gyokusai": "deathbeforedishonour"}  # the 3rd-edition book's other name for the rule
+
+
+def rule_key(slug: str) -> str:
+    """The key two spellings of one rule's slug or name share ("hitlers-buzz-saw" ~ "hitler-s-buzzsaw")."""
+    tokens = [t for t in re.split(r"[^a-z0-9]+", slug.lower()) if t and t not in ("and", "the")]
+    key = "".join(tokens)
+    for before, after in _SPELLING:
+        key = key.replace(before, after)
+    return _ALIASES.get(key, key)
+
+
+def _keys(slugs: frozenset[str] | set[str] | tuple[str, ...]) -> set[str]:
+    return {rule_key(slug) for slug in slugs}
+
+
 def _edition(edition: str) -> str:
     return config_for(edition).edition  # "v2" -> "2e"; RulesError for an unknown edition
 
@@ -119,7 +234,9 @@ def rules_of(edition: str, army: str) -> tuple[NationalRule, ...]:
     return tuple(r for r in RULES if r.edition == ed and r.army == army)
 
 
-SHOOTING = frozenset({"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins"})  # effects on the firer's shots
+SHOOTING = frozenset(
+    {"buzzsaw", "fire_and_manoeuvre", "gyro", "d2_pins", "reroll_pen", "extra_dice"}
+)  # effects on the firer's shots
 
 
 def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTING) -> tuple[str, ...]:
@@ -135,8 +252,9 @@ def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTI
 def army_for_rules(edition: str, slugs: frozenset[str] | set[str]) -> str:
     """The army whose modelled rules a list's army carries (by rule slug), or "" if none."""
     ed = _edition(edition)
+    keys = _keys(slugs)
     for r in RULES:
-        if r.effect and r.edition == ed and r.slug in slugs:
+        if r.effect and r.edition == ed and rule_key(r.slug) in keys:
             return r.army
     return ""
 
@@ -153,7 +271,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "pen", "dice"]
     slug: str
     name: str
 
@@ -163,6 +281,7 @@ class Adjusted:
     weapon: Weapon
     steady_on_move: bool
     applied: tuple[Applied, ...]
+    reroll_failed_pen: bool = False
 
 
 def adjust_group(
@@ -173,27 +292,38 @@ def adjust_group(
     quality: str = "regular",
     order: str = "fire",
     gyro: bool = False,
+    at_vehicle: bool = False,
 ) -> Adjusted:
-    """``weapon`` as the army's national rules make it fire, and whether it ignores the -1 for moving.
+    """``weapon`` as the army's national rules make it fire, whether it ignores the -1 for moving and
+    whether it re-rolls a failed penetration roll (``at_vehicle``: the target is an armoured vehicle).
 
     - Hitler's Buzzsaw: a light or medium machine gun, carried or on a vehicle, fires one more shot.
     - Fire and Manoeuvre (2nd edition): rifles, carbines and BARs fire on an Advance without the -1.
     - Gyro-stabilisers: a Veteran crew's gyro-stabilised gun (``gyro``: the vehicle carries the rule)
       fires on the move without the -1. Machine guns (the co-axial one) never count: Muster applies it
       to the vehicle's gun, the weapon with Pen or HE.
+    - Improvised AT (2nd edition): a weapon with a Pen below +3 (+1 or +2) re-rolls a failed penetration
+      roll at an armoured vehicle. Anti-tank grenades are the rule's other half: they act in a tank
+      assault, which no calculator resolves.
     The moving rules are only listed as applied on an Advance, where they change the roll.
     """
     out = weapon
-    steady = False
+    steady = reroll = False
     applied: list[Applied] = []
     for r in rules_of(edition, army):
         if r.effect == "buzzsaw" and weapon.slug in MACHINE_GUNS:
             out = replace(out, shots=extra_shot(out.shots))
             applied.append(Applied("shot", r.slug, r.name))
+        elif r.effect == "reroll_pen" and at_vehicle and 0 < weapon.pen < IMPROVISED_AT_PEN:
+            reroll = True
+            applied.append(Applied("pen", r.slug, r.name))
         elif order == "advance" and _steadies(r.effect, weapon, quality, gyro):
             steady = True
             applied.append(Applied("moving", r.slug, r.name))
-    return Adjusted(out, steady, tuple(applied))
+    return Adjusted(out, steady, tuple(applied), reroll)
+
+
+IMPROVISED_AT_PEN = 3  # Improvised AT: weapons with a Pen below +3
 
 
 def _steadies(effect: Effect, weapon: Weapon, quality: str, gyro: bool) -> bool:
@@ -249,6 +379,15 @@ def banzai(edition: str, army: str, charging: bool) -> Applied | None:
     return Applied("order", r.slug, r.name) if r is not None and charging else None
 
 
+def up_and_at_em(edition: str, army: str, assaulting: bool, quality: str) -> Applied | None:
+    """Up and 'at 'em (a British list's chosen characteristic): an order to assault is passed without a
+    roll, except by Inexperienced units."""
+    r = _rule(edition, army, "assault_pass")
+    if r is None or not assaulting or quality == "inexperienced":
+        return None
+    return Applied("order", r.slug, r.name)
+
+
 def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
     """An order test the rules pass without a roll: certain to pass, no FUBAR, no double one."""
     return replace(
@@ -263,6 +402,126 @@ def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
         unverified=(),
         unverified_detail=(),  # no roll, so no unverified switch can change it
     )
+
+
+def rule_in(edition: str, slugs: frozenset[str] | set[str] | tuple[str, ...], effect: Effect) -> NationalRule | None:
+    """The modelled rule with ``effect`` among the rule slugs a side or list carries, in ``edition``."""
+    ed = _edition(edition)
+    keys = _keys(slugs)
+    return next((r for r in RULES if r.edition == ed and r.effect == effect and rule_key(r.slug) in keys), None)
+
+
+COMMISSAR_MIN_MEN = 3  # Not One Step Back! is not for units of one or two men
+
+
+def not_one_step_back(edition: str, army: str, near_commissar: bool, men: int | None = None) -> Applied | None:
+    """Not One Step Back!: a Soviet unit that fails an order test within 6" of a commissar may lose a man
+    to take the test again (not a unit of one or two men; ``men`` None: its size is not known)."""
+    r = _rule(edition, army, "commissar")
+    if r is None or not near_commissar or (men is not None and men < COMMISSAR_MIN_MEN):
+        return None
+    return Applied("order", r.slug, r.name)
+
+
+def tiger_fear(edition: str, army: str, near_tiger: bool) -> Applied | None:
+    """Tiger Fear (2nd edition): a unit within 18" of the ``army``'s Tiger that sees it, and is not
+    ordered to fire at it, takes its order test as if it had one more pin (so an unpinned unit tests)."""
+    r = _rule(edition, army, "tiger_fear")
+    return Applied("order", r.slug, r.name) if r is not None and near_tiger else None
+
+
+AVANTI_GAP = 3  # units lost, one side more than the other
+AVANTI_MORALE = 2
+
+
+def avanti_savoia(edition: str, army: str, lost: int, enemy_lost: int) -> tuple[int, Applied | None]:
+    """Avanti Savoia! (2nd edition): the Italian morale modifier when one side has lost 3 or more units
+    more than the other: -2 when the Italians are behind, +2 when they are ahead, else 0."""
+    r = _rule(edition, army, "avanti")
+    if r is None or abs(lost - enemy_lost) < AVANTI_GAP:
+        return 0, None
+    return (-AVANTI_MORALE if lost > enemy_lost else AVANTI_MORALE), Applied("order", r.slug, r.name)
+
+
+RESERVE = -1  # an order test to come on from reserve (rules-notes §12: 2nd [BS2], 3rd [CD3])
+
+
+def from_reserve(edition: str, army: str) -> tuple[int, Applied | None]:
+    """The modifier to an order test to come on from reserve: -1, or none with Modern Communications
+    (2nd edition: US units test on their basic morale)."""
+    r = _rule(edition, army, "reserves")
+    return (0, Applied("order", r.slug, r.name)) if r is not None else (RESERVE, None)
+
+
+NCO_LOST = -1  # morale for an infantry unit that has lost its NCO (rules-notes §12: 2nd [R], 3rd [S000])
+NCO_TAKES_OVER = Fraction(5, 6)  # Initiative Training, 2nd edition: another man takes over on a 2+
+
+
+def nco_lost(edition: str, army: str, quality: str = "regular") -> tuple[Fraction, Applied | None]:
+    """The chance the -1 for a lost NCO applies: 1, or with Initiative Training 1/6 in 2nd edition
+    (another man takes over on 2+) and 0 in 3rd, for a Regular or Veteran squad (the penalty is ignored)."""
+    r = _rule(edition, army, "nco")
+    if r is None or (r.edition == "3e" and quality == "inexperienced"):
+        return ONE, None
+    return (ONE - NCO_TAKES_OVER if r.edition == "2e" else ZERO), Applied("order", r.slug, r.name)
+
+
+def mix_order_odds(odds: OrderTestOdds, other: OrderTestOdds, p_other: Fraction) -> OrderTestOdds:
+    """``odds`` with chance 1 - ``p_other``, ``other`` with chance ``p_other``: exact, field by field.
+    The morale shown stays ``odds``'s (the likelier one when ``p_other`` is small)."""
+    if p_other == 0:
+        return odds
+    if p_other == 1:
+        return other
+    q = ONE - p_other
+
+    def mix(a: Fraction | None, b: Fraction | None) -> Fraction | None:
+        return None if a is None or b is None else q * a + p_other * b
+
+    return replace(
+        odds,
+        test_needed=odds.test_needed or other.test_needed,
+        p_pass=q * odds.p_pass + p_other * other.p_pass,
+        p_fail=q * odds.p_fail + p_other * other.p_fail,
+        p_fubar=q * odds.p_fubar + p_other * other.p_fubar,
+        p_fail_not_fubar=q * odds.p_fail_not_fubar + p_other * other.p_fail_not_fubar,
+        p_fubar_friendly_fire=q * odds.p_fubar_friendly_fire + p_other * other.p_fubar_friendly_fire,
+        p_fubar_panic=q * odds.p_fubar_panic + p_other * other.p_fubar_panic,
+        p_double_one=mix(odds.p_double_one, other.p_double_one),
+    )
+
+
+def commissar_reroll(odds: OrderTestOdds) -> OrderTestOdds:
+    """An order test taken again once if it fails (a FUBAR is a failure too), a man lost for it: the
+    second test has the same odds, so every failing outcome is the first failure times the second's
+    own chance, and the man is lost with the first failure (``p_man_removed``). Exact."""
+    f = odds.p_fail
+    return replace(
+        odds,
+        p_pass=odds.p_pass + f * odds.p_pass,
+        p_fail=f * f,
+        p_fubar=f * odds.p_fubar,
+        p_fail_not_fubar=f * odds.p_fail_not_fubar,
+        p_fubar_friendly_fire=f * odds.p_fubar_friendly_fire,
+        p_fubar_panic=f * odds.p_fubar_panic,
+        p_double_one=None if odds.p_double_one is None else odds.p_double_one * (1 + f),
+        p_man_removed=f,
+    )
+
+
+RIFLES_PER_DIE = 3  # one bonus die for every three men shooting rifles
+
+
+def bonus_dice(edition: str, army: str, groups: Sequence[ShotGroupInput], quality: str) -> tuple[int, Applied | None]:
+    """Rapid Fire (a British list's chosen characteristic, 2nd edition: Regular and Veteran infantry)
+    and Fire and Manoeuvre (US, 3rd edition): one bonus die for every three men shooting rifles (the
+    chart's ``rifle``: carbines too). The dice are rifle shots; Muster adds them to the first rifle group."""
+    r = _rule(edition, army, "extra_dice")
+    if r is None or (r.edition == "2e" and quality == "inexperienced"):
+        return 0, None
+    rifles = sum(g.models for g in groups if g.weapon.slug == "rifle")
+    dice = rifles // RIFLES_PER_DIE
+    return (dice, Applied("dice", r.slug, r.name)) if dice else (0, None)
 
 
 LARGE_SQUAD = 14  # men firing, at least
@@ -313,18 +572,33 @@ def prepare_shooting(
     gyro: bool = False,
 ) -> PreparedShooting:
     """Every national rule of the firer's ``army`` and the target's ``target_army`` that acts on one
-    unit's shooting, applied to the engine's inputs: the groups' weapons and moving penalty, the unit's
+    unit's shooting, applied to the engine's inputs: the groups' weapons, moving penalty and pen re-roll, the unit's
     pins (Large Squads) and the target's morale re-roll (the Great Patriotic War)."""
-    adjusted = [adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro) for g in groups]
+    at_vehicle = target.kind == "armoured"
+    adjusted = [
+        adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro, at_vehicle=at_vehicle)
+        for g in groups
+    ]
     large = large_squad(edition, army, sum(g.models for g in groups))
+    extra, rifles = bonus_dice(edition, army, groups, quality)
+    first_rifle = next((i for i, g in enumerate(groups) if g.weapon.slug == "rifle"), None) if extra else None
     gpw = rerolls_failed_morale(edition, target_army, target.kind)
     fanatic = fanatic_target(edition, target_army, target.kind)
     return PreparedShooting(
         groups=tuple(
-            replace(g, weapon=a.weapon, steady_on_move=a.steady_on_move) for g, a in zip(groups, adjusted, strict=True)
+            replace(
+                g,
+                weapon=a.weapon,
+                steady_on_move=a.steady_on_move,
+                reroll_failed_pen=a.reroll_failed_pen,
+                extra_dice=extra if i == first_rifle else 0,
+            )
+            for i, (g, a) in enumerate(zip(groups, adjusted, strict=True))
         ),
         target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
         d2_pins=large is not None,
-        per_group=tuple(a.applied for a in adjusted),
+        per_group=tuple(
+            (*a.applied, *((rifles,) if i == first_rifle and rifles else ())) for i, a in enumerate(adjusted)
+        ),
         unit=tuple(a for a in (large, gpw, fanatic) if a is not None),
     )

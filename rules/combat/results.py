@@ -145,6 +145,7 @@ class OrderTestOdds:
     p_double_one: Fraction | None
     unverified: tuple[str, ...]
     unverified_detail: tuple[Unverified, ...] = ()
+    p_man_removed: Fraction | None = None  # a man lost to re-take a failed test (Not One Step Back!)
 
 
 @dataclass(frozen=True)

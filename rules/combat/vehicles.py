@@ -74,12 +74,22 @@ def _fractions(weights: Mapping[VehicleState, int], den: int) -> StatePMF:
     return {s: Fraction(w, den) for s, w in weights.items() if w}
 
 
-def penetration_counts(dv: int, pen_total: int, nat1_always_fails: bool = True) -> tuple[int, int, int, int]:
+def penetration_counts(
+    dv: int, pen_total: int, nat1_always_fails: bool = True, reroll_failed: bool = False
+) -> tuple[int, int, int, int]:
     """Pen-die faces (out of 6) giving none, superficial, full and massive damage.
 
     t = d + Pen total against the DV: t < DV none; t = DV superficial; DV < t <= DV+2 full; t >= DV+3
     massive [S002, S000]. A natural 1 always fails [PS2, S000].
+
+    ``reroll_failed``: a failed roll (no damage) is rolled again once (Italy's Improvised AT), so the
+    counts are out of 36: a category keeps its faces x 6 from the first roll, plus faces x (failed
+    faces) from the re-roll; failing needs both rolls to fail.
     """
+    if reroll_failed:
+        once = penetration_counts(dv, pen_total, nat1_always_fails)
+        miss = once[0]
+        return (miss * miss, once[1] * (6 + miss), once[2] * (6 + miss), once[3] * (6 + miss))
     counts = [0, 0, 0, 0]
     for d in range(1, 7):
         t = d + pen_total
@@ -94,10 +104,12 @@ def penetration_counts(dv: int, pen_total: int, nat1_always_fails: bool = True) 
     return counts[0], counts[1], counts[2], counts[3]
 
 
-def penetration_categories(dv: int, pen_total: int, nat1_always_fails: bool = True) -> dict[str, Fraction]:
-    """Probability of each damage category for one hit (§2.6), as (faces)/6."""
-    counts = penetration_counts(dv, pen_total, nat1_always_fails)
-    return {k: Fraction(v, 6) for k, v in zip(CATEGORIES, counts, strict=True)}
+def penetration_categories(
+    dv: int, pen_total: int, nat1_always_fails: bool = True, reroll_failed: bool = False
+) -> dict[str, Fraction]:
+    """Probability of each damage category for one hit (§2.6), as (faces)/6 (/36 with a re-roll)."""
+    counts = penetration_counts(dv, pen_total, nat1_always_fails, reroll_failed)
+    return {k: Fraction(v, sum(counts)) for k, v in zip(CATEGORIES, counts, strict=True)}
 
 
 def can_damage(dv: int, pen_total: int) -> bool:
@@ -249,8 +261,9 @@ def _pen_roll(
     counts: tuple[int, int, int, int],
     result_mod: int,
 ) -> Pending:
-    """One pen roll and its damage results; the denominator grows by 6 x 216^massive_rolls."""
-    unit = 6 * _ROLL**cfg.massive_rolls
+    """One pen roll and its damage results; the denominator grows by 6 x 216^massive_rolls (36 x with
+    a re-roll of a failed roll: ``counts`` then sum to 36)."""
+    unit = sum(counts) * _ROLL**cfg.massive_rolls
     out: Pending = {}
     for (state, pending), w in states.items():
         if state.ko:
@@ -372,6 +385,7 @@ class ShotSpec:
     rolls_den: int = 1
     forced_check: bool = False
     unit_pin: bool = False
+    reroll_failed_pen: bool = False  # a failed pen roll is rolled again (Italy's Improvised AT)
 
 
 def shot_spec(
@@ -384,6 +398,7 @@ def shot_spec(
     pen_rolls: Mapping[int, Fraction] | None = None,
     forced_check: bool = False,
     unit_pin: bool = False,
+    reroll_failed_pen: bool = False,
 ) -> ShotSpec:
     """The integer form of one die. By default a hit pins once if the weapon can damage the vehicle
     [BS2] and makes one pen roll (a shot that is its own firing, as in the anti-tank calculator).
@@ -403,19 +418,20 @@ def shot_spec(
         rolls_den=rolls_den,
         forced_check=forced_check,
         unit_pin=unit_pin,
+        reroll_failed_pen=reroll_failed_pen,
     )
 
 
-def _unit(cfg: RulesConfig) -> int:
-    """Weight of one pen roll and its results: 6 pen faces x 216 per table roll."""
-    return 6 * _ROLL**cfg.massive_rolls
+def _unit(cfg: RulesConfig, spec: ShotSpec) -> int:
+    """Weight of one pen roll and its results: 6 pen faces (36 with a re-roll) x 216 per table roll."""
+    return (36 if spec.reroll_failed_pen else 6) * _ROLL**cfg.massive_rolls
 
 
 def shot_denominator(cfg: RulesConfig, spec: ShotSpec) -> int:
     """The denominator of every weight in a one-die transition row."""
     most = max(n for n, _ in spec.rolls)
     test = _TEST if spec.forced_check else 1
-    return spec.hit_den * spec.pins_den * spec.rolls_den * _unit(cfg) ** most * test
+    return spec.hit_den * spec.pins_den * spec.rolls_den * _unit(cfg, spec) ** most * test
 
 
 def routed(cfg: RulesConfig, vehicle: VehicleCtx, state: VehicleState) -> bool:
@@ -448,10 +464,10 @@ def _shot_row(
     den = shot_denominator(cfg, spec)
     if _settled(cfg, vehicle, state) or not spec.hit_num:
         return ((state, den),)
-    unit = _unit(cfg)
+    unit = _unit(cfg, spec)
     most = max(n for n, _ in spec.rolls)
     test = _TEST if spec.forced_check else 1
-    counts = penetration_counts(vehicle.dv, spec.pen_total, cfg.nat1_always_fails)
+    counts = penetration_counts(vehicle.dv, spec.pen_total, cfg.nat1_always_fails, spec.reroll_failed_pen)
     out: dict[VehicleState, int] = {}
     _bump(out, state, (spec.hit_den - spec.hit_num) * spec.pins_den * spec.rolls_den * unit**most * test)
     # The firing unit's pin, if this hit is the attack's first to place it [S004, DOL, BS2, JK3].
@@ -459,7 +475,7 @@ def _shot_row(
     hit_state = state._replace(unit_pinned=True) if own_pin else state
     # A weapon that cannot damage the vehicle (small arms at an open-topped one) pins at once: the
     # ``pin_on_no_effect`` switch is about weapons that could have done damage.
-    place_now = cfg.pin_on_no_effect or counts[0] == 6
+    place_now = cfg.pin_on_no_effect or counts[0] == sum(counts)
     # Every hit's states, weighted, before the forced check and settling, which are linear: each is
     # then applied once to the sum rather than once per (pins, rolls) branch.
     hit_states: dict[VehicleState, int] = {}

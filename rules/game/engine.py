@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol
 
+from rules.combat import national
 from rules.combat.context import BASE_MORALE
 from rules.combat.morale import OrderTestResult, order_test
 from rules.errors import RulesError
@@ -60,6 +62,8 @@ class SideSetup:
     key: str  # "a" (the game's creator) or "b"
     name: str
     units: tuple[UnitSetup, ...]
+    # The slugs of the national rules its list's army carries (rules.combat.national), frozen at the start.
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class GameSetup:
                 key=side["key"],
                 name=side["name"],
                 units=tuple(UnitSetup(**unit) for unit in side["units"]),
+                rules=tuple(str(slug) for slug in side.get("rules") or ()),
             )
             for side in data["sides"]
         )
@@ -166,6 +171,9 @@ class GameState:
     result: str | None = None  # a, b or draw
     scenario: str = ""
     log: list[LogEntry] = field(default_factory=list)
+    sent_back: bool = False  # Communication Breakdown!: the one die sent back to the bag has been used
+    # Units each side had lost when the turn began: Avanti Savoia! compares them then [BR2].
+    lost_at_start: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -242,6 +250,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "finished": state.finished,
         "result": state.result,
         "scenario": state.scenario,
+        "sent_back": state.sent_back,
+        "lost_at_start": dict(state.lost_at_start),
     }
 
 
@@ -258,6 +268,11 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
     state.turn, state.pending = data["turn"], data["pending"]
     state.snap = SnapOffer(**data["snap"]) if data["snap"] else None
     state.finished, state.result, state.scenario = data["finished"], data["result"], data["scenario"]
+    state.sent_back = bool(data.get("sent_back"))  # snapshots from before the rule carry none
+    if "lost_at_start" in data:
+        state.lost_at_start = {side: int(data["lost_at_start"].get(side, 0)) for side in SIDES}
+    else:  # a snapshot from before the rule: the losses so far stand in
+        state.lost_at_start = {side: units_lost(state, side) for side in SIDES}
     return state
 
 
@@ -329,10 +344,81 @@ def recorded_draw(side: str) -> Action:
     return Action("draw", side=side, data={"recorded": True})
 
 
-def order_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> OrderTestResult:
-    """The order test the unit would take now: morale, whether a test is needed and its exact odds."""
+def order_odds(
+    state: GameState, unit_key: str, officer_key: str | None = None, *, tiger: bool = False
+) -> OrderTestResult:
+    """The order test the unit would take now: morale, whether a test is needed and its exact odds
+    (``tiger``: under Tiger Fear; the side's Avanti Savoia! modifier always counts)."""
     unit = state.unit(unit_key)
-    return order_test(state.rules.combat, unit.setup.base_morale, _officer_bonus(state, unit, officer_key), unit.pins)
+    return _test_odds(state, unit, _officer_bonus(state, unit, officer_key), tiger=tiger)
+
+
+def _test_odds(state: GameState, unit: UnitState, bonus: int, *, tiger: bool = False) -> OrderTestResult:
+    pins = unit.pins + (1 if tiger else 0)  # Tiger Fear: as if one more pin
+    return order_test(state.rules.combat, unit.setup.base_morale, bonus, pins, avanti_modifier(state, unit.side))
+
+
+def units_lost(state: GameState, side: str) -> int:
+    return sum(1 for u in state.side_units(side) if u.destroyed)
+
+
+def avanti_modifier(state: GameState, side: str) -> int:
+    """Avanti Savoia!: -2 or +2 to the side's morale for the turn when, as it began, the side had lost
+    3 units more, or fewer, than the enemy."""
+    if national.rule_in(state.setup.edition, side_rules(state, side), "avanti") is None:
+        return 0
+    lost, enemy = state.lost_at_start[side], state.lost_at_start[other_side(side)]
+    if abs(lost - enemy) < national.AVANTI_GAP:
+        return 0
+    return -national.AVANTI_MORALE if lost > enemy else national.AVANTI_MORALE
+
+
+def tiger_fear_applies(state: GameState, unit_key: str) -> bool:
+    """Tiger Fear can act on this unit: the enemy carries the rule and still has an armoured vehicle
+    (Muster does not know which is a Tiger, nor the ranges: the player says so on the order form)."""
+    unit = state.unit(unit_key)
+    enemy = other_side(unit.side)
+    if national.rule_in(state.setup.edition, side_rules(state, enemy), "tiger_fear") is None:
+        return False
+    return any(u.setup.unit_type == "vehicle_armoured" and not u.destroyed for u in state.side_units(enemy))
+
+
+def side_rules(state: GameState, side: str) -> tuple[str, ...]:
+    """The national rule slugs the side's list carries (none for a stand-in opponent)."""
+    return next((s.rules for s in state.setup.sides if s.key == side), ())
+
+
+def commissar_rule(state: GameState, unit_key: str) -> national.NationalRule | None:
+    """Not One Step Back! for this unit, if its side carries it in this edition and the unit is infantry
+    of three or more men (a unit whose size Muster does not know is left to the players)."""
+    unit = state.unit(unit_key)
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "commissar")
+    if rule is None or unit.setup.is_vehicle or (unit.models is not None and unit.models < national.COMMISSAR_MIN_MEN):
+        return None
+    return rule
+
+
+def commissar_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> Fraction | None:
+    """The chance the order test passes when a failed one is taken again near a commissar, or None."""
+    if commissar_rule(state, unit_key) is None:
+        return None
+    p = order_odds(state, unit_key, officer_key).p_pass
+    return p + (1 - p) * p
+
+
+BANZAI_ORDERS = ("run",)  # an assault is a Run order at the table
+
+
+def banzai_applies(state: GameState, unit_key: str) -> bool:
+    """Banzai Charge can act on this unit: its side carries the rule and it is infantry (the player says
+    it runs at, or assaults, the closest visible enemy); or Up and 'at 'em, the characteristic a British
+    list chose: an assault by a unit that is not Inexperienced."""
+    unit = state.unit(unit_key)
+    rules = side_rules(state, unit.side)
+    if national.rule_in(state.setup.edition, rules, "banzai") is not None:
+        return unit.setup.unit_type == "infantry"
+    up = national.rule_in(state.setup.edition, rules, "assault_pass")
+    return up is not None and not unit.setup.is_vehicle and unit.setup.quality != "inexperienced"
 
 
 def give_order(
@@ -343,24 +429,63 @@ def give_order(
     *,
     officer: str | None = None,
     dice: tuple[int, int] | None = None,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
+    banzai: bool = False,
 ) -> Action:
-    """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed."""
+    """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
+    ``banzai``: a Japanese infantry unit Running at, or assaulting, the closest visible enemy passes
+    without a roll (Banzai Charge).
+
+    ``commissar``: the unit is within 6" of a commissar (Not One Step Back!): a failed test is taken
+    again with ``reroll`` (typed, or rolled here) and a man is removed for it. ``tiger``: the unit is
+    within 18" of an enemy Tiger it sees and is not ordered to fire at it (Tiger Fear)."""
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"order": order}
     if officer:
         data["officer"] = officer
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
-    _roll_test(state, unit, order, _officer_bonus(state, unit, officer), rng, dice, data)
+    bonus = _officer_bonus(state, unit, officer)
+    if banzai:
+        _check_banzai(state, unit, order)
+        data["banzai"] = True
+        return Action("order", side=unit.side, unit=unit_key, data=data)
+    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
-def snap_order(state: GameState, unit_key: str, rng: Rng, *, dice: tuple[int, int] | None = None) -> Action:
+def _check_banzai(state: GameState, unit: UnitState, order: str) -> None:
+    if order not in BANZAI_ORDERS or not banzai_applies(state, unit.key):
+        raise RulesError("Banzai Charge: Japanese infantry Running at the closest enemy only.", code="banzai")
+
+
+def assault_rule_name(state: GameState, side: str) -> str:
+    """The rule that passes the side's assault orders without a test ("" for none)."""
+    rules = side_rules(state, side)
+    found = national.rule_in(state.setup.edition, rules, "banzai") or national.rule_in(
+        state.setup.edition, rules, "assault_pass"
+    )
+    return found.slug if found else ""
+
+
+def snap_order(
+    state: GameState,
+    unit_key: str,
+    rng: Rng,
+    *,
+    dice: tuple[int, int] | None = None,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
+) -> Action:
     """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
     offer = _snap_offer(state)
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
-    _roll_test(state, unit, offer.order, state.unit(offer.officer).setup.officer_bonus, rng, dice, data)
+    bonus = state.unit(offer.officer).setup.officer_bonus
+    _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("snap", side=unit.side, unit=unit_key, data=data)
 
 
@@ -372,19 +497,59 @@ def _roll_test(
     rng: Rng,
     dice: tuple[int, int] | None,
     data: dict[str, Any],
+    *,
+    commissar: bool = False,
+    reroll: tuple[int, int] | None = None,
+    tiger: bool = False,
 ) -> None:
-    """Into ``data``: the order test's dice (typed, or rolled here) when needed, FUBAR's and Rally's D6."""
-    needs_test = _test_needed(unit, order)
+    """Into ``data``: the order test's dice (typed, or rolled here) when needed, the commissar's re-roll
+    of a failed test (Not One Step Back!), FUBAR's and Rally's D6."""
+    if tiger:
+        if not tiger_fear_applies(state, unit.key):
+            raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
+        data["tiger_fear"] = True
+    needs_test = _test_needed(unit, order, tiger)
+    final: list[int] = []
     if needs_test:
         if dice is None:
             dice = (roll(rng), roll(rng))
             data["rolled"] = True
-        data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
-        if dice == (6, 6):
+        final = data["dice"] = [_check_die(dice[0], "die1"), _check_die(dice[1], "die2")]
+        if commissar:
+            if commissar_rule(state, unit.key) is None:
+                raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
+            data["commissar"] = True
+            if not _passes(state, unit, bonus, final, tiger):
+                if reroll is None:
+                    reroll = (roll(rng), roll(rng))
+                    data["reroll_rolled"] = True
+                final = data["reroll"] = [_check_die(reroll[0], "die1"), _check_die(reroll[1], "die2")]
+        if final == [6, 6]:
             data["fubar"] = roll(rng)
-    passed = not needs_test or _passes(state, unit, bonus, data)
+    passed = not needs_test or _passes(state, unit, bonus, final, tiger)
     if order == "rally" and passed and state.rules.rally == "d6":
         data["rally"] = roll(rng)
+
+
+def die_to_send_back(state: GameState) -> str | None:
+    """Communication Breakdown!: the side whose die, the first drawn in the game, its enemy may put back
+    in the bag (once), or None."""
+    side = state.pending
+    if side is None or state.turn != 1 or state.sent_back or state.finished:
+        return None
+    if national.rule_in(state.setup.edition, side_rules(state, side), "send_back") is None:
+        return None
+    if any(u.orders for u in state.units.values()):
+        return None  # a die was given already: the one drawn now is not the first
+    return side
+
+
+def send_back(state: GameState) -> Action:
+    """The enemy puts the French side's first die back in the bag (Communication Breakdown!)."""
+    side = die_to_send_back(state)
+    if side is None:
+        raise RulesError("No die can be sent back now.", code="send-back")
+    return Action("send_back", side=other_side(side))
 
 
 def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
@@ -434,17 +599,16 @@ def _officer_bonus(state: GameState, unit: UnitState, officer_key: str | None) -
     return officer.setup.officer_bonus
 
 
-def _test_needed(unit: UnitState, order: str) -> bool:
-    # A pinned unit given Down needs no test (and loses no pin) [§12, S004].
-    return unit.pins > 0 and order != "down"
+def _test_needed(unit: UnitState, order: str, tiger: bool = False) -> bool:
+    # A pinned unit given Down needs no test (and loses no pin) [§12, S004]. Under Tiger Fear the
+    # unit tests as if it had one more pin, so it tests even with none.
+    return (unit.pins > 0 or tiger) and order != "down"
 
 
-def _passes(state: GameState, unit: UnitState, bonus: int, data: Mapping[str, Any]) -> bool:
-    dice = data["dice"]
+def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int], tiger: bool = False) -> bool:
     if dice == [6, 6]:
         return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
-    odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
-    return dice[0] + dice[1] <= odds.morale
+    return dice[0] + dice[1] <= _test_odds(state, unit, bonus, tiger=tiger).morale
 
 
 def _draw(state: GameState, action: Action) -> dict[str, Any]:
@@ -473,10 +637,15 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
     detail = _take_order(state, unit, order, bonus, action.data)
     state.pending = None
     extra = unit.setup.extra_orders
+    blitz = bool(extra) and national.rule_in(state.setup.edition, side_rules(state, unit.side), "blitzkrieg")
+    if blitz:
+        extra += 1  # Blitzkrieg: a German officer's "snap to action" takes one more die from the bag
     # An officer who took the order he was given (no failed test, no FUBAR) may pass it on.
     state.snap = SnapOffer(unit.key, unit.side, order, extra) if extra and detail["given"] == order else None
     if state.snap:
         detail["snap"] = extra
+        if blitz:
+            detail["blitzkrieg"] = True
     return detail
 
 
@@ -508,14 +677,44 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
     """The unit takes ``order``: its test if pinned (typed dice in ``data``), pins, Rally. Checks first."""
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     given, pins = order, unit.pins
-    if _test_needed(unit, order):
+    lost_man = False
+    if data.get("banzai"):
+        # Banzai Charge: the test is passed without a roll; a pinned unit loses a pin as for any pass.
+        _check_banzai(state, unit, order)
+        unit.pins = max(unit.pins - 1, 0) if _test_needed(unit, order) else unit.pins
+        unit.orders.append(order)
+        unit.kept = False
+        detail.update(banzai=True, rule=assault_rule_name(state, unit.side), given=order, pins_after=unit.pins)
+        return detail
+    tiger = bool(data.get("tiger_fear"))
+    if tiger:
+        if not tiger_fear_applies(state, unit.key):
+            raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
+        detail["tiger_fear"] = True
+    avanti = avanti_modifier(state, unit.side)
+    if avanti:
+        detail["avanti"] = avanti
+    if _test_needed(unit, order, tiger):
         dice = data.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
             raise RulesError("This unit is pinned: it takes an order test.", code="test")
         _check_die(dice[0], "die1")
         _check_die(dice[1], "die2")
-        odds = order_test(state.rules.combat, unit.setup.base_morale, bonus, unit.pins)
+        odds = _test_odds(state, unit, bonus, tiger=tiger)
         detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
+        if data.get("commissar"):
+            # Not One Step Back!: a failed test is taken again, and the commissar removes a man for it.
+            if commissar_rule(state, unit.key) is None:
+                raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
+            if not _passes(state, unit, bonus, list(dice), tiger):
+                reroll = data.get("reroll")
+                if not isinstance(reroll, list) or len(reroll) != 2:
+                    raise RulesError("The failed test is taken again: give the second roll.", code="test")
+                _check_die(reroll[0], "die1")
+                _check_die(reroll[1], "die2")
+                lost_man = True
+                detail.update(commissar=True, first=list(dice), dice=list(reroll))
+                dice = reroll
         if dice == [6, 6]:
             chart = _check_die(data.get("fubar"), "fubar")
             detail["fubar"] = "friendly_fire" if chart <= state.rules.combat.fubar_friendly_fire_faces else "panic"
@@ -524,7 +723,7 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
             given = "down"  # a failed test: the unit goes Down [§12, S004]
             detail["failed"] = True
         else:
-            pins -= 1  # a passed test removes a pin [§7, all editions]
+            pins = max(pins - 1, 0)  # a passed test removes a pin [§7] (Tiger Fear's is not a real one)
             detail["passed"] = True
     if given == "rally":
         if state.rules.rally == "all":
@@ -533,6 +732,9 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
             pins = max(pins - _check_die(data.get("rally"), "rally"), 0)
             detail["rally"] = data["rally"]
     unit.pins = pins
+    if lost_man and unit.models is not None:
+        unit.models -= 1  # the commissar's man: the unit has three or more, so it is never wiped out
+        detail["models"] = unit.models
     unit.orders.append(given)
     unit.kept = False
     detail.update(given=given, pins_after=unit.pins)
@@ -615,6 +817,15 @@ def _destroy(state: GameState, unit: UnitState, how: str) -> None:
         state.pending = None
 
 
+def _send_back(state: GameState, action: Action) -> dict[str, Any]:
+    side = die_to_send_back(state)
+    if side is None or action.side != other_side(side):
+        raise RulesError("No die can be sent back now.", code="send-back")
+    state.pending = None
+    state.sent_back = True
+    return {"die": side, "rule": "communication-breakdown"}
+
+
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
     if state.pending:
         raise RulesError("Give the drawn die an order first.", code="pending")
@@ -638,6 +849,7 @@ def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
             shed[unit.key] = lost
     detail = {"turn": state.turn, "kept": kept, "down_pins": shed}
     state.turn += 1
+    state.lost_at_start = {side: units_lost(state, side) for side in SIDES}
     state.snap = None
     return detail
 
@@ -676,6 +888,7 @@ _HANDLERS = {
     "casualties": _casualties,
     "damage": _damage,
     "remove": _remove,
+    "send_back": _send_back,
     "end_turn": _end_turn,
     "end_game": _end_game,
 }

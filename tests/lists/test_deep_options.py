@@ -164,6 +164,20 @@ def test_free_units_cost_nothing_and_beyond_the_limit_the_option_is_named(alice_
     assert expected in page
 
 
+def test_a_free_unit_names_the_national_rule_that_makes_it_free(alice_client, deep):
+    from tests.catalogue.factories import make_special_rule
+
+    army_list, _squad, units = deep
+    rule = make_special_rule(army_list.edition, "forward-artillery-doctrine", name="Forward Artillery Doctrine")
+    army_list.army.national_rules.add(rule)
+    gun = make_entry(army_list, units["gun"], position=1, options={"free-unit": 1})
+    assert "the whole unit free: Forward Artillery Doctrine" in _editor(alice_client, gun)
+    french = alice_client.get(
+        f"/lists/{army_list.pk}/entries/{gun.pk}/", headers={**HX, "Accept-Language": "fr"}
+    ).content.decode()
+    assert "toute l&#x27;unité gratuite : " in french
+
+
 def _queries(client, army_list, method: str, url: str, data: dict) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert getattr(client, method)(url, data, headers=HX).status_code == 200

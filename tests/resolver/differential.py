@@ -70,12 +70,27 @@ def _mean(pmf: dict[int, Fraction]) -> tuple[Fraction, Fraction]:
 def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
     """The engine's answer to scenario ``s``: statistic -> (exact mean, exact variance of one play)."""
     if s["calc"] == "order_test":
-        res = engine.order_test(
-            s["edition"], quality=s["quality"], pins=s["pins"], officer_bonus=s["officer"], modifier=s["modifier"]
-        )
+        # National rules change the test's inputs as the order test page does.
+        tiger = national.tiger_fear(s["edition"], "germany", bool(s.get("tiger")))
+        lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(s.get("avanti", ""), (0, 0))
+        savoia, _ = national.avanti_savoia(s["edition"], s.get("army", ""), *lost)
+        p_nco = national.nco_lost(s["edition"], s.get("army", ""), s["quality"])[0] if s.get("nco") else 0
+
+        def test(penalty: int) -> Any:
+            return engine.order_test(
+                s["edition"],
+                quality=s["quality"],
+                pins=s["pins"] + (1 if tiger else 0),
+                officer_bonus=s["officer"],
+                modifier=s["modifier"] + savoia + penalty,
+            )
+
+        res = national.mix_order_odds(test(0), test(national.NCO_LOST), Fraction(p_nco))
         if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
             res = national.auto_pass(res)
-        return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar)}
+        elif national.not_one_step_back(s["edition"], s.get("army", ""), bool(s.get("commissar"))):
+            res = national.commissar_reroll(res)
+        return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar), "man_removed": _p(res.p_man_removed or 0)}
     if s["calc"] == "close_quarters":
         att, dfd = s["attacker"], s["defender"]
         res = engine.close_quarters(

@@ -26,9 +26,10 @@ def test_the_resolver_agrees_with_an_independent_simulator():
 
 def test_the_national_rules_agree_with_the_simulator():
     """Hitler's Buzzsaw, Fire and Manoeuvre, Gyro-stabilisers, the Great Patriotic War, Death Before
-    Dishonour, the Banzai Charge and Large Squads: the simulator applies them in its own words
-    (``simulator.extra_shots``, ``steady_on_move``, ``great_patriotic_war``, ``death_before_dishonour``,
-    ``order_test``, ``large_squads``)."""
+    Dishonour, the Banzai Charge, Not One Step Back!, Tiger Fear, Avanti Savoia!, Large Squads and
+    Improvised AT: the simulator applies them in its own words (``simulator.extra_shots``,
+    ``steady_on_move``, ``great_patriotic_war``, ``death_before_dishonour``, ``order_test``,
+    ``large_squads``, ``improvised_at``, ``rifle_bonus``); Rapid Fire and 3rd-edition Fire and Manoeuvre too."""
     scenarios = national_scenarios(80, seed=25)
     kinds = {f"national_{army}" for army in ("germany", "us", "soviet-union", "imperial-japan", "italy")}
     assert {s["kind"] for s in scenarios} == kinds

@@ -150,3 +150,113 @@ def test_a_japanese_target_is_fanatic(client, charts):
     html = client.get(f"/calc/shooting/?{query}&target_army=imperial-japan").text
     assert "Fanatics: pins neither rout it nor count on its morale checks: Death Before Dishonour" in html
     assert _exact(html, "Unit destroyed") < _exact(client.get(f"/calc/shooting/?{query}").text, "Unit destroyed")
+
+
+def test_an_italian_light_gun_re_rolls_a_failed_penetration(client, charts):
+    query = (
+        "/calc/anti-tank/?edition=v2&weapon=light-autocannon&shots=1&range=normal&order=fire"
+        "&firer_quality=regular&firer_pins=0&damage_value=7&facing=front&target_quality=regular&target_pins=0"
+        "&cover=none"
+    )
+    italian = client.get(f"{query}&army=italy").text
+    plain = client.get(query).text
+    assert "Re-rolls a failed penetration roll: Improvised AT (Light autocannon)" in italian
+    assert "Re-rolls a failed penetration" not in plain
+    # Pen +2 at DV 7 damages on a 5 or a 6: 1/6 superficial and 1/6 full; re-rolled, 10/36 of each, so
+    # the knock-out chance (which only the damaging faces reach) grows by (10/36) / (6/36).
+    assert _exact(italian, "Knocked out") == _exact(plain, "Knocked out") * Fraction(5, 3)
+    french = client.get(f"{query}&army=italy", headers={"Accept-Language": "fr"}).text
+    assert "Relance un jet de pénétration raté : Antichar improvisé" in french
+
+
+def test_a_soviet_unit_near_a_commissar_re_takes_its_order_test(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=3&officer_bonus=0&modifier=0"
+    html = client.get(f"{query}&commissar=on").text
+    assert "A failed test is taken again, a man removed for it: Not One Step Back!" in html
+    assert _exact(html, "Order given") == Fraction(855, 1296)
+    assert _exact(html, "A man removed") == Fraction(21, 36)
+    plain = client.get(query).text
+    assert _exact(plain, "Order given") == Fraction(15, 36) and "A man removed" not in plain
+    v3 = client.get(query.replace("v2", "v3") + "&commissar=on").text
+    assert "Not One Step Back! is not modelled for this edition" in v3
+    french = client.get(f"{query}&commissar=on", headers={"Accept-Language": "fr"}).text
+    assert "Pas un pas en arrière" in french
+
+
+def test_tiger_fear_and_avanti_savoia_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=0&officer_bonus=0&modifier=0"
+    tiger = client.get(f"{query}&tiger_fear=on").text
+    assert "Tested as if with one more pin: Tiger Fear" in tiger
+    assert _exact(tiger, "Order given") == Fraction(26, 36)  # 9 - 1: 8 or less
+    behind = client.get(query.replace("pins=0", "pins=1") + "&avanti=behind").text
+    assert "Morale -2: Avanti Savoia!" in behind and _exact(behind, "Order given") == Fraction(15, 36)
+    ahead = client.get(query.replace("pins=0", "pins=1") + "&avanti=ahead").text
+    assert "Morale +2: Avanti Savoia!" in ahead and _exact(ahead, "Order given") == Fraction(33, 36)
+    v3 = client.get(query.replace("v2", "v3") + "&tiger_fear=on").text
+    assert "Tiger Fear is not part of this edition" in v3
+    french = client.get(f"{query}&tiger_fear=on", headers={"Accept-Language": "fr"}).text
+    assert "Testé comme avec un marqueur de plus : Peur du Tigre" in french
+
+
+def test_a_german_squad_that_lost_its_nco_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition={ed}&quality=regular&pins=1&officer_bonus=0&modifier=0&nco={nco}"
+    assert _exact(client.get(query.format(ed="v2", nco="lost")).text, "Order given") == Fraction(21, 36)
+    german = client.get(query.format(ed="v2", nco="lost_german")).text
+    assert "Another man takes over on a 2+" in german and "Initiative Training" in german
+    assert _exact(german, "Order given") == Fraction(151, 216)
+    third = client.get(query.format(ed="v3", nco="lost_german")).text
+    assert "No −1 for the lost NCO: Initiative Training" in third
+    assert _exact(third, "Order given") == _exact(client.get(query.format(ed="v3", nco="")).text, "Order given")
+
+
+def test_a_us_unit_from_reserve_tests_on_its_basic_morale(client, charts):
+    query = "/calc/order-test/?edition=v2&quality=regular&pins=1&officer_bonus=0&modifier=0&reserve={r}"
+    plain = client.get(query.format(r="reserve")).text
+    us = client.get(query.format(r="reserve_us")).text
+    assert _exact(plain, "Order given") == Fraction(21, 36)  # 9 - 1 pin - 1: 7 or less
+    assert _exact(us, "Order given") == Fraction(26, 36) and "No −1 for coming on from reserve" in us
+    french = client.get(query.format(r="reserve_us"), headers={"Accept-Language": "fr"}).text
+    assert "Communications modernes" in french
+
+
+def test_an_imported_third_edition_army_names_its_rules_in_its_source_s_words():
+    from armybuilder.importers.names import _unique_slug
+    from armybuilder.resolver.national import army_key
+    from tests.lists.factories import make_army, make_edition
+
+    edition = make_edition("v3")
+    army = make_army(edition=edition, slug="german-army", name="German Army")
+    # The slug the BattleScribe import gives a rule named as 3rd-edition sources spell it.
+    slug = _unique_slug("Hitler's Buzz-Saw", set(), 60, "rule")
+    army.national_rules.add(make_rule(edition, slug))
+    assert army_key(army, "v3") == "germany"
+
+
+def test_a_british_list_that_chose_rapid_fire_rolls_its_bonus_dice(client, charts):
+    query = "edition=v2&g0-weapon=rifle&g0-models=6&g0-range=normal&target_kind=infantry&target_models=10&cover=none"
+    html = client.get(f"/calc/shooting/?{query}&army=great-britain").text
+    assert "8 dice" in html and "One bonus die per three riflemen: Rapid Fire (Rifle)" in html
+    assert "6 dice" in client.get(f"/calc/shooting/?{query}").text
+
+
+def test_a_unit_from_a_british_list_brings_rapid_fire_only_once_chosen(client, charts):
+    alice = make_user("alice")
+    army_list = make_list(owner=alice)
+    rifle = charts["v2"]["rifle"]
+    army_list.army.national_rules.add(make_rule(rifle.edition, "a-national-characteristic"))
+    squad = make_unit(rifle.edition, weapons=(rifle,), base_models=6, max_models=10)
+    entry = make_entry(army_list, squad, models_count=6)
+    client.force_login(alice)
+    assert '<option value="great-britain" selected>' not in client.get(f"/calc/shooting/?from_entry={entry.pk}").text
+    army_list.national_choice = "rapid-fire"
+    army_list.save()
+    html = client.get(f"/calc/shooting/?from_entry={entry.pk}").text
+    assert '<option value="great-britain" selected>' in html and "Rapid Fire (Rifle)" in html
+
+
+def test_up_and_at_em_on_the_order_test_page(client, charts):
+    query = "/calc/order-test/?edition=v2&pins=3&officer_bonus=0&modifier=0&up_and_at_em=on&quality={q}"
+    veteran = client.get(query.format(q="veteran")).text
+    assert "Passes without a roll: Up and &#x27;at &#x27;em" in veteran and _exact(veteran, "Order given") == 1
+    green = client.get(query.format(q="inexperienced")).text
+    assert "Up and &#x27;at &#x27;em does not act here" in green and _exact(green, "Order given") < 1

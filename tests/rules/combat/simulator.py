@@ -117,9 +117,26 @@ def large_squads(s: dict[str, Any]) -> bool:
     return s.get("army") == "italy" and s["edition"] == "2e" and sum(g["models"] for g in s["groups"]) >= 14
 
 
+def rifle_bonus(s: dict[str, Any], g: dict[str, Any]) -> int:
+    """British Rapid Fire (2e, chosen by the list; Regular or Veteran) and US Fire & Manoeuvre (3e): a
+    bonus die for every three men shooting rifles, rolled with the first group of rifles."""
+    gb = s.get("army") == "great-britain" and s["edition"] == "2e" and s["firer_quality"] != "inexperienced"
+    us = s.get("army") == "us" and s["edition"] == "3e"
+    rifles = [x for x in s["groups"] if x["weapon"]["slug"] == "rifle"]
+    if not (gb or us) or not rifles or rifles[0] is not g:
+        return 0
+    return sum(x["models"] for x in rifles) // 3
+
+
+def improvised_at(s: dict[str, Any], w: dict[str, Any]) -> bool:
+    """2e: an Italian weapon of Pen +1 or +2 may roll its damage die at a tank once more if it failed."""
+    return s.get("army") == "italy" and s["edition"] == "2e" and w.get("pen", 0) in (1, 2)
+
+
 def death_before_dishonour(s: dict[str, Any]) -> bool:
-    """2e: a Japanese infantry or artillery target is Fanatic."""
-    return s.get("target_army") == "imperial-japan" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
+    """2e and 3e: a Japanese infantry or artillery target is Fanatic."""
+    japanese = s.get("target_army") == "imperial-japan"
+    return japanese and s["edition"] in ("2e", "3e") and s["target"]["kind"] != "soft_skin"
 
 
 def great_patriotic_war(s: dict[str, Any]) -> bool:
@@ -242,7 +259,8 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
                     casualties += 1
         else:
             any_hit = False
-            for _ in range(g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w))):
+            dice = g["models"] * (roll(rng, w.get("shots", "1")) + extra_shots(s, w)) + rifle_bonus(s, g)
+            for _ in range(dice):
                 if hits(rng, need):
                     any_hit = True
                     n_hits += 1
@@ -355,7 +373,7 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
         mod = (1 if t.get("flamer") else 0) + (1 if t.get("open_topped") and g.get("indirect") else 0)
         # A flamethrower rolls one die; the anti-tank calculator one die a shot, whatever the profile.
         shots = 1 if w.get("flamer") or s.get("each_shot_fires") else roll(rng, w.get("shots", "1")) + extra_shots(s, w)
-        for _ in range(g["models"] * shots):
+        for _ in range(g["models"] * shots + (0 if s.get("each_shot_fires") else rifle_bonus(s, g))):
             if not hits(rng, need):
                 continue
             n_hits += 1
@@ -369,6 +387,8 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
                 v.pins += 1  # one pin per firing unit that hits with a weapon that could damage it [§7]
                 v.pinned_by_unit = True
             d = rng.randint(1, 6)
+            if (d == 1 or d + pen < dv) and improvised_at(s, w):
+                d = rng.randint(1, 6)  # Improvised AT: one more go at a failed damage roll
             total = d + pen
             if d != 1 and total >= dv:
                 rolls = 2 if total >= dv + 3 else 1
@@ -391,10 +411,27 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
     if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
-        return {"pass": 1.0, "fubar": 0.0}  # Banzai Charge: the order is given without a roll
+        return {"pass": 1.0, "fubar": 0.0, "man_removed": 0.0}  # Banzai Charge: given without a roll
+    second = s["edition"] == "2e"
+    # Tiger Fear (2e): near a Tiger the unit tests with a pin more. Avanti Savoia! (2e): Italians 3
+    # units behind on losses test at -2, 3 ahead at +2.
+    pins = s["pins"] + (1 if s.get("tiger") and second else 0)
+    savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
+    # A squad that lost its NCO: -1, unless German Initiative Training lets another man take over
+    # (2e: on a 2+; 3e: Regulars and Veterans ignore the -1).
+    nco = 0
+    if s.get("nco"):
+        german = s.get("army") == "germany"
+        if not german or (second and rng.randint(1, 6) == 1) or (not second and s["quality"] == "inexperienced"):
+            nco = -1
+    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] + savoia + nco - pins, 2), ed.cap)
     a, b = rng.randint(1, 6), rng.randint(1, 6)
-    m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] - s["pins"], 2), ed.cap)
-    return {"pass": float(a + b <= m), "fubar": float(a == b == 6)}
+    lost = 0.0
+    # Not One Step Back! (2e): a Soviet unit failing near a commissar shoots a man and tries once more.
+    if s.get("commissar") and s.get("army") == "soviet-union" and s["edition"] == "2e" and a + b > m:
+        lost = 1.0
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+    return {"pass": float(a + b <= m), "fubar": float(a == b == 6), "man_removed": lost}
 
 
 def _strikes(rng: random.Random, ed: Ed, side: dict[str, Any], alive: int, enemy_quality: str, cap: int) -> int:
@@ -650,8 +687,11 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
 def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
     """Where national rules act (2nd and 3rd edition): German and US units shooting (machine guns, rifles
     and BARs at men, guns on the move at armour, often by Veteran gyro-stabilised crews), Germans shooting
-    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, and
-    Italian squads of 12 to 17 men (Large Squads)."""
+    small Soviet units (their morale checks), Japanese order tests, half of them Banzai Charges, Soviet
+    order tests near a commissar (Not One Step Back!), Italian ones near a Tiger (Tiger Fear) and ahead
+    or behind on losses (Avanti Savoia!), British riflemen with Rapid Fire (in the German slot), and
+    Italian squads of 12 to 17 men (Large Squads) and Italian light AT weapons at light armour
+    (Improvised AT)."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for i in range(count):
@@ -659,7 +699,7 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
         army = ("germany", "us", "soviet-union", "imperial-japan", "italy")[(i // 2) % 5]
         at_armour = i % 5 == 4 and army in ("germany", "us")
         s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": f"national_{army}", "army": army}
-        if army == "imperial-japan":  # order tests, half of them a Banzai Charge
+        if army == "imperial-japan":  # order tests: Japanese, half of them a Banzai Charge, or Soviet
             s.update(
                 calc="order_test",
                 quality=rng.choice(("inexperienced", "regular", "veteran")),
@@ -668,6 +708,17 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
                 modifier=rng.randint(-2, 1),
                 banzai=rng.random() < 0.5,
             )
+            if (i // 10) % 2:  # Soviet units, most of them within 6" of a commissar
+                s.update(army="soviet-union", banzai=False, commissar=rng.random() < 0.7)
+            elif i >= 40 and (i // 10) % 4 == 0:  # German squads that lost their NCO (Initiative Training)
+                s.update(army="germany", banzai=False, nco=True)
+            elif (i // 10) % 4 == 2:  # Italian units, often near a German Tiger, often ahead or behind
+                s.update(
+                    army="italy",
+                    banzai=False,
+                    tiger=rng.random() < 0.7,
+                    avanti=rng.choice(("", "behind", "ahead", "ahead")),
+                )
             out.append(s)
             continue
         if army == "soviet-union":  # shot at: small Soviet or Japanese units, so morale checks come often
@@ -676,6 +727,23 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
             target = _men(rng, small=True)
             target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
+            s.update(_shooter(rng, edition, False), target=target)
+            out.append(s)
+            continue
+        if army == "germany" and (i // 10) % 2:  # British riflemen whose list chose Rapid Fire
+            s.update(army="great-britain")
+            s["groups"] = [_group(rng, edition, RIFLE, rng.randint(3, 10)), _group(rng, edition, LMG, 1)]
+            s.update(_shooter(rng, edition, False), target=_men(rng))
+            out.append(s)
+            continue
+        if army == "italy" and (i // 10) % 2:  # light AT weapons at light armour (Improvised AT)
+            weapons = rng.sample((ATR, HMG, AUTOCANNON), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 3)) for w in weapons]
+            for g in s["groups"]:
+                g.pop("indirect", None)
+                g["ammo"] = "ap" if g["weapon"].get("pen") else "auto"
+            target = _armour(rng)
+            target.update(dv=7, pins=0, flamer=False)
             s.update(_shooter(rng, edition, False), target=target)
             out.append(s)
             continue

@@ -9,6 +9,7 @@ import pytest
 
 from rules.combat import national
 from rules.combat.api import ShotGroupInput, TargetInput, anti_tank, order_test, shooting
+from rules.combat.vehicles import penetration_counts
 from rules.combat.weapons import Weapon
 
 from .builders import LMG, MEDIUM_AT_GUN, MMG, RIFLE, SMG
@@ -64,7 +65,7 @@ def test_fire_and_manoeuvre_removes_the_moving_penalty_for_rifles_and_bars_only(
     assert not national.adjust_group("v2", "us", LMG, order="advance").steady_on_move
     # On a Fire order there is nothing to ignore, so nothing is said to be applied.
     assert national.adjust_group("v2", "us", RIFLE, order="fire").applied == ()
-    # 3rd edition changed the rule to extra dice, which Muster shows but does not model.
+    # 3rd edition changed the rule to extra dice (national.bonus_dice): no longer a moving rule.
     assert national.adjust_group("v3", "us", RIFLE, order="advance").applied == ()
 
 
@@ -82,8 +83,8 @@ def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
     assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
-    assert national.army_for_rules("v2", {"tiger-fear", "blitzkrieg"}) == ""  # shown, not modelled
-    assert national.modelled_armies("v2") == ("germany", "italy", "us")
+    assert national.army_for_rules("v2", {"defensive-strategy", "cedere-obbedire-combattere"}) == ""  # shown only
+    assert national.modelled_armies("v2") == ("germany", "great-britain", "italy", "us")
     assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
 
@@ -101,6 +102,8 @@ def test_every_modelled_rule_has_a_source_and_unverified_rules_are_marked():
         "air-superiority",
         "modern-communications",
         "the-great-patriotic-war",
+        "death-before-dishonour",
+        "banzai-charge",
     }
     with pytest.raises(Exception, match="edition"):
         national.rules_of("v9", "germany")
@@ -180,7 +183,8 @@ def test_the_anti_tank_calculator_takes_the_moving_rules_too():
 
 def test_death_before_dishonour_makes_a_japanese_target_fanatic():
     assert national.fanatic_target("v2", "imperial-japan", "soft_skin") is None
-    assert national.fanatic_target("v3", "imperial-japan", "infantry") is None
+    third = national.fanatic_target("v3", "imperial-japan", "infantry")  # FLG3: still Fanatics
+    assert third is not None and not next(r for r in national.rules_of("v3", "imperial-japan") if r.effect).verified
     applied = national.fanatic_target("v2", "imperial-japan", "infantry")
     assert applied is not None and applied.name == "Death Before Dishonour"
     kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "groups": [ShotGroupInput(RIFLE, 1)]}
@@ -195,3 +199,158 @@ def test_death_before_dishonour_makes_a_japanese_target_fanatic():
     routed = shooting("v2", target=TargetInput(models=4, pins=8), **kwargs)
     held = shooting("v2", target=TargetInput(models=4, pins=8, fanatic=True), **kwargs)
     assert routed.morale.p_pin_rout == plain.p_pin and held.morale.p_pin_rout == 0
+
+
+ATR = Weapon("Anti-tank rifle", "anti-tank-rifle", 36, pen=2, team=True)
+
+
+def test_improvised_at_rerolls_a_failed_pen_roll_for_pen_below_three_at_vehicles_only():
+    # Pen +2 at DV 7: a 1, 2, 3 or 4 fails, a 5 is superficial, a 6 full. Re-rolling the four failures:
+    # none 4 x 4, superficial 1 x 6 + 4 x 1, full the same, out of 36.
+    assert penetration_counts(7, 2) == (4, 1, 1, 0)
+    assert penetration_counts(7, 2, reroll_failed=True) == (16, 10, 10, 0)
+    adj = national.adjust_group("v2", "italy", ATR, at_vehicle=True)
+    assert adj.reroll_failed_pen and [(a.change, a.name) for a in adj.applied] == [("pen", "Improvised AT")]
+    assert not national.adjust_group("v2", "italy", ATR, at_vehicle=False).reroll_failed_pen
+    assert not national.adjust_group("v2", "italy", MEDIUM_AT_GUN, at_vehicle=True).reroll_failed_pen  # Pen +5
+    assert not national.adjust_group("v2", "italy", RIFLE, at_vehicle=True).applied  # no Pen at all
+    assert not national.adjust_group("v2", "germany", ATR, at_vehicle=True).reroll_failed_pen
+    assert not national.adjust_group("v3", "italy", ATR, at_vehicle=True).reroll_failed_pen  # not sourced for 3rd
+
+    kwargs = {"weapon": ATR, "damage_value": 7, "firer_quality": "regular"}
+    plain = anti_tank("v2", **kwargs)
+    national_at = anti_tank("v2", reroll_failed_pen=True, **kwargs)
+    assert national_at.categories == {"none": F(16, 36), "superficial": F(10, 36), "full": F(10, 36), "massive": 0}
+    # One hit, 2nd edition: the hit's pin and the result's. Superficial (D6-3 on the full table) knocks
+    # out only on a 6 (On Fire, then morale 9 - 2 pins fails 15/36); full knocks out on 4-6 and On Fire.
+    k_superficial = F(1, 6) * F(15, 36)
+    k_full = F(3, 6) + F(1, 6) * F(15, 36)
+    ph = plain.p_hit
+    assert national_at.p_hit == ph
+    assert plain.p_knocked_out == ph * (F(1, 6) * k_superficial + F(1, 6) * k_full)
+    assert national_at.p_knocked_out == ph * (F(10, 36) * k_superficial + F(10, 36) * k_full)
+
+
+def test_improvised_at_acts_in_the_shooting_odds_at_an_armoured_target():
+    target = TargetInput(kind="armoured", quality="regular", models=1, damage_value=7)
+    prepared = national.prepare_shooting(
+        "v2", "italy", "", [ShotGroupInput(ATR, 1)], target, quality="regular", order="fire"
+    )
+    assert prepared.groups[0].reroll_failed_pen and prepared.per_group[0][0].slug == "improvised-at"
+    kwargs = {"order": "fire", "firer_quality": "regular", "firer_pins": 0, "target": target}
+    plain = shooting("v2", groups=[ShotGroupInput(ATR, 1)], **kwargs)
+    italian = shooting("v2", groups=prepared.groups, **kwargs)
+    assert italian.vehicle.categories_per_hit[0]["none"] == F(16, 36)
+    # Only the damage rolls that failed change: the knock-out chance scales by (10/36) / (1/6).
+    assert italian.vehicle.p_knocked_out == plain.vehicle.p_knocked_out * F(5, 3)
+    men = TargetInput(kind="infantry", quality="regular", models=5)
+    on_men = national.prepare_shooting(
+        "v2", "italy", "", [ShotGroupInput(ATR, 1)], men, quality="regular", order="fire"
+    )
+    assert not on_men.groups[0].reroll_failed_pen and on_men.per_group == ((),)
+
+
+def test_not_one_step_back_re_takes_a_failed_order_test_for_a_man():
+    odds = order_test("v2", quality="regular", pins=3)  # morale 9 - 3: 2D6 at most 6 passes 15/36
+    assert (odds.p_pass, odds.p_fail, odds.p_fubar) == (F(15, 36), F(21, 36), F(1, 36))
+    assert national.not_one_step_back("v2", "soviet-union", near_commissar=False) is None
+    assert national.not_one_step_back("v2", "germany", near_commissar=True) is None
+    assert national.not_one_step_back("v2", "soviet-union", near_commissar=True, men=2) is None
+    assert national.not_one_step_back("v3", "soviet-union", near_commissar=True) is None  # not sourced for 3rd
+    applied = national.not_one_step_back("v2", "soviet-union", near_commissar=True, men=3)
+    assert applied is not None and applied.name == "Not One Step Back!"
+    again = national.commissar_reroll(odds)
+    # Pass at once, or fail (FUBAR too) and pass the second go: 15/36 + 21/36 x 15/36.
+    assert again.p_pass == F(15, 36) + F(21, 36) * F(15, 36) == F(855, 1296)
+    assert again.p_fail == F(21, 36) ** 2 and again.p_pass + again.p_fail == 1
+    assert again.p_fubar == F(21, 36) * F(1, 36)
+    assert again.p_fubar_friendly_fire + again.p_fubar_panic == again.p_fubar
+    assert again.p_fail_not_fubar == F(21, 36) * F(20, 36)
+    assert again.p_double_one == F(1, 36) + F(21, 36) * F(1, 36)
+    assert again.p_man_removed == F(21, 36)
+
+
+def test_tiger_fear_is_one_more_pin_on_the_order_test_in_2nd_edition_only():
+    assert national.tiger_fear("v2", "germany", near_tiger=False) is None
+    assert national.tiger_fear("v3", "germany", near_tiger=True) is None  # gone in 3rd edition [WGG3]
+    applied = national.tiger_fear("v2", "germany", near_tiger=True)
+    assert applied is not None and applied.name == "Tiger Fear"
+    # An unpinned Regular tests at 9 - 1: 8 or less on 2D6 is 26/36; with two pins, 7 or less, 21/36.
+    assert order_test("v2", quality="regular", pins=0 + 1).p_pass == F(26, 36)
+    assert order_test("v2", quality="regular", pins=2 + 1).p_pass == F(15, 36)
+
+
+def test_avanti_savoia_is_two_points_of_morale_either_way_at_three_units_apart():
+    assert national.avanti_savoia("v2", "italy", 2, 0) == (0, None)
+    assert national.avanti_savoia("v2", "italy", 3, 0)[0] == -2
+    assert national.avanti_savoia("v2", "italy", 1, 4)[0] == 2
+    assert national.avanti_savoia("v2", "germany", 3, 0) == (0, None)
+    assert national.avanti_savoia("v3", "italy", 3, 0) == (0, None)
+    # A Regular with one pin, three units behind: 9 - 1 - 2 = 6 or less, 15/36 (26/36 without).
+    assert order_test("v2", quality="regular", pins=1, modifier=-2).p_pass == F(15, 36)
+
+
+def test_initiative_training_makes_the_lost_nco_penalty_one_in_six_in_2nd_and_none_in_3rd():
+    assert national.nco_lost("v2", "us") == (1, None)
+    p2, applied = national.nco_lost("v2", "germany")
+    assert p2 == F(1, 6) and applied is not None and applied.name == "Initiative Training"
+    assert national.nco_lost("v3", "germany")[0] == 0
+    assert national.nco_lost("v3", "germany", "inexperienced") == (1, None)  # Regulars and Veterans only
+    # Regular, one pin: 8 or less (26/36) with its NCO, 7 or less (21/36) without.
+    kept, lost = order_test("v2", quality="regular", pins=1), order_test("v2", quality="regular", pins=1, modifier=-1)
+    mixed = national.mix_order_odds(kept, lost, p2)
+    assert mixed.p_pass == F(5, 6) * F(26, 36) + F(1, 6) * F(21, 36) == F(151, 216)
+    assert mixed.p_pass + mixed.p_fail == 1 and mixed.p_fubar == F(1, 36)
+    assert national.mix_order_odds(kept, lost, F(0)) == kept and national.mix_order_odds(kept, lost, F(1)) == lost
+
+
+def test_modern_communications_drop_the_minus_one_for_coming_from_reserve():
+    assert national.from_reserve("v2", "germany") == (-1, None)
+    modifier, applied = national.from_reserve("v2", "us")
+    assert modifier == 0 and applied is not None and applied.name == "Modern Communications"
+    assert national.from_reserve("v3", "us")[0] == 0  # CD3 gives it the same effect (unverified)
+    # An unpinned Regular from reserve: 9 - 1, 8 or less (26/36); a US one tests on its 9 (30/36).
+    assert order_test("v2", quality="regular", pins=0, modifier=-1).p_pass == F(26, 36)
+    assert order_test("v2", quality="regular", pins=0).p_pass == F(30, 36)
+
+
+def test_imported_armies_name_the_rules_in_their_own_words():
+    # A BattleScribe import makes a rule row from the source's name: "Hitler's Buzz-Saw" becomes
+    # "hitlers-buzz-saw", "Fire & Maneuver" "fire-maneuver" (armybuilder.importers.names._unique_slug).
+    assert national.rule_key("hitlers-buzz-saw") == national.rule_key("hitler-s-buzzsaw")
+    assert national.rule_key("fire-maneuver") == national.rule_key("fire-and-manoeuvre")
+    assert national.rule_key("gyro-stabilizers") == national.rule_key("gyro-stabilisers")
+    assert national.rule_key("gyokusai") == national.rule_key("death-before-dishonour")
+    assert national.rule_key("great-patriotic-war") == national.rule_key("the-great-patriotic-war")
+    assert national.army_for_rules("v3", {"hitlers-buzz-saw", "blitzkrieg"}) == "germany"
+    assert national.army_for_rules("v3", {"gyro-stabilizers"}) == "us"
+    assert national.army_for_rules("v3", {"gyokusai"}) == "imperial-japan"
+    assert national.rule_in("v2", ("not-one-step-back",), "commissar") is not None
+    assert national.rule_key("hitlers-buzz-saw") != national.rule_key("blitzkrieg")
+
+
+def test_rapid_fire_and_3rd_edition_fire_and_manoeuvre_add_a_die_per_three_riflemen():
+    rifles = [ShotGroupInput(RIFLE, 7), ShotGroupInput(LMG, 1)]
+    dice, applied = national.bonus_dice("v2", "great-britain", rifles, "regular")
+    assert dice == 2 and applied is not None and applied.name == "Rapid Fire"
+    assert national.bonus_dice("v2", "great-britain", rifles, "inexperienced") == (0, None)  # Regulars, Veterans
+    assert national.bonus_dice("v3", "us", [ShotGroupInput(RIFLE, 4)], "inexperienced")[0] == 1  # CD3's example
+    assert national.bonus_dice("v2", "us", rifles, "regular") == (0, None)  # 2nd edition: the moving rule
+    assert national.bonus_dice("v2", "germany", rifles, "regular") == (0, None)
+    target = TargetInput(kind="infantry", quality="regular", models=10)
+    prepared = national.prepare_shooting("v2", "great-britain", "", rifles, target, quality="regular", order="fire")
+    assert [g.extra_dice for g in prepared.groups] == [2, 0]
+    assert [a.change for a in prepared.per_group[0]] == ["dice"] and prepared.per_group[1] == ()
+    res = shooting("v2", order="fire", firer_quality="regular", firer_pins=0, groups=prepared.groups, target=target)
+    # Nine rifle dice and four LMG dice, all at 3+: the hits are a binomial of thirteen.
+    assert res.hits.pmf == _binomial(13, F(2, 3))
+
+
+def test_up_and_at_em_passes_an_assault_order_for_regulars_and_veterans():
+    assert national.up_and_at_em("v2", "great-britain", assaulting=True, quality="inexperienced") is None
+    assert national.up_and_at_em("v2", "great-britain", assaulting=False, quality="regular") is None
+    assert national.up_and_at_em("v2", "germany", assaulting=True, quality="regular") is None
+    applied = national.up_and_at_em("v2", "great-britain", assaulting=True, quality="veteran")
+    assert applied is not None and applied.name == "Up and 'at 'em"
+    passed = national.auto_pass(order_test("v2", quality="veteran", pins=4))
+    assert (passed.p_pass, passed.p_fubar) == (1, 0)
