@@ -275,10 +275,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
+        # The finished game's result, proposed to its two players only: replaying a game costs
+        # queries, and another viewer's page must not grow with the games of the round.
+        pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
         # Ids unique on the page: each pairing has its own result form.
-        pairing.proposed = pairing.proposed_outcome()
-        initial = {"outcome": pairing.proposed} if pairing.proposed else None
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=initial)
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed)
     context = {
         "event": event,
         "round": round_,
