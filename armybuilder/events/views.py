@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from armybuilder.events import jobs, services
+from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
@@ -103,6 +103,8 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
     submission = Submission.objects.filter(entrant=entrant).first() if entrant else None
+    if submission is not None:
+        marker.remember(request, submission.army_list_id)  # a list sealed from another device
     problems = [display_problem(p) for p in submission.problems(event.rules())] if submission else []
     my_pairings = []
     if entrant is not None:
@@ -153,6 +155,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except services.EventError as error:
             _error(request, error)
         else:
+            marker.remember(request, form.cleaned_data["army_list"])
             messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
         return redirect(_base(event))
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
