@@ -4,16 +4,19 @@
 
 Standard library only. Checks, in order: health, pages and their headers, static files from
 nginx (gzip), a list import, an htmx action, a PDF, a big list's unit cards made by the task
-worker (enqueued, polled, downloaded), a 429 from a rate limit shared by every
-worker (Redis), per-client limits (the clients are told apart by their loopback source address,
-127.0.0.2, 127.0.0.3...: one's failed logins do not lock out another, and a forged
-X-Forwarded-For changes nothing), an oversized body refused by nginx, 600 slow TLS connections
-(Slowloris) that neither keep another client out nor stay open past nginx's header timeout,
-gunicorn workers killed under load without a 502, and, last, the site with its Redis stopped (pages still 200,
-``/healthz/`` says degraded). The last two read ``$STACK_DIR/stack.env`` (written by
-``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's ``/tmp/muster-stack-<port>``) for the
-app servers' pid files and the Redis ports. Every request has a timeout; the whole run takes
-under a minute. Exits non-zero on the first failure, saying what failed.
+worker (enqueued, polled, downloaded), an event (an organiser signs up and in, creates it,
+joins, submits the list, approves it, has the worker make the PDF of every approved list,
+publishes; an anonymous visitor reads its API and standings and cannot get the PDF), a 429
+from a rate limit shared by every worker (Redis), per-client limits (the clients are told
+apart by their loopback source address, 127.0.0.2, 127.0.0.3...: one's failed logins do not
+lock out another, and a forged X-Forwarded-For changes nothing), an oversized body refused by
+nginx, 600 slow TLS connections (Slowloris) that neither keep another client out nor stay open
+past nginx's header timeout, gunicorn workers killed under load without a 502, and, last, the
+site with its Redis stopped (pages still 200, ``/healthz/`` says degraded). The last two read
+``$STACK_DIR/stack.env`` (written by ``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's
+``/tmp/muster-stack-<port>``) for the app servers' pid files and the Redis ports. Every request
+has a timeout; the whole run takes about a minute. Exits non-zero on the first failure, saying
+what failed.
 """
 
 from __future__ import annotations
