@@ -4,16 +4,19 @@
 
 Standard library only. Checks, in order: health, pages and their headers, static files from
 nginx (gzip), a list import, an htmx action, a PDF, a big list's unit cards made by the task
-worker (enqueued, polled, downloaded), a 429 from a rate limit shared by every
-worker (Redis), per-client limits (the clients are told apart by their loopback source address,
-127.0.0.2, 127.0.0.3...: one's failed logins do not lock out another, and a forged
-X-Forwarded-For changes nothing), an oversized body refused by nginx, 600 slow TLS connections
-(Slowloris) that neither keep another client out nor stay open past nginx's header timeout,
-gunicorn workers killed under load without a 502, and, last, the site with its Redis stopped (pages still 200,
-``/healthz/`` says degraded). The last two read ``$STACK_DIR/stack.env`` (written by
-``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's ``/tmp/muster-stack-<port>``) for the
-app servers' pid files and the Redis ports. Every request has a timeout; the whole run takes
-under a minute. Exits non-zero on the first failure, saying what failed.
+worker (enqueued, polled, downloaded), an event (an organiser signs up and in, creates it,
+joins, submits the list, approves it, has the worker make the PDF of every approved list,
+publishes; an anonymous visitor reads its API and standings and cannot get the PDF), a 429
+from a rate limit shared by every worker (Redis), per-client limits (the clients are told
+apart by their loopback source address, 127.0.0.2, 127.0.0.3...: one's failed logins do not
+lock out another, and a forged X-Forwarded-For changes nothing), an oversized body refused by
+nginx, 600 slow TLS connections (Slowloris) that neither keep another client out nor stay open
+past nginx's header timeout, gunicorn workers killed under load without a 502, and, last, the
+site with its Redis stopped (pages still 200, ``/healthz/`` says degraded). The last two read
+``$STACK_DIR/stack.env`` (written by ``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's
+``/tmp/muster-stack-<port>``) for the app servers' pid files and the Redis ports. Every request
+has a timeout; the whole run takes about a minute. Exits non-zero on the first failure, saying
+what failed.
 """
 
 from __future__ import annotations
@@ -149,6 +152,9 @@ def main(base: str, apps: list[str]) -> None:
     status, headers, body = s.request("GET", f"{builder}roster.pdf")
     check(status == 200 and body.startswith(b"%PDF-"), "the list's roster PDF renders")
     big_list_cards(s, builder)
+    # Before the login flood below: the organiser signs in from an address of their own, so
+    # neither counts against the other's login limit.
+    event_step(s, builder)
 
     # Wrong passwords until refused: the limit is 10 a minute per address, counted in Redis
     # whichever worker or app server answers. Windows are fixed, so one that ends mid-run lets up
@@ -237,6 +243,123 @@ def big_list_cards(s: Session, builder: str, units: int = 40) -> None:
     check(headers.get("Content-Disposition", "").startswith("attachment;"), "as an attachment")
     other = Session(s.base, source="127.0.0.4")
     check(other.request("GET", f"{job}file.pdf")[0] == 404, "another visitor cannot download it")
+
+
+def _form_value(body: bytes, pattern: str, what: str) -> str:
+    found = re.search(pattern.encode(), body)
+    check(found is not None, what)
+    return found.group(1).decode()
+
+
+def event_step(s: Session, builder: str) -> None:
+    """An event run through nginx: an organiser signs up and in, creates an event, joins it,
+    submits the smoke test's list, approves it, has the worker make the PDF of every approved
+    list (followed on its status page, downloaded), publishes the event; an anonymous visitor
+    then reads its JSON API and standings, and cannot download the PDF."""
+    status, headers, body = s.request("GET", f"{builder}export.json")
+    check(status == 200, "the smoke test's list exports as JSON, for the organiser")
+    document = json.loads(body)
+
+    org = Session(s.base, source="127.0.0.8")
+    name, password = f"smoke-org-{int(time.time() * 1000)}", "Smoke-organiser-pass-271"
+    org.request("GET", "/accounts/signup/")
+    status, headers, body = org.request(
+        "POST", "/accounts/signup/", {"username": name, "email": "", "password1": password, "password2": password}
+    )
+    check(status == 302, f"an organiser signs up ({status}: {body[:300]!r})")
+    org.request("POST", "/accounts/logout/", {})
+    org.request("GET", "/accounts/login/")
+    status, headers, body = org.request("POST", "/accounts/login/", {"username": name, "password": password})
+    check(status == 302, f"and signs in ({status})")
+
+    status, headers, body = org.request("POST", "/lists/import/", {"text": json.dumps(document)})
+    check(status == 302 and re.match(r".*/lists/\d+/$", headers.get("Location", "")), "the organiser imports the list")
+    list_id = re.search(r"/lists/(\d+)/$", headers["Location"]).group(1)
+
+    status, headers, body = org.request("GET", "/events/new/")
+    check(status == 200, "the new event form opens")
+    edition = _form_value(body, r'<option value="(\d+)"[^>]*>[^<]*(?:v3|Third|3)', "the form offers the v3 edition")
+    fields = {
+        "name": "Smoke night",
+        "date": "2030-01-12",
+        "place": "Loopback",
+        "edition": edition,
+        "points_limit": "1000",
+        "max_order_dice": "20",
+        "max_platoons": "4",
+        "rounds": "3",
+        "score_win": "3",
+        "score_draw": "1",
+        "score_loss": "0",
+        "tiebreaks": "score,sos,dice",
+    }
+    status, headers, body = org.request("POST", "/events/new/", fields)
+    manage = urllib.parse.urlparse(headers.get("Location", "")).path
+    check(status == 302 and re.match(r"^/events/[\w-]+/manage/$", manage), f"an event is created ({status})")
+    base = manage.removesuffix("manage/")
+    slug = base.strip("/").split("/")[-1]
+
+    status, headers, body = org.request("POST", f"{base}join/", {})
+    joined = status == 302 and headers.get("Location", "").endswith(f"{base}submit/")
+    check(joined, f"the organiser joins it ({status})")
+    org.request("GET", f"{base}submit/")
+    status, headers, body = org.request("POST", f"{base}submit/", {"army_list": list_id})
+    check(status == 302, f"the smoke test's list is submitted and sealed ({status})")
+
+    status, headers, body = org.request("GET", manage)
+    check(status == 200 and b"Smoke test" in body, "the dashboard shows the sealed list")
+    judge = _form_value(body, rf'action="({re.escape(manage)}entrants/\d+/judge/)"', "the dashboard offers a decision")
+    status, headers, body = org.request("POST", judge, {"decision": "approve", "note": ""})
+    check(status == 302, f"the organiser approves it ({status})")
+
+    status, headers, body = org.request("POST", f"{manage}lists.pdf", {"lang": "en", "paper": "a4"})
+    job = urllib.parse.urlparse(headers.get("Location", "")).path
+    check(
+        status == 302 and re.match(rf"^{re.escape(manage)}pdf/[0-9a-f-]{{36}}/$", job),
+        f"the PDF of every approved list is enqueued ({status})",
+    )
+    deadline, state = time.monotonic() + 180, ""
+    while time.monotonic() < deadline:
+        status, headers, body = org.request("GET", job, headers={"HX-Request": "true"})
+        found = re.search(rb'data-status="(\w+)"', body)
+        state = found.group(1).decode() if status == 200 and found else f"HTTP {status}"
+        if state in ("done", "failed") or status != 200:
+            break
+        time.sleep(1)
+    check(state == "done", f"the worker makes the event's PDF, followed on its status page ({state})")
+    status, headers, body = org.request("GET", f"{job}file.pdf?download=1")
+    check(status == 200 and body.startswith(b"%PDF-"), "the organiser downloads the event's PDF")
+    check(headers.get("Content-Disposition", "").startswith("attachment;"), "as an attachment")
+
+    anonymous = Session(s.base, source="127.0.0.9")
+    status, headers, body = anonymous.request("GET", f"/api/events/{slug}/")
+    check(status == 404, f"before publishing, the event's API is hidden from an anonymous visitor ({status})")
+    status, headers, body = org.request("POST", f"{manage}publish/", {"on": "1"})
+    check(status == 302, f"the organiser publishes the event ({status})")
+
+    status, headers, body = anonymous.request("GET", f"/api/events/{slug}/")
+    data = json.loads(body) if status == 200 else {}
+    check(
+        status == 200 and data.get("slug") == slug and data["rules"]["points_limit"] == 1000,
+        f"an anonymous visitor reads /api/events/{slug}/ ({status})",
+    )
+    entrant = data["entrants"][0]
+    check(
+        entrant.get("status") == "approved" and "list" not in entrant and "problems" not in entrant,
+        "the API lists the entrant, the hidden list left out",
+    )
+    status, headers, body = anonymous.request("GET", f"/api/events/{slug}/standings/")
+    standings = json.loads(body).get("standings") if status == 200 else None
+    check(
+        isinstance(standings, list) and len(standings) == 1 and standings[0]["entrant"]["id"] == entrant["id"],
+        f"and its standings ({status}: {body[:200]!r})",
+    )
+    status, headers, body = anonymous.request("GET", f"{base}standings/")
+    check(status == 200 and b"Smoke night" in body, f"the standings page is public once published ({status})")
+    for path in (f"{job}file.pdf", f"{job}file.pdf?download=1", job):
+        status, headers, body = anonymous.request("GET", path)
+        refused = status in (302, 404) and not body.startswith(b"%PDF-")
+        check(refused, f"an anonymous visitor cannot get {path} ({status})")
 
 
 def get_many(base: str, source: str, paths: list[str], until: float, statuses: Counter) -> None:

@@ -222,16 +222,27 @@ class Pairing(models.Model):
     def __str__(self) -> str:
         return f"{self.round}: {self.player_a} v {self.player_b or 'bye'}"
 
-    def proposed_outcome(self) -> str | None:
-        """The finished game's result as this pairing's outcome (the game's side a is whoever started it)."""
+    def proposed_result(self) -> dict[str, object] | None:
+        """The finished game's result as this pairing's: the outcome and the order dice each player
+        destroyed (the dice of the enemy units destroyed in the game), or None while it is playing.
+
+        The game's side a is whoever started it. Replays the game's state (two queries and fewer than
+        ``SNAPSHOT_EVERY`` actions), so the round page asks only for the viewer's own pairings.
+        """
         game = self.game
         if game is None or not game.result:
             return None
-        if game.result == "draw":
-            return Outcome.DRAW
         starter_is_a = game.owner_id == self.player_a.user_id
-        side_a_won = game.result == "a"
-        return Outcome.A_WINS if side_a_won == starter_is_a else Outcome.B_WINS
+        if game.result == "draw":
+            outcome = Outcome.DRAW
+        else:
+            outcome = Outcome.A_WINS if (game.result == "a") == starter_is_a else Outcome.B_WINS
+        state = game.state(log=False)
+        lost = {side: sum(u.setup.dice for u in state.side_units(side) if u.destroyed) for side in ("a", "b")}
+        # What a side destroyed is what the other side lost.
+        by_starter, by_other = lost["b"], lost["a"]
+        dice_a, dice_b = (by_starter, by_other) if starter_is_a else (by_other, by_starter)
+        return {"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b}
 
     @property
     def is_bye(self) -> bool:

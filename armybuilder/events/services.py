@@ -87,6 +87,9 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
         "note": "",
     }
     submission, _created = Submission.objects.update_or_create(entrant=entrant, defaults=values)
+    # The builder shows "legal for <event>" only for a submitted list: move the list's stamp so a
+    # builder page the browser kept (its ETag, armybuilder.lists.conditional) is fetched anew.
+    ArmyList.objects.filter(pk=army_list.pk).update(updated_at=submission.submitted_at)
     return submission
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from armybuilder.events import jobs, services
+from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
@@ -103,6 +103,8 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
     submission = Submission.objects.filter(entrant=entrant).first() if entrant else None
+    if submission is not None:
+        marker.remember(request, submission.army_list_id)  # a list sealed from another device
     problems = [display_problem(p) for p in submission.problems(event.rules())] if submission else []
     my_pairings = []
     if entrant is not None:
@@ -153,6 +155,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except services.EventError as error:
             _error(request, error)
         else:
+            marker.remember(request, form.cleaned_data["army_list"])
             messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
         return redirect(_base(event))
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
@@ -275,10 +278,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
+        # The finished game's result, proposed to its two players only: replaying a game costs
+        # queries, and another viewer's page must not grow with the games of the round.
+        pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
         # Ids unique on the page: each pairing has its own result form.
-        pairing.proposed = pairing.proposed_outcome()
-        initial = {"outcome": pairing.proposed} if pairing.proposed else None
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=initial)
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed)
     context = {
         "event": event,
         "round": round_,

@@ -9,8 +9,11 @@ from django.test import Client
 from django.utils import timezone
 
 from armybuilder.events import services
+from armybuilder.events.models import Result
 from armybuilder.games.models import Game
+from armybuilder.games.services import game_act
 from armybuilder.lists.models import ArmyList
+from rules.game.engine import Action
 from tests.events.factories import make_entrant, make_event
 from tests.lists.factories import make_entry, make_unit, make_user
 
@@ -69,3 +72,46 @@ def test_the_finished_games_result_is_proposed_to_both(pairing, starter_seat, re
         assert "The game has ended" in page
         checked = re.findall(r'<input type="radio" name="outcome" value="(\w+)"[^>]*\bchecked\b', page)
         assert checked == [proposed]
+
+
+def _remove(game: Game, side: str, count: int) -> None:
+    """``count`` of ``side``'s units marked destroyed in game day (its "remove" action)."""
+    for key in [unit["key"] for s in game.setup["sides"] if s["key"] == side for unit in s["units"]][:count]:
+        game_act(game=game, build=lambda state, key=key: Action("remove", side=side, unit=key))
+
+
+@pytest.mark.parametrize("starter_seat", ["a", "b"])
+def test_the_proposed_result_carries_the_order_dice_each_player_destroyed(starter_seat):
+    event = make_event()
+    for name in ("anna", "boris"):
+        make_entrant(event, make_user(name), units=4)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    pairing = round_.pairings.select_related("player_a__user", "player_b__user").get()
+    starter = pairing.player_a if starter_seat == "a" else pairing.player_b
+    game = services.start_game(pairing, starter)
+    # The starter (game side a) destroys three of the other's units and loses one, then wins.
+    _remove(game, "b", 3)
+    _remove(game, "a", 1)
+    game_act(game=game, build=lambda state: Action("end_game", data={"result": "a", "scenario": ""}))
+    by_starter, by_other = (3, 1)
+    dice_a, dice_b = (by_starter, by_other) if starter_seat == "a" else (by_other, by_starter)
+    for player in (pairing.player_a, pairing.player_b):
+        page = _client(player.user).get(f"/events/{event.slug}/rounds/1/").content.decode()
+        assert re.findall(r'<input type="radio" name="outcome" value="(\w+)"[^>]*\bchecked\b', page) == [starter_seat]
+        assert re.search(rf'name="dice_a" value="{dice_a}"', page), page
+        assert re.search(rf'name="dice_b" value="{dice_b}"', page), page
+    # Sent as proposed, it is the pairing's result.
+    client = _client(pairing.player_a.user)
+    form = {"outcome": starter_seat, "dice_a": dice_a, "dice_b": dice_b}
+    client.post(f"/events/{event.slug}/pairings/{pairing.pk}/result/", form)
+    result = Result.objects.get(pairing=pairing)
+    assert (result.outcome, result.dice_a, result.dice_b) == (starter_seat, dice_a, dice_b)
+
+
+def test_a_game_still_playing_proposes_nothing(pairing):
+    game = services.start_game(pairing, pairing.player_a)
+    _remove(game, "b", 1)
+    page = _client(pairing.player_a.user).get(f"/events/{pairing.round.event.slug}/rounds/1/").content.decode()
+    assert "The game has ended" not in page
+    assert 'name="dice_b" value="0"' in page

@@ -294,6 +294,52 @@ def test_the_builder_shows_legal_for_the_event_as_the_list_is_now(cast):
     assert "egal for" not in client.get(f"/events/for-list/{other.pk}/").content.decode()
 
 
+def test_a_list_submitted_to_no_event_makes_the_builder_fetch_nothing():
+    event = make_event()
+    user = make_user("solo")
+    army_list = make_player_list(user, points_limit=60)  # one 50-point squad: a second is too many
+    client = _client(user)
+    marker = f'hx-get="/events/for-list/{army_list.pk}/"'
+    page = client.get(f"/lists/{army_list.pk}/")
+    assert page.status_code == 200 and marker not in page.content.decode()
+    # The problems panel the builder sends again after a change: no marker, so no request, either.
+    entry = army_list.entries.get()
+    response = client.post(f"/lists/{army_list.pk}/entries/{entry.pk}/duplicate/", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'id="problems"' in response.content.decode()
+    assert "/events/for-list/" not in response.content.decode()
+    # Submitted: the reload the browser makes with the ETag it kept is a new page, with the marker.
+    etag = client.get(f"/lists/{army_list.pk}/")["ETag"]
+    assert client.get(f"/lists/{army_list.pk}/", headers={"If-None-Match": etag}).status_code == 304
+    client.post(f"/events/{event.slug}/join/")
+    client.post(f"/events/{event.slug}/submit/", {"army_list": army_list.pk})
+    assert Submission.objects.filter(army_list=army_list).exists()
+    client.get(f"/events/{event.slug}/")  # where the redirect leads: its message is read there
+    reload = client.get(f"/lists/{army_list.pk}/", headers={"If-None-Match": etag})
+    assert reload.status_code == 200 and marker in reload.content.decode()
+    # And the panel sent again after a change fetches it again.
+    response = client.post(f"/lists/{army_list.pk}/entries/{entry.pk}/remove/", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'id="problems"' in response.content.decode()
+    assert marker in response.content.decode()
+    # Another list of the same player, submitted nowhere, still fetches nothing.
+    other = make_player_list(user)
+    assert "/events/for-list/" not in client.get(f"/lists/{other.pk}/").content.decode()
+    # Signed in on another device: the session learns the submitted lists at log-in.
+    assert marker in _client(user).get(f"/lists/{army_list.pk}/").content.decode()
+
+
+def test_a_list_sealed_on_another_device_shows_once_the_event_page_is_opened():
+    event = make_event()
+    user = make_user("two-phones")
+    army_list = make_player_list(user)
+    phone, desktop = _client(user), _client(user)
+    marker = f'hx-get="/events/for-list/{army_list.pk}/"'
+    assert marker not in desktop.get(f"/lists/{army_list.pk}/").content.decode()
+    phone.post(f"/events/{event.slug}/join/")
+    phone.post(f"/events/{event.slug}/submit/", {"army_list": army_list.pk})
+    desktop.get(f"/events/{event.slug}/")
+    assert marker in desktop.get(f"/lists/{army_list.pk}/").content.decode()
+
+
 def test_the_standings_table_refreshes_itself(cast):
     event = cast["event"]
     page = _client().get(f"/events/{event.slug}/standings/").content.decode()
