@@ -78,6 +78,9 @@ TEMPLATE = "lists/builder.html"
 # "Undo" after removing a unit carries the removed entry, signed: nothing is kept on the server.
 UNDO_SALT = "muster.lists.entry-undo"
 UNDO_MAX_AGE = 24 * 60 * 60
+# An open editor's answers are morphed into it by builder.js's htmx extension (``hx-ext`` on the
+# editor): its elements stay, only what changed is updated.
+EDITOR_SWAP = "morph"
 
 
 # --- Loading -------------------------------------------------------------------------------
@@ -393,20 +396,28 @@ def _reloaded(request: HttpRequest, army_list: ArmyList, **roster_args) -> Roste
 
 
 def _entry_changed(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry, before: ListSummary) -> HttpResponse:
-    """The unit's row, its editor closed, and out of band what else changed since ``before``: its
-    platoon's header if its total or problems did, and the summary panels that did."""
+    """The unit's editor, still open, and out of band what else changed since ``before``: its
+    platoon's header if its total or problems did, and the summary panels that did.
+
+    The editor stays open until the player closes it, so the next change costs no request to
+    open it again. The answer is morphed into the editor in place (``static/js/builder.js``): its
+    forms and the focused control stay the same elements, so a change still under way in another
+    of its forms is answered into the page, and the focus stays where it was. Without JavaScript
+    the page it redirects to has the editor open too.
+    """
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     # Not read again: the write changed the entry in memory too (``services.entry_update``), and
     # the list loaded for this request is otherwise as it was; its ``updated_at`` moved.
     army_list.updated_at = timezone.now()
     roster = Roster(army_list)
-    context = _context(roster, row=roster.row(entry, is_open=False))
-    parts: list = ["entry-row"]
+    context = _context(roster, row=roster.row(entry, is_open=True))
+    parts: list = ["entry-editor"]
     platoon_id = roster.group_of[entry.pk]
     if roster.group_changed(platoon_id, before):
         parts.append(_head_oob(roster.group(platoon_id)))
-    return _fragments(request, context, *parts, *_summary_oob(roster, before))
+    response = _fragments(request, context, *parts, *_summary_oob(roster, before))
+    return reswap(retarget(response, f"#entry-{entry.pk}"), EDITOR_SWAP)
 
 
 def _entry_refused(
@@ -421,10 +432,11 @@ def _entry_refused(
     if not request.htmx:
         return _page_with_errors(request, army_list, errors, open_pk=entry.pk)
     roster = Roster(army_list, errors=errors)
-    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages; it goes in
-    # place of the unit, whatever the form's own swap (the platoon select's is out of band only).
+    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages; it is
+    # morphed into the unit's editor, whatever the form's own swap (the platoon select's is out of
+    # band only), the focus kept on the refused field.
     response = _fragments(request, _context(roster, row=roster.row(entry, is_open=True)), "entry-editor")
-    return reswap(retarget(response, f"#entry-{entry.pk}"), "outerHTML")
+    return reswap(retarget(response, f"#entry-{entry.pk}"), EDITOR_SWAP)
 
 
 def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:

@@ -197,40 +197,76 @@ def test_a_change_sends_only_the_panels_it_changed(client, fifty):
     assert 'id="problems"' in html and f'id="platoon-{entry.platoon_id}-head"' in html
 
 
+# Changes made in the editor: it stays open, the answer morphed into it.
 CHANGES = [
     ("quality/", {"quality": "veteran"}),
     ("models/", {"step": "1"}),
     ("models/", {"models": "7"}),
     ("options/", {"opt-smg": "2"}),
     ("rename/", {"name": "Able"}),
+]
+# Moves: the unit's row (closed) goes to its new place.
+MOVES = [
     ("platoon/", {"platoon": ""}),
     ("move/", {"direction": "up"}),
 ]
 
 
+def _points_match(html: str, entry, pattern: str) -> None:
+    points = re.search(pattern, html)
+    summary = list_summary(ArmyList.objects.for_builder(details=False).get(pk=entry.army_list_id))
+    assert points and int(points[1]) == summary.entry_points[str(entry.pk)]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("action", "data"), CHANGES)
-def test_every_change_closes_the_editor_its_row_in_its_place(client, fifty, action, data):
+def test_every_change_answers_the_editor_still_open(client, fifty, action, data):
     entry = _rows(fifty)[20]
     url = f"/lists/{fifty.pk}/entries/{entry.pk}/{action}"
     response = client.post(url, data, headers=HX | GZIP)
     assert response.status_code == 200
     assert len(response.content) <= BUDGET
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
     html = gzip.decompress(response.content).decode()
-    # The unit's closed row (its link opens the editor again), no editor, never the roster.
+    # The unit's editor, open, with its closed row as a template ("Done" closes it locally),
+    # never the roster.
+    assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
+    assert 'hx-ext="editor-morph"' in html and '<template class="closed-row">' in html
+    assert html.count('class="unit-editor"') == 1 and 'id="roster"' not in html
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+) pts</span>')
+    # The closed row in the template carries the new figures too.
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>')
+    assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), MOVES)
+def test_a_move_answers_the_units_closed_row(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data, headers=HX | GZIP)
+    assert response.status_code == 200
+    assert len(response.content) <= BUDGET
+    html = gzip.decompress(response.content).decode()
     row = rf'<li id="entry-{entry.pk}" class="unit-row">\s*<a class="unit-open" id="entry-{entry.pk}-open"'
     assert re.search(row, html)
     assert "unit-editor" not in html and "is-open" not in html and 'id="roster"' not in html
-    points = re.search(rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>', html)
-    summary = list_summary(ArmyList.objects.for_builder(details=False).get(pk=fifty.pk))
-    assert points and int(points[1]) == summary.entry_points[str(entry.pk)]
-    if action != "move/":  # a move changes no total
-        assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>')
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("action", "data"), CHANGES)
-def test_every_change_without_javascript_reloads_the_page_with_the_editor_closed(client, fifty, action, data):
+def test_every_change_without_javascript_reloads_the_page_with_the_editor_open(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data)
+    assert response["Location"] == f"/lists/{fifty.pk}/?edit={entry.pk}#entry-{entry.pk}"
+    page = client.get(response["Location"]).content.decode()
+    assert page.count('class="unit-editor"') == 1
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), MOVES)
+def test_a_move_without_javascript_reloads_the_page_with_the_editor_closed(client, fifty, action, data):
     entry = _rows(fifty)[20]
     response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data)
     assert response["Location"] == f"/lists/{fifty.pk}/#entry-{entry.pk}"
@@ -246,7 +282,7 @@ def test_a_refused_change_keeps_the_editor_open_with_the_reason(client, fifty):
     response = client.post(url, {"models": "70"}, headers=HX | GZIP)
     assert len(response.content) <= BUDGET
     html = gzip.decompress(response.content).decode()
-    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "outerHTML"
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
     assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
     assert f'id="entry-{entry.pk}-models-errors"' in html and "hx-swap-oob" not in html
     # Without JavaScript: the page, its editor open, the reason next to the field.
