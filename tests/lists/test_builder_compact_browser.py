@@ -9,7 +9,16 @@ from playwright.sync_api import expect
 
 from armybuilder.lists.models import Entry
 from tests.conftest import PHONE, PHONE_CONTEXT, log_in
-from tests.lists.factories import make_builder_list, make_officer, make_user
+from tests.lists.factories import (
+    make_army,
+    make_builder_list,
+    make_edition,
+    make_list,
+    make_officer,
+    make_option,
+    make_unit,
+    make_user,
+)
 
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save a screenshot of the roster after a change there
 
@@ -66,44 +75,67 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/"]
 
-    # A change answers in one request and closes the editor: the row shows the new count and
-    # points, the totals follow, the focus is back on the row's link.
+    # Three changes (a "+", a ticked option, the quality), one request each: the editor stays
+    # open all along, the focus on the control used; the row's figures and the totals follow.
     phone.requests.clear()
+    editor = phone.locator(f"#entry-{squad.pk}-editor")
     phone.tap(f"#entry-{squad.pk}-more")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
-    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80 pts")
     expect(phone.locator("#summary-points")).to_have_text("830")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-points")).to_have_text("830 pts")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-    assert len(phone.requests) == 1
+    expect(phone.locator(f"#entry-{squad.pk}-models")).to_have_value("6")
+    expect(editor).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-more")).to_be_focused()
+    phone.tap(f"#entry-{squad.pk}-opt-lmg")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("60 pts")
+    expect(phone.locator("#summary-points")).to_have_text("810")
+    expect(phone.locator(f"#entry-{squad.pk}-opt-lmg")).not_to_be_checked()
+    expect(phone.locator(f"#entry-{squad.pk}-opt-lmg")).to_be_focused()
+    phone.focus(f"#entry-{squad.pk}-quality")  # as a tap on it does (Playwright's choice does not)
+    phone.select_option(f"#entry-{squad.pk}-quality", "veteran")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("78 pts")
+    expect(phone.locator("#summary-points")).to_have_text("828")
+    expect(editor).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-quality")).to_be_focused()
+    expect(phone.locator(f"#entry-{squad.pk}-quality")).to_have_value("veteran")
+    urls = [
+        f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/{action}/"
+        for action in ("models", "options", "quality")
+    ]
+    assert phone.requests == urls
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
-        phone.screenshot(path=os.path.join(SHOTS, "after-change-closed.png"))
+        phone.screenshot(path=os.path.join(SHOTS, "after-three-changes-open.png"))
 
-    # An option too: the row shows it as a chip. Enter on the focused row opens it again.
-    phone.keyboard.press("Enter")
-    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
-    phone.tap(f"#entry-{squad.pk}-opt-lmg")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open .chip")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("60")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-
-    # "Done" closes it without a change.
-    phone.keyboard.press("Enter")
-    phone.tap(f"#entry-{squad.pk}-close")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-
-    # Escape closes an editor too.
-    phone.focus(f"#entry-{squad.pk}-open")
-    phone.keyboard.press("Enter")
-    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    # Escape closes it without a request: the row shows the changes, the focus on its link.
+    phone.requests.clear()
     phone.keyboard.press("Escape")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
+    expect(editor).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("Veteran · 6 models")
+    expect(phone.locator(f"#entry-{squad.pk}-open .chip")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("78")
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+
+    # Opened again (the browser kept it) and closed with "Done": no request either way.
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    expect(phone.locator(f"#entry-{squad.pk}-models")).to_have_value("6")
+    phone.tap(f"#entry-{squad.pk}-close")
+    expect(editor).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+    assert phone.requests == []
+
+    # Opening another unit closes the one open.
+    other = rows[4]
+    phone.tap(f"#entry-{squad.pk}-open")
+    expect(editor).to_be_visible()
+    phone.tap(f"#entry-{other.pk}-open")
+    expect(phone.locator(f"#entry-{other.pk}-editor")).to_be_visible()
+    expect(editor).to_have_count(0)
+    expect(phone.locator(".unit-editor")).to_have_count(1)
+    phone.keyboard.press("Escape")
+    expect(phone.locator(".unit-editor")).to_have_count(0)
 
     # Jumping to the last unit (a problem's or officer's link) leaves it below the sticky summary.
     phone.tap("#summary-bar a[href='#officers']")
@@ -130,6 +162,9 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     phone.requests.clear()
     phone.tap(f"#entry-{squad.pk}-duplicate")
     expect(points).to_have_text("890")
+    # The copy's own row, once the server has answered (the greyed one before it has no id).
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li[id]")).to_have_count(13)
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
     copy = _rows(army_list)[3]
     order = phone.eval_on_selector_all(f"#platoon-{squad.platoon_id}-rows > li", "rows => rows.map(r => r.id)")
     assert order[2:4] == [f"entry-{squad.pk}", f"entry-{copy.pk}"]
@@ -183,3 +218,144 @@ def test_sharing_from_the_builder_and_copying_the_shared_list(phone, new_browser
     copy_pk = int(friend.url.rstrip("/").split("/")[-1])
     assert copy_pk != army_list.pk
     assert Entry.objects.filter(army_list_id=copy_pk).count() == 12
+
+
+def _held(page, pattern: str) -> list:
+    """Requests to ``pattern`` held back until the test lets them go (``route.continue_()``)."""
+    held = []
+    page.route(pattern, lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    return held
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_remove_and_duplicate_show_their_result_before_the_server_answers(phone, live_server, monkeypatch):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    squad = _rows(army_list)[2]
+    points, head = phone.locator("#summary-points"), phone.locator(f"#platoon-{squad.platoon_id}-points")
+    rows = phone.locator(f"#platoon-{squad.platoon_id}-rows > li:visible")
+    expect(points).to_have_text("820")
+
+    # Duplicate, the server's answer held back: a greyed copy is already under the original and
+    # the totals have moved; once the answer comes, the copy is the server's own row.
+    phone.tap(f"#entry-{squad.pk}-open")
+    held = _held(phone, "**/duplicate/")
+    phone.tap(f"#entry-{squad.pk}-duplicate")
+    expect(points).to_have_text("890")
+    expect(head).to_have_text("890 pts")
+    expect(rows).to_have_count(13)
+    expect(phone.locator(f"#entry-{squad.pk} + .unit-row.is-pending")).to_contain_text("Rifle Squad")
+    assert len(held) == 1 and Entry.objects.filter(army_list=army_list).count() == 12
+    held.pop().continue_()
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li[id]")).to_have_count(13)
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
+    copy = _rows(army_list)[3]
+    expect(phone.locator(f"#entry-{squad.pk} + #entry-{copy.pk}")).to_be_visible()
+    expect(points).to_have_text("890")
+    phone.unroute("**/duplicate/")
+
+    # Remove, held back: the row is gone and the totals are down at once; the answer puts the
+    # "Undo" bar in its place.
+    phone.tap(f"#entry-{copy.pk}-open")
+    held = _held(phone, "**/remove/")
+    phone.tap(f"#entry-{copy.pk}-remove")
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    expect(rows).to_have_count(12)
+    assert len(held) == 1 and Entry.objects.filter(pk=copy.pk).exists()
+    held.pop().continue_()
+    expect(phone.locator(f"#entry-{copy.pk}")).to_contain_text("Removed Rifle Squad.")
+    expect(points).to_have_text("820")
+    assert not Entry.objects.filter(pk=copy.pk).exists()
+    phone.unroute("**/remove/")
+
+    # A removal that gets no answer (the network failed): the row and the totals come back, with
+    # a message next to the buttons.
+    phone.tap(f"#entry-{squad.pk}-open")
+    held = _held(phone, "**/remove/")
+    phone.tap(f"#entry-{squad.pk}-remove")
+    expect(points).to_have_text("750")
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_be_hidden()
+    held.pop().abort()
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-actions-errors")).to_have_text(
+        "No answer from the server: the list may not have changed. Try again."
+    )
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    assert Entry.objects.filter(pk=squad.pk).exists()
+    phone.unroute("**/remove/")
+
+    # A duplicate the server refuses (the list is full): the copy goes, the totals come back, the
+    # reason next to the buttons, the editor still open.
+    monkeypatch.setattr("armybuilder.lists.services.ENTRIES_MAX", 12)
+    held = _held(phone, "**/duplicate/")
+    phone.tap(f"#entry-{squad.pk}-duplicate")
+    expect(points).to_have_text("890")
+    expect(rows).to_have_count(14)  # 12 units, the "Undo" bar and the greyed copy
+    held.pop().continue_()
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_contain_text("A list holds at most")
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    expect(rows).to_have_count(13)
+    assert Entry.objects.filter(army_list=army_list).count() == 12
+    assert phone.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
+    """Issue 26's squad (three extra men, 2 SMGs, an LMG, a Panzerfaust) took 15 taps when each
+    change closed the editor; every tap and key press is counted here."""
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"), name="Germany")
+    grenadiers = make_unit(army, name="Grenadier Squad")
+    make_option(grenadiers, slug="smg", name="Submachine gun", per_model=True, position=1)
+    make_option(grenadiers, slug="lmg", name="Light machine gun", cost_regular=20, position=2)
+    make_option(grenadiers, slug="panzerfaust", name="Panzerfaust", cost_regular=5, position=3)
+    army_list = make_list(alice, army, force_org="none")
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    taps = 0
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        phone.tap(selector)
+        taps += 1
+
+    def key(text: str) -> None:
+        nonlocal taps
+        phone.keyboard.press(text)
+        taps += 1
+
+    tap(f"#add-unit-{grenadiers.pk}")
+    expect(phone.locator("#summary-points")).to_have_text("50")
+    k = f"#entry-{Entry.objects.get(army_list=army_list).pk}"
+    tap(f"{k}-open")
+    for models in ("6", "7", "8"):
+        tap(f"{k}-more")
+        expect(phone.locator(f"{k}-models")).to_have_value(models)
+    tap(f"{k}-opt-smg")
+    key("2")
+    tap(f"{k}-opt-lmg")  # leaving the SMG field sends it too
+    expect(phone.locator(f"{k}-opt-lmg")).to_be_checked()
+    tap(f"{k}-opt-panzerfaust")
+    # 50 + 3 men at 10 + 2 SMGs at 3 + 20 + 5, the editor open all along.
+    expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
+    expect(phone.locator("#summary-points")).to_have_text("111")
+    expect(phone.locator(f"{k}-editor")).to_be_visible()
+    assert taps <= 9, taps
+    entry = Entry.objects.get(army_list=army_list)
+    assert entry.models_count == 8
+    assert {slug: entry.options.get(slug) for slug in ("smg", "lmg", "panzerfaust")} == {
+        "smg": 2,
+        "lmg": 1,
+        "panzerfaust": 1,
+    }
+    assert phone.evaluate("window.__marker") == 1
