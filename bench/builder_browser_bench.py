@@ -13,8 +13,15 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   the same server (the floor no server-rendered page can beat);
 * click-to-new-total for each action on the 50-unit list (add, duplicate, remove, undo, men,
   quality, option, move, rename): from the click to the moment the new total is on screen, or
-  for the actions that do not change it (move, rename, open the editor) to the end of htmx's
-  swap; with the requests each action made and their bytes on the wire and decoded.
+  for the actions that do not change it (move, rename) to the end of htmx's swap, and for
+  opening and closing a unit's editor to the moment it (or its row) is in the page; with the
+  requests each action made and their bytes on the wire and decoded. Remove and duplicate move
+  the total before the server answers: their "(server's answer in)" line is the time until its
+  answer is swapped in.
+
+``--profiles weak`` measures the weak Wi-Fi phone only (half the run time). The bench does not
+drive Barracks: issue 26's Barracks figures (same phone profile, measured side by side in an
+earlier session) are the yardstick to compare with by hand.
 
 The targets of issue #12 are printed with each figure: one request of at most 12 KB per
 action at 50 units; a 50-unit page of at most 60 KB of HTML before compression; on weak
@@ -209,23 +216,27 @@ def _session_cookie(user) -> dict:
 
 # --- Browser measurements ----------------------------------------------------------------------
 
-# Clicks an element (or changes a control) and resolves with the milliseconds until the total
-# shows a new figure, or (``settle``) until htmx has settled every swap of the response.
+# Clicks an element (or changes a control) and resolves with the milliseconds until its result
+# is on screen: the total shows a new figure (``until`` "total"), htmx has settled every swap of
+# the response ("settle"), or an element matching ``until`` is in the page (an editor opened or
+# closed without a request). With ``confirm``, also the milliseconds until htmx has settled the
+# server's answer (for the actions shown before it comes: remove, duplicate).
 _ACT = """
-async ([selector, how, value, settle]) => {
+async ([selector, how, value, until, confirm]) => {
   const total = () => (document.querySelector('#summary-points') || {}).textContent;
   const before = total();
   const el = document.querySelector(selector);
   if (!el) throw new Error('no element ' + selector);
-  const done = new Promise((resolve) => {
-    if (settle) {
-      document.body.addEventListener('htmx:afterSettle', () => resolve(performance.now()), {once: true});
-    } else {
-      const observer = new MutationObserver(() => {
-        if (total() !== before) { observer.disconnect(); resolve(performance.now()); }
-      });
-      observer.observe(document.body, {childList: true, subtree: true, characterData: true});
-    }
+  const settled = () => new Promise((resolve) => {
+    document.body.addEventListener('htmx:afterSettle', () => resolve(performance.now()), {once: true});
+  });
+  const confirmed = confirm ? settled() : null;
+  const done = until === 'settle' ? settled() : new Promise((resolve) => {
+    const seen = until === 'total' ? () => total() !== before : () => !!document.querySelector(until);
+    const observer = new MutationObserver(() => {
+      if (seen()) { observer.disconnect(); resolve(performance.now()); }
+    });
+    observer.observe(document.body, {childList: true, subtree: true, characterData: true});
   });
   const changed = new Event('change', {bubbles: true});
   const start = performance.now();
@@ -236,7 +247,7 @@ async ([selector, how, value, settle]) => {
     if (how === 'select') el.dispatchEvent(changed); else el.form.requestSubmit();
   }
   const end = await done;
-  return end - start;
+  return [end - start, confirmed ? (await confirmed) - start : null];
 }
 """
 
@@ -325,31 +336,35 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
     traffic = Traffic(page)
     results: dict[str, list] = {}
 
-    def act(name, selector, how="click", value=None, settle=False):
-        ms = page.evaluate(_ACT, [selector, how, value or ["", ""], settle])
+    def act(name, selector, how="click", value=None, until="total", confirm=False):
+        ms, confirmed = page.evaluate(_ACT, [selector, how, value or ["", ""], until, confirm])
         items = traffic.take()
         results.setdefault(name, []).append((ms, len(items), sum(i[1] for i in items), sum(i[2] for i in items)))
+        if confirmed is not None:
+            results.setdefault(f"{name} (server's answer in)", []).append((confirmed, len(items), 0, 0))
 
-    def open_editor(pk):
-        # The compact roster opens a unit's editor on demand; the old cards were always open.
+    def open_editor(pk, name="open editor"):
+        # The compact roster opens a unit's editor on demand; it stays open across changes, so
+        # this opens it only when an action closed it.
         if page.query_selector(f"#entry-{pk}-open") and not page.query_selector(f"#entry-{pk}-editor"):
-            act("open editor", f"#entry-{pk}-open", settle=True)
+            act(name, f"#entry-{pk}-open", until=f"#entry-{pk}-editor")
         traffic.take()
 
     for n in range(runs):
         act("add", f"#add-unit-{add_unit}")
         open_editor(squad_entry)
-        act("duplicate", f"#entry-{squad_entry}-duplicate")
+        act("duplicate", f"#entry-{squad_entry}-duplicate", confirm=True)
+        page.wait_for_selector(".unit-row.is-pending", state="detached")
         copy = _newest_entry(army_list)
         open_editor(copy)
-        act("remove", f"#entry-{copy}-remove")
+        act("remove", f"#entry-{copy}-remove", confirm=True)
         if page.query_selector(f"#entry-{copy}-undo"):
             act("undo", f"#entry-{copy}-undo")
             open_editor(copy)
-            act("remove", f"#entry-{copy}-remove")
+            act("remove", f"#entry-{copy}-remove", confirm=True)
         added = _newest_entry(army_list)
         open_editor(added)
-        act("remove", f"#entry-{added}-remove")
+        act("remove", f"#entry-{added}-remove", confirm=True)
         open_editor(squad_entry)
         act("men +/-", f"#entry-{squad_entry}-{'more' if n % 2 == 0 else 'fewer'}")
         open_editor(squad_entry)
@@ -357,9 +372,13 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
         open_editor(squad_entry)
         act("option", f"#entry-{squad_entry}-opt-grenades", "check")
         open_editor(squad_entry)
-        act("move", f"#entry-{squad_entry}-{'up' if n % 2 == 0 else 'down'}", settle=True)
+        act("move", f"#entry-{squad_entry}-{'up' if n % 2 == 0 else 'down'}", until="settle")
         open_editor(squad_entry)
-        act("rename", f"#entry-{squad_entry}-name-input", "submit", ["Bench squad", ""], settle=True)
+        act("rename", f"#entry-{squad_entry}-name-input", "submit", ["Bench squad", ""], until="settle")
+        # "Done", then open again: without a request when the browser kept the editor.
+        open_editor(squad_entry)
+        act("close editor (Done)", f"#entry-{squad_entry}-close", until=f"#entry-{squad_entry}-open")
+        open_editor(squad_entry, name="open editor again")
     context.close()
     return {
         name: (
@@ -397,6 +416,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="measurements per figure (default 15)")
     parser.add_argument("--serve", nargs=3, metavar=("PORT", "DB", "FLOOR"), help=argparse.SUPPRESS)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--profiles", choices=("both", "weak"), default="both", help="'weak': the weak Wi-Fi phone profile only"
+    )
     args = parser.parse_args()
     if args.serve:
         serve(int(args.serve[0]), Path(args.serve[1]), Path(args.serve[2]))
@@ -440,7 +462,7 @@ def main() -> None:
         figures: dict = {"runs": args.runs, "load": [os.getloadavg()[0]]}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
-            for weak in (False, True):
+            for weak in (False, True) if args.profiles == "both" else (True,):
                 profile = "weak Wi-Fi phone" if weak else "normal"
                 figures[profile] = {"load": {}, "actions": {}}
                 for label, url in (
@@ -473,6 +495,8 @@ def _report(figures: dict, page_html: int) -> None:
         f" {'met' if page_html <= PAGE_HTML_TARGET else 'NOT met'}"
     )
     for profile in ("normal", "weak Wi-Fi phone"):
+        if profile not in figures:
+            continue
         data = figures[profile]
         print(f"\n[{profile}]" + (f" {RTT_MS} ms RTT, 1.6/0.75 Mbps, CPU x{CPU_SLOWDOWN}" if "weak" in profile else ""))
         print(f"  {'cold load to total':32}{'median':>10}{'wire':>10}{'html':>10}")

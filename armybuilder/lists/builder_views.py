@@ -6,9 +6,11 @@ loads that unit's editor in its place (``hx-get``; without JavaScript the link r
 with the editor open). Every action is a plain form POST that redirects back to the page, so
 the builder works without JavaScript; with htmx the same POST answers only what changed: the
 unit's row, and as out-of-band swaps its platoon's header (total and problems) and the summary
-panels when they changed; never the whole roster. A change closes the unit's editor (the answer
-is its row, with its new points and options; without JavaScript the page it redirects to has no
-editor open). Invalid input changes nothing: the editor stays open, the reason next to the field.
+panels when they changed; never the whole roster. A change keeps the unit's editor open: the
+answer is the editor again, morphed into the page's (``static/js/builder.js``), so the focus stays
+where it was, and it carries the closed row for "Done" to close it without a request; without
+JavaScript the page it redirects to has the editor open. Invalid input changes nothing: the
+editor stays open, the reason next to the field.
 
 Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is a
 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
