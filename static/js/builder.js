@@ -5,7 +5,8 @@
    - opening and closing an editor cost no request when the browser already has it: "Done",
      Escape or opening another unit close it locally (its closed row comes with each answer), and
      a closed editor is kept to open again at once until anything else in the list changes; a
-     first opening is fetched from the moment the finger or the mouse button goes down;
+     first opening is fetched from the moment the finger or the mouse button goes down, and a
+     unit just added has its editor fetched at once;
    - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
@@ -108,19 +109,22 @@
   var closeWhenDone = new Set(); // editors "Done" was asked of while a change was under way
 
   function fetchEditor(link) {
-    var row = link.closest(".unit-row");
-    if (!fetching.has(row.id)) {
-      fetching.set(
-        row.id,
-        fetch(link.getAttribute("hx-get"), { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store" }).then(
-          function (response) {
-            if (!response.ok) throw new Error(response.status);
-            return response.text();
-          }
-        )
-      );
+    var id = link.closest(".unit-row").id;
+    if (!fetching.has(id)) {
+      var html = fetch(link.getAttribute("hx-get"), {
+        headers: { "HX-Request": "true" },
+        credentials: "same-origin",
+        cache: "no-store",
+      }).then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      });
+      html.catch(function () {
+        if (fetching.get(id) === html) fetching.delete(id); // the next opening asks again
+      });
+      fetching.set(id, html);
     }
-    return fetching.get(row.id);
+    return fetching.get(id);
   }
 
   function parse(html) {
@@ -152,7 +156,10 @@
       if (other.id !== id) closeEditor(other, false);
     });
     var kept = closedEditors.get(id);
-    var ready = kept ? Promise.resolve(kept) : fetchEditor(link).then(parse);
+    // A fetch started early (a finger down, a unit just added) that failed is tried once more.
+    var ready = kept
+      ? Promise.resolve(kept)
+      : fetchEditor(link).catch(function () { return fetchEditor(link); }).then(parse);
     ready.then(
       function (editor) {
         fetching.delete(id);
@@ -322,7 +329,13 @@
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var added = event.detail.target && event.detail.target.querySelector && event.detail.target.querySelector(".unit-row.is-new");
-    if (added) added.scrollIntoView({ block: "nearest" });
+    var news = event.detail.target && event.detail.target.querySelectorAll ? event.detail.target.querySelectorAll(".unit-row.is-new") : [];
+    var added = news[news.length - 1]; // the last: rows added before keep the class
+    if (!added) return;
+    added.scrollIntoView({ block: "nearest" });
+    // A unit just added is usually the next one changed: its editor is fetched now, so opening
+    // it costs no round trip (until anything else in the list changes).
+    var link = added.querySelector(".unit-open");
+    if (link) fetchEditor(link);
   });
 })();
