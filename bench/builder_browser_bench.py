@@ -352,6 +352,8 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
 
     for n in range(runs):
         act("add", f"#add-unit-{add_unit}")
+        # Opened at once (the browser fetches a unit's editor as soon as it is added).
+        open_editor(_newest_entry(army_list), name="open editor of the unit just added")
         open_editor(squad_entry)
         act("duplicate", f"#entry-{squad_entry}-duplicate", confirm=True)
         page.wait_for_selector(".unit-row.is-pending", state="detached")
