@@ -305,7 +305,12 @@
       return;
     }
     busy.delete(editor);
-    if (closeWhenDone.delete(editor)) closeEditor(editor, true);
+    if (!closeWhenDone.has(editor)) return;
+    // Next turn: htmx sends a tap queued behind this request (the stepper's) right after this
+    // event, and it must be answered before the editor closes.
+    setTimeout(function () {
+      if (!busy.has(editor) && closeWhenDone.delete(editor)) closeEditor(editor, true);
+    }, 0);
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -137,6 +137,17 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     phone.keyboard.press("Escape")
     expect(phone.locator(".unit-editor")).to_have_count(0)
 
+    # Quick taps, then Escape at once: the editor closes once every tap is answered, none lost.
+    phone.tap(f"#entry-{squad.pk}-open")
+    expect(editor).to_be_visible()
+    phone.tap(f"#entry-{squad.pk}-more")
+    phone.tap(f"#entry-{squad.pk}-more")
+    phone.keyboard.press("Escape")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("8 models")
+    expect(editor).to_have_count(0)
+    expect(phone.locator("#summary-points")).to_have_text("854")
+    assert Entry.objects.get(pk=squad.pk).models_count == 8
+
     # Jumping to the last unit (a problem's or officer's link) leaves it below the sticky summary.
     phone.tap("#summary-bar a[href='#officers']")
     phone.tap(f"#officers a[href='#entry-{rows[-1].pk}']")
