@@ -220,6 +220,27 @@ def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @vary_on_headers("HX-Request")
 @gzip_page
+@owned_list_page
+def builder_editors(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Every unit's editor, for ``builder.js`` to open any unit without a request.
+
+    Fetched in the background once the page has loaded, not sent with it: the page keeps its
+    size, and one gzipped answer holds them all (the editors repeat the same markup; one render,
+    so one CSRF token). The list's ETag comes with it, so a reload revalidates it (304); the
+    script drops it when the list changes before it arrives, and fetches it again later. Without
+    JavaScript nobody asks for it: the page itself.
+    """
+    army_list = _get_list(request, pk)
+    if not request.htmx:
+        return _redirect(army_list, "roster")
+    roster = Roster(army_list)
+    rows = [roster.row(entry, is_open=True) for entry in roster.entries]
+    return _fragments(request, _context(roster, rows=rows), "all-editors")
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+@gzip_page
 def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The catalogue's units filtered by name and type: the live filter's fragment."""
     army_list = get_object_or_404(lists_for_user(request).active().select_related("army"), pk=pk)
@@ -544,7 +565,7 @@ def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
 
 @_entry_action
 def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Move a unit to another platoon: its row (closed) leaves one group and joins the other."""
+    """Move a unit to another platoon: its editor, still open, leaves one group and joins the other."""
     form = EntryPlatoonForm(request.POST, army_list=army_list)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "platoon", _form_errors(form))
@@ -554,7 +575,7 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     if not services.entry_update(entry=entry, platoon=platoon):
         return _removed_meanwhile(request, army_list, entry)
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     roster = _reloaded(request, army_list)
     entry = roster.entry(entry.pk)
     group = roster.group_for(entry)
@@ -562,7 +583,7 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     index = siblings.index(entry.pk)
     # Deleted from where it was, then put before its new next sibling (or last in the group).
     where = f"beforebegin:#entry-{siblings[index + 1]}" if index + 1 < len(siblings) else f"beforeend:#{group.key}-rows"
-    context = _context(roster, row=roster.row(entry), where=where, gone_key=f"entry-{entry.pk}")
+    context = _context(roster, row=roster.row(entry, is_open=True), where=where, gone_key=f"entry-{entry.pk}")
     parts = ["entry-delete-oob", "entry-insert-oob", _head_oob(group)]
     if old_group != (group.platoon.pk if group.platoon else None):
         parts.append(_head_oob(roster.group(old_group if old_group in {p.pk for p in roster.platoons} else None)))
@@ -571,8 +592,9 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
 
 @_entry_action
 def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then both rows
-    (the unit's closed) replace the unit's editor in their new order."""
+    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then the unit's
+    editor (still open, its move buttons as they now are) and the neighbour's row replace the
+    unit's editor in their new order."""
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "actions", _form_errors(form))
@@ -585,12 +607,12 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
     neighbour = siblings[other_index] if 0 <= other_index < len(siblings) else None
     services.entry_move(army_list=army_list, entry=entry, direction=form.cleaned_data["direction"])
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     roster = _reloaded(request, army_list)
     moved = roster.entry(entry.pk)
     if moved is None:
         return _entry_gone(request, roster.army_list, entry.pk)
-    row = ("entry-row", {"row": roster.row(moved, is_open=False)})
+    row = ("entry-editor", {"row": roster.row(moved, is_open=True)})
     if neighbour is None or roster.entry(neighbour.pk) is None:
         return _fragments(request, _context(roster), row)
     other = ("entry-row", {"row": roster.row(roster.entry(neighbour.pk), is_open=False)})

@@ -4,9 +4,14 @@
      "editor-morph" htmx extension), so its forms and the focused control stay the same elements;
    - opening and closing an editor cost no request when the browser already has it: "Done",
      Escape or opening another unit close it locally (its closed row comes with each answer), and
-     a closed editor is kept to open again at once until anything else in the list changes; a
-     first opening is fetched from the moment the finger or the mouse button goes down, and a
-     unit just added has its editor fetched at once;
+     a closed editor is kept to open again at once until anything else in the list changes;
+     every unit's editor is fetched in one background request once the page has loaded (and
+     again, once things are quiet, after a change to the list), so any unit opens locally; when
+     that copy is missing or out of date a first opening is fetched from the moment the finger
+     or the mouse button goes down, and a unit just added has its editor fetched at once;
+   - a unit moved (up, down, to another platoon) keeps its editor open, the focus on the control
+     used;
+   - Enter in a field whose change was just sent sends nothing more (the change is the request);
    - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
@@ -125,6 +130,64 @@
       fetching.set(id, html);
     }
     return fetching.get(id);
+  }
+
+  // --- Every unit's editor, fetched in the background --------------------------------------
+  //
+  // One request for all of them (gzipped, about 13 KB for 50 units), after the page has loaded:
+  // not with the page, whose size stays as it was. Each is kept as a closed editor until the list
+  // changes. Its answer is used only if no request was sent while it was on its way (a change
+  // might be missing from it); otherwise it is asked for again once the page is quiet.
+
+  var generation = 0; // moves with every request the page sends
+  var inFlight = 0;
+  var allWanted = true; // the kept editors are not (or no longer) every unit's
+  var allTimer = null;
+
+  function whenIdle(callback) {
+    if (window.requestIdleCallback) window.requestIdleCallback(callback, { timeout: 2000 });
+    else setTimeout(callback, 200);
+  }
+
+  function scheduleAll(delay) {
+    clearTimeout(allTimer);
+    allTimer = setTimeout(function () { whenIdle(fetchAllEditors); }, delay);
+  }
+
+  function fetchAllEditors() {
+    var roster = document.getElementById("roster");
+    var url = roster && roster.getAttribute("data-editors");
+    if (!url || !allWanted) return;
+    if (inFlight > 0) return scheduleAll(1000); // after the answers under way
+    var asked = generation;
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (asked !== generation) return scheduleAll(1000); // the list changed meanwhile
+        var template = document.createElement("template");
+        template.innerHTML = html;
+        Array.prototype.forEach.call(template.content.children, function (editor) {
+          var row = document.getElementById(editor.id);
+          if (row && !row.classList.contains("is-open") && !closedEditors.has(editor.id)) {
+            closedEditors.set(editor.id, editor);
+          }
+        });
+        allWanted = false;
+        var now = document.getElementById("roster");
+        if (now) now.setAttribute("data-editors-kept", String(closedEditors.size));
+      })
+      .catch(function () {}); // no copy: an opening asks for its editor, as without it
+  }
+
+  function forgetEditors() {
+    closedEditors.clear();
+    fetching.clear();
+    allWanted = true;
+    var roster = document.getElementById("roster");
+    if (roster) roster.removeAttribute("data-editors-kept");
   }
 
   function parse(html) {
@@ -270,9 +333,10 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     var editor = elt.closest && elt.closest(".unit-row.is-open");
+    generation += 1;
+    inFlight += 1;
     if (!editor || !elt.closest(".editor-body")) {
-      closedEditors.clear(); // something else changes: a kept or fetched editor may be out of date
-      fetching.clear();
+      forgetEditors(); // something else changes: a kept or fetched editor may be out of date
     }
     if (editor) busy.set(editor, (busy.get(editor) || 0) + 1);
     if (editor && (elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate")) {
@@ -296,6 +360,8 @@
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
+    inFlight = Math.max(0, inFlight - 1);
+    if (allWanted) scheduleAll(1500); // once the player pauses
     var editor = event.detail.elt.closest && event.detail.elt.closest(".unit-row.is-open");
     editor = editor || Array.from(busy.keys()).find(function (e) { return e.contains(event.detail.elt); });
     if (!editor || !busy.has(editor)) return;
@@ -317,20 +383,74 @@
     setUpCopy(document);
     defineMorph();
   });
+  window.addEventListener("load", function () { whenIdle(fetchAllEditors); });
+
+  // --- Enter in a field just changed -----------------------------------------------------------
+  //
+  // Enter in a number field fires "change" (sent at once) and then submits its form: a second
+  // request that would cancel the first (hx-sync "replace"). The submit is dropped when the form
+  // holds exactly what its change just sent.
+
+  var sentOnChange = new WeakMap(); // form -> its fields as its last "change" sent them
+
+  function fields(form) {
+    return new URLSearchParams(new FormData(form)).toString();
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    var trigger = event.detail.triggeringEvent;
+    if (form.nodeName !== "FORM") return;
+    if (trigger && trigger.type === "change") sentOnChange.set(form, fields(form));
+    else sentOnChange.delete(form);
+  });
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!sentOnChange.has(form) || event.submitter) return; // a button says what to send
+      if (sentOnChange.get(form) !== fields(form)) return;
+      event.preventDefault(); // no page load either: the change is on its way
+      event.stopPropagation(); // nor htmx's request
+    },
+    true
+  );
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.elt;
     if (!target || !target.closest) return;
     var row = target.closest(".unit-row") || target;
     if (row.id === "builder") setUpCopy(row);
-    var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
-    // "Move" or "Duplicate" answered closed rows in place of the editor: the focus goes back to
-    // the unit's row link, so Enter opens it again.
+    refocus(event.detail.requestConfig && event.detail.requestConfig.elt);
+  });
+
+  function refocus(trigger) {
+    // A move answers the unit's editor afresh at its new place: the focus goes to the same
+    // control there (or the unit's heading when that control is now disabled, at an end).
+    // "Duplicate" answers closed rows: the focus goes back to the unit's row link, so Enter
+    // opens it again.
     var editor = trigger && trigger.closest && trigger.closest(".unit-row.is-open");
-    if (editor && !editor.isConnected) {
-      var link = document.getElementById(editor.id + "-open");
-      if (link) link.focus({ preventScroll: true });
-    }
+    if (!editor || editor.isConnected) return;
+    var id = trigger.id || focusedIn.get(trigger);
+    var again = id && document.getElementById(id);
+    var target = again && !again.disabled && again.closest(".unit-row.is-open") ? again : null;
+    target = target || document.querySelector("#" + editor.id + ".is-open #" + editor.id + "-name");
+    target = target || document.getElementById(editor.id + "-open");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // A form's request (the platoon select's) names no control: the one focused when it was sent.
+  var focusedIn = new WeakMap();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var focused = document.activeElement;
+    if (focused && focused.id && event.detail.elt.contains(focused)) focusedIn.set(event.detail.elt, focused.id);
+  });
+
+  // A move to another platoon swaps nothing in place (all out of band): no settle on its target.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
+    setTimeout(function () { refocus(trigger); }, 0);
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (event) {

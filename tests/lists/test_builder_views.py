@@ -469,9 +469,9 @@ def test_it_moves_an_entry_to_another_platoon(alice_client, world):
     assert b'<section id="roster"' not in response.content
     assert f'<li id="entry-{world.squad.pk}" hx-swap-oob="delete">'.encode() in response.content
     assert f'<ul hx-swap-oob="beforeend:#platoon-{other.pk}-rows">'.encode() in response.content
-    # Its row, closed, joins the other platoon.
-    assert f'<li id="entry-{world.squad.pk}" class="unit-row">'.encode() in response.content
-    assert b"unit-editor" not in response.content
+    # Its editor, still open, joins the other platoon.
+    assert f'<li id="entry-{world.squad.pk}" class="unit-row is-open"'.encode() in response.content
+    assert response.content.count(b'class="unit-editor"') == 1
     assert f'id="platoon-{other.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
 
