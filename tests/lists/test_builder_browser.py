@@ -98,12 +98,16 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     expect(problems).to_contain_text("Rifle Section is not in a platoon")
     platoon_id = str(stray.army_list.platoons.get().pk)
     _open(page, stray)
+    page.focus(f"#entry-{stray.pk}-platoon")  # as a tap on it does (Playwright's choice does not)
     page.select_option(f"#entry-{stray.pk}-platoon", platoon_id)
     expect(problems).to_contain_text("No problems: this list is legal.")
-    # Its row joined its platoon's rows, its editor closed, the focus on its link.
+    # Its editor joined its platoon's rows, still open, the focus on the platoon select.
+    expect(page.locator(f"#platoon-{platoon_id}-rows #entry-{stray.pk}-platoon")).to_be_focused()
+    expect(page.locator(f"#entry-{stray.pk}-platoon")).to_have_value(platoon_id)
+    expect(page.locator(f"#entry-{stray.pk}")).to_have_count(1)
+    page.keyboard.press("Escape")
     expect(page.locator(f"#platoon-{platoon_id}-rows #entry-{stray.pk}-open")).to_be_focused()
     expect(page.locator(f"#entry-{stray.pk}-editor")).to_have_count(0)
-    expect(page.locator(f"#entry-{stray.pk}")).to_have_count(1)
 
     assert page.evaluate("window.__marker") == 1
     stray.refresh_from_db()

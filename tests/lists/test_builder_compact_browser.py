@@ -28,10 +28,13 @@ def phone(new_browser_context, live_server):
     context = new_browser_context(**PHONE_CONTEXT)
     page = context.new_page()
     page.requests = []  # the builder's own requests (documents and htmx), in order
+    # Every unit's editor, fetched in the background when the page is idle: its timing depends on
+    # the machine's load, so the tests that count an action's requests count it apart.
+    page.background = []
 
     def seen(request) -> None:
         if request.resource_type in ("document", "fetch", "xhr"):
-            page.requests.append(request.url)
+            (page.background if request.url.endswith("/editors/") else page.requests).append(request.url)
 
     page.on("request", seen)
     return page
@@ -55,6 +58,8 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     alice = make_user("alice")
     army_list = _twelve(alice)
     log_in(phone.context, live_server, alice)
+    # Without the background copy of every editor (failed): an opening fetches its editor.
+    phone.route("**/editors/", lambda route: route.abort())
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
     rows = _rows(army_list)
@@ -165,7 +170,7 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     log_in(phone.context, live_server, alice)
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
-    squad = _rows(army_list)[2]
+    first, second, squad = _rows(army_list)[:3]
     points = phone.locator("#summary-points")
     expect(points).to_have_text("820")
 
@@ -194,13 +199,23 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     assert order[3] == f"entry-{copy.pk}"
     assert Entry.objects.filter(pk=copy.pk).exists()
 
-    # Moving swaps it with its neighbour and closes its editor, the focus on its row's link.
+    # Moving swaps it with its neighbour and keeps its editor open, the focus on the button used.
     phone.tap(f"#entry-{copy.pk}-open")
     phone.tap(f"#entry-{copy.pk}-up")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(2)).to_have_id(f"entry-{copy.pk}")
+    expect(phone.locator(f"#entry-{copy.pk}-editor")).to_be_visible()
+    expect(phone.locator(f"#entry-{copy.pk}-up")).to_be_focused()
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(3)).to_have_id(f"entry-{squad.pk}")
+    # Up to the top: its "up" is now disabled, the focus on its heading; "Done" still closes it.
+    for place in (1, 0):
+        phone.tap(f"#entry-{copy.pk}-up")
+        expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(place)).to_have_id(f"entry-{copy.pk}")
+    expect(phone.locator(f"#entry-{copy.pk}-up")).to_be_disabled()
+    expect(phone.locator(f"#entry-{copy.pk}-name")).to_be_focused()
+    phone.tap(f"#entry-{copy.pk}-close")
     expect(phone.locator(f"#entry-{copy.pk}-editor")).to_have_count(0)
     expect(phone.locator(f"#entry-{copy.pk}-open")).to_be_focused()
-    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(3)).to_have_id(f"entry-{squad.pk}")
+    assert [e.pk for e in _rows(army_list)][:4] == [copy.pk, first.pk, second.pk, squad.pk]
     assert phone.evaluate("window.__marker") == 1
 
 
@@ -375,4 +390,73 @@ def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
         "lmg": 1,
         "panzerfaust": 1,
     }
+    assert phone.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live_server):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    rows = _rows(army_list)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    # Once the page is idle, one background request brings every unit's editor.
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "12", timeout=15_000)
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+
+    # Three different units opened in turn: not one request.
+    phone.requests.clear()
+    phone.background.clear()
+    for entry in (rows[1], rows[7], rows[11]):
+        phone.tap(f"#entry-{entry.pk}-open")
+        expect(phone.locator(f"#entry-{entry.pk}-editor")).to_be_visible()
+        expect(phone.locator(f"#entry-{entry.pk}-name")).to_be_focused()
+        expect(phone.locator(".unit-editor")).to_have_count(1)
+    assert phone.requests == [] and phone.background == []
+
+    # A change still answers in one request, the editor open.
+    squad = rows[7]
+    k = f"#entry-{squad.pk}"
+    phone.tap(f"{k}-open")
+    phone.tap(f"{k}-more")
+    expect(phone.locator(f"{k}-models")).to_have_value("6")
+    expect(phone.locator(f"{k}-points")).to_have_text("80 pts")
+    assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"]
+
+    # Enter in the number field: the change it fires is the one request (no second submit that
+    # would cancel it).
+    phone.requests.clear()
+    phone.fill(f"{k}-models", "8")
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"{k}-points")).to_have_text("100 pts")
+    expect(phone.locator("#summary-points")).to_have_text("850")
+    expect(phone.locator(f"{k}-models")).to_be_focused()
+    phone.tap(f"{k}-more")  # the next request shows nothing else was sent meanwhile
+    expect(phone.locator(f"{k}-models")).to_have_value("9")
+    assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"] * 2
+    assert Entry.objects.get(pk=squad.pk).models_count == 9
+
+    # A closed editor reopened after the change shows it (the answer replaced the kept copy).
+    phone.keyboard.press("Escape")
+    phone.tap(f"#entry-{rows[2].pk}-open")
+    phone.tap(f"{k}-open")
+    expect(phone.locator(f"{k}-models")).to_have_value("9")
+    assert phone.background == []
+
+    # A move changes the list: the kept copies are dropped, the editor stays open, and once the
+    # page is quiet again every editor is fetched anew, so the next opening is local again.
+    phone.requests.clear()
+    phone.tap(f"{k}-down")
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(8)).to_have_id(f"entry-{squad.pk}")
+    expect(phone.locator(f"{k}-down")).to_be_focused()
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "11", timeout=15_000)
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+    phone.requests.clear()
+    phone.tap(f"#entry-{rows[8].pk}-open")
+    expect(phone.locator(f"#entry-{rows[8].pk}-editor")).to_be_visible()
+    # Its move buttons as they now are: it went up one place.
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(7)).to_have_id(f"entry-{rows[8].pk}")
+    assert phone.requests == []
     assert phone.evaluate("window.__marker") == 1
