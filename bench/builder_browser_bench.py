@@ -284,7 +284,9 @@ class Traffic:
         sizes = request.sizes()
         response = request.response()
         decoded = len(response.body()) if response else 0
-        item = (request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"], decoded)
+        # Chromium reports no body size for some fetch() answers: the gzipped length then.
+        body = sizes["responseBodySize"] or int((response.headers if response else {}).get("content-length", 0))
+        item = (request.url, body + sizes["responseHeadersSize"], decoded)
         (self.background if request.url.endswith("/editors/") else self.items).append(item)
         self.pending -= 1
 
@@ -337,9 +339,12 @@ def _newest_entry(army_list) -> int:
 def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, weak: bool, runs: int) -> dict:
     """Click-to-new-total of each action, median of ``runs``, with its requests and bytes."""
     context, page = _context(browser, base, cookie, weak, {"width": 390, "height": 844})
+    # Listening from the start: a request under way when it began would end uncounted and leave
+    # it behind (each action's requests would be counted in the next one's).
+    traffic = Traffic(page)
     page.goto(f"/lists/{army_list.pk}/")
     page.wait_for_selector("#summary-points")
-    traffic = Traffic(page)
+    traffic.take()
     results: dict[str, list] = {}
 
     def act(name, selector, how="click", value=None, until="total", confirm=False):

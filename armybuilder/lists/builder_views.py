@@ -592,9 +592,9 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
 
 @_entry_action
 def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then the unit's
-    editor (still open, its move buttons as they now are) and the neighbour's row replace the
-    unit's editor in their new order."""
+    """Swap a unit with its neighbour: the unit's editor stays where it is in the page, still open,
+    morphed (its move buttons as they now are), and the neighbour's row goes to its other side out
+    of band (deleted, then inserted): the page's order is the list's, for a small answer."""
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "actions", _form_errors(form))
@@ -612,12 +612,17 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
     moved = roster.entry(entry.pk)
     if moved is None:
         return _entry_gone(request, roster.army_list, entry.pk)
-    row = ("entry-editor", {"row": roster.row(moved, is_open=True)})
-    if neighbour is None or roster.entry(neighbour.pk) is None:
-        return _fragments(request, _context(roster), row)
-    other = ("entry-row", {"row": roster.row(roster.entry(neighbour.pk), is_open=False)})
-    context = _context(roster, gone_key=f"entry-{neighbour.pk}")
-    return _fragments(request, context, "entry-delete-oob", *((row, other) if up else (other, row)))
+    context = _context(roster, row=roster.row(moved, is_open=True))
+    parts: list = ["entry-editor"]
+    other = roster.entry(neighbour.pk) if neighbour is not None else None
+    if other is not None:
+        where = f"{'afterend' if up else 'beforebegin'}:#entry-{moved.pk}"
+        parts += [
+            ("entry-delete-oob", {"gone_key": f"entry-{other.pk}"}),
+            ("entry-insert-oob", {"row": roster.row(other, is_open=False), "where": where}),
+        ]
+    response = _fragments(request, context, *parts)
+    return reswap(retarget(response, f"#entry-{moved.pk}"), EDITOR_SWAP)
 
 
 @_entry_action

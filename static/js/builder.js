@@ -335,8 +335,10 @@
     var editor = elt.closest && elt.closest(".unit-row.is-open");
     generation += 1;
     inFlight += 1;
-    if (!editor || !elt.closest(".editor-body")) {
-      forgetEditors(); // something else changes: a kept or fetched editor may be out of date
+    // A change in the editor's body or its name changes that unit only (its editor is answered);
+    // anything else may change other units' editors (their move buttons, platoons): all dropped.
+    if (!editor || !(elt.closest(".editor-body") || elt.closest(".editor-rename"))) {
+      forgetEditors();
     }
     if (editor) busy.set(editor, (busy.get(editor) || 0) + 1);
     if (editor && (elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate")) {
@@ -426,11 +428,18 @@
   });
 
   function refocus(trigger) {
-    // A move answers the unit's editor afresh at its new place: the focus goes to the same
-    // control there (or the unit's heading when that control is now disabled, at an end).
+    // A move to another platoon answers the unit's editor afresh at its new place: the focus goes
+    // to the same control there. A move up or down is morphed in place: the focus stays, unless
+    // the button used is now disabled (at an end), then it goes to the unit's heading.
     // "Duplicate" answers closed rows: the focus goes back to the unit's row link, so Enter
     // opens it again.
     var editor = trigger && trigger.closest && trigger.closest(".unit-row.is-open");
+    if (editor && editor.isConnected && trigger.disabled && trigger.id === editor.id + (trigger.value === "up" ? "-up" : "-down")) {
+      // Moved to an end: the button used is now disabled and has lost the focus.
+      var name = document.getElementById(editor.id + "-name");
+      if (name) name.focus({ preventScroll: true });
+      return;
+    }
     if (!editor || editor.isConnected) return;
     var id = trigger.id || focusedIn.get(trigger);
     var again = id && document.getElementById(id);

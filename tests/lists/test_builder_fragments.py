@@ -145,16 +145,18 @@ def test_it_offers_undo_without_javascript(client, fifty):
 def test_moving_swaps_the_unit_with_its_neighbour_only(client, fifty):
     rows = _rows(fifty)
     entry, above = rows[8], rows[7]
-    html = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX).content.decode()
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX)
+    html = response.content.decode()
     assert [e.pk for e in _rows(fifty)][7:9] == [entry.pk, above.pk]
-    # The neighbour is deleted out of band, then the moved unit's editor (still open) and the
-    # neighbour's row come back in their new order.
-    assert f'<li id="entry-{above.pk}" hx-swap-oob="delete">' in html
-    order = re.findall(r'<li id="entry-(\d+)" class="unit-row( is-open)?"', html.split("<template")[0])
-    assert order == [(str(entry.pk), " is-open")]
-    rest = html.split("</template>", 1)[1]
-    assert re.findall(r'<li id="entry-(\d+)" class="unit-row">', rest) == [str(above.pk)]
+    # The moved unit's editor, still open, is morphed where it is; the neighbour is deleted out of
+    # band, then its row inserted after the editor.
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
+    assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
     assert html.count('class="unit-editor"') == 1
+    tail = html.split(f'<li id="entry-{above.pk}" hx-swap-oob="delete"></li>', 1)[1]
+    assert re.match(
+        rf'\s*<ul hx-swap-oob="afterend:#entry-{entry.pk}">\s*<li id="entry-{above.pk}" class="unit-row">', tail
+    )
 
 
 @pytest.mark.django_db
