@@ -19,7 +19,8 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   the total before the server answers: their "(server's answer in)" line is the time until its
   answer is swapped in. "open a unit's editor (page quiet)" opens a different unit each run once
   the background copy of every unit's editor (fetched when the page is idle) is in; that fetch's
-  own bytes are printed apart (requests: how many were made in the whole run).
+  own figures are printed apart (requests: how many were made in the whole run; its gzipped size
+  measured once outside the browser, as Chromium reports no body size for fetch() answers).
 
 ``--profiles weak`` measures the weak Wi-Fi phone only (half the run time). The bench does not
 drive Barracks: issue 26's Barracks figures (same phone profile, measured side by side in an
@@ -284,9 +285,7 @@ class Traffic:
         sizes = request.sizes()
         response = request.response()
         decoded = len(response.body()) if response else 0
-        # Chromium reports no body size for some fetch() answers: the gzipped length then.
-        body = sizes["responseBodySize"] or int((response.headers if response else {}).get("content-length", 0))
-        item = (request.url, body + sizes["responseHeadersSize"], decoded)
+        item = (request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"], decoded)
         (self.background if request.url.endswith("/editors/") else self.items).append(item)
         self.pending -= 1
 
@@ -481,6 +480,17 @@ def main() -> None:
             f"{base}/lists/{lists[50].pk}/", headers={"Cookie": f"{cookie['name']}={cookie['value']}"}
         )
         page_html = urllib.request.urlopen(request).read()
+        # Chromium reports no body size for fetch() answers: the background fetch of every unit's
+        # editor is measured here, gzipped as the browser gets it.
+        request = urllib.request.Request(
+            f"{base}/lists/{lists[50].pk}/editors/",
+            headers={
+                "Cookie": f"{cookie['name']}={cookie['value']}",
+                "HX-Request": "true",
+                "Accept-Encoding": "gzip",
+            },
+        )
+        editors_gzipped = len(urllib.request.urlopen(request).read())
         # The floor: the 50-unit page's own HTML, from memory, with no session, query or template.
         floor_file.write_bytes(page_html)
 
@@ -507,6 +517,8 @@ def main() -> None:
             browser.close()
         figures["load"].append(os.getloadavg()[0])
         _report(figures, len(page_html))
+        print(f"\nbackground fetch of the 50 units' editors: {editors_gzipped / 1024:.1f} KB gzipped")
+        figures["editors gzipped"] = editors_gzipped
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=1))
     finally:
