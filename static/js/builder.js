@@ -333,11 +333,13 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     var editor = elt.closest && elt.closest(".unit-row.is-open");
-    generation += 1;
+    var reads = (event.detail.requestConfig && event.detail.requestConfig.verb) === "get";
     inFlight += 1;
-    // A change in the editor's body or its name changes that unit only (its editor is answered);
-    // anything else may change other units' editors (their move buttons, platoons): all dropped.
-    if (!editor || !(elt.closest(".editor-body") || elt.closest(".editor-rename"))) {
+    // A GET (the catalogue's filter) changes nothing. A change in the editor's body or its name
+    // changes that unit only (its editor is answered); anything else may change other units'
+    // editors (their move buttons, platoons): all dropped.
+    if (!reads) generation += 1;
+    if (!reads && (!editor || !(elt.closest(".editor-body") || elt.closest(".editor-rename")))) {
       forgetEditors();
     }
     if (editor) busy.set(editor, (busy.get(editor) || 0) + 1);

@@ -406,6 +406,14 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "12", timeout=15_000)
     assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
 
+    # Filtering the catalogue reads, changes nothing: the kept editors stay.
+    phone.fill("#catalogue-q", "Lieutenant")
+    expect(phone.locator("#catalogue-results .catalogue-unit")).to_have_count(1)
+    with phone.expect_response(lambda response: "/catalogue/" in response.url):
+        phone.locator("#catalogue-q").blur()  # its "change" asks once more
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "12")
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+
     # Three different units opened in turn: not one request.
     phone.requests.clear()
     phone.background.clear()
