@@ -13,8 +13,18 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   the same server (the floor no server-rendered page can beat);
 * click-to-new-total for each action on the 50-unit list (add, duplicate, remove, undo, men,
   quality, option, move, rename): from the click to the moment the new total is on screen, or
-  for the actions that do not change it (move, rename, open the editor) to the end of htmx's
-  swap; with the requests each action made and their bytes on the wire and decoded.
+  for the actions that do not change it (move, rename) to the end of htmx's swap, and for
+  opening and closing a unit's editor to the moment it (or its row) is in the page; with the
+  requests each action made and their bytes on the wire and decoded. Remove and duplicate move
+  the total before the server answers: their "(server's answer in)" line is the time until its
+  answer is swapped in. "open a unit's editor (page quiet)" opens a different unit each run once
+  the background copy of every unit's editor (fetched when the page is idle) is in; that fetch's
+  own figures are printed apart (requests: how many were made in the whole run; its gzipped size
+  measured once outside the browser, as Chromium reports no body size for fetch() answers).
+
+``--profiles weak`` measures the weak Wi-Fi phone only (half the run time). The bench does not
+drive Barracks: issue 26's Barracks figures (same phone profile, measured side by side in an
+earlier session) are the yardstick to compare with by hand.
 
 The targets of issue #12 are printed with each figure: one request of at most 12 KB per
 action at 50 units; a 50-unit page of at most 60 KB of HTML before compression; on weak
@@ -209,23 +219,27 @@ def _session_cookie(user) -> dict:
 
 # --- Browser measurements ----------------------------------------------------------------------
 
-# Clicks an element (or changes a control) and resolves with the milliseconds until the total
-# shows a new figure, or (``settle``) until htmx has settled every swap of the response.
+# Clicks an element (or changes a control) and resolves with the milliseconds until its result
+# is on screen: the total shows a new figure (``until`` "total"), htmx has settled every swap of
+# the response ("settle"), or an element matching ``until`` is in the page (an editor opened or
+# closed without a request). With ``confirm``, also the milliseconds until htmx has settled the
+# server's answer (for the actions shown before it comes: remove, duplicate).
 _ACT = """
-async ([selector, how, value, settle]) => {
+async ([selector, how, value, until, confirm]) => {
   const total = () => (document.querySelector('#summary-points') || {}).textContent;
   const before = total();
   const el = document.querySelector(selector);
   if (!el) throw new Error('no element ' + selector);
-  const done = new Promise((resolve) => {
-    if (settle) {
-      document.body.addEventListener('htmx:afterSettle', () => resolve(performance.now()), {once: true});
-    } else {
-      const observer = new MutationObserver(() => {
-        if (total() !== before) { observer.disconnect(); resolve(performance.now()); }
-      });
-      observer.observe(document.body, {childList: true, subtree: true, characterData: true});
-    }
+  const settled = () => new Promise((resolve) => {
+    document.body.addEventListener('htmx:afterSettle', () => resolve(performance.now()), {once: true});
+  });
+  const confirmed = confirm ? settled() : null;
+  const done = until === 'settle' ? settled() : new Promise((resolve) => {
+    const seen = until === 'total' ? () => total() !== before : () => !!document.querySelector(until);
+    const observer = new MutationObserver(() => {
+      if (seen()) { observer.disconnect(); resolve(performance.now()); }
+    });
+    observer.observe(document.body, {childList: true, subtree: true, characterData: true});
   });
   const changed = new Event('change', {bubbles: true});
   const start = performance.now();
@@ -236,7 +250,7 @@ async ([selector, how, value, settle]) => {
     if (how === 'select') el.dispatchEvent(changed); else el.form.requestSubmit();
   }
   const end = await done;
-  return end - start;
+  return [end - start, confirmed ? (await confirmed) - start : null];
 }
 """
 
@@ -249,6 +263,9 @@ class Traffic:
     def __init__(self, page) -> None:
         self.page = page
         self.items: list[tuple[str, int, int]] = []
+        # The background fetch of every unit's editor (when the page is quiet): counted apart,
+        # not in the action it happens to overlap.
+        self.background: list[tuple[str, int, int]] = []
         self.pending = 0
         page.on("request", self._started)
         page.on("requestfinished", self._finished)
@@ -268,7 +285,8 @@ class Traffic:
         sizes = request.sizes()
         response = request.response()
         decoded = len(response.body()) if response else 0
-        self.items.append((request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"], decoded))
+        item = (request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"], decoded)
+        (self.background if request.url.endswith("/editors/") else self.items).append(item)
         self.pending -= 1
 
     def take(self) -> list[tuple[str, int, int]]:
@@ -320,36 +338,58 @@ def _newest_entry(army_list) -> int:
 def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, weak: bool, runs: int) -> dict:
     """Click-to-new-total of each action, median of ``runs``, with its requests and bytes."""
     context, page = _context(browser, base, cookie, weak, {"width": 390, "height": 844})
+    # Listening from the start: a request under way when it began would end uncounted and leave
+    # it behind (each action's requests would be counted in the next one's).
+    traffic = Traffic(page)
     page.goto(f"/lists/{army_list.pk}/")
     page.wait_for_selector("#summary-points")
-    traffic = Traffic(page)
+    traffic.take()
     results: dict[str, list] = {}
 
-    def act(name, selector, how="click", value=None, settle=False):
-        ms = page.evaluate(_ACT, [selector, how, value or ["", ""], settle])
+    def act(name, selector, how="click", value=None, until="total", confirm=False):
+        ms, confirmed = page.evaluate(_ACT, [selector, how, value or ["", ""], until, confirm])
         items = traffic.take()
         results.setdefault(name, []).append((ms, len(items), sum(i[1] for i in items), sum(i[2] for i in items)))
+        if confirmed is not None:
+            results.setdefault(f"{name} (server's answer in)", []).append((confirmed, len(items), 0, 0))
 
-    def open_editor(pk):
-        # The compact roster opens a unit's editor on demand; the old cards were always open.
+    def open_editor(pk, name="open editor"):
+        # The compact roster opens a unit's editor on demand; it stays open across changes, so
+        # this opens it only when an action closed it.
         if page.query_selector(f"#entry-{pk}-open") and not page.query_selector(f"#entry-{pk}-editor"):
-            act("open editor", f"#entry-{pk}-open", settle=True)
+            act(name, f"#entry-{pk}-open", until=f"#entry-{pk}-editor")
         traffic.take()
 
+    others = [
+        pk
+        for pk in army_list.entries.order_by("position").values_list("pk", flat=True)
+        if pk != squad_entry and page.query_selector(f"#entry-{pk}-open")
+    ]
     for n in range(runs):
+        # Once the page is quiet, every unit's editor is in the browser: a unit never opened yet
+        # opens without a request.
+        page.wait_for_selector("#roster[data-editors-kept]", state="attached", timeout=60_000)
+        other = others[n % len(others)]
+        open_editor(other, name="open a unit's editor (page quiet)")
+        page.keyboard.press("Escape")
+        page.wait_for_selector(f"#entry-{other}-open")
+        traffic.take()
         act("add", f"#add-unit-{add_unit}")
+        # Opened at once (the browser fetches a unit's editor as soon as it is added).
+        open_editor(_newest_entry(army_list), name="open editor of the unit just added")
         open_editor(squad_entry)
-        act("duplicate", f"#entry-{squad_entry}-duplicate")
+        act("duplicate", f"#entry-{squad_entry}-duplicate", confirm=True)
+        page.wait_for_selector(".unit-row.is-pending", state="detached")
         copy = _newest_entry(army_list)
         open_editor(copy)
-        act("remove", f"#entry-{copy}-remove")
+        act("remove", f"#entry-{copy}-remove", confirm=True)
         if page.query_selector(f"#entry-{copy}-undo"):
             act("undo", f"#entry-{copy}-undo")
             open_editor(copy)
-            act("remove", f"#entry-{copy}-remove")
+            act("remove", f"#entry-{copy}-remove", confirm=True)
         added = _newest_entry(army_list)
         open_editor(added)
-        act("remove", f"#entry-{added}-remove")
+        act("remove", f"#entry-{added}-remove", confirm=True)
         open_editor(squad_entry)
         act("men +/-", f"#entry-{squad_entry}-{'more' if n % 2 == 0 else 'fewer'}")
         open_editor(squad_entry)
@@ -357,9 +397,17 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
         open_editor(squad_entry)
         act("option", f"#entry-{squad_entry}-opt-grenades", "check")
         open_editor(squad_entry)
-        act("move", f"#entry-{squad_entry}-{'up' if n % 2 == 0 else 'down'}", settle=True)
+        act("move", f"#entry-{squad_entry}-{'up' if n % 2 == 0 else 'down'}", until="settle")
         open_editor(squad_entry)
-        act("rename", f"#entry-{squad_entry}-name-input", "submit", ["Bench squad", ""], settle=True)
+        act("rename", f"#entry-{squad_entry}-name-input", "submit", ["Bench squad", ""], until="settle")
+        # "Done", then open again: without a request when the browser kept the editor.
+        open_editor(squad_entry)
+        act("close editor (Done)", f"#entry-{squad_entry}-close", until=f"#entry-{squad_entry}-open")
+        open_editor(squad_entry, name="open editor again")
+    background = traffic.background
+    if background:
+        samples = [(0.0, len(background), item[1], item[2]) for item in background]
+        results["background: every unit's editor"] = samples
     context.close()
     return {
         name: (
@@ -397,6 +445,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="measurements per figure (default 15)")
     parser.add_argument("--serve", nargs=3, metavar=("PORT", "DB", "FLOOR"), help=argparse.SUPPRESS)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--profiles", choices=("both", "weak"), default="both", help="'weak': the weak Wi-Fi phone profile only"
+    )
     args = parser.parse_args()
     if args.serve:
         serve(int(args.serve[0]), Path(args.serve[1]), Path(args.serve[2]))
@@ -429,6 +480,17 @@ def main() -> None:
             f"{base}/lists/{lists[50].pk}/", headers={"Cookie": f"{cookie['name']}={cookie['value']}"}
         )
         page_html = urllib.request.urlopen(request).read()
+        # Chromium reports no body size for fetch() answers: the background fetch of every unit's
+        # editor is measured here, gzipped as the browser gets it.
+        request = urllib.request.Request(
+            f"{base}/lists/{lists[50].pk}/editors/",
+            headers={
+                "Cookie": f"{cookie['name']}={cookie['value']}",
+                "HX-Request": "true",
+                "Accept-Encoding": "gzip",
+            },
+        )
+        editors_gzipped = len(urllib.request.urlopen(request).read())
         # The floor: the 50-unit page's own HTML, from memory, with no session, query or template.
         floor_file.write_bytes(page_html)
 
@@ -440,7 +502,7 @@ def main() -> None:
         figures: dict = {"runs": args.runs, "load": [os.getloadavg()[0]]}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
-            for weak in (False, True):
+            for weak in (False, True) if args.profiles == "both" else (True,):
                 profile = "weak Wi-Fi phone" if weak else "normal"
                 figures[profile] = {"load": {}, "actions": {}}
                 for label, url in (
@@ -455,6 +517,8 @@ def main() -> None:
             browser.close()
         figures["load"].append(os.getloadavg()[0])
         _report(figures, len(page_html))
+        print(f"\nbackground fetch of the 50 units' editors: {editors_gzipped / 1024:.1f} KB gzipped")
+        figures["editors gzipped"] = editors_gzipped
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=1))
     finally:
@@ -473,6 +537,8 @@ def _report(figures: dict, page_html: int) -> None:
         f" {'met' if page_html <= PAGE_HTML_TARGET else 'NOT met'}"
     )
     for profile in ("normal", "weak Wi-Fi phone"):
+        if profile not in figures:
+            continue
         data = figures[profile]
         print(f"\n[{profile}]" + (f" {RTT_MS} ms RTT, 1.6/0.75 Mbps, CPU x{CPU_SLOWDOWN}" if "weak" in profile else ""))
         print(f"  {'cold load to total':32}{'median':>10}{'wire':>10}{'html':>10}")
@@ -486,6 +552,10 @@ def _report(figures: dict, page_html: int) -> None:
         )
         print(f"  {'action (50 units)':32}{'median':>10}{'requests':>10}{'wire':>10}{'html':>10}")
         for name, (ms, requests, wire, html) in data["actions"].items():
+            if name.startswith("background"):
+                sizes = f"{wire / 1024:7.1f} KB{html / 1024:7.1f} KB"
+                print(f"  {name:32}{'':>10}{requests:10d}{sizes}  (median per fetch)")
+                continue
             verdicts = []
             if requests > 1 or wire > ACTION_BYTES_TARGET:
                 verdicts.append("NOT one request <= 12 KB")

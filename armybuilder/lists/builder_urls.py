@@ -8,6 +8,7 @@ from armybuilder.lists import builder_views as views
 
 urlpatterns = [
     path("lists/<int:pk>/", views.builder, name="ab-list-builder"),
+    path("lists/<int:pk>/editors/", views.builder_editors, name="ab-builder-editors"),
     path("lists/<int:pk>/catalogue/", views.builder_catalogue, name="ab-builder-catalogue"),
     path("lists/<int:pk>/entries/add/", views.entry_add, name="ab-entry-add"),
     path("lists/<int:pk>/entries/<int:entry_pk>/", views.entry_editor, name="ab-entry-editor"),

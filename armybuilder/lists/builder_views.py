@@ -6,9 +6,11 @@ loads that unit's editor in its place (``hx-get``; without JavaScript the link r
 with the editor open). Every action is a plain form POST that redirects back to the page, so
 the builder works without JavaScript; with htmx the same POST answers only what changed: the
 unit's row, and as out-of-band swaps its platoon's header (total and problems) and the summary
-panels when they changed; never the whole roster. A change closes the unit's editor (the answer
-is its row, with its new points and options; without JavaScript the page it redirects to has no
-editor open). Invalid input changes nothing: the editor stays open, the reason next to the field.
+panels when they changed; never the whole roster. A change keeps the unit's editor open: the
+answer is the editor again, morphed into the page's (``static/js/builder.js``), so the focus stays
+where it was, and it carries the closed row for "Done" to close it without a request; without
+JavaScript the page it redirects to has the editor open. Invalid input changes nothing: the
+editor stays open, the reason next to the field.
 
 Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is a
 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
@@ -80,6 +82,9 @@ TEMPLATE = "lists/builder.html"
 # "Undo" after removing a unit carries the removed entry, signed: nothing is kept on the server.
 UNDO_SALT = "muster.lists.entry-undo"
 UNDO_MAX_AGE = 24 * 60 * 60
+# An open editor's answers are morphed into it by builder.js's htmx extension (``hx-ext`` on the
+# editor): its elements stay, only what changed is updated.
+EDITOR_SWAP = "morph"
 
 
 # --- Loading -------------------------------------------------------------------------------
@@ -218,6 +223,27 @@ def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.htmx and not request.htmx.history_restore_request:
         return _fragments(request, context, "builder")
     return HttpResponse(render_to_string(TEMPLATE, context, request))
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+@gzip_page
+@owned_list_page
+def builder_editors(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Every unit's editor, for ``builder.js`` to open any unit without a request.
+
+    Fetched in the background once the page has loaded, not sent with it: the page keeps its
+    size, and one gzipped answer holds them all (the editors repeat the same markup; one render,
+    so one CSRF token). The list's ETag comes with it, so a reload revalidates it (304); the
+    script drops it when the list changes before it arrives, and fetches it again later. Without
+    JavaScript nobody asks for it: the page itself.
+    """
+    army_list = _get_list(request, pk)
+    if not request.htmx:
+        return _redirect(army_list, "roster")
+    roster = Roster(army_list)
+    rows = [roster.row(entry, is_open=True) for entry in roster.entries]
+    return _fragments(request, _context(roster, rows=rows), "all-editors")
 
 
 @require_safe
@@ -420,22 +446,30 @@ def _entry_changed(
     before: ListSummary,
     names_before: dict[int, str] | None = None,
 ) -> HttpResponse:
-    """The unit's row, its editor closed, and out of band what else changed since ``before``: its
-    platoon's header if its total or problems did, and the summary panels that did."""
+    """The unit's editor, still open, and out of band what else changed since ``before``: its
+    platoon's header if its total or problems did, and the summary panels that did.
+
+    The editor stays open until the player closes it, so the next change costs no request to
+    open it again. The answer is morphed into the editor in place (``static/js/builder.js``): its
+    forms and the focused control stay the same elements, so a change still under way in another
+    of its forms is answered into the page, and the focus stays where it was. Without JavaScript
+    the page it redirects to has the editor open too.
+    """
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     # Not read again: the write changed the entry in memory too (``services.entry_update``), and
     # the list loaded for this request is otherwise as it was; its ``updated_at`` moved.
     army_list.updated_at = timezone.now()
     roster = Roster(army_list)
-    context = _context(roster, row=roster.row(entry, is_open=False))
-    parts: list = ["entry-row"]
+    context = _context(roster, row=roster.row(entry, is_open=True))
+    parts: list = ["entry-editor"]
     platoon_id = roster.group_of[entry.pk]
     if roster.group_changed(platoon_id, before):
         parts.append(_head_oob(roster.group(platoon_id)))
     if names_before is not None:
         parts += _renamed_oob(roster, names_before, skip=entry.pk)
-    return _fragments(request, context, *parts, *_summary_oob(roster, before))
+    response = _fragments(request, context, *parts, *_summary_oob(roster, before))
+    return reswap(retarget(response, f"#entry-{entry.pk}"), EDITOR_SWAP)
 
 
 def _entry_refused(
@@ -450,10 +484,11 @@ def _entry_refused(
     if not request.htmx:
         return _page_with_errors(request, army_list, errors, open_pk=entry.pk)
     roster = Roster(army_list, errors=errors)
-    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages; it goes in
-    # place of the unit, whatever the form's own swap (the platoon select's is out of band only).
+    # htmx 2 does not swap 4xx responses, so a refusal is a 200 carrying the messages; it is
+    # morphed into the unit's editor, whatever the form's own swap (the platoon select's is out of
+    # band only), the focus kept on the refused field.
     response = _fragments(request, _context(roster, row=roster.row(entry, is_open=True)), "entry-editor")
-    return reswap(retarget(response, f"#entry-{entry.pk}"), "outerHTML")
+    return reswap(retarget(response, f"#entry-{entry.pk}"), EDITOR_SWAP)
 
 
 def _removed_meanwhile(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
@@ -561,7 +596,7 @@ def entry_rename(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) ->
 
 @_entry_action
 def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Move a unit to another platoon: its row (closed) leaves one group and joins the other."""
+    """Move a unit to another platoon: its editor, still open, leaves one group and joins the other."""
     form = EntryPlatoonForm(request.POST, army_list=army_list)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "platoon", _form_errors(form))
@@ -571,7 +606,7 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     if not services.entry_update(entry=entry, platoon=platoon):
         return _removed_meanwhile(request, army_list, entry)
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     roster = _reloaded(request, army_list)
     entry = roster.entry(entry.pk)
     group = roster.group_for(entry)
@@ -579,7 +614,7 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
     index = siblings.index(entry.pk)
     # Deleted from where it was, then put before its new next sibling (or last in the group).
     where = f"beforebegin:#entry-{siblings[index + 1]}" if index + 1 < len(siblings) else f"beforeend:#{group.key}-rows"
-    context = _context(roster, row=roster.row(entry), where=where, gone_key=f"entry-{entry.pk}")
+    context = _context(roster, row=roster.row(entry, is_open=True), where=where, gone_key=f"entry-{entry.pk}")
     parts = ["entry-delete-oob", "entry-insert-oob", _head_oob(group)]
     if old_group != (group.platoon.pk if group.platoon else None):
         parts.append(_head_oob(roster.group(old_group if old_group in {p.pk for p in roster.platoons} else None)))
@@ -588,8 +623,9 @@ def entry_platoon(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -
 
 @_entry_action
 def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> HttpResponse:
-    """Swap a unit with its neighbour: the neighbour's row is deleted out of band, then both rows
-    (the unit's closed) replace the unit's editor in their new order."""
+    """Swap a unit with its neighbour: the unit's editor stays where it is in the page, still open,
+    morphed (its move buttons as they now are), and the neighbour's row goes to its other side out
+    of band (deleted, then inserted): the page's order is the list's, for a small answer."""
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _entry_refused(request, army_list, entry, "actions", _form_errors(form))
@@ -602,17 +638,22 @@ def entry_move(request: HtmxHttpRequest, army_list: ArmyList, entry: Entry) -> H
     neighbour = siblings[other_index] if 0 <= other_index < len(siblings) else None
     services.entry_move(army_list=army_list, entry=entry, direction=form.cleaned_data["direction"])
     if not request.htmx:
-        return _redirect(army_list, f"entry-{entry.pk}")
+        return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)
     roster = _reloaded(request, army_list)
     moved = roster.entry(entry.pk)
     if moved is None:
         return _entry_gone(request, roster.army_list, entry.pk)
-    row = ("entry-row", {"row": roster.row(moved, is_open=False)})
-    if neighbour is None or roster.entry(neighbour.pk) is None:
-        return _fragments(request, _context(roster), row)
-    other = ("entry-row", {"row": roster.row(roster.entry(neighbour.pk), is_open=False)})
-    context = _context(roster, gone_key=f"entry-{neighbour.pk}")
-    return _fragments(request, context, "entry-delete-oob", *((row, other) if up else (other, row)))
+    context = _context(roster, row=roster.row(moved, is_open=True))
+    parts: list = ["entry-editor"]
+    other = roster.entry(neighbour.pk) if neighbour is not None else None
+    if other is not None:
+        where = f"{'afterend' if up else 'beforebegin'}:#entry-{moved.pk}"
+        parts += [
+            ("entry-delete-oob", {"gone_key": f"entry-{other.pk}"}),
+            ("entry-insert-oob", {"row": roster.row(other, is_open=False), "where": where}),
+        ]
+    response = _fragments(request, context, *parts)
+    return reswap(retarget(response, f"#entry-{moved.pk}"), EDITOR_SWAP)
 
 
 @_entry_action

@@ -1,8 +1,21 @@
-/* The builder's few touches that need JavaScript (the page works without it):
+/* The builder's touches that need JavaScript (the page works without it):
    - "Copy link" copies the share link (the link stays readable and selectable without it);
-   - an editor just opened takes the focus; a change, "Done" or Escape closes it, the focus back
-     on its row's link; a row just added is scrolled into view, below the sticky summary (CSS
-     scroll-margin-top). */
+   - a unit's editor stays open across changes: the server's answer is morphed into it (the
+     "editor-morph" htmx extension), so its forms and the focused control stay the same elements;
+   - opening and closing an editor cost no request when the browser already has it: "Done",
+     Escape or opening another unit close it locally (its closed row comes with each answer), and
+     a closed editor is kept to open again at once until anything else in the list changes;
+     every unit's editor is fetched in one background request once the page has loaded (and
+     again, once things are quiet, after a change to the list), so any unit opens locally; when
+     that copy is missing or out of date a first opening is fetched from the moment the finger
+     or the mouse button goes down, and a unit just added has its editor fetched at once;
+   - a unit moved (up, down, to another platoon) keeps its editor open, the focus on the control
+     used;
+   - Enter in a field whose change was just sent sends nothing more (the change is the request);
+   - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
+     the totals move), put back just before the server's answer is swapped in, so the page
+     always ends with the server's figures; a failed request puts the row back with a message;
+   - a row just added is scrolled into view, below the sticky summary (CSS scroll-margin-top). */
 (function () {
   "use strict";
 
@@ -19,39 +32,446 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () { setUpCopy(document); });
+  // --- Morphing an answer into an open editor -------------------------------------------------
 
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail.elt;
-    if (!target || !target.closest) return;
-    var row = target.closest(".unit-row") || target;
-    if (row.id === "builder") setUpCopy(row);
-    var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
-    // Opened with the row's link: the editor's heading takes the focus (keyboard, screen readers).
-    if (trigger && trigger.classList && trigger.classList.contains("unit-open")) {
-      var opened = document.getElementById(trigger.id.replace(/-open$/, "-name"));
-      if (opened) opened.focus({ preventScroll: true });
+  function sameKind(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    return a.nodeType !== 1 || (a.id || "") === (b.id || "");
+  }
+
+  function syncState(from, to) {
+    // Attributes set a control's default; what it shows is its live state.
+    var focused = from === document.activeElement;
+    if (from.nodeName === "INPUT") {
+      if (from.type === "checkbox" || from.type === "radio") from.checked = to.hasAttribute("checked");
+      else if (!focused) from.value = to.getAttribute("value") || ""; // never under the player's typing
+    } else if (from.nodeName === "SELECT") {
+      var chosen = to.querySelector("option[selected]");
+      if (chosen) from.value = chosen.getAttribute("value");
     }
-    // A change in an editor (or "Done", or Escape) closed it: the focus goes back to the unit's
-    // row link, so Enter opens it again. (A refused change answers the editor again: htmx puts the
-    // focus back on the field, whose id is the same.)
-    var editor = trigger && trigger.closest && trigger.closest(".unit-row.is-open");
-    if (editor && !editor.isConnected) {
+  }
+
+  function morph(from, to) {
+    if (from.nodeType === 3 || from.nodeType === 8) {
+      if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+      return;
+    }
+    if (from.nodeName === "TEMPLATE") {
+      from.replaceWith(to); // inert content: nothing to keep
+      return;
+    }
+    Array.prototype.slice.call(from.attributes).forEach(function (attr) {
+      if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
+    });
+    Array.prototype.forEach.call(to.attributes, function (attr) {
+      if (from.getAttribute(attr.name) !== attr.value) from.setAttribute(attr.name, attr.value);
+    });
+    var news = Array.prototype.slice.call(to.childNodes);
+    var ids = {};
+    news.forEach(function (node) { if (node.id) ids[node.id] = true; });
+    var current = from.firstChild;
+    news.forEach(function (node) {
+      // A message or control the answer no longer has (it has an id the answer lacks) goes.
+      while (current && current.nodeType === 1 && current.id && !ids[current.id] && !sameKind(current, node)) {
+        var gone = current;
+        current = current.nextSibling;
+        gone.remove();
+      }
+      if (current && sameKind(current, node)) {
+        var next = current.nextSibling;
+        morph(current, node);
+        current = next;
+      } else {
+        from.insertBefore(node, current);
+      }
+    });
+    while (current) {
+      var extra = current;
+      current = current.nextSibling;
+      extra.remove();
+    }
+    syncState(from, to);
+  }
+
+  function defineMorph() {
+    if (!window.htmx) return;
+    window.htmx.defineExtension("editor-morph", {
+      handleSwap: function (style, target, fragment) {
+        if (style !== "morph") return false;
+        var next = fragment.firstElementChild;
+        if (!next || next.id !== target.id) return false;
+        morph(target, next);
+        return [target];
+      },
+    });
+  }
+
+  // --- Opening and closing an editor without a request -----------------------------------------
+
+  var closedEditors = new Map(); // row id -> its editor, closed, ready to open again
+  var fetching = new Map(); // row id -> the editor's HTML, on its way
+  var busy = new Map(); // editor -> requests under way from it
+  var closeWhenDone = new Set(); // editors "Done" was asked of while a change was under way
+
+  function fetchEditor(link) {
+    var id = link.closest(".unit-row").id;
+    if (!fetching.has(id)) {
+      var html = fetch(link.getAttribute("hx-get"), {
+        headers: { "HX-Request": "true" },
+        credentials: "same-origin",
+        cache: "no-store",
+      }).then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      });
+      html.catch(function () {
+        if (fetching.get(id) === html) fetching.delete(id); // the next opening asks again
+      });
+      fetching.set(id, html);
+    }
+    return fetching.get(id);
+  }
+
+  // --- Every unit's editor, fetched in the background --------------------------------------
+  //
+  // One request for all of them (gzipped, about 13 KB for 50 units), after the page has loaded:
+  // not with the page, whose size stays as it was. Each is kept as a closed editor until the list
+  // changes. Its answer is used only if no request was sent while it was on its way (a change
+  // might be missing from it); otherwise it is asked for again once the page is quiet.
+
+  var generation = 0; // moves with every request the page sends
+  var inFlight = 0;
+  var allWanted = true; // the kept editors are not (or no longer) every unit's
+  var allTimer = null;
+
+  function whenIdle(callback) {
+    if (window.requestIdleCallback) window.requestIdleCallback(callback, { timeout: 2000 });
+    else setTimeout(callback, 200);
+  }
+
+  function scheduleAll(delay) {
+    clearTimeout(allTimer);
+    allTimer = setTimeout(function () { whenIdle(fetchAllEditors); }, delay);
+  }
+
+  function fetchAllEditors() {
+    var roster = document.getElementById("roster");
+    var url = roster && roster.getAttribute("data-editors");
+    if (!url || !allWanted) return;
+    if (inFlight > 0) return scheduleAll(1000); // after the answers under way
+    var asked = generation;
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (asked !== generation) return scheduleAll(1000); // the list changed meanwhile
+        var template = document.createElement("template");
+        template.innerHTML = html;
+        Array.prototype.forEach.call(template.content.children, function (editor) {
+          var row = document.getElementById(editor.id);
+          if (row && !row.classList.contains("is-open") && !closedEditors.has(editor.id)) {
+            closedEditors.set(editor.id, editor);
+          }
+        });
+        allWanted = false;
+        var now = document.getElementById("roster");
+        if (now) now.setAttribute("data-editors-kept", String(closedEditors.size));
+      })
+      .catch(function () {}); // no copy: an opening asks for its editor, as without it
+  }
+
+  function forgetEditors() {
+    closedEditors.clear();
+    fetching.clear();
+    allWanted = true;
+    var roster = document.getElementById("roster");
+    if (roster) roster.removeAttribute("data-editors-kept");
+  }
+
+  function parse(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html.trim();
+    return template.content.firstElementChild;
+  }
+
+  function closeEditor(editor, focus) {
+    if ((busy.get(editor) || 0) > 0) {
+      closeWhenDone.add(editor); // its answer first: the closed row shows the change
+      return;
+    }
+    var template = editor.querySelector(":scope > template.closed-row");
+    if (!template || !editor.isConnected) return;
+    var row = template.content.firstElementChild.cloneNode(true);
+    editor.replaceWith(row);
+    window.htmx.process(row);
+    closedEditors.set(editor.id, editor);
+    if (focus) {
       var link = document.getElementById(editor.id + "-open");
       if (link) link.focus({ preventScroll: true });
     }
+  }
+
+  function openEditor(link) {
+    var id = link.closest(".unit-row").id;
+    document.querySelectorAll(".unit-row.is-open").forEach(function (other) {
+      if (other.id !== id) closeEditor(other, false);
+    });
+    var kept = closedEditors.get(id);
+    // A fetch started early (a finger down, a unit just added) that failed is tried once more.
+    var ready = kept
+      ? Promise.resolve(kept)
+      : fetchEditor(link).catch(function () { return fetchEditor(link); }).then(parse);
+    ready.then(
+      function (editor) {
+        fetching.delete(id);
+        var row = document.getElementById(id);
+        if (!row || row.classList.contains("is-open") || !editor) return;
+        closedEditors.delete(id);
+        row.replaceWith(editor);
+        window.htmx.process(editor);
+        var heading = document.getElementById(id + "-name");
+        if (heading) heading.focus({ preventScroll: true });
+      },
+      function () {
+        fetching.delete(id);
+        window.location.href = link.href; // the page with the editor open
+      }
+    );
+  }
+
+  // Capture: before htmx's own handler on the link, which would fetch the editor again.
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (!event.target.closest || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      var link = event.target.closest(".unit-open");
+      var done = !link && event.target.closest(".editor-close");
+      if (!link && !done) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (link) openEditor(link);
+      else closeEditor(done.closest(".unit-row.is-open"), true);
+    },
+    true
+  );
+
+  document.addEventListener("pointerdown", function (event) {
+    var link = event.target.closest && event.target.closest(".unit-open");
+    if (link && event.button === 0 && !closedEditors.has(link.closest(".unit-row").id)) fetchEditor(link);
   });
 
   // Escape in a unit's editor closes it, as its "Done" link does.
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || !event.target.closest) return;
     var editor = event.target.closest(".unit-row.is-open");
-    var done = editor && editor.querySelector(".editor-close");
-    if (done) done.click();
+    if (editor) closeEditor(editor, true);
+  });
+
+  // --- Remove and duplicate at once ---------------------------------------------------------
+
+  var pending = new WeakMap(); // request -> how to put the page back as it was
+
+  function addToFigure(element, delta) {
+    if (!element) return;
+    element.textContent = element.textContent.replace(/-?\d+/, function (n) { return String(Number(n) + delta); });
+  }
+
+  function foresee(button, editor) {
+    var points = Number(editor.getAttribute("data-points")) || 0;
+    var group = editor.closest("section.platoon");
+    var total = document.getElementById("summary-points");
+    var head = group && document.getElementById(group.id + "-points");
+    var undo = { total: total && total.textContent, head: head && head.textContent, headId: head && head.id };
+    var copy = null;
+    if (button.id === editor.id + "-remove") {
+      editor.classList.add("is-leaving");
+      points = -points;
+    } else {
+      var template = editor.querySelector(":scope > template.closed-row");
+      copy = template.content.firstElementChild.cloneNode(true);
+      copy.removeAttribute("id");
+      copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+      copy.querySelectorAll("a").forEach(function (a) {
+        a.removeAttribute("href");
+        a.removeAttribute("hx-get");
+      });
+      copy.classList.add("is-pending");
+      copy.setAttribute("aria-busy", "true");
+      editor.after(copy);
+    }
+    addToFigure(total, points);
+    addToFigure(head, points);
+    return function putBack() {
+      editor.classList.remove("is-leaving");
+      if (copy) copy.remove();
+      var nowTotal = document.getElementById("summary-points");
+      if (nowTotal && undo.total !== null) nowTotal.textContent = undo.total;
+      var nowHead = undo.headId && document.getElementById(undo.headId);
+      if (nowHead) nowHead.textContent = undo.head;
+    };
+  }
+
+  function refused(editor) {
+    var form = editor.querySelector(".editor-actions");
+    if (!form || !editor.isConnected) return;
+    var id = editor.id + "-actions-errors";
+    var list = document.getElementById(id);
+    if (!list) {
+      list = document.createElement("ul");
+      list.id = id;
+      list.className = "errorlist";
+      list.setAttribute("role", "alert");
+      form.after(list);
+    }
+    var item = document.createElement("li");
+    item.textContent = form.getAttribute("data-failed");
+    list.replaceChildren(item);
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var editor = elt.closest && elt.closest(".unit-row.is-open");
+    var reads = (event.detail.requestConfig && event.detail.requestConfig.verb) === "get";
+    inFlight += 1;
+    // A GET (the catalogue's filter) changes nothing. A change in the editor's body or its name
+    // changes that unit only (its editor is answered); anything else may change other units'
+    // editors (their move buttons, platoons): all dropped.
+    if (!reads) generation += 1;
+    if (!reads && (!editor || !(elt.closest(".editor-body") || elt.closest(".editor-rename")))) {
+      forgetEditors();
+    }
+    if (editor) busy.set(editor, (busy.get(editor) || 0) + 1);
+    if (editor && (elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate")) {
+      pending.set(event.detail.xhr, { putBack: foresee(elt, editor), editor: editor });
+    }
+  });
+
+  function settle(event, failed) {
+    var guess = pending.get(event.detail.xhr);
+    if (!guess) return;
+    pending.delete(event.detail.xhr);
+    guess.putBack(); // the server's answer, swapped next, has the real figures
+    if (failed) refused(guess.editor);
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    settle(event, !event.detail.shouldSwap);
+  });
+  ["htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
+    document.addEventListener(name, function (event) { settle(event, true); });
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    inFlight = Math.max(0, inFlight - 1);
+    if (allWanted) scheduleAll(1500); // once the player pauses
+    var editor = event.detail.elt.closest && event.detail.elt.closest(".unit-row.is-open");
+    editor = editor || Array.from(busy.keys()).find(function (e) { return e.contains(event.detail.elt); });
+    if (!editor || !busy.has(editor)) return;
+    var left = busy.get(editor) - 1;
+    if (left > 0) {
+      busy.set(editor, left);
+      return;
+    }
+    busy.delete(editor);
+    if (!closeWhenDone.has(editor)) return;
+    // Next turn: htmx sends a tap queued behind this request (the stepper's) right after this
+    // event, and it must be answered before the editor closes.
+    setTimeout(function () {
+      if (!busy.has(editor) && closeWhenDone.delete(editor)) closeEditor(editor, true);
+    }, 0);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUpCopy(document);
+    defineMorph();
+  });
+  window.addEventListener("load", function () { whenIdle(fetchAllEditors); });
+
+  // --- Enter in a field just changed -----------------------------------------------------------
+  //
+  // Enter in a number field fires "change" (sent at once) and then submits its form: a second
+  // request that would cancel the first (hx-sync "replace"). The submit is dropped when the form
+  // holds exactly what its change just sent.
+
+  var sentOnChange = new WeakMap(); // form -> its fields as its last "change" sent them
+
+  function fields(form) {
+    return new URLSearchParams(new FormData(form)).toString();
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    var trigger = event.detail.triggeringEvent;
+    if (form.nodeName !== "FORM") return;
+    if (trigger && trigger.type === "change") sentOnChange.set(form, fields(form));
+    else sentOnChange.delete(form);
+  });
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!sentOnChange.has(form) || event.submitter) return; // a button says what to send
+      if (sentOnChange.get(form) !== fields(form)) return;
+      event.preventDefault(); // no page load either: the change is on its way
+      event.stopPropagation(); // nor htmx's request
+    },
+    true
+  );
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.elt;
+    if (!target || !target.closest) return;
+    var row = target.closest(".unit-row") || target;
+    if (row.id === "builder") setUpCopy(row);
+    refocus(event.detail.requestConfig && event.detail.requestConfig.elt);
+  });
+
+  function refocus(trigger) {
+    // A move to another platoon answers the unit's editor afresh at its new place: the focus goes
+    // to the same control there. A move up or down is morphed in place: the focus stays, unless
+    // the button used is now disabled (at an end), then it goes to the unit's heading.
+    // "Duplicate" answers closed rows: the focus goes back to the unit's row link, so Enter
+    // opens it again.
+    var editor = trigger && trigger.closest && trigger.closest(".unit-row.is-open");
+    if (editor && editor.isConnected && trigger.disabled && trigger.id === editor.id + (trigger.value === "up" ? "-up" : "-down")) {
+      // Moved to an end: the button used is now disabled and has lost the focus.
+      var name = document.getElementById(editor.id + "-name");
+      if (name) name.focus({ preventScroll: true });
+      return;
+    }
+    if (!editor || editor.isConnected) return;
+    var id = trigger.id || focusedIn.get(trigger);
+    var again = id && document.getElementById(id);
+    var target = again && !again.disabled && again.closest(".unit-row.is-open") ? again : null;
+    target = target || document.querySelector("#" + editor.id + ".is-open #" + editor.id + "-name");
+    target = target || document.getElementById(editor.id + "-open");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // A form's request (the platoon select's) names no control: the one focused when it was sent.
+  var focusedIn = new WeakMap();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var focused = document.activeElement;
+    if (focused && focused.id && event.detail.elt.contains(focused)) focusedIn.set(event.detail.elt, focused.id);
+  });
+
+  // A move to another platoon swaps nothing in place (all out of band): no settle on its target.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
+    setTimeout(function () { refocus(trigger); }, 0);
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var added = event.detail.target && event.detail.target.querySelector && event.detail.target.querySelector(".unit-row.is-new");
-    if (added) added.scrollIntoView({ block: "nearest" });
+    var news = event.detail.target && event.detail.target.querySelectorAll ? event.detail.target.querySelectorAll(".unit-row.is-new") : [];
+    var added = news[news.length - 1]; // the last: rows added before keep the class
+    if (!added) return;
+    added.scrollIntoView({ block: "nearest" });
+    // A unit just added is usually the next one changed: its editor is fetched now, so opening
+    // it costs no round trip (until anything else in the list changes).
+    var link = added.querySelector(".unit-open");
+    if (link) fetchEditor(link);
   });
 })();

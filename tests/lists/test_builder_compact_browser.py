@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
 
 from armybuilder.lists.models import Entry
 from tests.conftest import PHONE, PHONE_CONTEXT, log_in
-from tests.lists.factories import make_builder_list, make_officer, make_user
+from tests.lists.factories import (
+    make_army,
+    make_builder_list,
+    make_edition,
+    make_list,
+    make_officer,
+    make_option,
+    make_unit,
+    make_user,
+)
 
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save a screenshot of the roster after a change there
 
@@ -19,10 +29,13 @@ def phone(new_browser_context, live_server):
     context = new_browser_context(**PHONE_CONTEXT)
     page = context.new_page()
     page.requests = []  # the builder's own requests (documents and htmx), in order
+    # Every unit's editor, fetched in the background when the page is idle: its timing depends on
+    # the machine's load, so the tests that count an action's requests count it apart.
+    page.background = []
 
     def seen(request) -> None:
         if request.resource_type in ("document", "fetch", "xhr"):
-            page.requests.append(request.url)
+            (page.background if request.url.endswith("/editors/") else page.requests).append(request.url)
 
     page.on("request", seen)
     return page
@@ -46,6 +59,8 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     alice = make_user("alice")
     army_list = _twelve(alice)
     log_in(phone.context, live_server, alice)
+    # Without the background copy of every editor (failed): an opening fetches its editor.
+    phone.route("**/editors/", lambda route: route.abort())
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
     rows = _rows(army_list)
@@ -66,44 +81,78 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/"]
 
-    # A change answers in one request and closes the editor: the row shows the new count and
-    # points, the totals follow, the focus is back on the row's link.
+    # Three changes (a "+", a ticked option, the quality), one request each: the editor stays
+    # open all along, the focus on the control used; the row's figures and the totals follow.
     phone.requests.clear()
+    editor = phone.locator(f"#entry-{squad.pk}-editor")
     phone.tap(f"#entry-{squad.pk}-more")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
-    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("80 pts")
     expect(phone.locator("#summary-points")).to_have_text("830")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-points")).to_have_text("830 pts")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-    assert len(phone.requests) == 1
+    expect(phone.locator(f"#entry-{squad.pk}-models")).to_have_value("6")
+    expect(editor).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-more")).to_be_focused()
+    phone.tap(f"#entry-{squad.pk}-opt-lmg")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("60 pts")
+    expect(phone.locator("#summary-points")).to_have_text("810")
+    expect(phone.locator(f"#entry-{squad.pk}-opt-lmg")).not_to_be_checked()
+    expect(phone.locator(f"#entry-{squad.pk}-opt-lmg")).to_be_focused()
+    phone.focus(f"#entry-{squad.pk}-quality")  # as a tap on it does (Playwright's choice does not)
+    phone.select_option(f"#entry-{squad.pk}-quality", "veteran")
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("78 pts")
+    expect(phone.locator("#summary-points")).to_have_text("828")
+    expect(editor).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-quality")).to_be_focused()
+    expect(phone.locator(f"#entry-{squad.pk}-quality")).to_have_value("veteran")
+    urls = [
+        f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/{action}/"
+        for action in ("models", "options", "quality")
+    ]
+    assert phone.requests == urls
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
-        phone.screenshot(path=os.path.join(SHOTS, "after-change-closed.png"))
+        phone.screenshot(path=os.path.join(SHOTS, "after-three-changes-open.png"))
 
-    # An option too: the row shows it as a chip. Enter on the focused row opens it again.
-    phone.keyboard.press("Enter")
-    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
-    phone.tap(f"#entry-{squad.pk}-opt-lmg")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open .chip")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("60")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-
-    # "Done" closes it without a change.
-    phone.keyboard.press("Enter")
-    phone.tap(f"#entry-{squad.pk}-close")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
-    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
-
-    # Escape closes an editor too.
-    phone.focus(f"#entry-{squad.pk}-open")
-    phone.keyboard.press("Enter")
-    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    # Escape closes it without a request: the row shows the changes, the focus on its link.
+    phone.requests.clear()
     phone.keyboard.press("Escape")
-    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_have_count(0)
+    expect(editor).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("6 models")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("Veteran · 6 models")
+    expect(phone.locator(f"#entry-{squad.pk}-open .chip")).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-points")).to_have_text("78")
     expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+
+    # Opened again (the browser kept it) and closed with "Done": no request either way.
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"#entry-{squad.pk}-name")).to_be_focused()
+    expect(phone.locator(f"#entry-{squad.pk}-models")).to_have_value("6")
+    phone.tap(f"#entry-{squad.pk}-close")
+    expect(editor).to_have_count(0)
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_be_focused()
+    assert phone.requests == []
+
+    # Opening another unit closes the one open.
+    other = rows[4]
+    phone.tap(f"#entry-{squad.pk}-open")
+    expect(editor).to_be_visible()
+    phone.tap(f"#entry-{other.pk}-open")
+    expect(phone.locator(f"#entry-{other.pk}-editor")).to_be_visible()
+    expect(editor).to_have_count(0)
+    expect(phone.locator(".unit-editor")).to_have_count(1)
+    phone.keyboard.press("Escape")
+    expect(phone.locator(".unit-editor")).to_have_count(0)
+
+    # Quick taps, then Escape at once: the editor closes once every tap is answered, none lost.
+    phone.tap(f"#entry-{squad.pk}-open")
+    expect(editor).to_be_visible()
+    phone.tap(f"#entry-{squad.pk}-more")
+    phone.tap(f"#entry-{squad.pk}-more")
+    phone.keyboard.press("Escape")
+    expect(phone.locator(f"#entry-{squad.pk}-open")).to_contain_text("8 models")
+    expect(editor).to_have_count(0)
+    expect(phone.locator("#summary-points")).to_have_text("854")
+    assert Entry.objects.get(pk=squad.pk).models_count == 8
 
     # Jumping to the last unit (a problem's or officer's link) leaves it below the sticky summary.
     phone.tap("#summary-bar a[href='#officers']")
@@ -122,7 +171,7 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     log_in(phone.context, live_server, alice)
     phone.goto(f"/lists/{army_list.pk}/")
     phone.evaluate("window.__marker = 1")
-    squad = _rows(army_list)[2]
+    first, second, squad = _rows(army_list)[:3]
     points = phone.locator("#summary-points")
     expect(points).to_have_text("820")
 
@@ -130,6 +179,9 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     phone.requests.clear()
     phone.tap(f"#entry-{squad.pk}-duplicate")
     expect(points).to_have_text("890")
+    # The copy's own row, once the server has answered (the greyed one before it has no id).
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li[id]")).to_have_count(13)
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
     copy = _rows(army_list)[3]
     order = phone.eval_on_selector_all(f"#platoon-{squad.platoon_id}-rows > li", "rows => rows.map(r => r.id)")
     assert order[2:4] == [f"entry-{squad.pk}", f"entry-{copy.pk}"]
@@ -148,13 +200,43 @@ def test_duplicate_goes_under_the_original_and_remove_can_be_undone(phone, live_
     assert order[3] == f"entry-{copy.pk}"
     assert Entry.objects.filter(pk=copy.pk).exists()
 
-    # Moving swaps it with its neighbour and closes its editor, the focus on its row's link.
+    # Moving swaps it with its neighbour and keeps its editor open, the focus on the button used.
     phone.tap(f"#entry-{copy.pk}-open")
     phone.tap(f"#entry-{copy.pk}-up")
     expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(2)).to_have_id(f"entry-{copy.pk}")
+    expect(phone.locator(f"#entry-{copy.pk}-editor")).to_be_visible()
+    expect(phone.locator(f"#entry-{copy.pk}-up")).to_be_focused()
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(3)).to_have_id(f"entry-{squad.pk}")
+    # Up, up, down before the first is answered (held back): one request at a time, in order,
+    # none lost; the second up takes it to the top, the down one place back.
+    held = _held(phone, "**/move/")
+    phone.tap(f"#entry-{copy.pk}-up")
+    expect(phone.locator(f"#entry-{copy.pk}-up")).to_have_class(re.compile("htmx-request"))
+    phone.tap(f"#entry-{copy.pk}-up")
+    phone.tap(f"#entry-{copy.pk}-down")
+    assert len(held) == 1
+    for left in (2, 1, 0):
+        if left:
+            with phone.expect_request("**/move/"):
+                held.pop().continue_()
+            for _ in range(400):  # until the route has it (its handler runs a moment after the request)
+                if held:
+                    break
+                phone.wait_for_timeout(25)
+        else:
+            held.pop().continue_()
+    phone.unroute("**/move/")
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(1)).to_have_id(f"entry-{copy.pk}")
+    assert [e.pk for e in _rows(army_list)][:2] == [first.pk, copy.pk]
+    # Up to the top: its "up" is now disabled, the focus on its heading; "Done" still closes it.
+    phone.tap(f"#entry-{copy.pk}-up")
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").first).to_have_id(f"entry-{copy.pk}")
+    expect(phone.locator(f"#entry-{copy.pk}-up")).to_be_disabled()
+    expect(phone.locator(f"#entry-{copy.pk}-name")).to_be_focused()
+    phone.tap(f"#entry-{copy.pk}-close")
     expect(phone.locator(f"#entry-{copy.pk}-editor")).to_have_count(0)
     expect(phone.locator(f"#entry-{copy.pk}-open")).to_be_focused()
-    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(3)).to_have_id(f"entry-{squad.pk}")
+    assert [e.pk for e in _rows(army_list)][:4] == [copy.pk, first.pk, second.pk, squad.pk]
     assert phone.evaluate("window.__marker") == 1
 
 
@@ -183,3 +265,227 @@ def test_sharing_from_the_builder_and_copying_the_shared_list(phone, new_browser
     copy_pk = int(friend.url.rstrip("/").split("/")[-1])
     assert copy_pk != army_list.pk
     assert Entry.objects.filter(army_list_id=copy_pk).count() == 12
+
+
+def _held(page, pattern: str) -> list:
+    """Requests to ``pattern`` held back until the test lets them go (``route.continue_()``)."""
+    held = []
+    page.route(pattern, lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    return held
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_remove_and_duplicate_show_their_result_before_the_server_answers(phone, live_server, monkeypatch):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    squad = _rows(army_list)[2]
+    points, head = phone.locator("#summary-points"), phone.locator(f"#platoon-{squad.platoon_id}-points")
+    rows = phone.locator(f"#platoon-{squad.platoon_id}-rows > li:visible")
+    expect(points).to_have_text("820")
+
+    # Duplicate, the server's answer held back: a greyed copy is already under the original and
+    # the totals have moved; once the answer comes, the copy is the server's own row.
+    phone.tap(f"#entry-{squad.pk}-open")
+    held = _held(phone, "**/duplicate/")
+    phone.tap(f"#entry-{squad.pk}-duplicate")
+    expect(points).to_have_text("890")
+    expect(head).to_have_text("890 pts")
+    expect(rows).to_have_count(13)
+    expect(phone.locator(f"#entry-{squad.pk} + .unit-row.is-pending")).to_contain_text("Rifle Squad")
+    assert len(held) == 1 and Entry.objects.filter(army_list=army_list).count() == 12
+    held.pop().continue_()
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li[id]")).to_have_count(13)
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
+    copy = _rows(army_list)[3]
+    expect(phone.locator(f"#entry-{squad.pk} + #entry-{copy.pk}")).to_be_visible()
+    expect(points).to_have_text("890")
+    phone.unroute("**/duplicate/")
+
+    # Remove, held back: the row is gone and the totals are down at once; the answer puts the
+    # "Undo" bar in its place.
+    phone.tap(f"#entry-{copy.pk}-open")
+    held = _held(phone, "**/remove/")
+    phone.tap(f"#entry-{copy.pk}-remove")
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    expect(rows).to_have_count(12)
+    assert len(held) == 1 and Entry.objects.filter(pk=copy.pk).exists()
+    held.pop().continue_()
+    expect(phone.locator(f"#entry-{copy.pk}")).to_contain_text("Removed Rifle Squad.")
+    expect(points).to_have_text("820")
+    assert not Entry.objects.filter(pk=copy.pk).exists()
+    phone.unroute("**/remove/")
+
+    # A removal that gets no answer (the network failed): the row and the totals come back, with
+    # a message next to the buttons.
+    phone.tap(f"#entry-{squad.pk}-open")
+    held = _held(phone, "**/remove/")
+    phone.tap(f"#entry-{squad.pk}-remove")
+    expect(points).to_have_text("750")
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_be_hidden()
+    held.pop().abort()
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_be_visible()
+    expect(phone.locator(f"#entry-{squad.pk}-actions-errors")).to_have_text(
+        "No answer from the server: the list may not have changed. Try again."
+    )
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    assert Entry.objects.filter(pk=squad.pk).exists()
+    phone.unroute("**/remove/")
+
+    # A duplicate the server refuses (the list is full): the copy goes, the totals come back, the
+    # reason next to the buttons, the editor still open.
+    monkeypatch.setattr("armybuilder.lists.services.ENTRIES_MAX", 12)
+    held = _held(phone, "**/duplicate/")
+    phone.tap(f"#entry-{squad.pk}-duplicate")
+    expect(points).to_have_text("890")
+    expect(rows).to_have_count(14)  # 12 units, the "Undo" bar and the greyed copy
+    held.pop().continue_()
+    expect(phone.locator(f"#entry-{squad.pk}-editor")).to_contain_text("A list holds at most")
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
+    expect(points).to_have_text("820")
+    expect(head).to_have_text("820 pts")
+    expect(rows).to_have_count(13)
+    assert Entry.objects.filter(army_list=army_list).count() == 12
+    assert phone.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
+    """Issue 26's squad (three extra men, 2 SMGs, an LMG, a Panzerfaust) took 15 taps when each
+    change closed the editor; every tap and key press is counted here."""
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v2"), name="Germany")
+    grenadiers = make_unit(army, name="Grenadier Squad")
+    make_option(grenadiers, slug="smg", name="Submachine gun", per_model=True, position=1)
+    make_option(grenadiers, slug="lmg", name="Light machine gun", cost_regular=20, position=2)
+    make_option(grenadiers, slug="panzerfaust", name="Panzerfaust", cost_regular=5, position=3)
+    army_list = make_list(alice, army, force_org="none")
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    taps = 0
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        phone.tap(selector)
+        taps += 1
+
+    def key(text: str) -> None:
+        nonlocal taps
+        phone.keyboard.press(text)
+        taps += 1
+
+    # The unit just added has its editor fetched at once: opening it costs no round trip.
+    with phone.expect_response(lambda response: "/entries/" in response.url and response.request.method == "GET"):
+        tap(f"#add-unit-{grenadiers.pk}")
+    expect(phone.locator("#summary-points")).to_have_text("50")
+    k = f"#entry-{Entry.objects.get(army_list=army_list).pk}"
+    phone.requests.clear()
+    tap(f"{k}-open")
+    expect(phone.locator(f"{k}-editor")).to_be_visible()
+    assert phone.requests == []
+    for _ in range(3):  # as fast as a thumb: each tap is sent in turn, the editor never closes
+        tap(f"{k}-more")
+    expect(phone.locator(f"{k}-models")).to_have_value("8")
+    expect(phone.locator("#summary-points")).to_have_text("80")
+    tap(f"{k}-opt-smg")
+    key("2")
+    tap(f"{k}-opt-lmg")  # leaving the SMG field sends it too
+    expect(phone.locator(f"{k}-opt-lmg")).to_be_checked()
+    tap(f"{k}-opt-panzerfaust")
+    # 50 + 3 men at 10 + 2 SMGs at 3 + 20 + 5, the editor open all along.
+    expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
+    expect(phone.locator("#summary-points")).to_have_text("111")
+    expect(phone.locator(f"{k}-editor")).to_be_visible()
+    assert taps <= 9, taps
+    entry = Entry.objects.get(army_list=army_list)
+    assert entry.models_count == 8
+    assert {slug: entry.options.get(slug) for slug in ("smg", "lmg", "panzerfaust")} == {
+        "smg": 2,
+        "lmg": 1,
+        "panzerfaust": 1,
+    }
+    assert phone.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live_server):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    rows = _rows(army_list)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    # Once the page is idle, one background request brings every unit's editor.
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "12", timeout=15_000)
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+
+    # Filtering the catalogue reads, changes nothing: the kept editors stay.
+    phone.fill("#catalogue-q", "Lieutenant")
+    expect(phone.locator("#catalogue-results .catalogue-unit")).to_have_count(1)
+    with phone.expect_response(lambda response: "/catalogue/" in response.url):
+        phone.locator("#catalogue-q").blur()  # its "change" asks once more
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "12")
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+
+    # Three different units opened in turn: not one request.
+    phone.requests.clear()
+    phone.background.clear()
+    for entry in (rows[1], rows[7], rows[11]):
+        phone.tap(f"#entry-{entry.pk}-open")
+        expect(phone.locator(f"#entry-{entry.pk}-editor")).to_be_visible()
+        expect(phone.locator(f"#entry-{entry.pk}-name")).to_be_focused()
+        expect(phone.locator(".unit-editor")).to_have_count(1)
+    assert phone.requests == [] and phone.background == []
+
+    # A change still answers in one request, the editor open.
+    squad = rows[7]
+    k = f"#entry-{squad.pk}"
+    phone.tap(f"{k}-open")
+    phone.tap(f"{k}-more")
+    expect(phone.locator(f"{k}-models")).to_have_value("6")
+    expect(phone.locator(f"{k}-points")).to_have_text("80 pts")
+    assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"]
+
+    # Enter in the number field: the change it fires is the one request (no second submit that
+    # would cancel it).
+    phone.requests.clear()
+    phone.fill(f"{k}-models", "8")
+    phone.keyboard.press("Enter")
+    expect(phone.locator(f"{k}-points")).to_have_text("100 pts")
+    expect(phone.locator("#summary-points")).to_have_text("850")
+    expect(phone.locator(f"{k}-models")).to_be_focused()
+    phone.tap(f"{k}-more")  # the next request shows nothing else was sent meanwhile
+    expect(phone.locator(f"{k}-models")).to_have_value("9")
+    assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"] * 2
+    assert Entry.objects.get(pk=squad.pk).models_count == 9
+
+    # A closed editor reopened after the change shows it (the answer replaced the kept copy).
+    phone.keyboard.press("Escape")
+    phone.tap(f"#entry-{rows[2].pk}-open")
+    phone.tap(f"{k}-open")
+    expect(phone.locator(f"{k}-models")).to_have_value("9")
+    assert phone.background == []
+
+    # A move changes the list: the kept copies are dropped, the editor stays open, and once the
+    # page is quiet again every editor is fetched anew, so the next opening is local again.
+    phone.requests.clear()
+    phone.tap(f"{k}-down")
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(8)).to_have_id(f"entry-{squad.pk}")
+    expect(phone.locator(f"{k}-down")).to_be_focused()
+    expect(phone.locator("#roster")).to_have_attribute("data-editors-kept", "11", timeout=15_000)
+    assert phone.background == [f"{live_server.url}/lists/{army_list.pk}/editors/"]
+    phone.requests.clear()
+    phone.tap(f"#entry-{rows[8].pk}-open")
+    expect(phone.locator(f"#entry-{rows[8].pk}-editor")).to_be_visible()
+    # Its move buttons as they now are: it went up one place.
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(7)).to_have_id(f"entry-{rows[8].pk}")
+    assert phone.requests == []
+    assert phone.evaluate("window.__marker") == 1

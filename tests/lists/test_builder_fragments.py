@@ -58,8 +58,9 @@ def test_each_action_answers_a_few_kilobytes_never_the_roster(client, fifty, act
     html = gzip.decompress(response.content).decode()
     assert len(response.content) <= BUDGET
     assert 'id="roster"' not in html
-    # At most the unit's row or editor and one neighbour (a move), never the other 48 units.
-    assert len(re.findall(r'<li id="entry-\d+" class="unit-row', html)) <= 2
+    # At most the unit's row or editor (its closed row inside) and one neighbour (a move), never
+    # the other 48 units.
+    assert len(set(re.findall(r'<li id="entry-(\d+)" class="unit-row', html))) <= 2
 
 
 @pytest.mark.django_db
@@ -144,14 +145,18 @@ def test_it_offers_undo_without_javascript(client, fifty):
 def test_moving_swaps_the_unit_with_its_neighbour_only(client, fifty):
     rows = _rows(fifty)
     entry, above = rows[8], rows[7]
-    html = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX).content.decode()
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/move/", {"direction": "up"}, headers=HX)
+    html = response.content.decode()
     assert [e.pk for e in _rows(fifty)][7:9] == [entry.pk, above.pk]
-    # The neighbour is deleted out of band, then both rows come back in their new order, the
-    # moved unit's editor closed.
-    assert f'<li id="entry-{above.pk}" hx-swap-oob="delete">' in html
-    order = re.findall(r'<li id="entry-(\d+)" class="unit-row">', html)
-    assert [int(pk) for pk in order] == [entry.pk, above.pk]
-    assert "unit-editor" not in html
+    # The moved unit's editor, still open, is morphed where it is; the neighbour is deleted out of
+    # band, then its row inserted after the editor.
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
+    assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
+    assert html.count('class="unit-editor"') == 1
+    tail = html.split(f'<li id="entry-{above.pk}" hx-swap-oob="delete"></li>', 1)[1]
+    assert re.match(
+        rf'\s*<ul hx-swap-oob="afterend:#entry-{entry.pk}">\s*<li id="entry-{above.pk}" class="unit-row">', tail
+    )
 
 
 @pytest.mark.django_db
@@ -197,46 +202,82 @@ def test_a_change_sends_only_the_panels_it_changed(client, fifty):
     assert 'id="problems"' in html and f'id="platoon-{entry.platoon_id}-head"' in html
 
 
+# Changes made in the editor: it stays open, the answer morphed into it.
 CHANGES = [
     ("quality/", {"quality": "veteran"}),
     ("models/", {"step": "1"}),
     ("models/", {"models": "7"}),
     ("options/", {"opt-smg": "2"}),
     ("rename/", {"name": "Able"}),
+]
+# Moves: the unit's editor, still open, goes to its new place.
+MOVES = [
     ("platoon/", {"platoon": ""}),
     ("move/", {"direction": "up"}),
 ]
 
 
+def _points_match(html: str, entry, pattern: str) -> None:
+    points = re.search(pattern, html)
+    summary = list_summary(ArmyList.objects.for_builder(details=False).get(pk=entry.army_list_id))
+    assert points and int(points[1]) == summary.entry_points[str(entry.pk)]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("action", "data"), CHANGES)
-def test_every_change_closes_the_editor_its_row_in_its_place(client, fifty, action, data):
+def test_every_change_answers_the_editor_still_open(client, fifty, action, data):
     entry = _rows(fifty)[20]
     url = f"/lists/{fifty.pk}/entries/{entry.pk}/{action}"
     response = client.post(url, data, headers=HX | GZIP)
     assert response.status_code == 200
     assert len(response.content) <= BUDGET
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
     html = gzip.decompress(response.content).decode()
-    # The unit's closed row (its link opens the editor again), no editor, never the roster.
-    row = rf'<li id="entry-{entry.pk}" class="unit-row">\s*<a class="unit-open" id="entry-{entry.pk}-open"'
-    assert re.search(row, html)
-    assert "unit-editor" not in html and "is-open" not in html and 'id="roster"' not in html
-    points = re.search(rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>', html)
-    summary = list_summary(ArmyList.objects.for_builder(details=False).get(pk=fifty.pk))
-    assert points and int(points[1]) == summary.entry_points[str(entry.pk)]
-    if action != "move/":  # a move changes no total
-        assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+    # The unit's editor, open, with its closed row as a template ("Done" closes it locally),
+    # never the roster.
+    assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
+    assert 'hx-ext="editor-morph"' in html and '<template class="closed-row">' in html
+    assert html.count('class="unit-editor"') == 1 and 'id="roster"' not in html
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+) pts</span>')
+    # The closed row in the template carries the new figures too.
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+)</span>')
+    assert re.search(r'id="summary-bar" class="summary-bar[^"]*" hx-swap-oob="true"', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), MOVES)
+def test_a_move_answers_the_units_editor_still_open(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data, headers=HX | GZIP)
+    assert response.status_code == 200
+    assert len(response.content) <= BUDGET
+    html = gzip.decompress(response.content).decode()
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in html
+    assert html.count('class="unit-editor"') == 1 and 'id="roster"' not in html
+    assert '<template class="closed-row">' in html  # "Done" still closes it locally
+    _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+) pts</span>')
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("action", "data"), CHANGES)
-def test_every_change_without_javascript_reloads_the_page_with_the_editor_closed(client, fifty, action, data):
+def test_every_change_without_javascript_reloads_the_page_with_the_editor_open(client, fifty, action, data):
     entry = _rows(fifty)[20]
     response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data)
-    assert response["Location"] == f"/lists/{fifty.pk}/#entry-{entry.pk}"
+    assert response["Location"] == f"/lists/{fifty.pk}/?edit={entry.pk}#entry-{entry.pk}"
     page = client.get(response["Location"]).content.decode()
-    assert "unit-editor" not in page
-    assert f'<li id="entry-{entry.pk}" class="unit-row">' in page
+    assert page.count('class="unit-editor"') == 1
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "data"), MOVES)
+def test_a_move_without_javascript_reloads_the_page_with_the_editor_open(client, fifty, action, data):
+    entry = _rows(fifty)[20]
+    response = client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/{action}", data)
+    assert response["Location"] == f"/lists/{fifty.pk}/?edit={entry.pk}#entry-{entry.pk}"
+    page = client.get(response["Location"]).content.decode()
+    assert page.count('class="unit-editor"') == 1
+    assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page
 
 
 @pytest.mark.django_db
@@ -246,7 +287,7 @@ def test_a_refused_change_keeps_the_editor_open_with_the_reason(client, fifty):
     response = client.post(url, {"models": "70"}, headers=HX | GZIP)
     assert len(response.content) <= BUDGET
     html = gzip.decompress(response.content).decode()
-    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "outerHTML"
+    assert response["HX-Retarget"] == f"#entry-{entry.pk}" and response["HX-Reswap"] == "morph"
     assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
     assert f'id="entry-{entry.pk}-models-errors"' in html and "hx-swap-oob" not in html
     # Without JavaScript: the page, its editor open, the reason next to the field.
@@ -254,3 +295,51 @@ def test_a_refused_change_keeps_the_editor_open_with_the_reason(client, fifty):
     assert page.status_code == 400
     assert f'<li id="entry-{entry.pk}" class="unit-row is-open"' in page.content.decode()
     assert f'id="entry-{entry.pk}-models-errors"' in page.content.decode()
+
+
+EDITORS_BUDGET = 16 * 1024  # gzipped, the background fetch of a 50-unit list's editors (about 13 KB)
+
+
+@pytest.mark.django_db
+def test_every_units_editor_comes_in_one_small_background_answer(client, fifty):
+    response = client.get(f"/lists/{fifty.pk}/editors/", headers=HX | GZIP)
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    assert len(response.content) <= EDITORS_BUDGET
+    html = gzip.decompress(response.content).decode()
+    # Each unit's editor, open, with its closed row inside: nothing else (no roster, no summary).
+    keys = re.findall(r'<li id="entry-(\d+)" class="unit-row is-open"', html)
+    assert keys == [str(e.pk) for e in _rows(fifty)]
+    assert html.count('<template class="closed-row">') == 50
+    assert 'id="roster"' not in html and "summary-bar" not in html
+    # One render: one CSRF token for all the forms, so it compresses.
+    assert len(set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))) == 1
+    # The list's revision comes with it: a reload revalidates it without sending it again.
+    again = client.get(f"/lists/{fifty.pk}/editors/", headers=HX | GZIP | {"If-None-Match": response["ETag"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.django_db
+def test_the_editors_answer_follows_the_list(client, fifty):
+    first = client.get(f"/lists/{fifty.pk}/editors/", headers=HX)
+    entry = _rows(fifty)[3]
+    client.post(f"/lists/{fifty.pk}/entries/{entry.pk}/models/", {"step": "1"}, headers=HX)
+    second = client.get(f"/lists/{fifty.pk}/editors/", headers=HX | {"If-None-Match": first["ETag"]})
+    assert second.status_code == 200
+    assert second["ETag"] != first["ETag"]
+    assert f'id="entry-{entry.pk}-models" name="models" value="{entry.models_count + 1}"' in second.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_editors_answer_is_the_owners_only(client, fifty):
+    client.force_login(make_user("mallory"))
+    assert client.get(f"/lists/{fifty.pk}/editors/", headers=HX).status_code == 404
+    client.logout()
+    assert client.get(f"/lists/{fifty.pk}/editors/", headers=HX).status_code in (302, 404)
+
+
+@pytest.mark.django_db
+def test_the_editors_answer_without_javascript_is_the_page(client, fifty):
+    response = client.get(f"/lists/{fifty.pk}/editors/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/lists/{fifty.pk}/#roster"

@@ -54,6 +54,7 @@ def _action(army_list, name: str) -> tuple[str, str, dict]:
         "entry-remove": ("post", f"{url}remove/", {}),
         "entry-editor": ("get", url, {}),
         "entry-row": ("get", f"{url}row/", {}),
+        "editors": ("get", f"{base}editors/", {}),  # every unit's editor, in the background
         "platoon-add": ("post", f"{base}platoons/add/", {"kind": "reinforced_platoon"}),
         "platoon-rename": ("post", f"{base}platoons/{platoon.pk}/rename/", {"name": "Able"}),
         "platoon-remove": ("post", f"{base}platoons/{platoon.pk}/remove/", {}),
@@ -76,6 +77,7 @@ ACTIONS = [
     "entry-remove",
     "entry-editor",
     "entry-row",
+    "editors",
     "entry-restore",
     "platoon-add",
     "platoon-rename",

@@ -282,8 +282,8 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"})
     world.squad.refresh_from_db()
-    # Back to the page, the unit's editor closed (no ``?edit=``), its row in view.
-    assert response["Location"] == f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}"
+    # Back to the page, the unit's editor still open (``?edit=``), in view.
+    assert response["Location"] == f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
     assert world.squad.quality == "veteran"
 
 
@@ -291,9 +291,11 @@ def test_it_changes_quality_and_redirects_back(alice_client, world):
 def test_it_changes_quality_with_htmx_and_updates_the_summary(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "veteran"}, headers=HX)
-    # The unit's row, its editor closed, its platoon's header and the summary (out of band).
-    assert response.content.lstrip().startswith(f'<li id="entry-{world.squad.pk}" class="unit-row">'.encode())
-    assert b"unit-editor" not in response.content
+    # The unit's editor, still open, its platoon's header and the summary (out of band).
+    assert response.content.lstrip().startswith(f'<li id="entry-{world.squad.pk}" class="unit-row is-open"'.encode())
+    assert b'class="unit-editor"' in response.content
+    assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65 pts</span>'.encode() in response.content
+    # Its closed row comes with it, for "Done" to close it without a request.
     assert f'<span class="unit-points" id="entry-{world.squad.pk}-points">65</span>'.encode() in response.content
     assert b'<span class="unit-quality q-veteran">Veteran</span>' in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
@@ -338,9 +340,10 @@ def test_it_sets_the_number_of_models(alice_client, world):
     response = alice_client.post(url, {"models": "9"}, headers=HX)
     world.squad.refresh_from_db()
     assert world.squad.models_count == 9
-    # 50 + 4 extra men at 10 = 90 points, on the unit's row (its editor closed).
+    # 50 + 4 extra men at 10 = 90 points, in the unit's editor (still open) and its closed row.
+    assert f'id="entry-{world.squad.pk}-points">90 pts</span>'.encode() in response.content
     assert f'id="entry-{world.squad.pk}-points">90</span>'.encode() in response.content
-    assert b"9 models" in response.content and b"unit-editor" not in response.content
+    assert b"9 models" in response.content and b'value="9"' in response.content
 
 
 @pytest.mark.django_db
@@ -395,10 +398,11 @@ def test_it_sets_options(alice_client, world):
 def test_it_prices_options_in_the_htmx_fragment(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/options/"
     response = alice_client.post(url, {"grp-1": "piat", "opt-smg": "2"}, headers=HX)
-    # The unit's row, its editor closed: the new points (50 + 30 + 2 at 3) and the options taken as chips.
-    assert f'id="entry-{world.squad.pk}-points">86</span>'.encode() in response.content
+    # The unit's editor, still open: the new points (50 + 30 + 2 at 3), the options; its closed row
+    # has them as chips.
+    assert f'id="entry-{world.squad.pk}-points">86 pts</span>'.encode() in response.content
     assert b'<span class="chip">PIAT</span> <span class="chip">2\xc3\x97 Sten gun</span>' in response.content
-    assert b'<fieldset class="editor-options">' not in response.content
+    assert b'<fieldset class="editor-options">' in response.content
 
 
 @pytest.mark.django_db
@@ -437,9 +441,12 @@ def test_it_renames_an_entry(alice_client, world):
     response = alice_client.post(url, {"name": "  1st Section  "}, headers=HX)
     world.squad.refresh_from_db()
     assert world.squad.name == "1st Section"
-    # The editor closes: the unit's row shows its new name.
+    # The editor stays open under its new name; its closed row has it too.
+    assert (
+        f'<h3 class="unit-name" id="entry-{world.squad.pk}-name" tabindex="-1">1st Section</h3>'.encode()
+        in response.content
+    )
     assert b'<span class="unit-name">1st Section</span>' in response.content
-    assert b"unit-editor" not in response.content
 
 
 @pytest.mark.django_db
@@ -462,9 +469,9 @@ def test_it_moves_an_entry_to_another_platoon(alice_client, world):
     assert b'<section id="roster"' not in response.content
     assert f'<li id="entry-{world.squad.pk}" hx-swap-oob="delete">'.encode() in response.content
     assert f'<ul hx-swap-oob="beforeend:#platoon-{other.pk}-rows">'.encode() in response.content
-    # Its row, closed, joins the other platoon.
-    assert f'<li id="entry-{world.squad.pk}" class="unit-row">'.encode() in response.content
-    assert b"unit-editor" not in response.content
+    # Its editor, still open, joins the other platoon.
+    assert f'<li id="entry-{world.squad.pk}" class="unit-row is-open"'.encode() in response.content
+    assert response.content.count(b'class="unit-editor"') == 1
     assert f'id="platoon-{other.pk}-head" hx-swap-oob="true"'.encode() in response.content
     assert f'id="platoon-{world.platoon.pk}-head" hx-swap-oob="true"'.encode() in response.content
 
@@ -486,7 +493,7 @@ def test_it_shows_a_refused_platoon_in_the_units_editor_with_htmx(alice_client, 
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/platoon/"
     response = alice_client.post(url, {"platoon": elsewhere.pk}, headers=HX)
     assert response["HX-Retarget"] == f"#entry-{world.squad.pk}"
-    assert response["HX-Reswap"] == "outerHTML"
+    assert response["HX-Reswap"] == "morph"
     assert f'id="entry-{world.squad.pk}-platoon-errors"'.encode() in response.content
     assert b"That platoon is not in this list." in response.content
 
@@ -721,11 +728,11 @@ def test_it_accepts_the_pages_csrf_token(world):
 def test_it_shows_the_change_after_the_redirect(alice_client, world):
     url = f"/lists/{world.army_list.pk}/entries/{world.squad.pk}/quality/"
     response = alice_client.post(url, {"quality": "inexperienced"}, follow=True)
-    page = f"/lists/{world.army_list.pk}/#entry-{world.squad.pk}"
+    page = f"/lists/{world.army_list.pk}/?edit={world.squad.pk}#entry-{world.squad.pk}"
     assert response.redirect_chain == [(page, 302)]
-    # The page comes back with the unit's editor closed, its row showing the change.
-    assert f'id="entry-{world.squad.pk}-points">35</span>'.encode() in response.content
-    assert b"unit-editor" not in response.content
+    # The page comes back with the unit's editor still open, showing the change.
+    assert f'id="entry-{world.squad.pk}-points">35 pts</span>'.encode() in response.content
+    assert b'<option value="inexperienced" selected>' in response.content
 
 
 @pytest.mark.django_db

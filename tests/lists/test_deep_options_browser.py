@@ -39,32 +39,36 @@ def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
 
     smg.fill("3")
     smg.dispatch_event("change")
-    # The change closes the editor: the row shows the count and the new points (50 + 3 men + 3 SMGs).
-    row = page.locator(f"#{k}-open")
-    expect(row).to_contain_text("3× SMG instead of rifle")
-    expect(page.locator(f"#{k}-points")).to_have_text("92")
+    # The editor stays open: its points (50 + 3 men + 3 SMGs) change in place.
+    points = page.locator(f"#{k}-points")
+    expect(points).to_have_text("92 pts")
 
-    page.click(f"#{k}-open")
     page.check(f"#{k}-opt-lmg-team")
-    expect(row).to_contain_text("10 models")
-    expect(row).to_contain_text("LMG team")
-    expect(page.locator(f"#{k}-points")).to_have_text("112")
+    expect(points).to_have_text("112 pts")
+    expect(page.locator(f"#{k}-models-hint")).to_contain_text("10 with the teams")
     expect(page.locator("#summary-dice")).to_have_text("2")  # the squad and the tank: the team adds no die
 
-    # Three upgrades of two: refused beside the group, nothing saved.
-    page.click(f"#{k}-open")
+    # Three upgrades of two: refused beside the group, nothing saved, the box the player ticked
+    # unticked again.
     page.check(f"#{k}-opt-scope")
-    expect(row).to_contain_text("Scope")
-    page.click(f"#{k}-open")
+    expect(points).to_have_text("117 pts")
     page.check(f"#{k}-opt-flag")
-    expect(row).to_contain_text("Flag")
-    page.click(f"#{k}-open")
-    page.check(f"#{k}-opt-bayonets")
+    expect(points).to_have_text("124 pts")
+    page.locator(f"#{k}-opt-bayonets").click()
     expect(page.locator(f"#{k}-grp-1-errors")).to_contain_text("Upgrades allows at most 2 choices; 3 were chosen.")
     page.screenshot(path="/tmp/deep-options-refused.png", full_page=True)
     assert page.evaluate("window.__marker") == 1
     squad.refresh_from_db()
     assert squad.options == {"smg": 3, "lmg-team": 1, "scope": 1, "flag": 1}
+    expect(page.locator(f"#{k}-opt-bayonets")).not_to_be_checked()
+
+    # "Done": the row shows the count and the options taken.
+    page.click(f"#{k}-close")
+    row = page.locator(f"#{k}-open")
+    expect(row).to_contain_text("3× SMG instead of rifle")
+    expect(row).to_contain_text("10 models")
+    expect(row).to_contain_text("LMG team")
+    expect(row).to_contain_text("Flag")
 
     # A tank priced through its variant: one must be chosen, Ausf. J only at Veteran.
     t = f"entry-{tank.pk}"
@@ -73,5 +77,5 @@ def test_per_man_swaps_and_a_team_on_a_phone(new_browser_context, live_server):
     expect(page.locator(f"#{t}-grp-1-none")).to_have_count(0)
     page.screenshot(path="/tmp/deep-options-variant.png", full_page=True)
     page.check(f"#{t}-grp-1-ausf-f")
-    expect(page.locator(f"#{t}-points")).to_have_text("120")
+    expect(page.locator(f"#{t}-points")).to_have_text("120 pts")
     expect(page.locator("#problems")).not_to_contain_text("choose one of Variant")
