@@ -189,6 +189,11 @@ class Submission(models.Model):
             ),
         )
 
+    @property
+    def own_unit_names(self) -> list[str]:
+        """The sealed list's units that are the player's own entries, not checked data."""
+        return [str(name) for name in self.facts.get("own_units", ())]
+
     def problems(self, rules: legality.EventRules) -> tuple[Problem, ...]:
         return legality.check(rules, self.sealed_facts())
 
