@@ -26,13 +26,13 @@ def test_a_commissar_re_roll_on_the_phone(live_server, new_browser_context):
     squad = page.locator(f"#u-{key}")
 
     def step(action) -> None:
-        before = page.locator("#game").get_attribute("data-revision")
+        before = page.locator("#game-sync").get_attribute("data-revision")
         action()
-        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
 
     def add_pin() -> None:
-        if not squad.locator("details.unit-tools").get_attribute("open"):
-            squad.locator("details.unit-tools summary").click()  # each new board comes with it closed
+        if squad.locator("details.unit-tools").get_attribute("open") is None:
+            squad.locator("details.unit-tools summary").click()  # a tap's answer keeps it as it was
         squad.locator("button[name=delta][value='1']").first.click()
 
     for _ in range(3):
