@@ -3,8 +3,8 @@
 Used by ``builder_browser_bench.py --barracks-url URL`` (a Barracks build served elsewhere) or
 ``--barracks-dist DIR`` (a built ``dist`` folder of barracks-web, served here: gzipped like a
 static host, every path without a file answered with ``index.html`` as a single-page app's host
-does). Barracks is MIT-licensed (github.com/fjlaubscher/barracks); none of its code is in this
-repository: build it apart (see docs in the module's ``--help`` text of the main bench).
+does, with an ETag so that a fetch of unchanged data is answered 304). Barracks is MIT-licensed
+(github.com/fjlaubscher/barracks); none of its code is in this repository: build it apart.
 
 Barracks keeps lists in the browser (IndexedDB, database ``BARRACKS`` version 3): each cold load
 starts in a fresh browser context holding only the 50-unit list itself (written before the
@@ -27,6 +27,7 @@ on screen, as in Muster's bench:
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import mimetypes
 import statistics
@@ -48,7 +49,7 @@ def serve_dist(dist: Path) -> tuple[ThreadingHTTPServer, str]:
     index = dist / "index.html"
     if not index.is_file():
         raise SystemExit(f"--barracks-dist: no index.html in {dist} (build barracks-web first)")
-    cache: dict[Path, bytes] = {}
+    cache: dict[Path, tuple[bytes, bytes, str]] = {}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # no line per request on the bench's output
@@ -65,10 +66,21 @@ def serve_dist(dist: Path) -> tuple[ThreadingHTTPServer, str]:
                 target = index
             zipped = "gzip" in self.headers.get("Accept-Encoding", "")
             if target not in cache:
-                cache[target] = gzip.compress(target.read_bytes(), 6)
-            body = cache[target] if zipped else target.read_bytes()
+                raw = target.read_bytes()
+                cache[target] = (raw, gzip.compress(raw, 6), f'"{hashlib.sha1(raw).hexdigest()[:16]}"')
+            raw, packed, etag = cache[target]
+            # Revalidated like a static host answers (ETag, max-age=0): the app's fetches of its
+            # data on each page get a 304 with no body when nothing changed.
+            if self.headers.get("If-None-Match") == etag:
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                return
+            body = packed if zipped else raw
             self.send_response(200)
             self.send_header("Content-Type", mimetypes.guess_type(target.name)[0] or "application/octet-stream")
+            self.send_header("Cache-Control", "public, max-age=0, must-revalidate")
+            self.send_header("ETag", etag)
             if zipped:
                 self.send_header("Content-Encoding", "gzip")
             self.send_header("Content-Length", str(len(body)))
@@ -341,7 +353,9 @@ PAIRS = [
 
 def report(muster: dict, barracks: dict) -> list[tuple[str, float, float]]:
     """Print Muster's and Barracks' figures side by side; returns the compared rows."""
-    print(f"\n  {'side by side, weak Wi-Fi phone (Barracks / Muster)':54}{'Muster':>10}{'Barracks':>11}{'ratio':>8}")
+    print(
+        f"\n  {'side by side, weak Wi-Fi phone (ratio Muster/Barracks)':54}{'Muster':>10}{'Barracks':>11}{'ratio':>8}"
+    )
     rows = []
     for name, (kind, muster_name) in PAIRS:
         entry = muster[kind].get(muster_name)
@@ -350,8 +364,22 @@ def report(muster: dict, barracks: dict) -> list[tuple[str, float, float]]:
         mine, theirs = entry[0], barracks[name]
         rows.append((name, mine, theirs))
         verdict = "met" if mine <= theirs else "NOT met"
-        label = name if muster_name == name else f"{name} / {muster_name}"
+        label = name if muster_name == name else f"{name} | {muster_name.replace(' (page quiet)', '')}"
         print(f"  {label[:54]:54}{mine:7.0f} ms{theirs:8.0f} ms{mine / theirs:7.2f}x  {verdict}")
+    # A change made from the list, as a player makes it: open the unit, change, close (Muster's
+    # Done, Barracks' Save, which is when its list total moves).
+    actions = muster["actions"]
+    muster_open = actions.get("open a unit's editor (page quiet)", (0,))[0]
+    muster_close = actions.get("close editor (Done)", (0,))[0]
+    for change in ("men +/-", "quality", "option"):
+        if change not in actions or change not in barracks:
+            continue
+        mine = muster_open + actions[change][0] + muster_close
+        theirs = barracks["open a unit's editor"] + barracks[change] + barracks["save (back to the list)"]
+        rows.append((f"{change}: open, change, close", mine, theirs))
+        verdict = "met" if mine <= theirs else "NOT met"
+        label = f"{change}: open + change + Done/Save"
+        print(f"  {label:54}{mine:7.0f} ms{theirs:8.0f} ms{mine / theirs:7.2f}x  {verdict}")
     print("  Barracks' steps:")
     for name, ms in barracks.items():
         print(f"    {name:42}{ms:7.0f} ms")
