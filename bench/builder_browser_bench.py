@@ -22,9 +22,14 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   own figures are printed apart (requests: how many were made in the whole run; its gzipped size
   measured once outside the browser, as Chromium reports no body size for fetch() answers).
 
-``--profiles weak`` measures the weak Wi-Fi phone only (half the run time). The bench does not
-drive Barracks: issue 26's Barracks figures (same phone profile, measured side by side in an
-earlier session) are the yardstick to compare with by hand.
+``--profiles weak`` measures the weak Wi-Fi phone only (half the run time).
+
+Side by side with Barracks (issue 26): ``--barracks-url URL`` (a Barracks build served elsewhere)
+or ``--barracks-dist DIR`` (a built ``dist`` folder of barracks-web, served by the bench, gzipped)
+also drives Barracks' builder on the weak Wi-Fi phone profile in the same run, through
+``barracks_side_by_side.py`` (what it measures and how is in its docstring), and prints each
+action's Muster and Barracks times with their ratio. Barracks (MIT, fjlaubscher/barracks) is not
+part of this repository: build barracks-web apart (its ``vite build``) and point the bench at it.
 
 The targets of issue #12 are printed with each figure: one request of at most 12 KB per
 action at 50 units; a 50-unit page of at most 60 KB of HTML before compression; on weak
@@ -45,6 +50,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import barracks_side_by_side  # the bench folder is on sys.path when a bench runs as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 RTT_MS = 150
@@ -448,6 +455,9 @@ def main() -> None:
     parser.add_argument(
         "--profiles", choices=("both", "weak"), default="both", help="'weak': the weak Wi-Fi phone profile only"
     )
+    side = parser.add_mutually_exclusive_group()
+    side.add_argument("--barracks-url", help="also drive the Barracks build served at this URL (weak profile)")
+    side.add_argument("--barracks-dist", type=Path, help="also drive this built Barracks dist folder, served here")
     args = parser.parse_args()
     if args.serve:
         serve(int(args.serve[0]), Path(args.serve[1]), Path(args.serve[2]))
@@ -455,8 +465,11 @@ def main() -> None:
     shm = Path("/dev/shm")
     tmp = Path(tempfile.mkdtemp(prefix="muster-bbench-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
     db_path, floor_file = tmp / "bench.sqlite3", tmp / "floor.html"
-    server = None
+    server = barracks_server = None
     try:
+        barracks_url = args.barracks_url
+        if args.barracks_dist:
+            barracks_server, barracks_url = barracks_side_by_side.serve_dist(args.barracks_dist)
         _setup_django(db_path)
         from django.core.management import call_command
 
@@ -514,9 +527,15 @@ def main() -> None:
                 figures[profile]["actions"] = actions(
                     browser, base, cookie, lists[50], squad_entry, add_unit, weak, args.runs
                 )
+            if barracks_url:
+                figures["barracks (weak Wi-Fi phone)"] = barracks_side_by_side.measure(
+                    browser, barracks_url.rstrip("/"), True, args.runs, WEAK_WIFI, CPU_SLOWDOWN
+                )
             browser.close()
         figures["load"].append(os.getloadavg()[0])
         _report(figures, len(page_html))
+        if barracks_url:
+            barracks_side_by_side.report(figures["weak Wi-Fi phone"], figures["barracks (weak Wi-Fi phone)"])
         print(f"\nbackground fetch of the 50 units' editors: {editors_gzipped / 1024:.1f} KB gzipped")
         figures["editors gzipped"] = editors_gzipped
         if args.json:
@@ -525,6 +544,8 @@ def main() -> None:
         if server is not None:
             server.terminate()
             server.wait(10)
+        if barracks_server is not None:
+            barracks_server.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
