@@ -42,6 +42,8 @@ NAMES = {
     "modern-communications": gettext_lazy("Modern Communications"),
     "rapid-fire": gettext_lazy("Rapid Fire"),
     "up-and-at-em": gettext_lazy("Up and 'at 'em"),
+    "air-superiority": gettext_lazy("Air Superiority"),
+    "massed-batteries": gettext_lazy("Massed Batteries"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),

@@ -57,6 +57,8 @@ Effect = Literal[
     "nco",
     "extra_dice",
     "assault_pass",
+    "air_strikes",
+    "barrage_radius",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -104,10 +106,10 @@ RULES: tuple[NationalRule, ...] = (
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
-    _v2("massed-batteries", "soviet-union", "Massed Batteries"),
+    _v2("massed-batteries", "soviet-union", "Massed Batteries", "barrage_radius"),
     _v2("not-one-step-back", "soviet-union", "Not One Step Back!", "commissar"),
     _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
-    _v2("air-superiority", "us", "Air Superiority"),
+    _v2("air-superiority", "us", "Air Superiority", "air_strikes"),
     _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
     _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
     _v2("modern-communications", "us", "Modern Communications", "reserves"),
