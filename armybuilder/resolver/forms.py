@@ -454,6 +454,13 @@ class CloseQuartersForm(EditionForm):
     defender_quality = forms.ChoiceField(label=_("Defender quality"), choices=QUALITY_CHOICES)
     defender_tough = forms.BooleanField(label=_("Tough Fighters (or assault weapons)"), required=False)
     defensive_position = forms.BooleanField(label=_("Defender in a defensive position"), required=False)
+    # The British characteristic a list chose: Regular and Veteran men roll one more die per three.
+    attacker_boots = forms.BooleanField(
+        label=_("Tough as Boots (a British list that chose it): one more die per three men"), required=False
+    )
+    defender_boots = forms.BooleanField(
+        label=_("Tough as Boots (a British list that chose it): one more die per three men"), required=False
+    )
 
 
 def close_quarters_defaults(edition: str) -> dict[str, object]:

@@ -44,6 +44,7 @@ NAMES = {
     "up-and-at-em": gettext_lazy("Up and 'at 'em"),
     "air-superiority": gettext_lazy("Air Superiority"),
     "massed-batteries": gettext_lazy("Massed Batteries"),
+    "tough-as-boots": gettext_lazy("Tough as Boots"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),

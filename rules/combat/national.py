@@ -59,6 +59,7 @@ Effect = Literal[
     "assault_pass",
     "air_strikes",
     "barrage_radius",
+    "cq_bonus",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -98,6 +99,7 @@ RULES: tuple[NationalRule, ...] = (
     # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
     _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
+    _v2("tough-as-boots", "great-britain", "Tough as Boots", "cq_bonus"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -388,6 +390,18 @@ def up_and_at_em(edition: str, army: str, assaulting: bool, quality: str) -> App
     if r is None or not assaulting or quality == "inexperienced":
         return None
     return Applied("order", r.slug, r.name)
+
+
+CQ_BONUS_QUALITIES = frozenset({"regular", "veteran"})  # Tough as Boots: not for Inexperienced infantry [BR2]
+
+
+def tough_as_boots(edition: str, chosen: bool, quality: str) -> Applied | None:
+    """Tough as Boots (a British list's chosen characteristic): Regular and Veteran infantry roll one more
+    close-quarters attack die for every three men fighting."""
+    r = rule_in(edition, {"tough-as-boots"}, "cq_bonus")
+    if r is None or not chosen or quality not in CQ_BONUS_QUALITIES:
+        return None
+    return Applied("dice", r.slug, r.name)
 
 
 def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:

@@ -100,12 +100,14 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
                 "quality": att["quality"],
                 "tough_fighters": att["tough"],
                 "assault_weapons": att.get("aw", 0),
+                "tough_as_boots": att.get("boots", False),
             },
             defender={
                 "models": dfd["models"],
                 "quality": dfd["quality"],
                 "tough_fighters": dfd["tough"],
                 "defensive_position": dfd["defensive"],
+                "tough_as_boots": dfd.get("boots", False),
             },
         )
         return {"att": _p(res.p_attacker_wins), "dfd": _p(res.p_defender_wins), "both": _p(res.p_both_destroyed)}
