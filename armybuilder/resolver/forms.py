@@ -388,6 +388,10 @@ class OrderTestForm(EditionForm):
     tiger_fear = forms.BooleanField(
         label=_("Tiger Fear: within 18″ of a German Tiger it sees, not ordered to fire at it"), required=False
     )
+    vengeance = forms.BooleanField(
+        label=_("Vengeance (a British list that chose it): an enemy within 12″, a die to lose a pin first"),
+        required=False,
+    )
     nco = forms.ChoiceField(label=_("Squad leader"), choices=national_rules.NCO_CHOICES, required=False)
     reserve = forms.ChoiceField(label=_("Reserves"), choices=national_rules.RESERVE_CHOICES, required=False)
     avanti = forms.ChoiceField(

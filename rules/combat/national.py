@@ -60,6 +60,7 @@ Effect = Literal[
     "air_strikes",
     "barrage_radius",
     "cq_bonus",
+    "shed_pin",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -100,6 +101,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
     _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
     _v2("tough-as-boots", "great-britain", "Tough as Boots", "cq_bonus"),
+    _v2("vengeance", "great-britain", "Vengeance", "shed_pin"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -402,6 +404,19 @@ def tough_as_boots(edition: str, chosen: bool, quality: str) -> Applied | None:
     if r is None or not chosen or quality not in CQ_BONUS_QUALITIES:
         return None
     return Applied("dice", r.slug, r.name)
+
+
+VENGEANCE_SHEDS = Fraction(1, 2)  # Vengeance: a die, 4-6 loses one pin [BR2]
+
+
+def vengeance(edition: str, chosen: bool, quality: str, pins: int) -> Applied | None:
+    """Vengeance (a British list's chosen characteristic): a Regular or Veteran unit with a pin and an enemy
+    within 12" rolls a die before its order: 4-6 loses a pin. The order test follows either way (with no
+    pin penalty if that was its last pin), so the test is a half-and-half mixture of pins and pins - 1."""
+    r = rule_in(edition, {"vengeance"}, "shed_pin")
+    if r is None or not chosen or pins < 1 or quality not in CQ_BONUS_QUALITIES:
+        return None
+    return Applied("order", r.slug, r.name)
 
 
 def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:

@@ -29,14 +29,14 @@ CALL_USED = frozenset({"arrives", "rookie"})
 def best_of(dice: int, faces: int = FACES) -> dict[int, Fraction]:
     """The highest of ``dice`` fair dice, exactly: P(max = k) = (k^n - (k-1)^n) / faces^n."""
     if dice < 1:
-        raise RulesError("At least one die is rolled.", code="support")
+        raise RulesError("At least one die is rolled.", code="support", params={"dice": dice})
     total = faces**dice
     return {k: Fraction(k**dice - (k - 1) ** dice, total) for k in range(1, faces + 1)}
 
 
 def air_strike_result(die: int) -> str:
     if die not in AIR_STRIKE_CHART:
-        raise RulesError("A die shows 1 to 6.", code="die")
+        raise RulesError("A die shows 1 to 6.", code="die", params={"value": die})
     return AIR_STRIKE_CHART[die]
 
 
@@ -60,7 +60,7 @@ def barrage_dice(massed_batteries: bool) -> int:
 def barrage_radius(dice: tuple[int, ...] | list[int]) -> int:
     """The radius in inches from the dice rolled (the higher of them, + 6)."""
     if not dice or any(not isinstance(d, int) or not 1 <= d <= FACES for d in dice):
-        raise RulesError("A die shows 1 to 6.", code="die")
+        raise RulesError("A die shows 1 to 6.", code="die", params={"value": list(dice)})
     return max(dice) + BARRAGE_RADIUS_BASE
 
 

@@ -591,7 +591,7 @@ def support_roll(state: GameState, side: str, kind: str, rng: Rng, *, dice: Iter
     or rolled here."""
     _check_playing(state)
     if side not in SIDES or kind not in support_offers(state, side):
-        raise RulesError("This roll is not offered now.", code="support")
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
     if dice is None:
         values = [roll(rng) for _ in range(support_dice(kind))]
         return Action("support", side=side, data={"roll": kind, "dice": values, "rolled": True})
@@ -884,10 +884,12 @@ def _send_back(state: GameState, action: Action) -> dict[str, Any]:
 def _support(state: GameState, action: Action) -> dict[str, Any]:
     side, roll_kind = action.side or "", action.data.get("roll")
     if side not in SIDES or roll_kind not in support_offers(state, side):
-        raise RulesError("This roll is not offered now.", code="support")
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
     dice = [_check_die(d, "die") for d in action.data.get("dice") or ()]
     if len(dice) != support_dice(roll_kind):
-        raise RulesError("Type every die of the roll, or none to let Muster roll.", code="support-dice")
+        raise RulesError(
+            "Type every die of the roll, or none to let Muster roll.", code="support-dice", params={"dice": len(dice)}
+        )
     rule = support_rule(state, side, roll_kind)
     detail: dict[str, Any] = {"roll": roll_kind, "dice": dice, "rule": rule.slug if rule else ""}
     if action.data.get("rolled"):

@@ -416,6 +416,10 @@ def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float
     # Tiger Fear (2e): near a Tiger the unit tests with a pin more. Avanti Savoia! (2e): Italians 3
     # units behind on losses test at -2, 3 ahead at +2.
     pins = s["pins"] + (1 if s.get("tiger") and second else 0)
+    # Vengeance (2e, a British list's choice): a pinned Regular or Veteran unit rolls a die first, and a
+    # 4, 5 or 6 takes a pin away; the test is taken all the same.
+    if s.get("vengeance") and second and s["quality"] != "inexperienced" and s["pins"] and rng.randint(1, 6) >= 4:
+        pins -= 1
     savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
     # A squad that lost its NCO: -1, unless German Initiative Training lets another man take over
     # (2e: on a 2+; 3e: Regulars and Veterans ignore the -1).
@@ -689,6 +693,27 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
     if s["calc"] == "anti_tank":
         return simulate({**s, "calc": "shooting"}, trials, seed)
     return simulate(s, trials, seed)
+
+
+def vengeance_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """British order tests with Vengeance, in 2nd and 3rd edition (where it does not act), at every
+    quality, with 0 to 4 pins, some after losing their NCO."""
+    rng = random.Random(seed)
+    return [
+        {
+            "edition": ("2e", "2e", "3e")[i % 3],
+            "calc": "order_test",
+            "kind": "national_great-britain",
+            "army": "great-britain",
+            "quality": rng.choice(("inexperienced", "regular", "veteran", "veteran")),
+            "pins": rng.choice((0, 1, 1, 2, 3, 4)),
+            "officer": rng.choice((0, 0, 1, 2)),
+            "modifier": rng.randint(-2, 1),
+            "nco": rng.random() < 0.3,
+            "vengeance": True,
+        }
+        for i in range(count)
+    ]
 
 
 def tough_as_boots_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
