@@ -127,7 +127,8 @@ RULES: tuple[NationalRule, ...] = (
     NationalRule(
         "fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "extra_dice", "CD3", "secondary", verified=False
     ),
-    NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
+    # Two air strikes a game [CD3]; the air strike chart is S000's, a 3rd-edition sheet.
+    NationalRule("air-superiority", "3e", "us", "Air Superiority", "air_strikes", "CD3", "secondary", verified=False),
     # CD3 gives it the 2nd-edition effect: no -1 for an order test to come on from reserve.
     NationalRule(
         "modern-communications", "3e", "us", "Modern Communications", "reserves", "CD3", "secondary", verified=False

@@ -4,7 +4,8 @@ Pure functions over exact Fractions. The charts are the reference's (fixtures/sr
 "artillery-barrage"): S002/S003 have no such charts, so they follow S000's sheet and are unverified for
 2nd edition. The rules that change a roll are Barracks' [BR2]: Air Superiority (United States) lets a
 forward air observer call two air strikes a game instead of one; Massed Batteries (Soviet Union) rolls
-the barrage's D6+6" radius with two dice and keeps the higher. Britain's Bombardment changes the
+the barrage's D6+6" radius with two dice and keeps the higher. Air Superiority keeps its two calls in
+3rd edition [CD3, unverified], where the chart is S000's own. Britain's Bombardment changes the
 preparatory bombardment chart, which the reference does not hold: it is not resolved here.
 """
 

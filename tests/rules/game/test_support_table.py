@@ -39,8 +39,10 @@ def test_only_a_side_whose_list_carries_the_rule_is_offered_the_roll():
     with pytest.raises(RulesError) as err:
         support_roll(plain, "a", "air", Scripted())
     assert err.value.code == "support"
-    # 3rd edition: the 3rd-edition row of Air Superiority carries no effect (not offered).
-    assert support_offers(replay(game(a_rules=("air-superiority",), edition="v3"), []), "a") == ()
+    # 3rd edition: Air Superiority still gives two air strikes [CD3, unverified]; Massed Batteries is not
+    # sourced for 3rd edition, so it offers nothing there.
+    third = replay(game(a_rules=("air-superiority",), b_rules=("massed-batteries",), edition="v3"), [])
+    assert support_offers(third, "a") == ("air",) and support_offers(third, "b") == ()
 
 
 def test_massed_batteries_keeps_the_higher_of_two_dice():
