@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from django.test import Client
 
 from armybuilder.games.models import Game
 from tests.games.test_views import act, start
@@ -67,3 +68,26 @@ def test_a_support_roll_without_its_kind_or_revision_is_refused(client):
     act(client, base, action="support", side="a", sdie1="5", sdie2="6", rev="0")
     assert "Say which roll" in client.get(base).text
     assert Game.objects.get(pk=game.pk).state().log == []
+
+
+def test_the_share_link_rolls_for_its_own_side_only(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    mine = make_builder_list(alice, entries=1)
+    mine.army.national_rules.add(make_rule(mine.edition, "massed-batteries"))
+    theirs = make_builder_list(make_user("bob"), entries=1)
+    theirs.edition = mine.edition
+    theirs.save()
+    theirs.army.national_rules.add(make_rule(theirs.edition, "air-superiority"))
+    start(client, mine, opponent="link", opponent_link=f"http://testserver/s/{theirs.share_token}/", opponent_name="")
+    game = Game.objects.get()
+    assert 'id="support-radius-a"' in client.get(f"/games/{game.pk}/").text
+    bob = Client()
+    base = f"/g/{game.share_token}/"
+    html = bob.get(base).text
+    assert 'id="support-air-b"' in html and 'id="support-radius-a"' not in html
+    act(bob, base, action="support", side="a", roll="radius", rev="0")
+    assert "You act for your own side only." in bob.get(base).text
+    act(bob, base, action="support", side="b", roll="air", sdie1="4", rev="0")
+    entry = Game.objects.get(pk=game.pk).state().log[-1]
+    assert (entry.side, entry.detail["outcome"], entry.detail["left"]) == ("b", "arrives", 1)
