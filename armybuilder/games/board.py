@@ -14,6 +14,7 @@ from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
 from armybuilder.lists.national import choice_name
 from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
+from rules.combat import support
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
@@ -27,6 +28,9 @@ from rules.game.engine import (
     die_to_send_back,
     order_odds,
     summarise,
+    support_dice,
+    support_offers,
+    support_rule,
     tiger_fear_applies,
 )
 
@@ -66,6 +70,8 @@ ERRORS = {
     "commissar": gettext_lazy("Not One Step Back! does not apply to this unit."),
     "tiger-fear": gettext_lazy("Tiger Fear does not act on this unit."),
     "send-back": gettext_lazy("No die can be sent back now."),
+    "support": gettext_lazy("This roll is not offered now."),
+    "support-dice": gettext_lazy("Type every die of the roll, or none to let Muster roll."),
     "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
@@ -242,6 +248,7 @@ def board(
         "opponent": opponent,
         "can_undo": can_undo,
         "send_back": _send_back(state, opponent),
+        "support": _support(game, state, opponent),
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
@@ -297,6 +304,47 @@ def _tiger(state: GameState, unit: UnitState, awaits: bool, officer: str | None)
     if not awaits or not tiger_fear_applies(state, unit.key):
         return None
     return order_odds(state, unit.key, officer, tiger=True)
+
+
+AIR_OUTCOMES = {
+    "arrives": gettext_lazy("Here it comes!"),
+    "empty": gettext_lazy("The skies are empty"),
+    "rookie": gettext_lazy("Rookie pilot"),
+}
+
+
+@dataclass
+class SupportOffer:
+    """A roll a side's national rule changes, offered by the game bar: Air Superiority's air strike
+    (the chart's outcomes) or Massed Batteries' barrage radius (each radius), with exact odds."""
+
+    side: str
+    side_name: str
+    kind: str  # "air" or "radius"
+    rule: str  # the rule's name, translated
+    dice: int
+    odds: list[tuple[str, Fraction, str]]  # (outcome, exact chance, percent)
+    left: int = 0  # air strikes the side may still call
+
+
+def _support(game: Game, state: GameState, opponent: bool) -> list[SupportOffer]:
+    offers = []
+    for side in ("a", "b"):
+        if opponent and side != "b":
+            continue  # the share link acts for side b only
+        for kind in support_offers(state, side):
+            rule = support_rule(state, side, kind)
+            name = str(NATIONAL_NAMES.get(rule.slug, rule.name)) if rule else ""
+            if kind == "air":
+                chances = support.air_strike_odds()
+                odds = [(str(AIR_OUTCOMES[o]), p, percent(p)) for o, p in chances.items()]
+                left = support.air_strikes_allowed(air_superiority=True) - state.air_calls[side]
+            else:
+                radius = support.barrage_radius_odds(massed_batteries=True)
+                odds = [(f"{r}″", p, percent(p)) for r, p in radius.items()]
+                left = 0
+            offers.append(SupportOffer(side, game.side_name(side), kind, name, support_dice(kind), odds, left))
+    return offers
 
 
 def _send_back(state: GameState, opponent: bool) -> str:
@@ -384,6 +432,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = _("%(unit)s destroyed") % {"unit": unit}
     elif entry.kind == "send_back":
         text = _("Communication Breakdown: %(side)s's die goes back in the bag") % {"side": game.side_name(d["die"])}
+    elif entry.kind == "support":
+        text = _support_line(game, entry)
     elif entry.kind == "end_turn":
         text = _("End of turn %(turn)s") % {"turn": d["turn"]}
         shed = [f"{_unit_name(state, k)} −{n}" for k, n in d["down_pins"].items() if n]
@@ -394,6 +444,31 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
     else:
         text = entry.kind
     return f"{turn} · {text}"
+
+
+def _support_line(game: Game, entry: Any) -> str:
+    d = entry.detail
+    params = {
+        "side": game.side_name(entry.side),
+        "dice": ", ".join(str(v) for v in d["dice"]),
+        "rule": str(NATIONAL_NAMES.get(d.get("rule", ""), d.get("rule", ""))),
+    }
+    if d["roll"] == "air":
+        params.update(outcome=AIR_OUTCOMES[d["outcome"]], left=d["left"])
+        text = (
+            ngettext(
+                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
+                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s calls left)",
+                d["left"],
+            )
+            % params
+        )
+    else:
+        params["radius"] = d["radius"]
+        text = _("%(side)s: barrage radius, dice %(dice)s, the higher kept (%(rule)s): %(radius)s″") % params
+    if d.get("rolled"):
+        text += " · " + _("rolled by Muster")
+    return text
 
 
 DAMAGE_LABELS = {

@@ -23,6 +23,7 @@ KINDS = (
     "end_turn",
     "end_game",
     "send_back",
+    "support",
 )
 TOKEN = re.compile(r"(?:/s/)?([A-Za-z0-9_-]{16,32})/?(?:[?#].*)?$")
 
@@ -84,6 +85,10 @@ class ActionForm(forms.Form):
     reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
     banzai = forms.BooleanField(required=False)  # Banzai Charge: Running at the closest visible enemy
+    # Air Superiority's air strike roll, Massed Batteries' barrage radius: typed dice, or none to let Muster roll.
+    roll = forms.ChoiceField(required=False, choices=[("air", "air"), ("radius", "radius")])
+    sdie1 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    sdie2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
     result = forms.ChoiceField(
         required=False,
@@ -115,4 +120,8 @@ class ActionForm(forms.Form):
         if (reroll[0] is None) != (reroll[1] is None):
             raise forms.ValidationError(_("Type both dice of the re-roll, or neither to let Muster roll."))
         data["reroll"] = reroll if reroll[0] is not None else None
+        typed = [d for d in (data.get("sdie1"), data.get("sdie2")) if d is not None]
+        data["support_dice"] = typed or None
+        if data.get("action") == "support" and not data.get("roll"):
+            raise forms.ValidationError(_("Say which roll: the air strike or the barrage's radius."))
         return data

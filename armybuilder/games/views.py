@@ -52,11 +52,12 @@ from rules.game.engine import (
     recorded_draw,
     send_back,
     snap_order,
+    support_roll,
 )
 
 POLL_SECONDS = 3
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
-GUARDED = ("draw", "record", "end_turn", "end_game", "send_back")
+GUARDED = ("draw", "record", "end_turn", "end_game", "send_back", "support")
 
 
 @dataclass
@@ -343,6 +344,11 @@ def _build(form: ActionForm, door: Door):
             if door.opponent and action.side != "b":
                 raise RulesError("You act for your own side only.", code="not-your-side")
             return action
+        if kind == "support":
+            side = data["side"] or ""
+            if door.opponent and side != "b":
+                raise RulesError("You act for your own side only.", code="not-your-side")
+            return support_roll(state, side, data["roll"], server_rng, dice=data["support_dice"])
         if kind in ("pins", "casualties"):
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":

@@ -324,12 +324,13 @@ def resolve_order_test(data: dict[str, Any]) -> dict[str, Any]:
 
 def _cq_side(data: Mapping[str, Any], name: str, *, defender: bool) -> dict[str, Any]:
     side = _object(_get(data, name, name), name)
-    allowed = ("models", "quality", "tough_fighters") + (("defensive_position",) if defender else ())
+    allowed = ("models", "quality", "tough_fighters", "tough_as_boots") + (("defensive_position",) if defender else ())
     _only(side, allowed, name)
     out: dict[str, Any] = {
         "models": _int(_get(side, "models", f"{name}.models"), f"{name}.models", 1, MAX_MODELS),
         "quality": _choice(side.get("quality", "regular"), f"{name}.quality", QUALITIES),
         "tough_fighters": _bool(side.get("tough_fighters", False), f"{name}.tough_fighters"),
+        "tough_as_boots": _bool(side.get("tough_as_boots", False), f"{name}.tough_as_boots"),
     }
     if defender:
         out["defensive_position"] = _bool(side.get("defensive_position", False), f"{name}.defensive_position")

@@ -29,6 +29,8 @@ MESSAGES = {
     "endless-draw": _("Neither side can cause a casualty: the fight would never end."),
     "too-small": _("Must be at least %(minimum)s, not %(value)s."),
     "too-large": _("Must be at most %(maximum)s, not %(value)s."),
+    "die": _("A die shows 1 to 6."),  # rules.combat.support: a typed die of an air strike or barrage
+    "support": _("At least one die is rolled."),
     "negative": _("Must not be negative, not %(value)s."),
     "not-int": _("Expected a whole number, not %(value)s."),
     "not-bool": _("Expected true or false, not %(value)s."),

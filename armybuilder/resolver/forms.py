@@ -388,6 +388,10 @@ class OrderTestForm(EditionForm):
     tiger_fear = forms.BooleanField(
         label=_("Tiger Fear: within 18″ of a German Tiger it sees, not ordered to fire at it"), required=False
     )
+    vengeance = forms.BooleanField(
+        label=_("Vengeance (a British list that chose it): an enemy within 12″, a die to lose a pin first"),
+        required=False,
+    )
     nco = forms.ChoiceField(label=_("Squad leader"), choices=national_rules.NCO_CHOICES, required=False)
     reserve = forms.ChoiceField(label=_("Reserves"), choices=national_rules.RESERVE_CHOICES, required=False)
     avanti = forms.ChoiceField(
@@ -454,6 +458,13 @@ class CloseQuartersForm(EditionForm):
     defender_quality = forms.ChoiceField(label=_("Defender quality"), choices=QUALITY_CHOICES)
     defender_tough = forms.BooleanField(label=_("Tough Fighters (or assault weapons)"), required=False)
     defensive_position = forms.BooleanField(label=_("Defender in a defensive position"), required=False)
+    # The British characteristic a list chose: Regular and Veteran men roll one more die per three.
+    attacker_boots = forms.BooleanField(
+        label=_("Tough as Boots (a British list that chose it): one more die per three men"), required=False
+    )
+    defender_boots = forms.BooleanField(
+        label=_("Tough as Boots (a British list that chose it): one more die per three men"), required=False
+    )
 
 
 def close_quarters_defaults(edition: str) -> dict[str, object]:

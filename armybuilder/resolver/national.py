@@ -42,6 +42,10 @@ NAMES = {
     "modern-communications": gettext_lazy("Modern Communications"),
     "rapid-fire": gettext_lazy("Rapid Fire"),
     "up-and-at-em": gettext_lazy("Up and 'at 'em"),
+    "air-superiority": gettext_lazy("Air Superiority"),
+    "massed-batteries": gettext_lazy("Massed Batteries"),
+    "tough-as-boots": gettext_lazy("Tough as Boots"),
+    "vengeance": gettext_lazy("Vengeance"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -183,18 +187,27 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
     reserve_mod, radio = national.from_reserve(edition, "us" if reserve == "reserve_us" else "")
     reserve_mod = reserve_mod if reserve else 0
 
-    def odds(penalty: int) -> OrderTestOdds:
+    vengeance = national.vengeance(edition, bool(cd.get("vengeance")), cd["quality"], cd["pins"])
+
+    def odds(penalty: int, shed: int = 0) -> OrderTestOdds:
         raw = engine.order_test(
             edition,
             quality=cd["quality"],
-            pins=cd["pins"] + (1 if tiger else 0),
+            pins=cd["pins"] - shed + (1 if tiger else 0),
             officer_bonus=cd["officer_bonus"],
             modifier=cd["modifier"] + avanti_mod + reserve_mod + penalty,
         )
         return national.commissar_reroll(raw) if commissar else raw
 
-    # A lost NCO: the -1 with chance p_penalty (each side of the mixture re-rolled on its own).
-    raw = national.mix_order_odds(odds(0), odds(national.NCO_LOST), p_penalty if nco else national.ZERO)
+    def with_nco(shed: int) -> OrderTestOdds:
+        # A lost NCO: the -1 with chance p_penalty (each side of the mixture re-rolled on its own).
+        p_nco = p_penalty if nco else national.ZERO
+        return national.mix_order_odds(odds(0, shed), odds(national.NCO_LOST, shed), p_nco)
+
+    raw = with_nco(0)
+    if vengeance:
+        # Half the time a pin is shed first; the test is taken all the same (test_needed stays true).
+        raw = national.mix_order_odds(raw, with_nco(1), national.VENGEANCE_SHEDS)
     if banzai:
         raw = national.auto_pass(raw)
         notes.append(order_note(banzai))
@@ -218,6 +231,10 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
         notes.append(_("Avanti Savoia! is not modelled for this edition: no morale change."))
     if initiative:
         notes.append(nco_note(initiative, edition))
+    if vengeance:
+        notes.append(_("Half the time (4–6) a pin is lost before the test: %(rule)s") % {"rule": rule_name(vengeance)})
+    elif cd.get("vengeance"):
+        notes.append(_("Vengeance does not act here (no pin, an Inexperienced unit, or this edition)."))
     if reserve and radio:
         notes.append(_("No −1 for coming on from reserve: %(rule)s") % {"rule": rule_name(radio)})
     elif reserve == "reserve_us":

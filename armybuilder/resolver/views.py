@@ -852,11 +852,13 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
                     "models": cd["attacker_models"],
                     "quality": cd["attacker_quality"],
                     "tough_fighters": cd["attacker_tough"],
+                    "tough_as_boots": cd["attacker_boots"],
                 },
                 defender={
                     "models": cd["defender_models"],
                     "quality": cd["defender_quality"],
                     "tough_fighters": cd["defender_tough"],
+                    "tough_as_boots": cd["defender_boots"],
                     "defensive_position": cd["defensive_position"],
                 },
             )
@@ -891,6 +893,13 @@ def present_close_quarters(raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> Res
         mods: tuple[tuple[str, str], ...] = ()
         if cd[f"{side}_tough"]:
             mods = ((_(TOUGH_FIGHTERS[cfg.tough_fighters]), ""),)
+        if cd[f"{side}_boots"]:
+            applied = national.tough_as_boots(cd["edition"], True, cd[f"{side}_quality"])
+            if applied is not None:
+                rule = national_rules.rule_name(applied)
+                mods += ((_("One more die per three men: %(rule)s") % {"rule": rule}, ""),)
+            else:
+                mods += ((_("Tough as Boots does not act here (Inexperienced men, or this edition)."), ""),)
         title = _("Attacker") if side == "attacker" else _("Defender")
         result.rows.append(
             {

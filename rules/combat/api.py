@@ -840,10 +840,10 @@ def order_test(
 # --- close quarters ------------------------------------------------------------------------------
 
 
-_SIDE_FIELDS = {"models", "quality", "tough_fighters", "assault_weapons", "defensive_position"}
+_SIDE_FIELDS = {"models", "quality", "tough_fighters", "assault_weapons", "defensive_position", "tough_as_boots"}
 
 
-def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
+def _cq_side(name: str, data: Mapping[str, Any], defender: bool, edition: str = "v2") -> cq.CQSide:
     if not isinstance(data, Mapping):
         raise RulesError(
             f"{name}: expected a mapping of models, quality, tough_fighters ...",
@@ -862,7 +862,7 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
     if isinstance(aw, bool):
         aw = models if aw else 0
     aw = check_int(f"{name}.assault_weapons", aw, 0, models)
-    for flag in ("tough_fighters", "defensive_position"):
+    for flag in ("tough_fighters", "defensive_position", "tough_as_boots"):
         if not isinstance(data.get(flag, False), bool):
             raise RulesError(
                 f"{name}.{flag}: expected true or false",
@@ -875,6 +875,8 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool) -> cq.CQSide:
         tough_fighters=data.get("tough_fighters", False),
         assault_weapons=aw,
         defensive_position=data.get("defensive_position", False),
+        # Tough as Boots: acts only in 2nd edition and for Regular or Veteran men (national.tough_as_boots).
+        extra_per_three=national.tough_as_boots(edition, data.get("tough_as_boots", False), quality) is not None,
     )
 
 
@@ -887,14 +889,15 @@ def close_quarters(
 ) -> CloseQuartersOdds:
     """A close-quarters fight between two units of men.
 
-    ``attacker``: {models, quality, tough_fighters, assault_weapons (count, or true for all)};
+    ``attacker``: {models, quality, tough_fighters, assault_weapons (count, or true for all),
+    tough_as_boots (the British characteristic, chosen: acts for Regular and Veteran men in 2nd edition)};
     ``defender``: the same plus ``defensive_position``. ``first_round`` overrides the edition's order
     of strikes. Returns ``p_attacker_wins``, ``p_defender_wins``, ``p_both_destroyed`` (summing to 1),
     ``expected_rounds`` (a Fraction), ``first_round``, the dice each side rolls and ``unverified``.
     """
     cfg = config_for(edition)
-    att = _cq_side("attacker", attacker, defender=False)
-    dfd = _cq_side("defender", defender, defender=True)
+    att = _cq_side("attacker", attacker, defender=False, edition=edition)
+    dfd = _cq_side("defender", defender, defender=True, edition=edition)
     if first_round is not None:
         check_choice("first_round", first_round, ("attacker_first", "simultaneous", "defender_first"))
     used = {"cq_later_rounds"}

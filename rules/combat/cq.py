@@ -36,6 +36,9 @@ class CQSide:
     tough_fighters: bool = False
     assault_weapons: int = 0
     defensive_position: bool = False
+    # Tough as Boots (a British list's chosen characteristic, 2nd edition) [BR2]: one more attack die for
+    # every three men fighting, counted each round from the men left. The caller decides it applies.
+    extra_per_three: bool = False
 
     def __post_init__(self) -> None:
         check_int("models", self.models, 1, MAX_MODELS)
@@ -84,16 +87,23 @@ class _Arms:
     plain_model: tuple[int, int]  # (plain dice, tough dice) for a model without an assault weapon
     aw_model: tuple[int, int]  # the same for a model with one
     aw_count: int
+    extra_per_three: bool = False
 
     def dice(self, n: int) -> tuple[int, int]:
         # Casualties come off models without assault weapons first: the owner picks casualties and
         # keeps the better-armed men (an assumption of the resolver, not a rule quotation).
         aw = min(self.aw_count, n)
         other = n - aw
-        return (
-            other * self.plain_model[0] + aw * self.aw_model[0],
-            other * self.plain_model[1] + aw * self.aw_model[1],
-        )
+        plain = other * self.plain_model[0] + aw * self.aw_model[0]
+        tough = other * self.plain_model[1] + aw * self.aw_model[1]
+        if self.extra_per_three:
+            # Tough as Boots' bonus die "comes from any of the soldiers": Muster rolls it as a man without
+            # an assault weapon rolls his (a Tough Fighters die for a Tough Fighters unit).
+            if self.plain_model[1]:
+                tough += n // 3
+            else:
+                plain += n // 3
+        return plain, tough
 
 
 def _arms(cfg: RulesConfig, side: CQSide, enemy_quality: str) -> _Arms:
@@ -112,6 +122,7 @@ def _arms(cfg: RulesConfig, side: CQSide, enemy_quality: str) -> _Arms:
         plain_model=model(False),
         aw_model=model(True),
         aw_count=side.assault_weapons,
+        extra_per_three=side.extra_per_three,
     )
 
 

@@ -57,6 +57,10 @@ Effect = Literal[
     "nco",
     "extra_dice",
     "assault_pass",
+    "air_strikes",
+    "barrage_radius",
+    "cq_bonus",
+    "shed_pin",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -96,6 +100,8 @@ RULES: tuple[NationalRule, ...] = (
     # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
     _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
+    _v2("tough-as-boots", "great-britain", "Tough as Boots", "cq_bonus"),
+    _v2("vengeance", "great-britain", "Vengeance", "shed_pin"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -104,10 +110,10 @@ RULES: tuple[NationalRule, ...] = (
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
-    _v2("massed-batteries", "soviet-union", "Massed Batteries"),
+    _v2("massed-batteries", "soviet-union", "Massed Batteries", "barrage_radius"),
     _v2("not-one-step-back", "soviet-union", "Not One Step Back!", "commissar"),
     _v2("quantity-has-a-quality-all-of-it-s-own", "soviet-union", "Quantity Has a Quality All of Its Own"),
-    _v2("air-superiority", "us", "Air Superiority"),
+    _v2("air-superiority", "us", "Air Superiority", "air_strikes"),
     _v2("fire-and-manoeuvre", "us", "Fire and Manoeuvre", "fire_and_manoeuvre"),
     _v2("gyro-stabilisers", "us", "Gyro-Stabilisers", "gyro"),
     _v2("modern-communications", "us", "Modern Communications", "reserves"),
@@ -121,7 +127,8 @@ RULES: tuple[NationalRule, ...] = (
     NationalRule(
         "fire-and-manoeuvre", "3e", "us", "Fire and Manoeuvre", "extra_dice", "CD3", "secondary", verified=False
     ),
-    NationalRule("air-superiority", "3e", "us", "Air Superiority", "", "CD3", "secondary", verified=False),
+    # Two air strikes a game [CD3]; the air strike chart is S000's, a 3rd-edition sheet.
+    NationalRule("air-superiority", "3e", "us", "Air Superiority", "air_strikes", "CD3", "secondary", verified=False),
     # CD3 gives it the 2nd-edition effect: no -1 for an order test to come on from reserve.
     NationalRule(
         "modern-communications", "3e", "us", "Modern Communications", "reserves", "CD3", "secondary", verified=False
@@ -384,6 +391,31 @@ def up_and_at_em(edition: str, army: str, assaulting: bool, quality: str) -> App
     roll, except by Inexperienced units."""
     r = _rule(edition, army, "assault_pass")
     if r is None or not assaulting or quality == "inexperienced":
+        return None
+    return Applied("order", r.slug, r.name)
+
+
+CQ_BONUS_QUALITIES = frozenset({"regular", "veteran"})  # Tough as Boots: not for Inexperienced infantry [BR2]
+
+
+def tough_as_boots(edition: str, chosen: bool, quality: str) -> Applied | None:
+    """Tough as Boots (a British list's chosen characteristic): Regular and Veteran infantry roll one more
+    close-quarters attack die for every three men fighting."""
+    r = rule_in(edition, {"tough-as-boots"}, "cq_bonus")
+    if r is None or not chosen or quality not in CQ_BONUS_QUALITIES:
+        return None
+    return Applied("dice", r.slug, r.name)
+
+
+VENGEANCE_SHEDS = Fraction(1, 2)  # Vengeance: a die, 4-6 loses one pin [BR2]
+
+
+def vengeance(edition: str, chosen: bool, quality: str, pins: int) -> Applied | None:
+    """Vengeance (a British list's chosen characteristic): a Regular or Veteran unit with a pin and an enemy
+    within 12" rolls a die before its order: 4-6 loses a pin. The order test follows either way (with no
+    pin penalty if that was its last pin), so the test is a half-and-half mixture of pins and pins - 1."""
+    r = rule_in(edition, {"vengeance"}, "shed_pin")
+    if r is None or not chosen or pins < 1 or quality not in CQ_BONUS_QUALITIES:
         return None
     return Applied("order", r.slug, r.name)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from rules.combat import national
+from rules.combat import national, support
 from rules.combat.context import BASE_MORALE
 from rules.combat.morale import OrderTestResult, order_test
 from rules.errors import RulesError
@@ -174,6 +174,10 @@ class GameState:
     sent_back: bool = False  # Communication Breakdown!: the one die sent back to the bag has been used
     # Units each side had lost when the turn began: Avanti Savoia! compares them then [BR2].
     lost_at_start: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    # Air strikes: calls used up per side (a plane came), and the turn each side last rolled on the
+    # chart (the skies-empty result is rolled again next turn, not the same turn) [S000].
+    air_calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    air_rolled: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -252,6 +256,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "scenario": state.scenario,
         "sent_back": state.sent_back,
         "lost_at_start": dict(state.lost_at_start),
+        "air_calls": dict(state.air_calls),
+        "air_rolled": dict(state.air_rolled),
     }
 
 
@@ -273,6 +279,9 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
         state.lost_at_start = {side: int(data["lost_at_start"].get(side, 0)) for side in SIDES}
     else:  # a snapshot from before the rule: the losses so far stand in
         state.lost_at_start = {side: units_lost(state, side) for side in SIDES}
+    for name in ("air_calls", "air_rolled"):  # snapshots from before air strikes carry none
+        stored_side = data.get(name) or {}
+        setattr(state, name, {side: int(stored_side.get(side, 0)) for side in SIDES})
     return state
 
 
@@ -542,6 +551,52 @@ def die_to_send_back(state: GameState) -> str | None:
     if any(u.orders for u in state.units.values()):
         return None  # a die was given already: the one drawn now is not the first
     return side
+
+
+SUPPORT_ROLLS = ("air", "radius")
+
+
+def support_rule(state: GameState, side: str, roll: str) -> national.NationalRule | None:
+    """The national rule that makes game day offer this roll to ``side``: Air Superiority (the air
+    strike chart) or Massed Batteries (a barrage's radius), if its list carries it in this edition."""
+    effect = {"air": "air_strikes", "radius": "barrage_radius"}.get(roll)
+    if effect is None:
+        return None
+    return national.rule_in(state.setup.edition, side_rules(state, side), effect)  # type: ignore[arg-type]
+
+
+def support_offers(state: GameState, side: str) -> tuple[str, ...]:
+    """The support rolls ``side`` may make now (game day offers only those a national rule changes)."""
+    if state.finished:
+        return ()
+    offers = []
+    if support_rule(state, side, "air") and _air_left(state, side) and state.air_rolled[side] != state.turn:
+        offers.append("air")
+    if support_rule(state, side, "radius"):
+        offers.append("radius")
+    return tuple(offers)
+
+
+def support_dice(roll: str) -> int:
+    """Dice one roll takes: the air strike chart's D6; Massed Batteries' two dice for the radius."""
+    return 1 if roll == "air" else support.barrage_dice(massed_batteries=True)
+
+
+def _air_left(state: GameState, side: str) -> int:
+    return support.air_strikes_allowed(air_superiority=True) - state.air_calls[side]
+
+
+def support_roll(state: GameState, side: str, kind: str, rng: Rng, *, dice: Iterable[int] | None = None) -> Action:
+    """An air strike (``kind`` "air") or barrage-radius ("radius") roll for ``side``: typed ``dice``,
+    or rolled here."""
+    _check_playing(state)
+    if side not in SIDES or kind not in support_offers(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    if dice is None:
+        values = [roll(rng) for _ in range(support_dice(kind))]
+        return Action("support", side=side, data={"roll": kind, "dice": values, "rolled": True})
+    values = [_check_die(d, f"die{i + 1}") for i, d in enumerate(dice)]
+    return Action("support", side=side, data={"roll": kind, "dice": values})
 
 
 def send_back(state: GameState) -> Action:
@@ -826,6 +881,30 @@ def _send_back(state: GameState, action: Action) -> dict[str, Any]:
     return {"die": side, "rule": "communication-breakdown"}
 
 
+def _support(state: GameState, action: Action) -> dict[str, Any]:
+    side, roll_kind = action.side or "", action.data.get("roll")
+    if side not in SIDES or roll_kind not in support_offers(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    dice = [_check_die(d, "die") for d in action.data.get("dice") or ()]
+    if len(dice) != support_dice(roll_kind):
+        raise RulesError(
+            "Type every die of the roll, or none to let Muster roll.", code="support-dice", params={"dice": len(dice)}
+        )
+    rule = support_rule(state, side, roll_kind)
+    detail: dict[str, Any] = {"roll": roll_kind, "dice": dice, "rule": rule.slug if rule else ""}
+    if action.data.get("rolled"):
+        detail["rolled"] = True
+    if roll_kind == "air":
+        outcome = support.air_strike_result(dice[0])
+        state.air_rolled[side] = state.turn
+        if outcome in support.CALL_USED:
+            state.air_calls[side] += 1
+        detail.update(outcome=outcome, left=_air_left(state, side))
+    else:
+        detail["radius"] = support.barrage_radius(dice)
+    return detail
+
+
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
     if state.pending:
         raise RulesError("Give the drawn die an order first.", code="pending")
@@ -889,6 +968,7 @@ _HANDLERS = {
     "damage": _damage,
     "remove": _remove,
     "send_back": _send_back,
+    "support": _support,
     "end_turn": _end_turn,
     "end_game": _end_game,
 }

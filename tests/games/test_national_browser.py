@@ -48,3 +48,31 @@ def test_a_commissar_re_roll_on_the_phone(live_server, new_browser_context):
     assert squad.locator(".badge-order").inner_text() == "Fire"
     assert "4/5" in squad.locator(".unit-head").inner_text()
     assert "the commissar removes a man (4 left) and re-rolls" in page.locator("#last-order").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_massed_batteries_radius_rolled_on_the_phone(live_server, new_browser_context):
+    alice = make_user("alice")
+    army_list = make_builder_list(alice, entries=1)
+    army_list.army.national_rules.add(make_rule(army_list.edition, "massed-batteries"))
+    context = new_browser_context(**PHONE_CONTEXT)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    form = page.locator("#support-radius-a")
+    assert "12″ 11/36 (30.6 %)" in form.inner_text()
+    form.locator("input[name=sdie1]").fill("3")
+    form.locator("input[name=sdie2]").fill("4")
+    page.evaluate("window.notReloaded = true")  # gone if the post reloaded the page instead of swapping
+    before = page.locator("#game").get_attribute("data-revision")
+    form.locator("button[type=submit]").click()
+    wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+    # The swap came through htmx: the same page, its log showing the roll, the form still offered.
+    assert page.url.endswith(f"/games/{game.pk}/") and page.evaluate("window.notReloaded") is True
+    page.locator("#log-count").click()
+    assert (
+        "barrage radius, dice 3, 4, the higher kept (Massed Batteries): 10″" in page.locator("#log-lines").inner_text()
+    )
+    assert page.locator("#support-radius-a input[name=sdie1]").input_value() == ""

@@ -76,16 +76,21 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         savoia, _ = national.avanti_savoia(s["edition"], s.get("army", ""), *lost)
         p_nco = national.nco_lost(s["edition"], s.get("army", ""), s["quality"])[0] if s.get("nco") else 0
 
-        def test(penalty: int) -> Any:
+        def test(penalty: int, shed: int = 0) -> Any:
             return engine.order_test(
                 s["edition"],
                 quality=s["quality"],
-                pins=s["pins"] + (1 if tiger else 0),
+                pins=s["pins"] - shed + (1 if tiger else 0),
                 officer_bonus=s["officer"],
                 modifier=s["modifier"] + savoia + penalty,
             )
 
-        res = national.mix_order_odds(test(0), test(national.NCO_LOST), Fraction(p_nco))
+        def nco_mix(shed: int) -> Any:
+            return national.mix_order_odds(test(0, shed), test(national.NCO_LOST, shed), Fraction(p_nco))
+
+        res = nco_mix(0)
+        if national.vengeance(s["edition"], bool(s.get("vengeance")), s["quality"], s["pins"]):
+            res = national.mix_order_odds(res, nco_mix(1), national.VENGEANCE_SHEDS)
         if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
             res = national.auto_pass(res)
         elif national.not_one_step_back(s["edition"], s.get("army", ""), bool(s.get("commissar"))):
@@ -100,12 +105,14 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
                 "quality": att["quality"],
                 "tough_fighters": att["tough"],
                 "assault_weapons": att.get("aw", 0),
+                "tough_as_boots": att.get("boots", False),
             },
             defender={
                 "models": dfd["models"],
                 "quality": dfd["quality"],
                 "tough_fighters": dfd["tough"],
                 "defensive_position": dfd["defensive"],
+                "tough_as_boots": dfd.get("boots", False),
             },
         )
         return {"att": _p(res.p_attacker_wins), "dfd": _p(res.p_defender_wins), "both": _p(res.p_both_destroyed)}

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 from tests.resolver.differential import compare
-from tests.rules.combat.simulator import national_scenarios, random_scenarios
+from tests.rules.combat.simulator import (
+    national_scenarios,
+    random_scenarios,
+    tough_as_boots_scenarios,
+    vengeance_scenarios,
+)
 
 SCENARIOS = 231  # 7 of each of the 11 slots (armour has two) in each edition: 77 per edition
 TRIALS = 400
@@ -34,4 +39,23 @@ def test_the_national_rules_agree_with_the_simulator():
     kinds = {f"national_{army}" for army in ("germany", "us", "soviet-union", "imperial-japan", "italy")}
     assert {s["kind"] for s in scenarios} == kinds
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, TRIALS)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_tough_as_boots_agrees_with_the_simulator():
+    """Tough as Boots (the British characteristic) in close quarters: the simulator adds a third of the men
+    fighting as extra attackers each round, in its own words (``simulator._strikes``); 3rd edition and
+    Inexperienced men get none. Checked to fail with the rule dropped from the engine's inputs."""
+    scenarios = tough_as_boots_scenarios(24, seed=25)
+    assert {s["edition"] for s in scenarios} == {"2e", "3e"}
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 1000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_vengeance_agrees_with_the_simulator():
+    """Vengeance (the British characteristic): the simulator rolls the die for the pin before the test in
+    its own words (``simulator.order_test``); 3rd edition, Inexperienced and unpinned units get none.
+    Checked to fail with the rule dropped from the engine's inputs."""
+    scenarios = vengeance_scenarios(30, seed=25)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

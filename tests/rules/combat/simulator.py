@@ -416,6 +416,10 @@ def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float
     # Tiger Fear (2e): near a Tiger the unit tests with a pin more. Avanti Savoia! (2e): Italians 3
     # units behind on losses test at -2, 3 ahead at +2.
     pins = s["pins"] + (1 if s.get("tiger") and second else 0)
+    # Vengeance (2e, a British list's choice): a pinned Regular or Veteran unit rolls a die first, and a
+    # 4, 5 or 6 takes a pin away; the test is taken all the same.
+    if s.get("vengeance") and second and s["quality"] != "inexperienced" and s["pins"] and rng.randint(1, 6) >= 4:
+        pins -= 1
     savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
     # A squad that lost its NCO: -1, unless German Initiative Training lets another man take over
     # (2e: on a 2+; 3e: Regulars and Veterans ignore the -1).
@@ -434,11 +438,16 @@ def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float
     return {"pass": float(a + b <= m), "fubar": float(a == b == 6), "man_removed": lost}
 
 
-def _strikes(rng: random.Random, ed: Ed, side: dict[str, Any], alive: int, enemy_quality: str, cap: int) -> int:
+def _strikes(
+    rng: random.Random, ed: Ed, side: dict[str, Any], alive: int, enemy_quality: str, cap: int, boots: bool = False
+) -> int:
     dv = DV_MEN[enemy_quality]
     aw = min(side.get("aw", 0), alive)  # casualties come off the men without assault weapons first
     total = 0
-    for has_aw in [True] * aw + [False] * (alive - aw):
+    # Tough as Boots: for every three men still fighting, one more man's worth of attack, struck as a
+    # man without an assault weapon would.
+    extra = alive // 3 if boots else 0
+    for has_aw in [True] * aw + [False] * (alive - aw) + [False] * extra:
         tough = side.get("tough") or (has_aw and not ed.aw_two_attacks)
         attacks = 2 if has_aw and ed.aw_two_attacks else 1
         if tough and ed.tough == "extra_attack":
@@ -458,16 +467,18 @@ def close_quarters(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, f
     att, dfd = s["attacker"], s["defender"]
     a, d = att["models"], dfd["models"]
     kind = ed.cq_defensive if dfd.get("defensive") else ed.cq_open
+    # Tough as Boots (2e, a British list's choice): Regular and Veteran men only.
+    ab, db = (bool(x.get("boots")) and s["edition"] == "2e" and x["quality"] != "inexperienced" for x in (att, dfd))
     while True:
         if kind == "simultaneous":
-            x = _strikes(rng, ed, att, a, dfd["quality"], d)
-            y = _strikes(rng, ed, dfd, d, att["quality"], a)
+            x = _strikes(rng, ed, att, a, dfd["quality"], d, ab)
+            y = _strikes(rng, ed, dfd, d, att["quality"], a, db)
         elif kind == "attacker_first":
-            x = _strikes(rng, ed, att, a, dfd["quality"], d)
-            y = _strikes(rng, ed, dfd, d - x, att["quality"], a) if x < d else 0
+            x = _strikes(rng, ed, att, a, dfd["quality"], d, ab)
+            y = _strikes(rng, ed, dfd, d - x, att["quality"], a, db) if x < d else 0
         else:
-            y = _strikes(rng, ed, dfd, d, att["quality"], a)
-            x = _strikes(rng, ed, att, a - y, dfd["quality"], d) if y < a else 0
+            y = _strikes(rng, ed, dfd, d, att["quality"], a, db)
+            x = _strikes(rng, ed, att, a - y, dfd["quality"], d, ab) if y < a else 0
         a, d = a - y, d - x
         if a == 0 and d == 0:
             return {"att": 0.0, "dfd": 0.0, "both": 1.0}
@@ -682,6 +693,54 @@ def simulate_any(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
     if s["calc"] == "anti_tank":
         return simulate({**s, "calc": "shooting"}, trials, seed)
     return simulate(s, trials, seed)
+
+
+def vengeance_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """British order tests with Vengeance, in 2nd and 3rd edition (where it does not act), at every
+    quality, with 0 to 4 pins, some after losing their NCO."""
+    rng = random.Random(seed)
+    return [
+        {
+            "edition": ("2e", "2e", "3e")[i % 3],
+            "calc": "order_test",
+            "kind": "national_great-britain",
+            "army": "great-britain",
+            "quality": rng.choice(("inexperienced", "regular", "veteran", "veteran")),
+            "pins": rng.choice((0, 1, 1, 2, 3, 4)),
+            "officer": rng.choice((0, 0, 1, 2)),
+            "modifier": rng.randint(-2, 1),
+            "nco": rng.random() < 0.3,
+            "vengeance": True,
+        }
+        for i in range(count)
+    ]
+
+
+def tough_as_boots_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Close quarters where a British side chose Tough as Boots (the attacker always, the defender half the
+    time), in 2nd and 3rd edition (where it does not act), at every quality (Inexperienced men get none)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        side = {"quality": rng.choice(("inexperienced", "regular", "veteran", "veteran"))}
+        out.append(
+            {
+                "edition": ("2e", "2e", "3e")[i % 3],
+                "calc": "close_quarters",
+                "kind": "national_great-britain",
+                "attacker": {**side, "models": rng.randint(3, 10), "tough": rng.random() < 0.3, "boots": True},
+                "defender": {
+                    "models": rng.randint(2, 10),
+                    "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                    "tough": rng.random() < 0.3,
+                    "defensive": rng.random() < 0.3,
+                    "boots": i % 2 == 0,
+                },
+            }
+        )
+        if rng.random() < 0.3:
+            out[-1]["attacker"]["aw"] = rng.randint(0, out[-1]["attacker"]["models"])
+    return out
 
 
 def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
