@@ -345,7 +345,11 @@
     entries.delete("seen");
     var action = pick("action", entries);
     var row = document.getElementById("u-" + pick("unit", entries));
-    if (action === "order" || action === "snap") rollTest(row, event.detail.elt.closest("form"), entries);
+    var sent = event.detail.elt.closest("form");
+    // A passed-on order names no order of its own (the server takes the officer's): the page's
+    // copy says which, for what it shows and for the end of the turn (the server ignores it here).
+    if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
+    if (action === "order" || action === "snap") rollTest(row, sent, entries);
     var queue = readQueue();
     if (!queue.length) keepBase();
     // Each action accepted moves the revision by one: a guarded action must meet the revision
