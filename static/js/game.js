@@ -219,6 +219,16 @@
     var input = row.querySelector("input[name=action][value=pins]");
     var shown = input && input.form.querySelector("strong");
     if (shown) shown.textContent = pins;
+    // The badge by the name says it too ("1 pin", "2 pins", none at 0), in the page's language.
+    var badge = row.querySelector(".badge-pins");
+    if (!pins) { if (badge) badge.remove(); return; }
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "badge badge-pins";
+      row.querySelector(".unit-status").prepend(badge);
+    }
+    var words = pins === 1 ? panel().dataset.pinOne : panel().dataset.pinMany;
+    badge.textContent = words ? words.replace(/\d+/, String(pins)) : String(pins);
   }
 
   function takeOrder(row, entries, label) {

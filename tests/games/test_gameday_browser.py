@@ -163,7 +163,8 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
     # The board opens offline at the last state this phone saw, queue included.
     page.reload()
     assert page.locator("#offline-title").count() == 0
-    assert "1 pin" in squad1.locator(".badge-pins").inner_text()
+    assert squad1.locator(".badge-pins").count() == 0  # its passed test took its pin off
+    assert page.locator("#side-b li.unit").nth(1).locator(".badge-pins").inner_text() == "1 pin"
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
 
     context.set_offline(False)
@@ -226,6 +227,8 @@ def test_an_order_test_offline_is_rolled_on_the_phone_replayed_and_taken_back(
     assert "FUBAR (6+6)" in page.locator("#offline-note").inner_text()
     assert "when the game syncs" in page.locator("#offline-note").inner_text()
     assert squad1.locator(".badge-test").inner_text() == "FUBAR"
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "game-offline-fubar-phone")
 
     # A pin and a die drawn offline: squad 2's target is worked out here, its dice rolled here.
     panel = page.locator("#offline-play")
@@ -299,3 +302,34 @@ def test_the_first_visit_keeps_the_board_for_offline(django_db_setup, live_serve
     assert page.locator("#offline-play").is_visible()
     page.locator("#offline-play button[name=side][value=a]").click()  # game.js runs: it queues
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 1"
+
+
+def test_an_officers_passed_on_order_is_tested_offline_with_his_bonus(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    officer, squad1 = page.locator("#side-a li.unit").nth(0), page.locator("#side-a li.unit").nth(1)
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    _step(page, lambda: page.locator("#game-bar button[name=side][value=a]").click())
+    _step(page, lambda: officer.locator("button[name=order][value=advance]").click())
+    served = squad1.locator(".snap-form .order-test").get_attribute("data-morale")  # the server's target
+
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    squad1.locator(".snap-form input[name=die1]").fill("1")
+    squad1.locator(".snap-form input[name=die2]").fill("2")
+    squad1.locator(".snap-form button[type=submit]").click()
+    assert "Order test passed (1+2): Advance" in page.locator("#offline-note").inner_text()
+    assert squad1.locator(".badge-pins").count() == 0
+    _shot(page, "game-offline-order-test-phone", squad1)
+    body = dict(p.split("=", 1) for p in _queue(page)[0]["body"].split("&"))
+    assert body["action"] == "snap" and body["morale"] == served and body["order"] == "advance"
+
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    game = Game.objects.get()
+    snap = game.actions.all()[3]
+    assert snap.kind == "snap" and snap.payload["data"]["dice"] == [1, 2]
+    assert game.state().unit(snap.payload["unit"]).order == "advance"
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert page.locator("#offline-conflict").is_hidden()
