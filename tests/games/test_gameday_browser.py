@@ -333,3 +333,20 @@ def test_an_officers_passed_on_order_is_tested_offline_with_his_bonus(
     assert game.state().unit(snap.payload["unit"]).order == "advance"
     wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
     assert page.locator("#offline-conflict").is_hidden()
+
+
+def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    page.locator("#offline-play button[name=side][value=a]").click()
+    mine = "() => Object.keys(localStorage).filter(k => k.startsWith('muster-queue:') || k.startsWith('muster-base:'))"
+    assert len(page.evaluate(mine)) == 2  # the queue, and the board an offline undo starts from
+    Game.objects.filter(pk=game.pk).update(revision=5)  # the game moved on elsewhere: the queue stays
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    with page.expect_navigation():
+        page.locator("form[action='/accounts/logout/'] button").first.click()
+    assert page.evaluate(mine) == []
