@@ -8,7 +8,11 @@
       is queued in localStorage and shown on the board as waiting; when the network is back the
       queue is sent in order, each action on the revision the previous one made. A refusal stops
       the queue and says so; nothing is dropped unless the player drops it. A game followed on two
-      phones shows the last state it saw and catches up (the poll waits for the network). */
+      phones shows the last state it saw and catches up (the poll waits for the network).
+   4. Offline, an order test is rolled here (or the typed dice taken) and its result shown at once;
+      the action is queued with those dice, so the server replays the very same roll. The page keeps
+      the board as the server last sent it ("muster-base:"), so taking back a queued action is: drop
+      it, put that board back and show the remaining queued actions on it again. */
 (function () {
   "use strict";
 
@@ -29,9 +33,19 @@
     var key = queueKey();
     if (!key) return;
     if (queue.length) localStorage.setItem(key, JSON.stringify(queue));
-    else localStorage.removeItem(key);
+    else { localStorage.removeItem(key); dropBase(); }
     showWaiting();
   }
+
+  // The board without any queued action on it: what an offline undo starts again from.
+  function baseKey() { var s = sync(); return s ? "muster-base:" + s.dataset.base : null; }
+  function keepBase() {
+    var key = baseKey();
+    var game = document.getElementById("game");
+    if (!key || !game) return;
+    try { localStorage.setItem(key, game.outerHTML); } catch (error) { localStorage.removeItem(key); }
+  }
+  function dropBase() { var key = baseKey(); if (key) localStorage.removeItem(key); }
 
   function showWaiting() {
     var note = document.getElementById("offline-waiting");
@@ -64,6 +78,11 @@
       type: "keep-board",
       url: location.pathname,
       html: "<!doctype html>\n" + copy.outerHTML,
+      // The page's scripts and styles: on the first visit they came before the worker did.
+      assets: Array.prototype.map.call(
+        document.querySelectorAll("script[src], link[rel=stylesheet][href]"),
+        function (el) { return el.src || el.href; }
+      ),
     });
   }
 
@@ -89,6 +108,14 @@
     var form = template.content.firstElementChild.cloneNode(true);
     if (extraClass) form.classList.add(extraClass);
     form.querySelector("input[name=unit]").value = row.id.slice(2);
+    var morale = extraClass ? testMorale(row, 0, false) : null;
+    if (morale !== null) {
+      // A die drawn offline for a pinned unit: its test's target, worked out here.
+      var test = form.querySelector(".offline-test");
+      test.hidden = false;
+      test.querySelector(".order-test").textContent = say(panel().dataset.test, {morale: morale});
+      test.querySelector(".order-test").dataset.morale = morale;
+    }
     row.querySelector(".unit-head").after(form);
     row.classList.add("unit-awaits");
     window.htmx.process(form);
@@ -125,12 +152,148 @@
     document.querySelectorAll("li.unit-awaits").forEach(function (row) { row.classList.remove("unit-awaits"); });
   }
 
-  function mark(row, text) {
+  function panel() { return document.getElementById("offline-play") || {dataset: {}}; }
+  function say(template, values) {
+    return (template || "").replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
+  }
+  function note(text) { var el = document.getElementById("offline-note"); if (el) el.textContent = text; }
+  function die() { var r = new Uint32Array(1); crypto.getRandomValues(r); return 1 + (r[0] % 6); }
+  function typed(value) { var n = parseInt(value, 10); return n >= 1 && n <= 6 ? n : 0; }
+
+  // The morale the order test is taken against, as the engine has it (rules.combat.morale.order_test):
+  // the unit's morale with its side's Avanti modifier (data-morale), plus the officer's bonus, less
+  // one a pin (Tiger Fear: one more), within the edition's limits.
+  function testMorale(row, bonus, tiger) {
+    var range = (sync().dataset.moraleRange || "2 10").split(" ").map(Number);
+    var pins = (parseInt(row.dataset.pins, 10) || 0) + (tiger ? 1 : 0);
+    if (pins <= 0) return null;
+    return Math.min(Math.max(parseInt(row.dataset.morale, 10) + bonus - pins, range[0]), range[1]);
+  }
+
+  function officerBonus(form, entries) {
+    if (!form) return 0;
+    if (pick("action", entries) === "snap") return parseInt(form.dataset.bonus, 10) || 0;
+    var officer = form.querySelector("select[name=officer]");
+    var option = officer && officer.selectedOptions[0];
+    return option ? parseInt(option.dataset.bonus, 10) || 0 : 0;
+  }
+
+  // Offline, before the order is queued: its test's dice, typed or rolled here, go into the action
+  // (die1, die2; a commissar's re-roll too), so that the server replays exactly this roll.
+  function rollTest(row, form, entries) {
+    if (!row || entries.get("banzai")) return;
+    var morale = testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"));
+    if (morale === null) return;
+    var d1 = typed(entries.get("die1")), d2 = typed(entries.get("die2"));
+    if (!d1 || !d2) { d1 = die(); d2 = die(); }
+    entries.set("die1", d1);
+    entries.set("die2", d2);
+    entries.set("morale", morale);  // not read by the server: what the page showed, to replay it here
+    var fubar = d1 === 6 && d2 === 6;
+    if (entries.get("commissar") && (fubar || d1 + d2 > morale)) {
+      var r1 = typed(entries.get("reroll1")), r2 = typed(entries.get("reroll2"));
+      if (!r1 || !r2) { r1 = die(); r2 = die(); }
+      entries.set("reroll1", r1);
+      entries.set("reroll2", r2);
+    }
+  }
+
+  // The order a tested unit takes, from the dice in the queued action: the order, "down" or "fubar".
+  function testResult(entries) {
+    var morale = parseInt(entries.get("morale"), 10);
+    var dice = [typed(entries.get("die1")), typed(entries.get("die2"))];
+    if (entries.get("reroll1")) dice = [typed(entries.get("reroll1")), typed(entries.get("reroll2"))];
+    var order = entries.get("order") || "";
+    if (dice[0] === 6 && dice[1] === 6) return {given: "fubar", dice: dice};
+    return {given: dice[0] + dice[1] <= morale ? order : "down", dice: dice};
+  }
+
+  function orderLabel(order) {
+    var template = document.getElementById("order-form-template");
+    var found = template && template.content.querySelector("button[value=" + order + "]");
+    return found ? found.textContent : order;
+  }
+
+  function setPins(row, pins) {
+    row.dataset.pins = pins;
+    var input = row.querySelector("input[name=action][value=pins]");
+    var shown = input && input.form.querySelector("strong");
+    if (shown) shown.textContent = pins;
+    // The badge by the name says it too ("1 pin", "2 pins", none at 0), in the page's language.
+    var badge = row.querySelector(".badge-pins");
+    if (!pins) { if (badge) badge.remove(); return; }
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "badge badge-pins";
+      row.querySelector(".unit-status").prepend(badge);
+    }
+    var words = pins === 1 ? panel().dataset.pinOne : panel().dataset.pinMany;
+    badge.textContent = words ? words.replace(/\d+/, String(pins)) : String(pins);
+  }
+
+  function takeOrder(row, entries, label) {
+    var order = pick("order", entries);
+    var given = order;
+    if (entries.get("morale")) {
+      var result = testResult(entries);
+      var dice = result.dice.join("+");
+      var pins = parseInt(row.dataset.pins, 10) || 0;
+      given = result.given;
+      if (given === "fubar") note(say(panel().dataset.fubar, {dice: dice}));
+      else if (given === "down") note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
+      else { setPins(row, Math.max(pins - 1, 0)); note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)})); }
+      mark(row, given === "fubar" ? "FUBAR" : orderLabel(given), "badge-test");
+    }
+    if (given === "rally") {
+      if (sync().dataset.rally === "all") setPins(row, 0);
+      else note(panel().dataset.rally);
+    }
+    if (given) row.dataset.order = given;
+    row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
+    mark(row, label);
+  }
+
+  // End of turn on this phone: every unit not destroyed gets its dice back in the bag, but for a
+  // Down or Ambush order kept (not released), whose die stays out (rules.game.engine._end_turn).
+  function endTurn(entries) {
+    var released = entries.getAll("release");
+    var bag = {}, total = {};
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      var side = row.dataset.side;
+      bag[side] = bag[side] || 0;
+      total[side] = total[side] || 0;
+      if (row.classList.contains("unit-destroyed")) { row.dataset.ordersLeft = 0; return; }
+      var dice = parseInt(row.dataset.dice, 10) || 0;
+      var order = row.dataset.order;
+      var kept = (order === "down" || order === "ambush") && released.indexOf(row.id.slice(2)) === -1;
+      row.dataset.ordersLeft = kept ? dice - 1 : dice;
+      if (!kept) {
+        row.dataset.order = "";
+        row.querySelectorAll(".badge-order, .badge-test").forEach(function (badge) { badge.remove(); });
+      }
+      bag[side] += parseInt(row.dataset.ordersLeft, 10);
+      total[side] += dice;
+    });
+    Object.keys(bag).forEach(function (side) {
+      var count = document.querySelector("#dice-" + side + " strong");
+      if (!count) return;
+      count.textContent = bag[side];
+      if (count.nextSibling) count.nextSibling.textContent = " / " + total[side];
+    });
+    // "Turn 2", "End turn 2", "End of turn 2": the number goes up by one wherever it is written.
+    document.querySelectorAll(".game-turn strong, #end-turn h2, #end-turn-button").forEach(function (el) {
+      el.textContent = el.textContent.replace(/\d+/, function (n) { return String(parseInt(n, 10) + 1); });
+    });
+    document.querySelectorAll("#end-turn input[type=checkbox]").forEach(function (box) { box.checked = false; });
+    note(panel().dataset.turnEnded);
+  }
+
+  function mark(row, text, extraClass) {
     if (!row) return;
     row.classList.add("unit-queued");
     var status = row.querySelector(".unit-status");
     var badge = document.createElement("span");
-    badge.className = "badge badge-queued";
+    badge.className = "badge badge-queued" + (extraClass ? " " + extraClass : "");
     badge.textContent = text;
     status.appendChild(badge);
   }
@@ -139,10 +302,13 @@
     var action = pick("action", params);
     var row = document.getElementById("u-" + pick("unit", params));
     var delta = parseInt(pick("delta", params) || "1", 10);
-    if (action === "pins" || action === "casualties") {
+    if (action === "pins") {
+      setPins(row, Math.max((parseInt(row.dataset.pins, 10) || 0) + delta, 0));
+      mark(row, label);
+    } else if (action === "casualties") {
       var form = row && row.querySelector("input[name=action][value=" + action + "]").form;
       var shown = form && form.querySelector("strong");
-      if (shown) shown.textContent = Math.max(number(shown) + (action === "pins" ? delta : -delta), 0);
+      if (shown) shown.textContent = Math.max(number(shown) - delta, 0);
       mark(row, label);
     } else if (action === "remove" || action === "damage") {
       if (action === "remove") row.classList.add("unit-destroyed");
@@ -153,12 +319,12 @@
       dropOrderForms();
       offerOrders(pick("side", params));
     } else if (action === "order" || action === "snap") {
-      row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
+      takeOrder(row, params, label);
       dropOrderForms();
-      mark(row, label);
     } else if (action === "end_turn") {
       dropOrderForms();
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
+      endTurn(params);
     }
     var current = document.getElementById("current-die");
     if (current && (action === "record" || action === "order" || action === "end_turn")) current.hidden = true;
@@ -187,16 +353,49 @@
     if (pick("action", entries) === "record" && pick("side", entries) === "?") entries.set("side", drawSide());
     if (pick("action", entries) === "draw") { entries.set("action", "record"); entries.set("side", drawSide()); }
     entries.delete("seen");
+    var action = pick("action", entries);
+    var row = document.getElementById("u-" + pick("unit", entries));
+    var sent = event.detail.elt.closest("form");
+    // A passed-on order names no order of its own (the server takes the officer's): the page's
+    // copy says which, for what it shows and for the end of the turn (the server ignores it here).
+    if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
+    if (action === "order" || action === "snap") rollTest(row, sent, entries);
     var queue = readQueue();
+    if (!queue.length) keepBase();
     // Each action accepted moves the revision by one: a guarded action must meet the revision
     // the actions queued before it will have made, or the game moved on elsewhere meanwhile.
     entries.set("rev", String(parseInt(s.dataset.revision, 10) + queue.length));
     var label = (document.getElementById("offline-waiting") || {dataset: {}}).dataset.label || "";
-    queue.push({path: event.detail.path, body: entries.toString()});
+    var item = {path: event.detail.path, body: entries.toString()};
+    if (entries.get("morale")) item.expect = testResult(entries).given;
+    queue.push(item);
     writeQueue(queue);
     showLocally(entries, label.replace(/:\s*$/, ""));
     keepBoard();
   });
+
+  // --- Undo offline: the last action still waiting goes --------------------------------------
+
+  // The board as the server last sent it, with every queued action but the last shown on it again.
+  function takeBack() {
+    var queue = readQueue();
+    var base = localStorage.getItem(baseKey() || "");
+    if (!queue.length) return;
+    queue.pop();
+    writeQueue(queue);
+    if (base) {
+      var game = document.getElementById("game");
+      var holder = document.createElement("div");
+      holder.innerHTML = base;
+      game.replaceWith(holder.firstElementChild);
+      window.htmx.process(document.getElementById("game"));
+      var label = ((document.getElementById("offline-waiting") || {dataset: {}}).dataset.label || "").replace(/:\s*$/, "");
+      queue.forEach(function (item) { showLocally(new URLSearchParams(item.body), label); });
+    }
+    note("");
+    showWaiting();
+    keepBoard();
+  }
 
   // --- Back online: send the queue in order ---------------------------------------------------
 
@@ -205,17 +404,38 @@
   function refusedText(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var error = doc.querySelector("#game-bar .message-error");
-    return {error: error ? error.textContent.trim() : "", sync: doc.getElementById("game-sync")};
+    return {error: error ? error.textContent.trim() : "", sync: doc.getElementById("game-sync"), doc: doc};
+  }
+
+  // "fubar", "down" (a failed test, or Down ordered) or any other order: what an order test decided.
+  function outcome(order) { return order === "fubar" || order === "down" ? order : "order"; }
+
+  // The order the server gave an order tested offline, when it is not the one this phone showed
+  // (the same dice, so only a morale worked out differently here): its row's order label, else "".
+  function differs(item, answer) {
+    if (item.expect === undefined) return "";
+    var row = answer.doc.getElementById("u-" + new URLSearchParams(item.body).get("unit"));
+    if (!row || outcome(row.dataset.order) === outcome(item.expect)) return "";
+    var name = row.querySelector(".unit-name"), badge = row.querySelector(".badge-order");
+    return (name ? name.textContent : "") + ": " + (badge ? badge.textContent.trim() : row.dataset.order);
   }
 
   var refused = "";  // the last refusal, said again on the board brought up to date after it
 
-  function conflict(message) {
+  var refusedKind = "refused";
+
+  function conflict(message, kind) {
     refused = message;
+    refusedKind = kind || "refused";
     var box = document.getElementById("offline-conflict");
     if (!box || !message) return;
-    document.getElementById("offline-conflict-text").textContent =
-      box.dataset.refused + " " + message + " " + box.dataset.kept;
+    var differ = refusedKind === "differs";
+    document.getElementById("offline-conflict-text").textContent = differ
+      ? box.dataset.differs + " " + message + (readQueue().length ? " " + box.dataset.keptAfter : "")
+      : box.dataset.refused + " " + message + " " + box.dataset.kept;
+    var waiting = readQueue().length > 0;
+    document.getElementById("offline-retry").hidden = !waiting;
+    document.getElementById("offline-drop").hidden = !waiting || differ;
     box.hidden = false;
   }
 
@@ -249,6 +469,12 @@
         }
         queue.shift();
         writeQueue(queue);
+        var other = differs(item, answer);
+        if (other) {
+          // Accepted, but not as shown here: the actions after it were played on another board.
+          conflict(other, "differs");
+          break;
+        }
       }
     } catch (error) {
       // The network went again: the rest waits for the next "online".
@@ -256,10 +482,14 @@
       sending = false;
     }
     await reloadBoard();
+    // What is still waiting was not played on the board the server just sent: it is the new start
+    // for an offline undo.
+    if (readQueue().length) keepBase();
   }
 
   document.addEventListener("click", function (event) {
     if (event.target.id === "offline-retry") flush();
+    if (event.target.id === "offline-undo") takeBack();
     if (event.target.id === "offline-drop") {
       var queue = readQueue();
       queue.shift();
@@ -300,7 +530,8 @@
     });
     openTools = [];
     syncOrderButtons();
-    if (refused && readQueue().length) conflict(refused);
+    if (refused && (readQueue().length || refusedKind === "differs")) conflict(refused, refusedKind);
+    if (refusedKind === "differs" && !readQueue().length) refused = "";
     keepBoard();
     showWaiting();
   });
@@ -311,6 +542,11 @@
   document.addEventListener("DOMContentLoaded", function () {
     showWaiting();
     if (!offline() && readQueue().length) flush();
-    if (navigator.serviceWorker) navigator.serviceWorker.ready.then(keepBoard);
+    if (navigator.serviceWorker) {
+      navigator.serviceWorker.ready.then(keepBoard);
+      // The first visit: the worker installs and takes the page over (clients.claim) after it
+      // loaded; the board is handed to it then, so it opens offline without a second load.
+      navigator.serviceWorker.addEventListener("controllerchange", keepBoard);
+    }
   });
 })();

@@ -55,9 +55,10 @@
     if (!(form instanceof HTMLFormElement) || form.getAttribute("action") !== "/accounts/logout/") return;
     if (form.dataset.offlineCleared) return;
     event.preventDefault();
-    // Game actions played offline and not sent yet are this user's too: they go with the rest.
+    // Game actions played offline and not sent yet are this user's too: they go with the rest,
+    // and so does the board game.js keeps to take one of them back (muster-base:).
     Object.keys(localStorage).forEach(function (key) {
-      if (key.indexOf("muster-queue:") === 0) localStorage.removeItem(key);
+      if (key.indexOf("muster-queue:") === 0 || key.indexOf("muster-base:") === 0) localStorage.removeItem(key);
     });
     Promise.all([remember(""), forget(null)]).finally(function () {
       form.dataset.offlineCleared = "1";

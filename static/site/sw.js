@@ -172,6 +172,25 @@ self.addEventListener("fetch", (event) => {
   })());
 });
 
+// The board's scripts and styles (same site, under /static/ only), kept once: on the first visit the
+// page loaded them before this worker controlled it, so they are not in the cache yet.
+async function keepAssets(assets) {
+  if (!Array.isArray(assets)) return;
+  const shared = await caches.open(SHARED_CACHE);
+  await Promise.all(assets.map(async (address) => {
+    let url;
+    try { url = new URL(address, self.location.origin); } catch (error) { return; }
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/static/")) return;
+    if (await shared.match(url.href)) return;
+    try {
+      const response = await fetch(url.href);
+      if (response.ok) await shared.put(url.href, response);
+    } catch (error) {
+      // Offline already: the asset stays missing until the next visit online.
+    }
+  }));
+}
+
 // The board as the page shows it now (game.js, after every change): offline it opens at this state.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
@@ -184,5 +203,6 @@ self.addEventListener("message", (event) => {
     if (!user && data.url.startsWith("/games/")) return;  // a creator's board is kept only while signed in
     const cache = await caches.open(CACHE_VERSION + "-pages-" + user);
     await cache.put(data.url, new Response(data.html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+    await keepAssets(data.assets);
   })());
 });

@@ -137,21 +137,34 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
     assert "needs the network" in squad1.locator(".odds-form .offline-only").inner_text()
     offline_panel = page.locator("#offline-play")
     offline_panel.locator("button[name=side][value=a]").click()
+    # Squad 1 is pinned: its order test's target is worked out on the phone, and typed dice are taken.
+    test = squad1.locator(".offline-order .offline-test")
+    assert "order test, 8 or less on 2D6" in test.locator(".order-test").inner_text()  # Regular 9, one pin
+    test.locator("input[name=die1]").fill("2")
+    test.locator("input[name=die2]").fill("3")
     squad1.locator(".offline-order button[name=order][value=fire]").click()
-    assert "Waiting to be sent" in squad1.locator(".badge-queued").first.inner_text()
+    assert "Waiting to be sent" in squad1.locator(".badge-queued").last.inner_text()
+    assert "Order test passed (2+3): Fire" in page.locator("#offline-note").inner_text()
     offline_panel.locator("button[name=side][value=b]").click()
     page.locator("#side-b li.unit").first.locator(".offline-order button[name=order][value=down]").click()
     _tools(page.locator("#side-b li.unit").nth(1)).get_by_role("button", name="Add a pin").click()
     page.check("#end-turn input[name=force]")
+    dice_a = page.locator("#dice-a").inner_text().split("/")[1].strip()
     page.click("#end-turn-button")
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
+    # The bag is refilled on the phone: every die of side a, and side b's but the one kept on Down.
+    assert "Turn 2" in page.locator(".game-turn").inner_text()
+    assert page.locator("#dice-a strong").inner_text() == dice_a
+    assert page.locator("#dice-b strong").inner_text() == "1"
+    assert "the bag is refilled" in page.locator("#offline-note").inner_text()
     assert Game.objects.get().actions.count() == 1  # nothing reached the server
     _shot(page, "game-offline-queued-phone", squad1)
 
     # The board opens offline at the last state this phone saw, queue included.
     page.reload()
     assert page.locator("#offline-title").count() == 0
-    assert "1 pin" in squad1.locator(".badge-pins").inner_text()
+    assert squad1.locator(".badge-pins").count() == 0  # its passed test took its pin off
+    assert page.locator("#side-b li.unit").nth(1).locator(".badge-pins").inner_text() == "1 pin"
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 6"
 
     context.set_offline(False)
@@ -159,6 +172,8 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
     wait_until(page, "() => document.querySelector('.game-turn').textContent.includes('Turn 2')")
     game = Game.objects.get()
     assert [a.kind for a in game.actions.all()] == ["pins", "draw", "order", "draw", "order", "pins", "end_turn"]
+    assert game.actions.all()[2].payload["data"]["dice"] == [2, 3]  # the dice typed offline, replayed
+    assert page.locator("#dice-b strong").inner_text() == "1"  # the server agrees with the phone
     assert game.turn == 2 and _revision(page) == str(game.revision)
     assert page.locator("#offline-conflict").is_hidden()
     assert page.locator("#log-lines li").count() == 7
@@ -184,3 +199,154 @@ def test_an_offline_action_the_server_refuses_is_kept_and_said(
     page.click("#offline-drop")
     wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))")
     assert Game.objects.get().actions.count() == 0
+
+
+def _queue(page) -> list[dict]:
+    return page.evaluate(
+        "() => Object.keys(localStorage).filter(k => k.startsWith('muster-queue:'))"
+        ".flatMap(k => JSON.parse(localStorage.getItem(k)))"
+    )
+
+
+def test_an_order_test_offline_is_rolled_on_the_phone_replayed_and_taken_back(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    squad1, squad2 = page.locator("#side-a li.unit").nth(1), page.locator("#side-a li.unit").nth(2)
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    _step(page, lambda: page.locator("#game-bar button[name=side][value=a]").click())
+    # The die was drawn online: squad 1's test comes from the server, with its target.
+    assert squad1.locator(".order-test").get_attribute("data-morale") == "8"
+
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert page.locator("#offline-undo").is_hidden()  # nothing waits: nothing to take back
+    squad1.locator("input[name=die1]").fill("6")
+    squad1.locator("input[name=die2]").fill("6")
+    squad1.locator("button[name=order][value=fire]").click()
+    assert "FUBAR (6+6)" in page.locator("#offline-note").inner_text()
+    assert "when the game syncs" in page.locator("#offline-note").inner_text()
+    assert squad1.locator(".badge-test").inner_text() == "FUBAR"
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "game-offline-fubar-phone")
+
+    # A pin and a die drawn offline: squad 2's target is worked out here, its dice rolled here.
+    panel = page.locator("#offline-play")
+    _tools(squad2).get_by_role("button", name="Add a pin").click()
+    panel.locator("button[name=side][value=a]").click()
+    assert "8 or less on 2D6" in squad2.locator(".offline-test .order-test").inner_text()
+    squad2.locator(".offline-order button[name=order][value=advance]").click()
+    queued = _queue(page)
+    assert len(queued) == 4
+    rolled = dict(p.split("=", 1) for p in queued[-1]["body"].split("&"))
+    d1, d2 = int(rolled["die1"]), int(rolled["die2"])
+    assert rolled["morale"] == "8" and 1 <= d1 <= 6 and 1 <= d2 <= 6
+    expected = "FUBAR" if (d1, d2) == (6, 6) else ("passed" if d1 + d2 <= 8 else "failed")
+    assert f"{expected} ({d1}+{d2})" in page.locator("#offline-note").inner_text()
+
+    # Undo offline takes back the last action still waiting: squad 2's order, then the drawn die.
+    page.click("#offline-undo")
+    assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 3"
+    assert squad2.locator(".badge-test").count() == 0
+    assert squad2.locator(".offline-order").count() == 1  # the die is back, waiting for an order
+    page.click("#offline-undo")
+    assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 2"
+    assert squad2.locator(".offline-order").count() == 0
+    assert squad1.locator(".badge-test").inner_text() == "FUBAR"  # the earlier ones stay shown
+    assert len(_queue(page)) == 2
+
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    game = Game.objects.get()
+    kinds = [(a.kind, a.payload["data"].get("dice")) for a in game.actions.all()]
+    assert kinds == [("pins", None), ("draw", None), ("order", [6, 6]), ("pins", None)]
+    assert game.state().unit(squad1.get_attribute("id")[2:]).order == "fubar"
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert page.locator("#offline-conflict").is_hidden()
+
+
+def test_an_order_test_the_server_decides_otherwise_is_said(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    # A page that worked the morale out wrong (one too high): 9 passes here, fails on the server (8).
+    squad1.evaluate("row => { row.dataset.morale = '10'; }")
+    page.locator("#offline-play button[name=side][value=a]").click()
+    squad1.locator(".offline-test input[name=die1]").fill("4")
+    squad1.locator(".offline-test input[name=die2]").fill("5")
+    squad1.locator(".offline-order button[name=order][value=fire]").click()
+    assert "passed (4+5)" in page.locator("#offline-note").inner_text()
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    text = page.locator("#offline-conflict-text").inner_text()
+    assert "came out differently on the server" in text and "Down" in text
+    assert [a.kind for a in Game.objects.get().actions.all()] == ["pins", "draw", "order"]
+
+
+def test_the_first_visit_keeps_the_board_for_offline(django_db_setup, live_server, new_browser_context, monkeypatch):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    board = f"/games/{game.pk}/"
+    # No reload: the worker takes the page over (clients.claim) and the page hands it its board.
+    wait_until(page, "navigator.serviceWorker.controller !== null", timeout=20)
+    wait_until(page, "p => caches.match(p).then(r => !!r)", board, timeout=20)
+    wait_until(page, "() => caches.match('/static/js/game.js', {ignoreSearch: true}).then(r => !!r)", timeout=20)
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("#offline-title").count() == 0
+    assert page.locator("#game-sync").get_attribute("data-base") == board
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert page.locator("#offline-play").is_visible()
+    page.locator("#offline-play button[name=side][value=a]").click()  # game.js runs: it queues
+    assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 1"
+
+
+def test_an_officers_passed_on_order_is_tested_offline_with_his_bonus(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    officer, squad1 = page.locator("#side-a li.unit").nth(0), page.locator("#side-a li.unit").nth(1)
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    _step(page, lambda: page.locator("#game-bar button[name=side][value=a]").click())
+    _step(page, lambda: officer.locator("button[name=order][value=advance]").click())
+    served = squad1.locator(".snap-form .order-test").get_attribute("data-morale")  # the server's target
+
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    squad1.locator(".snap-form input[name=die1]").fill("1")
+    squad1.locator(".snap-form input[name=die2]").fill("2")
+    squad1.locator(".snap-form button[type=submit]").click()
+    assert "Order test passed (1+2): Advance" in page.locator("#offline-note").inner_text()
+    assert squad1.locator(".badge-pins").count() == 0
+    _shot(page, "game-offline-order-test-phone", squad1)
+    body = dict(p.split("=", 1) for p in _queue(page)[0]["body"].split("&"))
+    assert body["action"] == "snap" and body["morale"] == served and body["order"] == "advance"
+
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    game = Game.objects.get()
+    snap = game.actions.all()[3]
+    assert snap.kind == "snap" and snap.payload["data"]["dice"] == [1, 2]
+    assert game.state().unit(snap.payload["unit"]).order == "advance"
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert page.locator("#offline-conflict").is_hidden()
+
+
+def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    page.locator("#offline-play button[name=side][value=a]").click()
+    mine = "() => Object.keys(localStorage).filter(k => k.startsWith('muster-queue:') || k.startsWith('muster-base:'))"
+    assert len(page.evaluate(mine)) == 2  # the queue, and the board an offline undo starts from
+    Game.objects.filter(pk=game.pk).update(revision=5)  # the game moved on elsewhere: the queue stays
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    with page.expect_navigation():
+        page.locator("form[action='/accounts/logout/'] button").first.click()
+    assert page.evaluate(mine) == []
