@@ -175,6 +175,7 @@ def assault_squad(v3):
 
 def test_a_copy_names_what_it_cannot_carry_over(alice_client, alice, v3, assault_squad):
     page = alice_client.get(f"/units/new/v3/?from={assault_squad.pk}").content.decode()
+    assert re.search(rf'<option value="{assault_squad.pk}" selected>', page)  # the copy says what it copies
     note = re.search(r'<div class="card notice own-not-carried" id="not-carried">(.*?)</div>', page, re.S).group(1)
     assert "Assault Squad" in note
     assert "“Anti-tank grenades” cannot be taken with “Panzerfaust”" in note
