@@ -176,12 +176,15 @@ class UnitQuerySet(StampedQuerySet):
     def for_player(self, army: Army, user) -> UnitQuerySet:
         """What a player may add to a list of ``army``: its data, and their own units of the edition.
 
+        An own unit saved for "only this army" (``army_only``) is offered to lists of its army alone.
+
         The one place a builder, a list import or a copy asks which units a player can take, so
         an own unit works wherever a built-in one does and nobody else's ever shows.
         """
         scope = Q(army=army, owner__isnull=True)
         if user is not None and user.is_authenticated:
-            scope |= Q(owner=user, army__edition_id=army.edition_id)
+            # Their units of the edition, save those kept to another army ("only this army").
+            scope |= Q(owner=user, army=army) | Q(owner=user, army__edition_id=army.edition_id, army_only=False)
         return self.filter(scope).available()
 
 
@@ -286,6 +289,9 @@ class Unit(Stamped):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="own_units"
     )
+    # An own unit offered to every army of its edition (the default: a player's generic entries),
+    # or to its own army only (a national unit that no other army of the edition may take).
+    army_only = models.BooleanField(default=False, help_text="Own units: offered to its army only.")
     points_updated_at = models.DateTimeField(default=timezone.now, editable=False)
     options_updated_at = models.DateTimeField(default=timezone.now, editable=False)
     profile_updated_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -26,6 +26,7 @@ MESSAGES = {
     "vehicle_needs_damage": _("A vehicle needs its damage value."),
     "damage_only_vehicles": _("Only vehicles have a damage value."),
     "capacity_only_vehicles": _("Only vehicles carry passengers."),
+    "open_topped_only_vehicles": _("Only a vehicle can be open-topped."),
     "officer_needs_rank": _("Choose the officer's rank."),
     "rank_only_headquarters": _("Only a headquarters unit has a rank."),
     "vehicle_weapon_needs_mount": _("Give each of a vehicle's weapons its mount."),
@@ -62,6 +63,11 @@ class OwnUnitForm(forms.Form):
     transport_capacity = forms.IntegerField(
         label=_("Transport capacity"), required=False, min_value=1, max_value=own_units.MODELS_MAX
     )
+    open_topped = forms.BooleanField(
+        label=_("Open-topped"),
+        required=False,
+        help_text=_("A vehicle whose crew is exposed: it gets the edition's Open-topped rule."),
+    )
     base_models = forms.IntegerField(label=_("Base size"), min_value=1, max_value=own_units.MODELS_MAX, initial=1)
     max_models = forms.IntegerField(label=_("Largest size"), min_value=1, max_value=own_units.MODELS_MAX, initial=1)
     cost_inexperienced = _cost_field(_("Inexperienced cost"))
@@ -70,6 +76,14 @@ class OwnUnitForm(forms.Form):
     per_model_inexperienced = _cost_field(_("Inexperienced, each extra man"))
     per_model_regular = _cost_field(_("Regular, each extra man"))
     per_model_veteran = _cost_field(_("Veteran, each extra man"))
+    scope = forms.ChoiceField(
+        label=_("Offered to"),
+        choices=[("edition", _("Every army of the edition")), ("army", _("Only this army"))],
+        initial="edition",
+        required=False,  # left out (an older page, a script): the default, every army
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Choose every army of the edition, or only this army.")},
+    )
     composition = forms.CharField(label=_("Composition"), max_length=300, required=False)
     weapons_text = forms.CharField(
         label=_("Armament as printed"),
@@ -89,7 +103,11 @@ class OwnUnitForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.edition = edition
         self.fields["army"].queryset = Army.objects.filter(edition=edition, hidden=False).order_by("name")
-        self.fields["special_rules"].queryset = SpecialRule.objects.filter(edition=edition).order_by("name")
+        rules = SpecialRule.objects.filter(edition=edition).order_by("name")
+        # Open-topped is its own choice beside the vehicle's profile, not one box among the rules.
+        self.fields["special_rules"].queryset = rules.exclude(slug=own_units.OPEN_TOPPED)
+        if not rules.filter(slug=own_units.OPEN_TOPPED).exists():
+            del self.fields["open_topped"]  # an edition whose data has no such rule (1st edition)
         self.fields["special_rules"].label_from_instance = lambda rule: rule.display_name
 
     def costs(self, prefix: str) -> dict[str, int]:
@@ -142,6 +160,7 @@ class OptionForm(forms.Form):
         label=_("Cost"), required=False, min_value=-own_units.COST_MAX, max_value=own_units.COST_MAX
     )
     per_model = forms.BooleanField(label=_("Per man"), required=False)
+    all_models = forms.BooleanField(label=_("Whole unit or none"), required=False)
     max_count = forms.IntegerField(label=_("Limit"), required=False, min_value=1, max_value=own_units.MODELS_MAX)
     group = forms.CharField(label=_("Group (excludes the rest of it)"), max_length=60, required=False)
     adds_models = forms.IntegerField(label=_("Men it adds"), required=False, min_value=0, max_value=10)
@@ -209,6 +228,7 @@ def check_whole(form: OwnUnitForm, weapons: forms.BaseFormSet, options: forms.Ba
         officer_rank=data.get("officer_rank") or "",
         damage_value=data.get("damage_value"),
         transport_capacity=data.get("transport_capacity"),
+        open_topped=bool(data.get("open_topped")),
         weapons=tuple(
             own_units.WeaponLine(row["weapon"].slug, row["count"], row.get("mount") or "", row.get("arc") or "")
             for row in weapon_rows(weapons)

@@ -11,6 +11,7 @@ import json
 import re
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -79,10 +80,9 @@ def definition(unit: Unit) -> dict:
             {
                 "key": option.slug,
                 "name": option.name,
-                "cost": option.cost_regular
-                if option.cost_regular is not None
-                else next(iter(option.cost().values()), 0),
+                "cost": definition_cost(option),
                 "per_model": option.per_model,
+                "all_models": option.all_models,
                 "max_count": option.max_count,
                 "group": option.group,
                 "adds_models": option.adds_models,
@@ -140,6 +140,7 @@ def write_unit(owner, army: Army, data: dict, unit: Unit | None = None) -> Unit:
         # Only mounted lines are kept as lines: a squad's weapons are its men's, one line each.
         "weapon_lines": lines if any(line["mount"] for line in lines) else [],
         "source": SOURCE,
+        "army_only": bool(data.get("army_only")),
     }
     for quality in QUALITIES:
         values[f"cost_{quality}"] = data.get("cost", {}).get(quality)
@@ -180,6 +181,7 @@ def _write_options(unit: Unit, rows, weapons: dict[str, Weapon]) -> None:
             "name": row["name"],
             "position": position,
             "per_model": bool(row.get("per_model")),
+            "all_models": bool(row.get("all_models")),
             "max_count": row.get("max_count"),
             "group": row.get("group") or "",
             "adds_models": row.get("adds_models") or 0,
@@ -195,6 +197,59 @@ def _write_options(unit: Unit, rows, weapons: dict[str, Weapon]) -> None:
                 setattr(option, name, value)
             option.save()
     unit.options.exclude(slug__in=kept).delete()
+
+
+def not_carried(unit: Unit) -> list[str]:
+    """What a copy of ``unit`` leaves out because the unit form has no field for it, one note each.
+
+    The form shows them, so a player starting from a built-in unit knows what to set by hand
+    (or to remember at the table) instead of losing it unseen.
+    """
+    notes = []
+    options = sorted(unit.options.all(), key=lambda o: (o.position, o.name))
+    names = {option.slug: option.name for option in options}
+    qualities = set(unit.qualities())
+    for option in options:
+        if option.excludes:
+            others = ", ".join(f"“{names.get(slug, slug)}”" for slug in option.excludes)
+            notes.append(
+                _("“%(option)s” cannot be taken with %(others)s: the copy does not forbid it.")
+                % {"option": option.name, "others": others}
+            )
+        if option.free_unit:
+            notes.append(
+                _("“%(option)s” makes the whole unit free: the copy prices it as an ordinary option.")
+                % {"option": option.name}
+            )
+        costs = option.cost()
+        if len(set(costs.values())) > 1 or not qualities <= set(costs):
+            kept = definition_cost(option)
+            notes.append(
+                _("“%(option)s” has its own price at each quality: the copy takes %(cost)s pts at every quality.")
+                % {"option": option.name, "cost": kept}
+            )
+    for group in unit.option_groups or ():
+        label = group.get("label") or group.get("key", "")
+        limits = []
+        if group.get("minimum"):
+            limits.append(_("at least %(n)s") % {"n": group["minimum"]})
+        if group.get("maximum") is not None:
+            if group.get("per_model"):
+                limits.append(_("at most %(n)s per man") % {"n": group["maximum"]})
+            else:
+                limits.append(_("at most %(n)s") % {"n": group["maximum"]})
+        notes.append(
+            _("The group “%(group)s” allows %(limits)s choices in all: the copy lets its options exclude each other.")
+            % {"group": label, "limits": ", ".join(str(x) for x in limits) or _("any number of")}
+        )
+    return notes
+
+
+def definition_cost(option: Option) -> int:
+    """The one price a definition keeps of an option: its regular one, else the first it has."""
+    if option.cost_regular is not None:
+        return option.cost_regular
+    return next(iter(option.cost().values()), 0)
 
 
 def copy_unit(owner, unit: Unit, army: Army | None = None) -> Unit:
@@ -341,6 +396,8 @@ def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dic
                 "name": name.strip(),
                 "cost": number(option.get("cost", 0), f"{where}.cost", -own_units.COST_MAX, own_units.COST_MAX) or 0,
                 "per_model": option.get("per_model") is True,
+                # Optional (files before it was carried have none): the whole unit or nobody.
+                "all_models": option.get("all_models") is True,
                 "max_count": number(
                     option.get("max_count"), f"{where}.max_count", 1, own_units.MODELS_MAX, optional=True
                 ),
@@ -368,6 +425,7 @@ def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dic
         officer_rank=data["officer_rank"],
         damage_value=data["damage_value"],
         transport_capacity=data["transport_capacity"],
+        open_topped=own_units.OPEN_TOPPED in data["special_rules"],
         weapons=tuple(own_units.WeaponLine(w["weapon"], w["count"], w["mount"], w["arc"]) for w in data["weapons"]),
         option_names=tuple(o["name"] for o in data["options"]),
     )
@@ -403,6 +461,7 @@ class Draft:
                 slug=row["key"],
                 name=row["name"],
                 per_model=row["per_model"],
+                all_models=row["all_models"],
                 max_count=row["max_count"],
                 group=row["group"],
                 adds_models=row["adds_models"],
@@ -453,7 +512,9 @@ def same_or_new(owner, army: Army, data: dict) -> Unit:
 
     Re-importing a list one exported does not fill their units with copies.
     """
-    for unit in Unit.objects.owned_by(owner).filter(army__edition=army.edition, name=data["name"]):
+    # Only one the list's army is offered (one kept to another army would not be).
+    offered = Unit.objects.owned_by(owner).filter(Q(army=army) | Q(army_only=False))
+    for unit in offered.filter(army__edition=army.edition, name=data["name"]):
         existing = parse_definition(definition(unit), "existing", army.edition, [])
         if existing == data:
             return unit

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from armybuilder.catalogue import own_forms, own_units
 from armybuilder.catalogue.models import Army, Unit, UnitShare
 from armybuilder.reference.models import Edition
-from rules.army.own_units import OWN_UNITS_MAX
+from rules.army.own_units import OPEN_TOPPED, OWN_UNITS_MAX
 
 
 def _edition(slug: str) -> Edition:
@@ -77,7 +77,9 @@ def _initial(unit: Unit) -> tuple[dict, list[dict], list[dict]]:
         "max_models": data["max_models"],
         "composition": data["composition"],
         "weapons_text": data["weapons_text"] if unit.is_own else "",
-        "special_rules": list(unit.special_rules.values_list("pk", flat=True)),
+        "special_rules": list(unit.special_rules.exclude(slug=OPEN_TOPPED).values_list("pk", flat=True)),
+        "open_topped": OPEN_TOPPED in data["special_rules"],
+        "scope": "army" if unit.is_own and unit.army_only else "edition",
         **{f"cost_{q}": c for q, c in data["cost"].items()},
         **{f"per_model_{q}": c for q, c in data["per_model"].items()},
     }
@@ -92,6 +94,7 @@ def _initial(unit: Unit) -> tuple[dict, list[dict], list[dict]]:
             "name": row["name"],
             "cost": row["cost"],
             "per_model": row["per_model"],
+            "all_models": row["all_models"],
             "max_count": row["max_count"],
             "group": row["group"],
             "adds_models": row["adds_models"] or None,
@@ -140,6 +143,7 @@ def _form_data(form: own_forms.OwnUnitForm, weapons, options) -> dict:
                 "name": row["name"],
                 "cost": row["cost"],
                 "per_model": row["per_model"],
+                "all_models": row["all_models"],
                 "max_count": row.get("max_count"),
                 "group": row.get("group") or "",
                 "adds_models": row.get("adds_models") or 0,
@@ -148,13 +152,17 @@ def _form_data(form: own_forms.OwnUnitForm, weapons, options) -> dict:
             }
             for row in own_forms.option_rows(options)
         ],
-        "special_rules": [rule.slug for rule in data.get("special_rules", ())],
+        "special_rules": [rule.slug for rule in data.get("special_rules", ())]
+        + ([OPEN_TOPPED] if data.get("open_topped") else []),
+        "army_only": data.get("scope") == "army",
     }
 
 
 def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> HttpResponse:
     kwargs = {"edition": edition}
     sections: dict[str, list[str]] = {"weapons": [], "options": []}
+    # The copy's source stays in the address through the POST, so its notes stay on the page.
+    source = _copy_source(request, edition) if unit is None else None
     if request.method == "POST":
         form = own_forms.OwnUnitForm(request.POST, **kwargs)
         weapons = own_forms.WeaponLineFormSet(request.POST, prefix="w", form_kwargs=kwargs)
@@ -173,8 +181,8 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
                     messages.success(request, _("“%(name)s” is saved in your units.") % {"name": saved.name})
                     return redirect(_back_to(request))
     else:
-        source = _copy_source(request, edition) if unit is None else unit
-        initial, lines, rows = _initial(source) if source is not None else ({}, [], [])
+        start = source if unit is None else unit
+        initial, lines, rows = _initial(start) if start is not None else ({}, [], [])
         if unit is None and source is not None:
             initial["name"] = _("%(name)s (mine)") % {"name": source.name}
         army = request.GET.get("army", "")
@@ -202,6 +210,8 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
             "unit": unit,
             "edition": edition,
             "copyable": copyable if unit is None else [],
+            "copied_from": source,
+            "not_carried": own_units.not_carried(source) if source is not None else [],
             "back": _back_to(request),
             "list_pk": request.GET.get("list", "") if request.GET.get("list", "").isdigit() else "",
         },

@@ -19,6 +19,9 @@ COST_MAX = 2000
 
 VEHICLE_TYPES = frozenset({"vehicle_soft", "vehicle_armoured", "transport"})
 
+# The special rule's slug that marks an open-topped vehicle, as the editions' data names it.
+OPEN_TOPPED = "open-topped"
+
 
 @dataclass(frozen=True)
 class WeaponLine:
@@ -42,6 +45,7 @@ class OwnUnitSpec:
     officer_rank: str = ""
     damage_value: int | None = None
     transport_capacity: int | None = None
+    open_topped: bool = False
     weapons: Sequence[WeaponLine] = field(default_factory=tuple)
     option_names: Sequence[str] = field(default_factory=tuple)
 
@@ -67,6 +71,8 @@ def check(spec: OwnUnitSpec) -> list[tuple[str, str]]:
         found.append(("damage_value", "damage_only_vehicles"))
     if spec.transport_capacity is not None and not vehicle:
         found.append(("transport_capacity", "capacity_only_vehicles"))
+    if spec.open_topped and not vehicle:
+        found.append(("open_topped", "open_topped_only_vehicles"))
     if spec.slot in ("officer", "company_commander") and not spec.officer_rank:
         found.append(("officer_rank", "officer_needs_rank"))
     if spec.officer_rank and spec.unit_type != "headquarters":

@@ -185,7 +185,7 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     smg.press("Tab")
     expected += 9
     expect(page.locator("#summary-points")).to_have_text(str(expected))
-    page.click(f"#entry-{squad_entry.pk}-open")  # closes the editor again
+    page.click(f"#entry-{squad_entry.pk}-close")  # "Done" closes the editor again
     page.screenshot(path=str(SHOTS / f"own-units-list-{device}-{lang}.png"), full_page=True)
 
     # Printed: the unit cards, each own unit marked as the player's entry.
@@ -236,9 +236,9 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
     expect(tank_row).to_have_count(1)
 
     def step(action) -> None:
-        before = page.locator("#game").get_attribute("data-revision")
+        before = page.locator("#game-sync").get_attribute("data-revision")
         action()
-        wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
 
     step(lambda: page.click("button[name=side][value=a]"))
     step(lambda: tank_row.locator("button[name=order][value=fire]").click())
