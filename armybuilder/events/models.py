@@ -143,7 +143,8 @@ class Entrant(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.get_username()
+        """The name pages and the API show: the player's own name if they gave one, else their username."""
+        return self.user.get_full_name() or self.user.get_username()
 
 
 class Submission(models.Model):

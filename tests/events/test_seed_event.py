@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from armybuilder.events import services
-from armybuilder.events.models import Event, Pairing, Result, Submission
+from armybuilder.events.models import Entrant, Event, Pairing, Result, Submission
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -54,3 +54,9 @@ def test_seed_event_builds_a_played_event_of_legal_lists_reproducibly(v2_catalog
         for e in (event, again)
     ]
     assert results[0] == results[1]
+
+
+def test_seeded_players_are_shown_by_a_short_name_not_their_account(v2_catalogue):
+    call_command("seed_event", "--players", "4", "--rounds", "1", "--seed", "3", stdout=io.StringIO())
+    names = sorted(entrant.name for entrant in Entrant.objects.select_related("user"))
+    assert names == ["Player 1", "Player 2", "Player 3", "Player 4"]

@@ -57,7 +57,8 @@ class Command(BaseCommand):
                 raise CommandError(f"No built-in army of {edition} gives a legal Reinforced Platoon.")
             User = get_user_model()
             for index in range(players):
-                user = User.objects.create_user(username=f"{event.slug}-p{index + 1}")
+                # Accounts are unique per event; the pages show the short name a club would use.
+                user = User.objects.create_user(username=f"{event.slug}-p{index + 1}", first_name=f"Player {index + 1}")
                 army, officer, infantry = armies[rng.randrange(len(armies))]
                 army_list = self._build(user, army, officer, infantry, edition_row, points)
                 entrant = Entrant.objects.create(event=event, user=user)
