@@ -491,7 +491,7 @@
     if (f.head) f.head.textContent = guess.undo.head;
     setFigure(f.total, Number(guess.undo.total.match(/-?\d+/)) + delta);
     if (f.head) setFigure(f.head, Number(guess.undo.head.match(/-?\d+/)) + delta);
-    if (f.models && guess.models !== null) f.models.value = String(guess.models);
+    if (f.models && guess.models !== null && !typing(f.models)) f.models.value = String(guess.models);
     markGuess(editor, true);
   }
 
@@ -507,8 +507,13 @@
     f.points.textContent = guess.undo.points;
     f.total.textContent = guess.undo.total;
     if (f.head) f.head.textContent = guess.undo.head;
-    if (f.models) f.models.value = f.models.getAttribute("value") || f.models.value; // the server's men
+    // The server's men, unless the player is typing there (an answer never overwrites that).
+    if (f.models && !typing(f.models)) f.models.value = f.models.getAttribute("value") || f.models.value;
     markGuess(editor, false);
+  }
+
+  function typing(field) {
+    return field === document.activeElement;
   }
 
   function guessChange(editor, step) {

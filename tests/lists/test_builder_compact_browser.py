@@ -396,6 +396,8 @@ def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
         tap(f"{k}-more")
     expect(phone.locator(f"{k}-models")).to_have_value("8")
     expect(phone.locator("#summary-points")).to_have_text("80")
+    # Shown at once, priced in the browser: the server's answers in (as this test always waited).
+    expect(phone.locator(".is-guess")).to_have_count(0)
     tap(f"{k}-opt-smg")
     key("2")
     tap(f"{k}-opt-lmg")  # leaving the SMG field sends it too
@@ -405,6 +407,8 @@ def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
     expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
     expect(phone.locator("#summary-points")).to_have_text("111")
     expect(phone.locator(f"{k}-editor")).to_be_visible()
+    expect(phone.locator(".is-guess")).to_have_count(0)
+    expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
     assert taps <= 9, taps
     entry = Entry.objects.get(army_list=army_list)
     assert entry.models_count == 8
@@ -454,6 +458,7 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     phone.tap(f"{k}-more")
     expect(phone.locator(f"{k}-models")).to_have_value("6")
     expect(phone.locator(f"{k}-points")).to_have_text("80 pts")
+    expect(phone.locator(".is-guess")).to_have_count(0)  # the server's answer in, not just the guess
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"]
 
     # Enter in the number field: the change it fires is the one request (no second submit that
@@ -462,10 +467,12 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     phone.fill(f"{k}-models", "8")
     phone.keyboard.press("Enter")
     expect(phone.locator(f"{k}-points")).to_have_text("100 pts")
+    expect(phone.locator(".is-guess")).to_have_count(0)
     expect(phone.locator("#summary-points")).to_have_text("850")
     expect(phone.locator(f"{k}-models")).to_be_focused()
     phone.tap(f"{k}-more")  # the next request shows nothing else was sent meanwhile
     expect(phone.locator(f"{k}-models")).to_have_value("9")
+    expect(phone.locator(".is-guess")).to_have_count(0)
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"] * 2
     assert Entry.objects.get(pk=squad.pk).models_count == 9
 
