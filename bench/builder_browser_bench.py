@@ -398,11 +398,13 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
         open_editor(added)
         act("remove", f"#entry-{added}-remove", confirm=True)
         open_editor(squad_entry)
-        act("men +/-", f"#entry-{squad_entry}-{'more' if n % 2 == 0 else 'fewer'}")
+        # Men, quality and options show their points at once (priced in the browser): the
+        # server's answer is timed apart, as for duplicate and remove.
+        act("men +/-", f"#entry-{squad_entry}-{'more' if n % 2 == 0 else 'fewer'}", confirm=True)
         open_editor(squad_entry)
-        act("quality", f"#entry-{squad_entry}-quality", "select", ["veteran", "regular"])
+        act("quality", f"#entry-{squad_entry}-quality", "select", ["veteran", "regular"], confirm=True)
         open_editor(squad_entry)
-        act("option", f"#entry-{squad_entry}-opt-grenades", "check")
+        act("option", f"#entry-{squad_entry}-opt-grenades", "check", confirm=True)
         open_editor(squad_entry)
         act("move", f"#entry-{squad_entry}-{'up' if n % 2 == 0 else 'down'}", until="settle")
         open_editor(squad_entry)

@@ -15,6 +15,8 @@
    - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
+   - a change of men, quality or options shows the unit's points and the totals at once, priced
+     from the editor's price table, and the server's answer has the last word (see below);
    - a row just added is scrolled into view, below the sticky summary (CSS scroll-margin-top). */
 (function () {
   "use strict";
@@ -381,6 +383,227 @@
     setTimeout(function () {
       if (!busy.has(editor) && closeWhenDone.delete(editor)) closeEditor(editor, true);
     }, 0);
+  });
+
+  // --- Men, quality and options priced at once ----------------------------------------------
+  //
+  // Each open editor carries its unit's price table (data-price, ``Row.price_table``). A change of
+  // men, quality or options shows the unit's new points, men and the totals at once, marked as a
+  // guess (class "is-guess", aria-busy); just before the server's answer is swapped in, the page
+  // is put back as it was, so the answer (or a refusal, which sends no totals) always has the
+  // last word. Taps queued behind one another (the stepper's) keep the guess until the last
+  // answer. Anything the table cannot price (a free unit, a count that does not parse, a quality
+  // or a man count it has no price for) shows nothing early: the answer alone moves the figures.
+
+  var QUALITIES = ["inexperienced", "regular", "veteran"];
+  var guesses = new Map(); // editor -> { count: answers awaited, points: guessed, models, undo }
+
+  function priceTable(editor) {
+    var parts = (editor.getAttribute("data-price") || "").split("|");
+    if (parts.length !== 4) return null;
+    function costs(text) {
+      return text.split(",").map(function (c) { return c === "" ? null : Number(c); });
+    }
+    var range = parts[0].split(",").map(Number);
+    var options = {};
+    parts[3].split(";").forEach(function (text) {
+      var f = text.split(":");
+      if (f.length !== 4) return;
+      options[f[0]] = { cost: costs(f[1]), whole: f[2].indexOf("a") >= 0, free: f[2].indexOf("f") >= 0, adds: Number(f[3]) || 0 };
+    });
+    return { base: range[0], max: range[1], cost: costs(parts[1]), perMan: costs(parts[2]), options: options };
+  }
+
+  function count(text) {
+    return /^\d+$/.test(String(text).trim()) ? Number(text) : null;
+  }
+
+  function taken(editor) {
+    // slug -> count, as the options form now stands (null: a count that does not parse).
+    var chosen = {};
+    var form = editor.querySelector(".options-form");
+    if (!form) return chosen;
+    for (var i = 0; i < form.elements.length; i++) {
+      var field = form.elements[i];
+      if (field.type === "radio") {
+        if (field.checked && field.value) chosen[field.value] = 1;
+      } else if (field.name && field.name.indexOf("opt-") === 0) {
+        var n = field.type === "checkbox" ? (field.checked ? 1 : 0) : count(field.value || "0");
+        if (n === null) return null;
+        chosen[field.name.slice(4)] = n;
+      }
+    }
+    return chosen;
+  }
+
+  function price(table, quality, models, chosen) {
+    // Points as ``rules.army.points.entry_points`` counts them, or null when unsure.
+    var q = QUALITIES.indexOf(quality);
+    if (q < 0 || table.cost[q] === null || chosen === null || models === null) return null;
+    if (models < table.base || models > table.max) return null;
+    var extra = models - table.base;
+    if (extra && table.perMan[q] === null) return null;
+    var total = table.cost[q] + extra * (table.perMan[q] || 0);
+    var everyone = models;
+    var slugs = Object.keys(chosen).filter(function (slug) { return chosen[slug] > 0; });
+    for (var i = 0; i < slugs.length; i++) {
+      var option = table.options[slugs[i]];
+      if (!option || option.free || option.cost[q] === null) return null;
+      everyone += option.adds * chosen[slugs[i]];
+    }
+    slugs.forEach(function (slug) {
+      var option = table.options[slug];
+      total += option.cost[q] * (option.whole ? everyone : chosen[slug]);
+    });
+    return total;
+  }
+
+  function setFigure(element, value) {
+    if (element) element.textContent = element.textContent.replace(/-?\d+/, String(value));
+  }
+
+  function figures(editor) {
+    var group = editor.closest("section.platoon");
+    return {
+      points: document.getElementById(editor.id + "-points"),
+      total: document.getElementById("summary-points"),
+      head: group && document.getElementById(group.id + "-points"),
+      models: document.getElementById(editor.id + "-models"),
+    };
+  }
+
+  function markGuess(editor, on) {
+    var f = figures(editor);
+    [f.points, f.total, f.head].forEach(function (element) {
+      if (!element) return;
+      element.classList.toggle("is-guess", on);
+      if (on) element.setAttribute("aria-busy", "true");
+      else element.removeAttribute("aria-busy");
+    });
+  }
+
+  function showGuess(editor, guess) {
+    // On the page as the server last left it (``guess.undo``): the guessed points and men.
+    var f = figures(editor);
+    var delta = guess.points - guess.undo.shown;
+    setFigure(f.points, guess.points);
+    if (f.total) f.total.textContent = guess.undo.total;
+    if (f.head) f.head.textContent = guess.undo.head;
+    setFigure(f.total, Number(guess.undo.total.match(/-?\d+/)) + delta);
+    if (f.head) setFigure(f.head, Number(guess.undo.head.match(/-?\d+/)) + delta);
+    if (f.models && guess.models !== null && !typing(f.models)) f.models.value = String(guess.models);
+    markGuess(editor, true);
+  }
+
+  function serverFigures(editor) {
+    var f = figures(editor);
+    var shown = count(editor.getAttribute("data-points"));
+    if (shown === null || !f.points || !f.total) return null;
+    return { shown: shown, points: f.points.textContent, total: f.total.textContent, head: f.head ? f.head.textContent : "" };
+  }
+
+  function putBack(editor, guess) {
+    var f = figures(editor);
+    f.points.textContent = guess.undo.points;
+    f.total.textContent = guess.undo.total;
+    if (f.head) f.head.textContent = guess.undo.head;
+    // The server's men, unless the player is typing there (an answer never overwrites that).
+    if (f.models && !typing(f.models)) f.models.value = f.models.getAttribute("value") || f.models.value;
+    markGuess(editor, false);
+  }
+
+  function typing(field) {
+    return field === document.activeElement;
+  }
+
+  function guessChange(editor, step) {
+    var table = priceTable(editor);
+    var f = figures(editor);
+    var guess = guesses.get(editor);
+    var undo = guess ? guess.undo : serverFigures(editor);
+    if (!table || !undo) return;
+    var select = document.getElementById(editor.id + "-quality");
+    var quality = select ? select.value : QUALITIES[table.cost.findIndex(function (c) { return c !== null; })];
+    var models = f.models ? count(f.models.value) : table.base;
+    if (models !== null && step) models += step;
+    var points = price(table, quality, models, taken(editor));
+    if (!guess) {
+      guess = { count: 0, undo: undo };
+      guesses.set(editor, guess);
+    }
+    guess.count += 1; // one answer more to wait for, priced or not
+    if (points === null) {
+      // Unsure: the server's figures until its answer.
+      guess.points = undo.shown;
+      guess.models = null;
+      putBack(editor, guess);
+      markGuess(editor, true);
+      return;
+    }
+    guess.points = points;
+    guess.models = f.models ? models : null;
+    showGuess(editor, guess);
+  }
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var button = event.submitter;
+      var editor = event.target.closest && event.target.closest(".unit-row.is-open");
+      if (!editor || !button || button.name !== "step" || event.defaultPrevented) return;
+      guessChange(editor, Number(button.value) || 0);
+    },
+    true
+  );
+
+  document.addEventListener(
+    "change",
+    function (event) {
+      var field = event.target;
+      var editor = field.closest && field.closest(".unit-row.is-open");
+      if (!editor) return;
+      if (field.id === editor.id + "-models" || field.id === editor.id + "-quality" || field.closest(".options-form")) {
+        guessChange(editor, 0);
+      }
+    },
+    true
+  );
+
+  function guessed(event) {
+    // The editor whose guess this request's answer settles (a change of men, quality or options).
+    // The request's element: "beforeSwap" is fired on the swap's target, the editor itself.
+    var elt = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+    if (!elt || !elt.closest || !elt.closest(".editor-body")) return null;
+    var editor = elt.closest(".unit-row.is-open");
+    return editor && guesses.has(editor) ? editor : null;
+  }
+
+  function answered(event, swapping) {
+    var editor = guessed(event);
+    if (!editor) return;
+    var guess = guesses.get(editor);
+    guess.count -= 1;
+    putBack(editor, guess); // the answer, swapped next, has the real figures
+    if (guess.count <= 0) guesses.delete(editor);
+    else if (swapping) guess.rebase = true; // more taps under way: guessed again on this answer
+    else showGuess(editor, guess); // no answer (replaced by a later change, or failed): as it was
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) { answered(event, true); });
+  ["htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
+    document.addEventListener(name, function (event) { answered(event, false); });
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var editor = guessed(event);
+    var guess = editor && guesses.get(editor);
+    if (!guess || !guess.rebase) return;
+    guess.rebase = false;
+    var undo = serverFigures(editor);
+    if (!undo) return;
+    guess.undo = undo;
+    if (guess.models === null) markGuess(editor, true);
+    else showGuess(editor, guess);
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -13,7 +13,9 @@ from tests.conftest import PHONE, PHONE_CONTEXT, log_in
 from tests.lists.factories import (
     make_army,
     make_builder_list,
+    make_deep_catalogue,
     make_edition,
+    make_entry,
     make_list,
     make_officer,
     make_option,
@@ -394,6 +396,8 @@ def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
         tap(f"{k}-more")
     expect(phone.locator(f"{k}-models")).to_have_value("8")
     expect(phone.locator("#summary-points")).to_have_text("80")
+    # Shown at once, priced in the browser: the server's answers in (as this test always waited).
+    expect(phone.locator(".is-guess")).to_have_count(0)
     tap(f"{k}-opt-smg")
     key("2")
     tap(f"{k}-opt-lmg")  # leaving the SMG field sends it too
@@ -403,6 +407,8 @@ def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
     expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
     expect(phone.locator("#summary-points")).to_have_text("111")
     expect(phone.locator(f"{k}-editor")).to_be_visible()
+    expect(phone.locator(".is-guess")).to_have_count(0)
+    expect(phone.locator(f"{k}-points")).to_have_text("111 pts")
     assert taps <= 9, taps
     entry = Entry.objects.get(army_list=army_list)
     assert entry.models_count == 8
@@ -452,6 +458,7 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     phone.tap(f"{k}-more")
     expect(phone.locator(f"{k}-models")).to_have_value("6")
     expect(phone.locator(f"{k}-points")).to_have_text("80 pts")
+    expect(phone.locator(".is-guess")).to_have_count(0)  # the server's answer in, not just the guess
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"]
 
     # Enter in the number field: the change it fires is the one request (no second submit that
@@ -460,10 +467,12 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     phone.fill(f"{k}-models", "8")
     phone.keyboard.press("Enter")
     expect(phone.locator(f"{k}-points")).to_have_text("100 pts")
+    expect(phone.locator(".is-guess")).to_have_count(0)
     expect(phone.locator("#summary-points")).to_have_text("850")
     expect(phone.locator(f"{k}-models")).to_be_focused()
     phone.tap(f"{k}-more")  # the next request shows nothing else was sent meanwhile
     expect(phone.locator(f"{k}-models")).to_have_value("9")
+    expect(phone.locator(".is-guess")).to_have_count(0)
     assert phone.requests == [f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/models/"] * 2
     assert Entry.objects.get(pk=squad.pk).models_count == 9
 
@@ -489,3 +498,165 @@ def test_every_unit_opens_without_a_request_once_the_page_has_loaded(phone, live
     expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li").nth(7)).to_have_id(f"entry-{rows[8].pk}")
     assert phone.requests == []
     assert phone.evaluate("window.__marker") == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_men_quality_and_options_show_their_points_before_the_server_answers(phone, live_server):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad = _rows(army_list)[3]
+    k = f"entry-{squad.pk}"
+    points, total, head = (
+        phone.locator(f"#{k}-points"),
+        phone.locator("#summary-points"),
+        phone.locator(f"#platoon-{squad.platoon_id}-points"),
+    )
+    phone.tap(f"#{k}-open")
+    expect(phone.locator(f"#{k}-editor")).to_be_visible()
+    expect(points).to_have_text("70 pts")
+    expect(total).to_have_text("820")
+
+    # One man more, the answer held back: the men, the unit's points and both totals move at once,
+    # marked as a guess; the answer then has the same figures, no longer marked.
+    held = _held(phone, "**/models/")
+    phone.tap(f"#{k}-more")
+    expect(phone.locator(f"#{k}-models")).to_have_value("6")
+    expect(points).to_have_text("80 pts")
+    expect(total).to_have_text("830")
+    expect(head).to_have_text("830 pts")
+    expect(points).to_have_class(re.compile("is-guess"))
+    assert len(held) == 1 and Entry.objects.get(pk=squad.pk).models_count == 5
+    held.pop().continue_()
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    expect(total).not_to_have_class(re.compile("is-guess"))
+    expect(points).to_have_text("80 pts")
+    expect(total).to_have_text("830")
+    assert Entry.objects.get(pk=squad.pk).models_count == 6
+    phone.unroute("**/models/")
+
+    # Veteran (65 + 13 a man beyond 5, the LMG 3 at Veteran), held back.
+    held = _held(phone, "**/quality/")
+    phone.select_option(f"#{k}-quality", "veteran")
+    expect(points).to_have_text("81 pts")
+    expect(total).to_have_text("831")
+    expect(head).to_have_text("831 pts")
+    assert len(held) == 1 and Entry.objects.get(pk=squad.pk).quality == "regular"
+    held.pop().continue_()
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    expect(points).to_have_text("81 pts")
+    expect(total).to_have_text("831")
+    phone.unroute("**/quality/")
+
+    # The LMG unticked, held back.
+    held = _held(phone, "**/options/")
+    phone.tap(f"#{k}-opt-lmg")
+    expect(points).to_have_text("78 pts")
+    expect(total).to_have_text("828")
+    assert len(held) == 1 and Entry.objects.get(pk=squad.pk).options == {"lmg": 1}
+    held.pop().continue_()
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    expect(points).to_have_text("78 pts")
+    expect(total).to_have_text("828")
+    expect(head).to_have_text("828 pts")
+    phone.unroute("**/options/")
+
+    # Two quick taps on "+", the first answer held: both show at once, and the page ends on the
+    # server's figures for eight men.
+    held = _held(phone, "**/models/")
+    phone.tap(f"#{k}-more")
+    phone.tap(f"#{k}-more")
+    expect(phone.locator(f"#{k}-models")).to_have_value("8")
+    expect(points).to_have_text("104 pts")
+    expect(total).to_have_text("854")
+    with phone.expect_request("**/models/"):  # the queued second tap, sent once the first is answered
+        held.pop().continue_()
+    for _ in range(400):  # until the route has it (its handler runs a moment after the request)
+        if held:
+            break
+        phone.wait_for_timeout(25)
+    expect(points).to_have_text("104 pts")
+    expect(total).to_have_text("854")
+    held.pop().continue_()
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    expect(points).to_have_text("104 pts")
+    expect(total).to_have_text("854")
+    assert Entry.objects.get(pk=squad.pk).models_count == 8
+    phone.unroute("**/models/")
+
+    # A man more that never gets an answer (the network failed): the figures come back.
+    held = _held(phone, "**/models/")
+    phone.tap(f"#{k}-more")
+    expect(total).to_have_text("867")
+    held.pop().abort()
+    expect(total).to_have_text("854")
+    expect(points).to_have_text("104 pts")
+    expect(phone.locator(f"#{k}-models")).to_have_value("8")
+    expect(points).not_to_have_class(re.compile("is-guess"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_options_priced_at_once_whole_squad_and_teams_and_a_refusal_puts_them_back(phone, live_server):
+    alice = make_user("alice")
+    army = make_army(edition=make_edition("v3"), slug="soviet", name="Soviet Union")
+    units = make_deep_catalogue(army)
+    army_list = make_list(alice, army, name="Guards", force_org="none")
+    # 50 + 3 men at 10, 3 SMGs at 4, a Panzerfaust 5: 97.
+    squad = make_entry(army_list, units["guards"], models_count=8, options={"smg": 3, "panzerfaust": 1})
+    make_entry(army_list, units["gun"], position=1)  # 75
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    k = f"entry-{squad.pk}"
+    points, total = phone.locator(f"#{k}-points"), phone.locator("#summary-points")
+    phone.tap(f"#{k}-open")
+    expect(points).to_have_text("97 pts")
+    expect(total).to_have_text("172")
+
+    def held_change(selector: str, guessed: str, guessed_total: str) -> None:
+        held = _held(phone, "**/options/")
+        phone.locator(selector).click()
+        expect(points).to_have_text(guessed)
+        expect(total).to_have_text(guessed_total)
+        expect(points).to_have_class(re.compile("is-guess"))
+        assert len(held) == 1
+        held.pop().continue_()
+        expect(points).not_to_have_class(re.compile("is-guess"))
+        phone.unroute("**/options/")
+
+    # Grenades for the whole squad: 2 a man, 8 men.
+    held_change(f"#{k}-opt-grenades", "113 pts", "188")
+    expect(points).to_have_text("113 pts")  # the server's figure is the guess
+    expect(total).to_have_text("188")
+    # An LMG team (20) adds 2 men, who buy the grenades too (+4).
+    held_change(f"#{k}-opt-lmg-team", "137 pts", "212")
+    expect(points).to_have_text("137 pts")
+    expect(total).to_have_text("212")
+    assert Entry.objects.get(pk=squad.pk).options == {"smg": 3, "panzerfaust": 1, "grenades": 1, "lmg-team": 1}
+
+    # A rifle grenade with the Panzerfaust: priced at once (+5), refused by the server: its
+    # answer puts the figures back, the reason next to the options, the box unticked.
+    held_change(f"#{k}-opt-rifle-grenade", "142 pts", "217")
+    expect(phone.locator(f"#{k}-editor")).to_contain_text("Rifle grenade cannot be taken with Panzerfaust")
+    expect(points).to_have_text("137 pts")
+    expect(total).to_have_text("212")
+    expect(phone.locator(f"#{k}-opt-rifle-grenade")).not_to_be_checked()
+    assert "rifle-grenade" not in Entry.objects.get(pk=squad.pk).options
+
+    # The gun made free by its option: the table does not guess (the list's limit on free units
+    # is the server's to judge); the answer alone moves the figures.
+    gun = army_list.entries.get(unit=units["gun"])
+    g = f"entry-{gun.pk}"
+    phone.tap(f"#{g}-open")
+    expect(phone.locator(f"#{g}-points")).to_have_text("75 pts")
+    held = _held(phone, "**/options/")
+    phone.locator(f"#{g}-opt-free-unit").click()
+    expect(phone.locator(f"#{g}-points")).to_have_class(re.compile("is-guess"))
+    expect(phone.locator(f"#{g}-points")).to_have_text("75 pts")
+    expect(total).to_have_text("212")
+    held.pop().continue_()
+    expect(phone.locator(f"#{g}-points")).to_have_text("0 pts")
+    expect(total).to_have_text("137")
+    expect(phone.locator(f"#{g}-points")).not_to_have_class(re.compile("is-guess"))

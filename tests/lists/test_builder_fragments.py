@@ -343,3 +343,27 @@ def test_the_editors_answer_without_javascript_is_the_page(client, fifty):
     response = client.get(f"/lists/{fifty.pk}/editors/")
     assert response.status_code == 302
     assert response["Location"] == f"/lists/{fifty.pk}/#roster"
+
+
+@pytest.mark.django_db
+def test_each_editor_carries_its_units_price_table(client):
+    """The figures builder.js prices a change with: men, costs by quality, each option's."""
+    from tests.lists.factories import make_army, make_deep_catalogue, make_edition, make_entry, make_list
+
+    alice = make_user("alice")
+    client.force_login(alice)
+    army = make_army(edition=make_edition("v3"))
+    units = make_deep_catalogue(army)
+    army_list = make_list(alice, army, force_org="none")
+    guards = make_entry(army_list, units["guards"], models_count=8)
+    gun = make_entry(army_list, units["gun"], position=1)
+    html = client.get(f"/lists/{army_list.pk}/editors/", headers=HX).content.decode()
+    tables = dict(re.findall(r'<li id="entry-(\d+)" class="unit-row is-open"[^>]* data-price="([^"]*)"', html))
+    # Guards: 5 to 10 men, not offered Inexperienced (empty), 10/13 a man; the LMG team adds 2
+    # men, the grenades are bought for the whole squad ("a").
+    assert tables[str(guards.pk)] == (
+        "5,10|,50,65|,10,13|smg:,4,4::;lmg-team:,20,26::2;grenades:,2,2:a:;scope:,5,5::;"
+        "bayonets:,3,3::;flag:,7,7::;panzerfaust:,5,5::;rifle-grenade:,5,5::"
+    )
+    # The gun: its "free unit" option flagged ("f"), for the server alone to price.
+    assert tables[str(gun.pk)] == "4,4|60,75,90|7,10,13|free-unit:0,0,0:f:;spotter:10,10,10::"
