@@ -58,7 +58,9 @@
   // The page as it is now, for the service worker to open offline. Copying the page costs a
   // phone tens of milliseconds: it waits until the tap's answer is on screen and the phone idle.
   var keepTimer = null;
+  var keepPending = false;
   function keepBoard() {
+    keepPending = true;
     if (keepTimer !== null) return;
     keepTimer = setTimeout(function () {
       keepTimer = null;
@@ -67,7 +69,14 @@
     }, 200);
   }
 
+  // Leaving (a reload, another page) before the phone was idle: keep the board as it is now, so
+  // the page opened offline next shows the last taps too.
+  window.addEventListener("pagehide", function () {
+    if (keepPending) keepBoardNow();
+  });
+
   function keepBoardNow() {
+    keepPending = false;
     var s = sync();
     if (!s || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     var copy = document.documentElement.cloneNode(true);

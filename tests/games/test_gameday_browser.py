@@ -160,7 +160,8 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
     assert Game.objects.get().actions.count() == 1  # nothing reached the server
     _shot(page, "game-offline-queued-phone", squad1)
 
-    # The board opens offline at the last state this phone saw, queue included.
+    # The board opens offline at the last state this phone saw, queue included (once it has kept it).
+    wait_until(page, "p => caches.match(p).then(r => r && r.text()).then(t => !!t && t.includes('Turn 2'))", board)
     page.reload()
     assert page.locator("#offline-title").count() == 0
     assert squad1.locator(".badge-pins").count() == 0  # its passed test took its pin off
@@ -169,8 +170,10 @@ def test_a_one_phone_game_is_played_offline_for_a_turn_and_synced(
 
     context.set_offline(False)
     wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
-    wait_until(page, "() => document.querySelector('.game-turn').textContent.includes('Turn 2')")
     game = Game.objects.get()
+    # The phone showed Turn 2 already: wait for the server's board (its revision) to be swapped in.
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert "Turn 2" in page.locator(".game-turn").inner_text()
     assert [a.kind for a in game.actions.all()] == ["pins", "draw", "order", "draw", "order", "pins", "end_turn"]
     assert game.actions.all()[2].payload["data"]["dice"] == [2, 3]  # the dice typed offline, replayed
     assert page.locator("#dice-b strong").inner_text() == "1"  # the server agrees with the phone
