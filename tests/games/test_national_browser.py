@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from armybuilder.games.models import Game
 from tests.conftest import PHONE_CONTEXT, log_in, wait_until
@@ -66,13 +67,13 @@ def test_a_massed_batteries_radius_rolled_on_the_phone(live_server, new_browser_
     form.locator("input[name=sdie1]").fill("3")
     form.locator("input[name=sdie2]").fill("4")
     page.evaluate("window.notReloaded = true")  # gone if the post reloaded the page instead of swapping
-    before = page.locator("#game").get_attribute("data-revision")
+    before = page.locator("#game-sync").get_attribute("data-revision")
     form.locator("button[type=submit]").click()
-    wait_until(page, "r => document.querySelector('#game').dataset.revision !== r", before)
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
     # The swap came through htmx: the same page, its log showing the roll, the form still offered.
     assert page.url.endswith(f"/games/{game.pk}/") and page.evaluate("window.notReloaded") is True
     page.locator("#log-count").click()
-    assert (
-        "barrage radius, dice 3, 4, the higher kept (Massed Batteries): 10″" in page.locator("#log-lines").inner_text()
+    expect(page.locator("#log-lines")).to_contain_text(
+        "barrage radius, dice 3, 4, the higher kept (Massed Batteries): 10″", timeout=20_000
     )
     assert page.locator("#support-radius-a input[name=sdie1]").input_value() == ""
