@@ -120,6 +120,8 @@ class UnitState:
     destroyed_how: str = ""  # pins / casualties / knocked_out / removed
     immobilised: int = 0
     on_fire: bool = False
+    # Its NCO fell with a casualty and nobody took over: its order tests take the edition's penalty [§12].
+    nco_lost: bool = False
 
     @property
     def key(self) -> str:
@@ -243,6 +245,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
                 "destroyed_how": u.destroyed_how,
                 "immobilised": u.immobilised,
                 "on_fire": u.on_fire,
+                "nco_lost": u.nco_lost,
             }
             for key, u in state.units.items()
         },
@@ -271,6 +274,7 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
         unit.pins, unit.models, unit.orders = stored["pins"], stored["models"], list(stored["orders"])
         unit.kept, unit.destroyed, unit.destroyed_how = stored["kept"], stored["destroyed"], stored["destroyed_how"]
         unit.immobilised, unit.on_fire = stored["immobilised"], stored["on_fire"]
+        unit.nco_lost = bool(stored.get("nco_lost"))  # snapshots from before NCOs were tracked carry none
     state.turn, state.pending = data["turn"], data["pending"]
     state.snap = SnapOffer(**data["snap"]) if data["snap"] else None
     state.finished, state.result, state.scenario = data["finished"], data["result"], data["scenario"]
@@ -362,9 +366,68 @@ def order_odds(
     return _test_odds(state, unit, _officer_bonus(state, unit, officer_key), tiger=tiger)
 
 
-def _test_odds(state: GameState, unit: UnitState, bonus: int, *, tiger: bool = False) -> OrderTestResult:
-    pins = unit.pins + (1 if tiger else 0)  # Tiger Fear: as if one more pin
-    return order_test(state.rules.combat, unit.setup.base_morale, bonus, pins, avanti_modifier(state, unit.side))
+def _test_odds(state: GameState, unit: UnitState, bonus: int, *, tiger: bool = False, shed: int = 0) -> OrderTestResult:
+    # Tiger Fear: as if one more pin; Vengeance: ``shed`` pins lost just before the order.
+    pins = max(unit.pins - shed, 0) + (1 if tiger else 0)
+    other = avanti_modifier(state, unit.side) + nco_penalty(state, unit)
+    return order_test(state.rules.combat, unit.setup.base_morale, bonus, pins, other)
+
+
+def nco_penalty(state: GameState, unit: UnitState) -> int:
+    """The morale modifier a lost NCO gives the unit's order tests: -1 in every edition (rules-notes §12:
+    1st and 2nd edition [R], 3rd [S000]), none with 3rd-edition Initiative Training for a Regular or
+    Veteran squad [WGG3]. (2nd-edition Initiative Training acts when the NCO falls: see ``_casualties``.)"""
+    if not unit.nco_lost:
+        return 0
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "nco")
+    if rule is not None and rule.edition == "3e" and unit.setup.quality in national.CQ_BONUS_QUALITIES:
+        return 0
+    return national.NCO_LOST
+
+
+def has_nco(state: GameState, unit_key: str) -> bool:
+    """The unit is an infantry squad (Muster knows its men) whose NCO is still there to fall: a team, an
+    officer, a vehicle or a stand-in unit has none Muster tracks."""
+    unit = state.unit(unit_key)
+    return (
+        unit.setup.unit_type == "infantry"
+        and not unit.setup.officer_bonus
+        and unit.models is not None
+        and not unit.nco_lost
+        and not unit.destroyed
+    )
+
+
+def initiative_die(state: GameState, side: str) -> national.NationalRule | None:
+    """2nd-edition Initiative Training: the side rolls a die when a squad's NCO falls (2+: another man
+    takes over). The 3rd-edition rule rolls nothing (the penalty is ignored instead)."""
+    rule = national.rule_in(state.setup.edition, side_rules(state, side), "nco")
+    return rule if rule is not None and rule.edition == "2e" else None
+
+
+INITIATIVE_TAKES_OVER = 2  # Initiative Training: another man takes over on a 2+ [BR2]
+VENGEANCE_SHEDS_ON = 4  # Vengeance: 4-6 on a die loses a pin [BR2]
+
+
+def vengeance_rule(state: GameState, unit_key: str) -> national.NationalRule | None:
+    """Vengeance for this unit: its British list chose it (the side carries the slug), the unit is Regular
+    or Veteran and has a pin (the enemy within 12" is the player's to say)."""
+    unit = state.unit(unit_key)
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "shed_pin")
+    if rule is None or unit.pins < 1 or unit.setup.quality not in national.CQ_BONUS_QUALITIES:
+        return None
+    return rule
+
+
+def vengeance_odds(state: GameState, unit_key: str, officer_key: str | None = None) -> Fraction | None:
+    """The chance its order test passes with Vengeance's die rolled first: half the time (4-6) with one pin
+    fewer, exact; None when Vengeance cannot act on it."""
+    if vengeance_rule(state, unit_key) is None:
+        return None
+    unit = state.unit(unit_key)
+    bonus = _officer_bonus(state, unit, officer_key)
+    keep, shed = _test_odds(state, unit, bonus).p_pass, _test_odds(state, unit, bonus, shed=1).p_pass
+    return (1 - national.VENGEANCE_SHEDS) * keep + national.VENGEANCE_SHEDS * shed
 
 
 def units_lost(state: GameState, side: str) -> int:
@@ -442,6 +505,8 @@ def give_order(
     reroll: tuple[int, int] | None = None,
     tiger: bool = False,
     banzai: bool = False,
+    vengeance: bool = False,
+    vengeance_die: int | None = None,
 ) -> Action:
     """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
     ``banzai``: a Japanese infantry unit Running at, or assaulting, the closest visible enemy passes
@@ -449,7 +514,9 @@ def give_order(
 
     ``commissar``: the unit is within 6" of a commissar (Not One Step Back!): a failed test is taken
     again with ``reroll`` (typed, or rolled here) and a man is removed for it. ``tiger``: the unit is
-    within 18" of an enemy Tiger it sees and is not ordered to fire at it (Tiger Fear)."""
+    within 18" of an enemy Tiger it sees and is not ordered to fire at it (Tiger Fear). ``vengeance``:
+    an enemy is within 12" of the pinned British unit (Vengeance): its die (``vengeance_die`` typed, or
+    rolled here before the test's dice) may lose a pin first."""
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"order": order}
     if officer:
@@ -457,6 +524,8 @@ def give_order(
     if order not in ORDERS:
         raise RulesError("Choose an order.", code="order")
     bonus = _officer_bonus(state, unit, officer)
+    if vengeance:
+        _roll_vengeance(state, unit, rng, vengeance_die, data)
     if banzai:
         _check_banzai(state, unit, order)
         data["banzai"] = True
@@ -488,12 +557,16 @@ def snap_order(
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
     tiger: bool = False,
+    vengeance: bool = False,
+    vengeance_die: int | None = None,
 ) -> Action:
     """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
     offer = _snap_offer(state)
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
     bonus = state.unit(offer.officer).setup.officer_bonus
+    if vengeance:
+        _roll_vengeance(state, unit, rng, vengeance_die, data)
     _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
     return Action("snap", side=unit.side, unit=unit_key, data=data)
 
@@ -512,11 +585,13 @@ def _roll_test(
     tiger: bool = False,
 ) -> None:
     """Into ``data``: the order test's dice (typed, or rolled here) when needed, the commissar's re-roll
-    of a failed test (Not One Step Back!), FUBAR's and Rally's D6."""
+    of a failed test (Not One Step Back!), FUBAR's and Rally's D6. Vengeance's die, if any, is in
+    ``data`` already: a pin it lost counts in the test, which is taken all the same."""
     if tiger:
         if not tiger_fear_applies(state, unit.key):
             raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
         data["tiger_fear"] = True
+    shed = _shed(data)
     needs_test = _test_needed(unit, order, tiger)
     final: list[int] = []
     if needs_test:
@@ -528,16 +603,58 @@ def _roll_test(
             if commissar_rule(state, unit.key) is None:
                 raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
             data["commissar"] = True
-            if not _passes(state, unit, bonus, final, tiger):
+            if not _passes(state, unit, bonus, final, tiger, shed):
                 if reroll is None:
                     reroll = (roll(rng), roll(rng))
                     data["reroll_rolled"] = True
                 final = data["reroll"] = [_check_die(reroll[0], "die1"), _check_die(reroll[1], "die2")]
         if final == [6, 6]:
             data["fubar"] = roll(rng)
-    passed = not needs_test or _passes(state, unit, bonus, final, tiger)
+    passed = not needs_test or _passes(state, unit, bonus, final, tiger, shed)
     if order == "rally" and passed and state.rules.rally == "d6":
         data["rally"] = roll(rng)
+
+
+def _roll_vengeance(state: GameState, unit: UnitState, rng: Rng, die: int | None, data: dict[str, Any]) -> None:
+    """Vengeance's die into ``data`` (typed, or rolled here: before the order test's own dice)."""
+    if vengeance_rule(state, unit.key) is None:
+        raise RulesError("Vengeance does not act on this unit.", code="vengeance")
+    if die is None:
+        die = roll(rng)
+        data["vengeance_rolled"] = True
+    data["vengeance"] = _check_die(die, "vengeance")
+
+
+def _shed(data: Mapping[str, Any]) -> int:
+    """Pins Vengeance's die (already checked) makes the unit lose before its order: one on 4-6."""
+    die = data.get("vengeance")
+    return 1 if isinstance(die, int) and die >= VENGEANCE_SHEDS_ON else 0
+
+
+def casualties(
+    state: GameState, unit_key: str, delta: int, rng: Rng, *, nco: bool = False, nco_die: int | None = None
+) -> Action:
+    """Casualties removed (``delta`` models; negative puts them back). ``nco``: the squad's NCO was among
+    them; with 2nd-edition Initiative Training its die (``nco_die`` typed, or rolled here) says whether
+    another man takes over."""
+    unit = state.unit(unit_key)
+    data: dict[str, Any] = {"delta": delta}
+    if nco:
+        _check_nco(state, unit, delta)
+        data["nco"] = True
+        if initiative_die(state, unit.side) is not None:
+            if nco_die is None:
+                nco_die = roll(rng)
+                data["nco_rolled"] = True
+            data["nco_die"] = _check_die(nco_die, "nco_die")
+    return Action("casualties", side=unit.side, unit=unit.key, data=data)
+
+
+def _check_nco(state: GameState, unit: UnitState, delta: object) -> None:
+    if not has_nco(state, unit.key):
+        raise RulesError("This unit has no NCO left to lose.", code="nco")
+    if not isinstance(delta, int) or isinstance(delta, bool) or delta < 1:
+        raise RulesError("The NCO falls with a casualty: remove at least one model.", code="nco-casualty")
 
 
 def die_to_send_back(state: GameState) -> str | None:
@@ -660,10 +777,10 @@ def _test_needed(unit: UnitState, order: str, tiger: bool = False) -> bool:
     return (unit.pins > 0 or tiger) and order != "down"
 
 
-def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int], tiger: bool = False) -> bool:
+def _passes(state: GameState, unit: UnitState, bonus: int, dice: list[int], tiger: bool = False, shed: int = 0) -> bool:
     if dice == [6, 6]:
         return False  # FUBAR: always a failure (the clamp is at most 11) [§12]
-    return dice[0] + dice[1] <= _test_odds(state, unit, bonus, tiger=tiger).morale
+    return dice[0] + dice[1] <= _test_odds(state, unit, bonus, tiger=tiger, shed=shed).morale
 
 
 def _draw(state: GameState, action: Action) -> dict[str, Any]:
@@ -731,12 +848,22 @@ def _snap(state: GameState, action: Action) -> dict[str, Any]:
 def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """The unit takes ``order``: its test if pinned (typed dice in ``data``), pins, Rally. Checks first."""
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
-    given, pins = order, unit.pins
+    shed = 0
+    if data.get("vengeance") is not None:
+        # Vengeance: its die, rolled before the order, loses a pin on 4-6; the test (if any) follows
+        # all the same, on the pins left [BR2].
+        if vengeance_rule(state, unit.key) is None:
+            raise RulesError("Vengeance does not act on this unit.", code="vengeance")
+        shed = 1 if _check_die(data["vengeance"], "vengeance") >= VENGEANCE_SHEDS_ON else 0
+        detail.update(vengeance=data["vengeance"], vengeance_shed=bool(shed))
+        if data.get("vengeance_rolled"):
+            detail["vengeance_rolled"] = True
+    given, pins = order, unit.pins - shed
     lost_man = False
     if data.get("banzai"):
         # Banzai Charge: the test is passed without a roll; a pinned unit loses a pin as for any pass.
         _check_banzai(state, unit, order)
-        unit.pins = max(unit.pins - 1, 0) if _test_needed(unit, order) else unit.pins
+        unit.pins = max(pins - 1, 0) if _test_needed(unit, order) else pins
         unit.orders.append(order)
         unit.kept = False
         detail.update(banzai=True, rule=assault_rule_name(state, unit.side), given=order, pins_after=unit.pins)
@@ -749,19 +876,22 @@ def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data:
     avanti = avanti_modifier(state, unit.side)
     if avanti:
         detail["avanti"] = avanti
+    nco = nco_penalty(state, unit)
+    if nco:
+        detail["nco"] = nco
     if _test_needed(unit, order, tiger):
         dice = data.get("dice")
         if not isinstance(dice, list) or len(dice) != 2:
             raise RulesError("This unit is pinned: it takes an order test.", code="test")
         _check_die(dice[0], "die1")
         _check_die(dice[1], "die2")
-        odds = _test_odds(state, unit, bonus, tiger=tiger)
+        odds = _test_odds(state, unit, bonus, tiger=tiger, shed=shed)
         detail.update(dice=list(dice), morale=odds.morale, bonus=bonus, p_pass=str(odds.p_pass))
         if data.get("commissar"):
             # Not One Step Back!: a failed test is taken again, and the commissar removes a man for it.
             if commissar_rule(state, unit.key) is None:
                 raise RulesError("Not One Step Back! does not apply to this unit.", code="commissar")
-            if not _passes(state, unit, bonus, list(dice), tiger):
+            if not _passes(state, unit, bonus, list(dice), tiger, shed):
                 reroll = data.get("reroll")
                 if not isinstance(reroll, list) or len(reroll) != 2:
                     raise RulesError("The failed test is taken again: give the second roll.", code="test")
@@ -817,9 +947,27 @@ def _casualties(state: GameState, action: Action) -> dict[str, Any]:
     if unit.models is None:
         raise RulesError("Muster does not know this unit's models: mark it destroyed instead.", code="models")
     delta = _int(action.data.get("delta"), "delta", -50, 50)
+    nco = ""
+    if action.data.get("nco"):
+        # The squad's NCO was among the casualties: lost, unless Initiative Training's die (2nd edition)
+        # shows 2+ and another man takes over (the penalty is then never taken) [BR2].
+        _check_nco(state, unit, delta)
+        nco = "lost"
+        if initiative_die(state, unit.side) is not None:
+            die = _check_die(action.data.get("nco_die"), "nco_die")
+            nco = "replaced" if die >= INITIATIVE_TAKES_OVER else "lost"
     start = unit.setup.models or 0
     unit.models = min(max(unit.models - delta, 0), start)
     detail: dict[str, Any] = {"delta": delta, "models": unit.models}
+    if nco:
+        unit.nco_lost = nco == "lost"
+        detail.update(nco=nco, nco_penalty=nco_penalty(state, unit))
+        if "nco_die" in action.data:
+            detail.update(nco_die=action.data["nco_die"], rule="initiative-training")
+            if action.data.get("nco_rolled"):
+                detail["nco_rolled"] = True
+        elif national.rule_in(state.setup.edition, side_rules(state, unit.side), "nco") is not None:
+            detail["rule"] = "initiative-training"  # 3rd edition: the penalty ignored (or not, if Inexperienced)
     if unit.models == 0:
         _destroy(state, unit, "casualties")
         detail["wiped_out"] = True
