@@ -26,12 +26,17 @@ from rules.game.engine import (
     banzai_applies,
     commissar_odds,
     die_to_send_back,
+    has_nco,
+    initiative_die,
+    lost_nco_modifier,
+    nco_penalty,
     order_odds,
     summarise,
     support_dice,
     support_offers,
     support_rule,
     tiger_fear_applies,
+    vengeance_odds,
 )
 
 ORDER_LABELS = {
@@ -73,6 +78,9 @@ ERRORS = {
     "support": gettext_lazy("This roll is not offered now."),
     "support-dice": gettext_lazy("Type every die of the roll, or none to let Muster roll."),
     "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
+    "vengeance": gettext_lazy("Vengeance does not act on this unit."),
+    "nco": gettext_lazy("This unit has no NCO left to lose."),
+    "nco-casualty": gettext_lazy("The NCO falls with a casualty: remove at least one model."),
     "moved-on": gettext_lazy("The game moved on since this page was loaded: check, then try again."),
     "too-long": gettext_lazy(
         "This game has reached %(max)s actions, the most one game keeps: end it, or start a new game."
@@ -109,6 +117,22 @@ class UnitRow:
     tiger: OrderTestResult | None = None
     avanti: int = 0  # Avanti Savoia!: the side's morale modifier now
     banzai: str = ""  # the rule (Banzai Charge, Up and 'at 'em) that passes a Run/assault without a test
+    # Vengeance: the chance its test passes with the die that may lose a pin first (None: cannot act).
+    vengeance: Fraction | None = None
+    nco_penalty: int = 0  # a lost NCO's morale modifier on its order tests (0 or -1)
+    # Its casualty form's "NCO killed" box: "" (no NCO left, or not a squad), "plain" or "initiative"
+    # (2nd-edition Initiative Training: a die says whether another man takes over).
+    nco_offer: str = ""
+    nco_if_lost: int = 0  # the modifier its order tests take once its NCO is lost (game.js, offline)
+
+    @property
+    def morale(self) -> int:
+        """The morale its order tests start from (game.js works out an offline test from it)."""
+        return self.state.setup.base_morale + self.avanti + self.nco_penalty
+
+    @property
+    def vengeance_percent(self) -> str:
+        return percent(self.vengeance) if self.vengeance is not None else ""
 
     @property
     def tiger_percent(self) -> str:
@@ -203,6 +227,10 @@ def board(
                     tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
                     avanti=avanti_modifier(state, key),
                     banzai=assault_rule_name(state, key) if awaits and banzai_applies(state, unit.key) else "",
+                    vengeance=_vengeance(state, unit, test, snap_test, snap.officer if snap else None),
+                    nco_penalty=nco_penalty(state, unit),
+                    nco_offer=_nco_offer(state, unit),
+                    nco_if_lost=lost_nco_modifier(state, unit),
                 )
             )
         officers = [u for u in state.side_units(key) if u.setup.officer_bonus and not u.destroyed]
@@ -270,7 +298,7 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             u = row.state
             test = row.test
             prints[row.key] = (
-                (u.pins, u.models, tuple(u.orders), u.kept, u.destroyed, u.immobilised, u.on_fire),
+                (u.pins, u.models, tuple(u.orders), u.kept, u.destroyed, u.immobilised, u.on_fire, u.nco_lost),
                 # A unit that may take the die without a test gets its order buttons from the
                 # page's template (game.js, from #game-awaits): not a change of its row.
                 (row.can_act, row.awaits_order and test is not None, row.awaits_snap),
@@ -280,7 +308,8 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
                 (snap.order, snap_officer.key) if row.awaits_snap and snap and snap_officer else None,
                 enemies if row.can_act and row.odds else (),
                 # What the national rules add to the row (games/national.html#order-rules).
-                (row.commissar, row.tiger.p_pass if row.tiger else None, row.avanti, row.banzai),
+                (row.commissar, row.tiger.p_pass if row.tiger else None, row.avanti, row.banzai, row.vengeance),
+                (row.nco_penalty, row.nco_offer, row.nco_if_lost),
             )
     return prints
 
@@ -298,6 +327,27 @@ def _commissar(
     if snap_test is not None:
         return commissar_odds(state, unit.key, officer)
     return None
+
+
+def _vengeance(
+    state: GameState,
+    unit: UnitState,
+    test: OrderTestResult | None,
+    snap_test: OrderTestResult | None,
+    officer: str | None,
+) -> Fraction | None:
+    """The pass chance with Vengeance's die first, for the test the unit would take now."""
+    if test is not None:
+        return vengeance_odds(state, unit.key)
+    if snap_test is not None:
+        return vengeance_odds(state, unit.key, officer)
+    return None
+
+
+def _nco_offer(state: GameState, unit: UnitState) -> str:
+    if state.finished or not has_nco(state, unit.key):
+        return ""
+    return "initiative" if initiative_die(state, unit.side) else "plain"
 
 
 def _tiger(state: GameState, unit: UnitState, awaits: bool, officer: str | None) -> OrderTestResult | None:
@@ -380,6 +430,14 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("Tiger Fear: one more pin for the test")
         if d.get("avanti"):
             text += " · " + _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": d["avanti"]}
+        if "vengeance" in d:
+            if d["vengeance_shed"]:
+                params = {"die": d["vengeance"], "before": d["pins_before"], "after": d["pins_before"] - 1}
+                text += " · " + _("Vengeance %(die)s: a pin lost (%(before)s → %(after)s)") % params
+            else:
+                text += " · " + _("Vengeance %(die)s: the pins stay") % {"die": d["vengeance"]}
+        if d.get("nco"):
+            text += " · " + _("NCO lost: morale %(modifier)+d") % {"modifier": d["nco"]}
         if d.get("commissar"):
             params = {"a": d["first"][0], "b": d["first"][1], "models": d.get("models", "?")}
             text += " · " + _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls") % params
@@ -420,6 +478,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
                 )
                 % params
             )
+        if d.get("nco"):
+            text += " · " + _nco_line(d)
         if d.get("wiped_out"):
             text += " · " + _("wiped out")
     elif entry.kind == "damage":
@@ -444,6 +504,20 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
     else:
         text = entry.kind
     return f"{turn} · {text}"
+
+
+def _nco_line(d: Any) -> str:
+    """What became of a squad's NCO killed with its casualties (Initiative Training named when it acts)."""
+    if "nco_die" in d:
+        params = {"die": d["nco_die"]}
+        if d["nco"] == "replaced":
+            text = _("NCO killed: Initiative Training %(die)s, another man takes over (no −1)") % params
+        else:
+            text = _("NCO killed: Initiative Training %(die)s, the NCO is lost (−1 to its order tests)") % params
+        return text + (" · " + _("rolled by Muster") if d.get("nco_rolled") else "")
+    if d.get("rule") and not d.get("nco_penalty"):
+        return _("NCO killed: no −1 to its order tests (Initiative Training)")
+    return _("NCO killed: −1 to its order tests")
 
 
 def _support_line(game: Game, entry: Any) -> str:

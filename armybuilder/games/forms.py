@@ -85,6 +85,12 @@ class ActionForm(forms.Form):
     reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
     banzai = forms.BooleanField(required=False)  # Banzai Charge: Running at the closest visible enemy
+    # Vengeance: an enemy within 12" of the pinned British unit; its die typed, or none to let Muster roll.
+    vengeance = forms.BooleanField(required=False)
+    vengeance_die = forms.IntegerField(required=False, min_value=1, max_value=6)
+    # The squad's NCO among the casualties; Initiative Training's die (2nd edition) typed, or rolled.
+    nco = forms.BooleanField(required=False)
+    nco_die = forms.IntegerField(required=False, min_value=1, max_value=6)
     # Air Superiority's air strike roll, Massed Batteries' barrage radius: typed dice, or none to let Muster roll.
     roll = forms.ChoiceField(required=False, choices=[("air", "air"), ("radius", "radius")])
     sdie1 = forms.IntegerField(required=False, min_value=1, max_value=6)

@@ -45,6 +45,7 @@ from rules.errors import RulesError
 from rules.game.engine import (
     Action,
     GameState,
+    casualties,
     draw,
     end_turn,
     give_order,
@@ -327,6 +328,8 @@ def _build(form: ActionForm, door: Door):
                 reroll=data["reroll"],
                 tiger=data["tiger_fear"],
                 banzai=data["banzai"],
+                vengeance=data["vengeance"],
+                vengeance_die=data["vengeance_die"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
@@ -338,7 +341,13 @@ def _build(form: ActionForm, door: Door):
                 commissar=data["commissar"],
                 reroll=data["reroll"],
                 tiger=data["tiger_fear"],
+                vengeance=data["vengeance"],
+                vengeance_die=data["vengeance_die"],
             )
+        if kind == "casualties":
+            unit_action(state, "casualties", {})
+            delta = data["delta"] if data["delta"] is not None else 1
+            return casualties(state, data["unit"], delta, server_rng, nco=data["nco"], nco_die=data["nco_die"])
         if kind == "send_back":
             action = send_back(state)
             if door.opponent and action.side != "b":
@@ -349,7 +358,7 @@ def _build(form: ActionForm, door: Door):
             if door.opponent and side != "b":
                 raise RulesError("You act for your own side only.", code="not-your-side")
             return support_roll(state, side, data["roll"], server_rng, dice=data["support_dice"])
-        if kind in ("pins", "casualties"):
+        if kind == "pins":
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})
         if kind == "damage":
             return unit_action(state, "damage", {"result": data["result"]})

@@ -377,8 +377,11 @@ def nco_penalty(state: GameState, unit: UnitState) -> int:
     """The morale modifier a lost NCO gives the unit's order tests: -1 in every edition (rules-notes §12:
     1st and 2nd edition [R], 3rd [S000]), none with 3rd-edition Initiative Training for a Regular or
     Veteran squad [WGG3]. (2nd-edition Initiative Training acts when the NCO falls: see ``_casualties``.)"""
-    if not unit.nco_lost:
-        return 0
+    return lost_nco_modifier(state, unit) if unit.nco_lost else 0
+
+
+def lost_nco_modifier(state: GameState, unit: UnitState) -> int:
+    """The morale modifier the unit's order tests would take with its NCO lost (see ``nco_penalty``)."""
     rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "nco")
     if rule is not None and rule.edition == "3e" and unit.setup.quality in national.CQ_BONUS_QUALITIES:
         return 0
