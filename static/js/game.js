@@ -170,13 +170,23 @@
   function typed(value) { var n = parseInt(value, 10); return n >= 1 && n <= 6 ? n : 0; }
 
   // The morale the order test is taken against, as the engine has it (rules.combat.morale.order_test):
-  // the unit's morale with its side's Avanti modifier (data-morale), plus the officer's bonus, less
-  // one a pin (Tiger Fear: one more), within the edition's limits.
-  function testMorale(row, bonus, tiger) {
+  // the unit's morale with its side's Avanti modifier and a lost NCO's (data-morale), plus the
+  // officer's bonus, less one a pin (Tiger Fear: one more), within the edition's limits. ``shed``:
+  // the pin Vengeance's die took just before; the test is taken all the same, even without a pin
+  // left (null: no test, the unit had no pin).
+  function testMorale(row, bonus, tiger, shed) {
     var range = (sync().dataset.moraleRange || "2 10").split(" ").map(Number);
     var pins = (parseInt(row.dataset.pins, 10) || 0) + (tiger ? 1 : 0);
     if (pins <= 0) return null;
+    pins -= shed || 0;
     return Math.min(Math.max(parseInt(row.dataset.morale, 10) + bonus - pins, range[0]), range[1]);
+  }
+
+  // Vengeance's die (a pinned British unit, the box ticked): typed, or rolled here, before the test.
+  var VENGEANCE_SHEDS_ON = 4;  // rules.game.engine.VENGEANCE_SHEDS_ON
+  function vengeanceShed(entries) {
+    var die = typed(entries.get("vengeance_die"));
+    return entries.get("vengeance") && die >= VENGEANCE_SHEDS_ON ? 1 : 0;
   }
 
   function officerBonus(form, entries) {
@@ -190,8 +200,14 @@
   // Offline, before the order is queued: its test's dice, typed or rolled here, go into the action
   // (die1, die2; a commissar's re-roll too), so that the server replays exactly this roll.
   function rollTest(row, form, entries) {
-    if (!row || entries.get("banzai")) return;
-    var morale = testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"));
+    if (!row) return;
+    if (entries.get("vengeance")) {
+      var own = typed(entries.get("vengeance_die"));
+      entries.set("vengeance_die", own || die());
+    } else entries.delete("vengeance_die");
+    // Banzai passes without a roll; a pinned unit given Down takes no test (rules.game.engine._test_needed).
+    if (entries.get("banzai") || pick("order", entries) === "down") return;
+    var morale = testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"), vengeanceShed(entries));
     if (morale === null) return;
     var d1 = typed(entries.get("die1")), d2 = typed(entries.get("die2"));
     if (!d1 || !d2) { d1 = die(); d2 = die(); }
@@ -240,9 +256,35 @@
     badge.textContent = words ? words.replace(/\d+/, String(pins)) : String(pins);
   }
 
+  // An NCO killed offline: Initiative Training's die (2nd edition), typed or rolled here and sent, so
+  // the server keeps the same one; "nco_lost" (the morale modifier, not read by the server) says
+  // the NCO is gone, for the row and the tests queued after it.
+  var INITIATIVE_TAKES_OVER = 2;  // rules.game.engine.INITIATIVE_TAKES_OVER
+  function rollNco(form, entries) {
+    var box = form && form.querySelector("fieldset.nco");
+    if (!box || !entries.get("nco") || (parseInt(entries.get("delta"), 10) || 0) < 1) return;
+    if (box.hasAttribute("data-initiative")) {
+      var nco = typed(entries.get("nco_die")) || die();
+      entries.set("nco_die", nco);
+      if (nco >= INITIATIVE_TAKES_OVER) return;
+    }
+    entries.set("nco_lost", box.dataset.penalty || "0");
+  }
+
+  function loseNco(row, penalty) {
+    row.dataset.morale = (parseInt(row.dataset.morale, 10) || 0) + penalty;
+    var box = row.querySelector("fieldset.nco");
+    if (box) box.remove();  // lost once: the box goes, as the server's row will have it
+    var badge = document.createElement("span");
+    badge.className = "badge badge-nco";
+    badge.textContent = panel().dataset.ncoLost || "NCO";
+    row.querySelector(".unit-status").appendChild(badge);
+  }
+
   function takeOrder(row, entries, label) {
     var order = pick("order", entries);
     var given = order;
+    if (vengeanceShed(entries)) setPins(row, Math.max((parseInt(row.dataset.pins, 10) || 0) - 1, 0));
     if (entries.get("morale")) {
       var result = testResult(entries);
       var dice = result.dice.join("+");
@@ -318,6 +360,7 @@
       var form = row && row.querySelector("input[name=action][value=" + action + "]").form;
       var shown = form && form.querySelector("strong");
       if (shown) shown.textContent = Math.max(number(shown) - delta, 0);
+      if (params.get("nco_lost") !== null) loseNco(row, parseInt(params.get("nco_lost"), 10) || 0);
       mark(row, label);
     } else if (action === "remove" || action === "damage") {
       if (action === "remove") row.classList.add("unit-destroyed");
@@ -369,6 +412,7 @@
     // copy says which, for what it shows and for the end of the turn (the server ignores it here).
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
+    if (action === "casualties") rollNco(sent, entries);
     var queue = readQueue();
     if (!queue.length) keepBase();
     // Each action accepted moves the revision by one: a guarded action must meet the revision
