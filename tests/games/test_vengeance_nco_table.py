@@ -149,3 +149,17 @@ def test_undo_gives_the_nco_back_and_the_fragment_sends_the_row(client):
     act(client, base, action="casualties", unit=key, delta="1", nco="on")
     poll = client.get(base, {"since": "2", "seen": "0-0"}, headers={"HX-Request": "true"})
     assert f'id="u-{key}"' in poll.text and "badge-nco" in poll.text
+
+
+def test_a_lost_nco_alone_moves_the_row_s_fingerprint(client):
+    from armybuilder.games import board as presenter
+
+    alice = make_user("alice")
+    client.force_login(alice)
+    game, key, _base = _game(client, alice)
+    before = game.state(log=False)
+    after = game.state(log=False)
+    after.unit(key).nco_lost = True  # nothing else differs: the row must still be sent again
+    old = presenter.row_fingerprints(presenter.board(game, before, opponent=False, log=[]))
+    new = presenter.row_fingerprints(presenter.board(game, after, opponent=False, log=[]))
+    assert {k for k in new if new[k] != old[k]} == {key}
