@@ -950,7 +950,8 @@ def _casualties(state: GameState, action: Action) -> dict[str, Any]:
     if unit.models is None:
         raise RulesError("Muster does not know this unit's models: mark it destroyed instead.", code="models")
     delta = _int(action.data.get("delta"), "delta", -50, 50)
-    nco = ""
+    nco, die = "", None
+    rule = national.rule_in(state.setup.edition, side_rules(state, unit.side), "nco")
     if action.data.get("nco"):
         # The squad's NCO was among the casualties: lost, unless Initiative Training's die (2nd edition)
         # shows 2+ and another man takes over (the penalty is then never taken) [BR2].
@@ -965,12 +966,12 @@ def _casualties(state: GameState, action: Action) -> dict[str, Any]:
     if nco:
         unit.nco_lost = nco == "lost"
         detail.update(nco=nco, nco_penalty=nco_penalty(state, unit))
-        if "nco_die" in action.data:
-            detail.update(nco_die=action.data["nco_die"], rule="initiative-training")
+        if rule is not None:  # Initiative Training: its die (2nd edition), or the penalty ignored (3rd)
+            detail["rule"] = rule.slug
+        if die is not None:
+            detail["nco_die"] = die
             if action.data.get("nco_rolled"):
                 detail["nco_rolled"] = True
-        elif national.rule_in(state.setup.edition, side_rules(state, unit.side), "nco") is not None:
-            detail["rule"] = "initiative-training"  # 3rd edition: the penalty ignored (or not, if Inexperienced)
     if unit.models == 0:
         _destroy(state, unit, "casualties")
         detail["wiped_out"] = True

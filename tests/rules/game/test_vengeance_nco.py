@@ -245,3 +245,11 @@ def test_a_lost_nco_survives_a_snapshot_and_goes_with_undo():
     del old["units"]["rifles"]["nco_lost"]  # a snapshot stored before NCOs were tracked
     assert not state_from_data(setup, old).unit("rifles").nco_lost
     assert not replay(setup, []).unit("rifles").nco_lost  # undo: the action gone, the NCO back
+
+
+def test_a_die_sent_for_a_side_without_initiative_training_changes_nothing():
+    setup = german(rules=())
+    forged = Action("casualties", "a", "rifles", {"delta": 1, "nco": True, "nco_die": 6})
+    state = replay(setup, [forged])
+    assert state.unit("rifles").nco_lost  # no other man takes over without the rule
+    assert "rule" not in state.log[-1].detail and "nco_die" not in state.log[-1].detail
