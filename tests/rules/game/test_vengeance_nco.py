@@ -253,3 +253,61 @@ def test_a_die_sent_for_a_side_without_initiative_training_changes_nothing():
     state = replay(setup, [forged])
     assert state.unit("rifles").nco_lost  # no other man takes over without the rule
     assert "rule" not in state.log[-1].detail and "nco_die" not in state.log[-1].detail
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_with_vengeance_and_ncos_replay_the_same_and_survive_snapshots(seed):
+    """Orders with Vengeance's die and casualties with the NCO, rolled at random: the stored actions
+    replay to the same state, and a snapshot of it reads back the same (nco_lost included)."""
+    import random
+
+    from rules.game.editions import ORDERS
+    from rules.game.engine import apply, draw, end_turn, new_state
+
+    rng = random.Random(seed)
+    setup = GameSetup.from_data(
+        {
+            "edition": "v2",
+            "sides": [
+                {
+                    "key": "a",
+                    "name": "A",
+                    "units": [unit(f"a{i}", quality=rng.choice(["regular", "veteran"])) for i in range(3)],
+                    "rules": ["a-national-characteristic", "vengeance"],
+                },
+                {"key": "b", "name": "B", "units": [unit(f"b{i}") for i in range(3)], "rules": ["initiative-training"]},
+            ],
+        }
+    )
+    state = new_state(setup)
+    actions: list[Action] = []
+    for _ in range(200):
+        units = [u for u in state.units.values() if not u.destroyed]
+        try:
+            if state.pending:
+                u = rng.choice([u for u in units if u.side == state.pending and u.can_take_order])
+                venge = vengeance_rule(state, u.key) is not None and rng.random() < 0.8
+                action = give_order(state, u.key, rng.choice(ORDERS), rng, vengeance=venge)
+            elif rng.random() < 0.4 and units:
+                u = rng.choice(units)
+                if rng.random() < 0.7:
+                    # Vengeance needs British pins, short of the pin limit that would rout the unit.
+                    u = rng.choice([u for u in units if u.side == "a" and u.pins < 5] or units)
+                    action = Action("pins", u.side, u.key, {"delta": 1})
+                else:
+                    action = casualties(state, u.key, 1, rng, nco=has_nco(state, u.key) and rng.random() < 0.5)
+            elif not state.bag_empty:
+                action = draw(state, rng)
+            else:  # kept Down and Ambush orders released, or the bag would stay empty
+                action = end_turn(state, rng, release=list(state.units))
+            apply(state, action)
+        except RulesError:
+            continue
+        actions.append(action)
+    assert any("vengeance" in a.data for a in actions) and any(a.data.get("nco") for a in actions)
+
+    def seen(s):
+        return [(u.pins, u.models, u.orders, u.destroyed, u.nco_lost) for u in s.units.values()]
+
+    assert seen(replay(setup, actions)) == seen(state)
+    assert seen(state_from_data(setup, state_to_data(state))) == seen(state)
