@@ -372,3 +372,18 @@ def card_line(army_list: ArmyList, weapon: WeaponRow, line: WeaponLine) -> Weapo
         return line
     names = ", ".join(_("+1 shot: %(rule)s") % {"rule": rule_name(a)} for a in applied)
     return replace(line, shots=shots, rules=f"{names}, {line.rules}" if line.rules else names)
+
+
+def card_rules(entry: Entry) -> list[str]:
+    """The rules a unit's card names for its list's Italian bonus: "Fire and Manoeuvre (Combattere)"."""
+    return [str(GAIN_NAMES[g.rule]) for g in entry_gained(entry)]
+
+
+def card_entry_line(entry: Entry, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
+    """``card_line`` for one unit: also a rifle of a unit with the Italian bonus's Fire and Manoeuvre
+    names the rule in its rules ("No −1 for Advancing: Fire and Manoeuvre (Combattere)")."""
+    line = card_line(entry.army_list, weapon, line)
+    if weapon.slug in unit_rules.RIFLES and "fire_and_manoeuvre" in entry_gains(entry):
+        note = _("No −1 for Advancing: %(rule)s") % {"rule": GAIN_NAMES["fire_and_manoeuvre"]}
+        line = replace(line, rules=f"{note}, {line.rules}" if line.rules else note)
+    return line
