@@ -136,7 +136,15 @@ TEN_IN_THE_OPEN = TargetInput(kind="infantry", quality="regular", models=10)
 
 def _shoot(groups, target=TEN_IN_THE_OPEN, *, order="advance", fm=False, target_gain=""):
     prepared = national.prepare_shooting(
-        "v2", "italy", "", groups, target, quality="regular", order=order, fire_and_manoeuvre=fm, target_gain=target_gain
+        "v2",
+        "italy",
+        "",
+        groups,
+        target,
+        quality="regular",
+        order=order,
+        fire_and_manoeuvre=fm,
+        target_gain=target_gain,
     )
     res = shooting(
         "v2",
@@ -167,9 +175,7 @@ def test_combattere_bersaglieri_rifles_advance_without_the_minus_one():
     prepared, res = _shoot([ShotGroupInput(RIFLE, 5, "normal"), ShotGroupInput(LMG, 1, "normal")], fm=True)
     assert prepared.per_group[1] == () and res.need_to_hit[1].need == 4
     assert res.hits.pmf == {
-        k: sum(
-            (_binomial(5, F(2, 3))[a] * _binomial(4, F(1, 2))[k - a] for a in range(6) if 0 <= k - a <= 4), F(0)
-        )
+        k: sum((_binomial(5, F(2, 3))[a] * _binomial(4, F(1, 2))[k - a] for a in range(6) if 0 <= k - a <= 4), F(0))
         for k in range(10)
     }
     assert _shoot(rifles, order="fire", fm=True)[0].per_group == ((),)
