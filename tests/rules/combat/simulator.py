@@ -860,7 +860,10 @@ def italian_bonus_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             weapons = rng.sample((RIFLE, LMG, SMG), rng.randint(1, 2))
             s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
             target = _men(rng, small=True)
-            target["pins"] = rng.choice((0, 1, 2, 8))  # 8: a hit routs a Regular unless it is Fanatic
-            s.update(_shooter(rng, edition, False), target=target, target_bonus=rng.choice(("cedere", "obbedire")))
+            # Two to four men (a Fanatic needs two left); 8 pins: a hit routs a Regular unless it is Fanatic.
+            target.update(models=rng.randint(2, 4), pins=rng.choice((1, 2, 8, 8)))
+            target["starting"] = target["models"] + rng.randint(1, 4)  # one man down can force the check
+            bonus = ("cedere", "obbedire")[(i // 2) % 2]
+            s.update(_shooter(rng, edition, False), target=target, target_bonus=bonus)
         out.append(s)
     return out
