@@ -60,3 +60,12 @@ def test_the_cards_pdf_names_the_rule_in_english_and_french(alice_client, v2, al
     assert "Fire and Manoeuvre (Combattere)" in pdf.text
     french = read_pdf(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=fr"))
     assert "Tir et mouvement (Combattere)" in french.text
+
+
+def test_an_alpini_veteran_hq_prints_stubborn_and_mountaineers(v2, alice):
+    # Obbedire: the player names the Veteran officer as an Alpini one; Mountaineers is named, not modelled.
+    army_list = _italian_list(v2, alice, "obbedire")
+    army_list.entries.filter(unit__name="Platoon Commander").update(name="Tenente degli Alpini")
+    card = _card(army_list, "Tenente degli Alpini")
+    assert card.special_rules[-2:] == ["Stubborn (Obbedire)", "Mountaineers (Obbedire)"]
+    assert not any("Obbedire" in r for r in _card(army_list, "Bersaglieri Infantry Section").special_rules)
