@@ -24,7 +24,9 @@ from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
+from armybuilder.resolver.national import card_entry_line as national_entry_line
 from armybuilder.resolver.national import card_line as national_card_line
+from armybuilder.resolver.national import card_rules as national_unit_rules
 from rules.army.model import ListSummary, OfficerEffect
 from rules.combat.config import config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE, SOFT_SKIN_DV
@@ -486,10 +488,9 @@ def unit_line(
     unit = entry.unit
     morale = BASE_MORALE.get(entry.quality, BASE_MORALE["regular"])
     is_vehicle = unit.unit_type in VEHICLE_TYPES
-    # National rules that change a printed figure (Hitler's Buzzsaw) print the new figure and the rule.
-    weapons = [
-        national_card_line(entry.army_list, weapon, mounted_line(weapon, line)) for weapon, line in entry_lines(entry)
-    ]
+    # National rules that change a printed figure (Hitler's Buzzsaw) print the new figure and the rule;
+    # a rule the unit gains from its list's Italian bonus is named with its rifles and its special rules.
+    weapons = [national_entry_line(entry, weapon, mounted_line(weapon, line)) for weapon, line in entry_lines(entry)]
     return UnitLine(
         key=str(entry.pk),
         name=name or entry.display_name,
@@ -504,7 +505,10 @@ def unit_line(
         weapons=weapons,
         weapon_table=weapon_table(weapons, slug=f"unit-{entry.pk}-weapons", line_chars=CARD_LINE_CHARS),
         options=_option_texts(entry),
-        special_rules=sorted((r.display_name for r in unit.special_rules.all()), key=str.casefold),
+        special_rules=[
+            *sorted((r.display_name for r in unit.special_rules.all()), key=str.casefold),
+            *national_unit_rules(entry),
+        ],
         damage_value=_damage_value(entry),
         morale=morale,
         officer_notes=_officer_notes(entry, summary.officers, morale, cap),

@@ -43,10 +43,13 @@ TARGET_FIELDS = (
     "facing",
     "gun_shield",
     "army",
+    "unit_rule",
 )
 # The armies whose national rules act on shooting (``rules.combat.national``): "" for none.
 FIRER_ARMIES = ("", *national.modelled_armies())
 TARGET_ARMIES = ("", *national.modelled_armies(effects=national.TARGET_MORALE))
+# The rule a target unit gains from its army's Italian bonus (``rules.combat.unit_rules``): "" for none.
+TARGET_UNIT_RULES = ("", "fanatics", "stubborn")
 # Limits of this API's requests, not rules: how many dice a bag may hold and how many weapon rows.
 MAX_BAG_DICE = 200
 MAX_GROUPS = 8
@@ -179,10 +182,12 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     _only(data, ("edition", "order", "firer", "groups", "target"), "body")
     edition = _edition(data)
     order = _choice(data.get("order", "fire"), "order", ORDERS)
-    firer_quality, firer_pins = _firer(data, ("army", "gyro"))
+    firer_quality, firer_pins = _firer(data, ("army", "gyro", "fire_and_manoeuvre"))
     firer_data = data.get("firer", {})
     army = _choice(firer_data.get("army", ""), "firer.army", FIRER_ARMIES)
     gyro = _bool(firer_data.get("gyro", False), "firer.gyro")
+    # A Bersaglieri unit of an Italian list that chose Combattere: its rifles advance without the -1.
+    fire_and_manoeuvre = _bool(firer_data.get("fire_and_manoeuvre", False), "firer.fire_and_manoeuvre")
 
     raw_groups = _get(data, "groups", "groups")
     if not isinstance(raw_groups, list) or not raw_groups:
@@ -251,8 +256,18 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
         engine.ShotGroupInput(adapters.to_rules_weapon(rows[slug]), n, band, **extra) for slug, n, band, extra in parsed
     ]
     target_army = _choice(target_data.get("army", ""), "target.army", TARGET_ARMIES)
+    target_gain = _choice(target_data.get("unit_rule", ""), "target.unit_rule", TARGET_UNIT_RULES)
     prepared = national.prepare_shooting(
-        edition, army, target_army, groups, target, quality=firer_quality, order=order, gyro=gyro
+        edition,
+        army,
+        target_army,
+        groups,
+        target,
+        quality=firer_quality,
+        order=order,
+        gyro=gyro,
+        fire_and_manoeuvre=fire_and_manoeuvre,
+        target_gain=target_gain,
     )
     result = engine.shooting(
         edition,

@@ -219,6 +219,10 @@ class ShootingForm(EditionForm):
     # National rules that change a shot (``rules.combat.national``); a unit from a list fills them in.
     army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
     gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
+    # The Italian bonus acts per unit (``rules.combat.unit_rules``): a unit from a list fills it in.
+    fire_and_manoeuvre = forms.BooleanField(
+        label=_("Fire and Manoeuvre (Bersaglieri, Combattere): rifles advance without the −1"), required=False
+    )
     target_entry = forms.CharField(required=False, label=_("Target"))
     target_loaded = forms.CharField(required=False, widget=forms.HiddenInput)
     target_kind = forms.ChoiceField(label=_("Target type"), choices=KIND_CHOICES)
@@ -234,6 +238,9 @@ class ShootingForm(EditionForm):
     gun_shield = forms.BooleanField(label=_("Gun shield (crew, from the front)"), required=False)
     target_army = forms.ChoiceField(
         label=_("Target's national rules"), choices=national_rules.TARGET_ARMY_CHOICES, required=False
+    )
+    target_unit_rule = forms.ChoiceField(
+        label=_("Target's Italian bonus"), choices=national_rules.TARGET_UNIT_RULE_CHOICES, required=False
     )
 
     def __init__(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.combat import api as engine
-from rules.combat import national
+from rules.combat import national, unit_rules
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -46,6 +46,20 @@ NAMES = {
     "massed-batteries": gettext_lazy("Massed Batteries"),
     "tough-as-boots": gettext_lazy("Tough as Boots"),
     "vengeance": gettext_lazy("Vengeance"),
+    "cedere-obbedire-combattere": gettext_lazy("Cedere, Obbedire, Combattere"),
+}
+# The Italian bonus as applied (``national.unit_bonus``: its slug is the chosen bonus's): the rule a unit
+# gains, with the bonus that gives it.
+BONUS_NAMES = {
+    "cedere": gettext_lazy("Fanatics (Cedere)"),
+    "obbedire": gettext_lazy("Stubborn (Obbedire)"),
+    "combattere": gettext_lazy("Fire and Manoeuvre (Combattere)"),
+}
+GAIN_NAMES = {
+    "fanatics": BONUS_NAMES["cedere"],
+    "stubborn": BONUS_NAMES["obbedire"],
+    "fire_and_manoeuvre": BONUS_NAMES["combattere"],
+    "mountaineers": gettext_lazy("Mountaineers (Obbedire)"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -53,6 +67,12 @@ ARMY_CHOICES = [
     ("great-britain", gettext_lazy("Great Britain (Rapid Fire, when chosen)")),
     ("italy", gettext_lazy("Italy (Large Squads, Improvised AT)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
+]
+# The rule a target unit gains from its army's Italian bonus (``rules.combat.unit_rules``).
+TARGET_UNIT_RULE_CHOICES = [
+    ("", gettext_lazy("None")),
+    ("fanatics", gettext_lazy("Fanatics (Cedere: Blackshirts, Regular HQ)")),
+    ("stubborn", gettext_lazy("Stubborn (Obbedire: Alpini)")),
 ]
 TARGET_ARMY_CHOICES = [
     ("", gettext_lazy("None")),
@@ -65,7 +85,7 @@ GYRO = "gyro-stabilisers"
 
 
 def rule_name(applied: national.Applied) -> str:
-    return str(NAMES.get(applied.slug, applied.name))
+    return str(NAMES.get(applied.slug) or BONUS_NAMES.get(applied.slug) or applied.name)
 
 
 def army_key(army: Army | None, edition: str, chosen: str = "") -> str:
@@ -89,37 +109,93 @@ def entry_has_gyro(entry: Entry) -> bool:
     return any(rule.slug == GYRO for rule in entry.unit.special_rules.all())
 
 
+def entry_facts(entry: Entry) -> unit_rules.UnitFacts:
+    """What the Italian bonus reads of a list's unit: its unit's names (own units too), its kind from
+    the catalogue's unit type and slot, its quality and the name the player gave it."""
+    unit = entry.unit
+    return unit_rules.UnitFacts(
+        names=tuple(n for n in (unit.name, unit.name_fr) if n),
+        kind=unit_rules.unit_kind(unit.unit_type, unit.slot),
+        quality=entry.quality,
+        given_name=entry.name,
+    )
+
+
+def entry_gained(entry: Entry) -> tuple[unit_rules.Gained, ...]:
+    """The rules the unit gains from its list's Italian bonus (``ArmyList.national_choice``)."""
+    army_list = entry.army_list
+    if not army_list.national_choice or army_list.army is None:
+        return ()
+    # The army must carry the rule that offers the bonus (by its key, so an imported army naming it counts).
+    found = national.choosable({rule.slug for rule in army_list.army.national_rules.all()})
+    if found is None or found[0] != unit_rules.RULE_SLUG:
+        return ()
+    try:
+        return unit_rules.gained(army_list.edition.slug, unit_rules.ARMY, army_list.national_choice, entry_facts(entry))
+    except RulesError:
+        return ()
+
+
+def entry_gains(entry: Entry) -> frozenset[str]:
+    """The modelled rules among ``entry_gained`` ("fanatics", "stubborn", "fire_and_manoeuvre")."""
+    return frozenset(g.rule for g in entry_gained(entry) if g.modelled)
+
+
+def _firer_gains(gains: Iterable[str]) -> dict[str, str]:
+    return {"fire_and_manoeuvre": "on"} if "fire_and_manoeuvre" in gains else {}
+
+
+def _target_gain(gains: Iterable[str]) -> str:
+    return next((g for g in ("fanatics", "stubborn") if g in gains), "")
+
+
 def entry_prefill(entry: Entry) -> dict[str, str]:
-    """The shooting form's national fields for a firing unit from a list."""
+    """The shooting form's national fields for a firing unit from a list: its army's rules, its gyro
+    and the rule its Italian bonus gives it."""
     army = list_army(entry.army_list)
+    fields = _firer_gains(entry_gains(entry))
     if army not in SHOOTING_ARMIES:
-        return {}
-    return {"army": army, **({"gyro": "on"} if entry_has_gyro(entry) else {})}
+        return fields
+    return {"army": army, **({"gyro": "on"} if entry_has_gyro(entry) else {}), **fields}
 
 
 def target_prefill(entry: Entry) -> dict[str, str]:
-    """The shooting form's national field for a target unit from a list (its morale rules)."""
+    """The shooting form's national fields for a target unit from a list (its morale rules, and the
+    Fanatics or Stubborn its Italian bonus gives it)."""
     army = list_army(entry.army_list)
-    return {"target_army": army if army in MORALE_ARMIES else ""}
+    return {
+        "target_army": army if army in MORALE_ARMIES else "",
+        "target_unit_rule": _target_gain(entry_gains(entry)),
+    }
 
 
 def odds_setup(entry: Entry, army: str) -> dict[str, Any]:
-    """What game day freezes per unit for "odds now" (``army``: ``list_army`` of the unit's list)."""
-    return {"army": army, "gyro": entry_has_gyro(entry)} if army else {}
+    """What game day freezes per unit for "odds now" (``army``: ``list_army`` of the unit's list):
+    the army, the gyro, and the rules the Italian bonus gives the unit (``unit_rules``)."""
+    gains = sorted(entry_gains(entry))
+    frozen: dict[str, Any] = {"army": army, "gyro": entry_has_gyro(entry)} if army else {}
+    return {**frozen, "unit_rules": gains} if gains else frozen
+
+
+def _frozen_gains(frozen: dict[str, Any]) -> list[str]:
+    gains = frozen.get("unit_rules")
+    return [g for g in gains if isinstance(g, str)] if isinstance(gains, list) else []
 
 
 def odds_query(frozen: dict[str, Any]) -> dict[str, str]:
     """The shooting page's query for a firing unit game day froze with ``odds_setup``."""
     army = str(frozen.get("army") or "")
+    fields = _firer_gains(_frozen_gains(frozen))
     if army not in SHOOTING_ARMIES:
-        return {}
-    return {"army": army, **({"gyro": "on"} if frozen.get("gyro") else {})}
+        return fields
+    return {"army": army, **({"gyro": "on"} if frozen.get("gyro") else {}), **fields}
 
 
 def target_odds_query(frozen: dict[str, Any]) -> dict[str, str]:
     """The shooting page's query for a target unit game day froze with ``odds_setup``."""
     army = str(frozen.get("army") or "")
-    return {"target_army": army} if army in MORALE_ARMIES else {}
+    gain = _target_gain(_frozen_gains(frozen))
+    return {**({"target_army": army} if army in MORALE_ARMIES else {}), **({"target_unit_rule": gain} if gain else {})}
 
 
 def morale_note(applied: national.Applied) -> str:
@@ -127,7 +203,13 @@ def morale_note(applied: national.Applied) -> str:
 
 
 def fanatic_note(applied: national.Applied) -> str:
+    if applied.slug == "cedere":  # the rule's name says Fanatics already: "Fanatics (Cedere)"
+        return _("Pins neither rout it nor count on its morale checks: %(rule)s") % {"rule": rule_name(applied)}
     return _("Fanatics: pins neither rout it nor count on its morale checks: %(rule)s") % {"rule": rule_name(applied)}
+
+
+def stubborn_note(applied: national.Applied) -> str:
+    return _("Pins do not count on its morale checks: %(rule)s") % {"rule": rule_name(applied)}
 
 
 def pins_note(applied: national.Applied) -> str:
@@ -274,7 +356,7 @@ def shooting_notes(prepared: national.PreparedShooting, weapon_names: Sequence[s
     """The lines that say which national rules the shooting page applied, weapon by weapon, then the
     unit's and the target's."""
     notes = applied_notes(zip(weapon_names, prepared.per_group, strict=True))
-    notes_for = {"pins": pins_note, "fanatic": fanatic_note}
+    notes_for = {"pins": pins_note, "fanatic": fanatic_note, "stubborn": stubborn_note}
     for a in prepared.unit:
         notes.append(notes_for.get(a.change, morale_note)(a))
     return notes
@@ -290,3 +372,18 @@ def card_line(army_list: ArmyList, weapon: WeaponRow, line: WeaponLine) -> Weapo
         return line
     names = ", ".join(_("+1 shot: %(rule)s") % {"rule": rule_name(a)} for a in applied)
     return replace(line, shots=shots, rules=f"{names}, {line.rules}" if line.rules else names)
+
+
+def card_rules(entry: Entry) -> list[str]:
+    """The rules a unit's card names for its list's Italian bonus: "Fire and Manoeuvre (Combattere)"."""
+    return [str(GAIN_NAMES[g.rule]) for g in entry_gained(entry)]
+
+
+def card_entry_line(entry: Entry, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
+    """``card_line`` for one unit: also a rifle of a unit with the Italian bonus's Fire and Manoeuvre
+    names the rule in its rules ("No −1 for Advancing: Fire and Manoeuvre (Combattere)")."""
+    line = card_line(entry.army_list, weapon, line)
+    if weapon.slug in unit_rules.RIFLES and "fire_and_manoeuvre" in entry_gains(entry):
+        note = _("No −1 for Advancing: %(rule)s") % {"rule": GAIN_NAMES["fire_and_manoeuvre"]}
+        line = replace(line, rules=f"{note}, {line.rules}" if line.rules else note)
+    return line

@@ -381,6 +381,8 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         quality=cd["firer_quality"],
         order=cd["order"],
         gyro=bool(cd.get("gyro")),
+        fire_and_manoeuvre=bool(cd.get("fire_and_manoeuvre")),
+        target_gain=cd.get("target_unit_rule") or "",
     )
     raw = engine.shooting(
         cd["edition"],
@@ -396,6 +398,10 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
     result.notes[:0] = national_rules.shooting_notes(prepared, names)
     if cd.get("army") and not national.rules_of(cd["edition"], cd["army"]):
         result.notes.insert(0, _("No national rules of this army are modelled for this edition."))
+    if (cd.get("fire_and_manoeuvre") or cd.get("target_unit_rule")) and not national.unit_bonus(
+        cd["edition"], cd.get("target_unit_rule") or "fire_and_manoeuvre"
+    ):
+        result.notes.append(_("The Italian bonus is not modelled for this edition."))
     return result
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from rules.combat import unit_rules
 from rules.combat.config import config_for
 from rules.combat.dice import ONE, ZERO
 from rules.combat.results import OrderTestOdds
@@ -61,6 +62,7 @@ Effect = Literal[
     "barrage_radius",
     "cq_bonus",
     "shed_pin",
+    "unit_bonus",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -108,7 +110,8 @@ RULES: tuple[NationalRule, ...] = (
     _v2("defensive-strategy", "italy", "Defensive Strategy"),
     _v2("improvised-at", "italy", "Improvised AT", "reroll_pen"),
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
-    _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere"),
+    # The bonus the list chose gives some units a rule (``rules.combat.unit_rules``).
+    _v2("cedere-obbedire-combattere", "italy", "Cedere, Obbedire, Combattere", "unit_bonus"),
     _v2("the-great-patriotic-war", "soviet-union", "The Great Patriotic War", "morale_reroll"),
     _v2("massed-batteries", "soviet-union", "Massed Batteries", "barrage_radius"),
     _v2("not-one-step-back", "soviet-union", "Not One Step Back!", "commissar"),
@@ -278,7 +281,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "pen", "dice"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "stubborn", "pen", "dice"]
     slug: str
     name: str
 
@@ -580,6 +583,24 @@ def d2_pins(volley: VolleyResult) -> VolleyResult:
     return replace(volley, pins_pmf=pins, outcome=outcome)
 
 
+# What each rule the Italian bonus gives changes (``Applied.change``).
+_GAIN_CHANGES: dict[str, Literal["fanatic", "stubborn", "moving"]] = {
+    "fanatics": "fanatic",
+    "stubborn": "stubborn",
+    "fire_and_manoeuvre": "moving",
+}
+
+
+def unit_bonus(edition: str, gain: str) -> Applied | None:
+    """The rule ``gain`` ("fanatics", "stubborn", "fire_and_manoeuvre") an Italian unit gains from its
+    army's chosen bonus (``rules.combat.unit_rules``), as applied: named with the bonus ("Fanatics
+    (Cedere)"), its slug the bonus's. None where the bonus is not modelled (another edition)."""
+    change = _GAIN_CHANGES.get(gain)
+    if change is None or not unit_rules.offered(edition, unit_rules.ARMY):
+        return None
+    return Applied(change, unit_rules.CHOICE_OF[gain], unit_rules.gain_name(gain))
+
+
 @dataclass(frozen=True)
 class PreparedShooting:
     """A shooting scenario with the national rules applied: what to hand ``rules.combat.api.shooting``
@@ -602,15 +623,30 @@ def prepare_shooting(
     quality: str,
     order: str,
     gyro: bool = False,
+    fire_and_manoeuvre: bool = False,
+    target_gain: str = "",
 ) -> PreparedShooting:
     """Every national rule of the firer's ``army`` and the target's ``target_army`` that acts on one
     unit's shooting, applied to the engine's inputs: the groups' weapons, moving penalty and pen re-roll, the unit's
-    pins (Large Squads) and the target's morale re-roll (the Great Patriotic War)."""
+    pins (Large Squads) and the target's morale re-roll (the Great Patriotic War).
+
+    The Italian bonus acts per unit: ``fire_and_manoeuvre`` (a Bersaglieri unit of a Combattere list:
+    its rifles fire on an Advance without the -1) and ``target_gain`` ("fanatics": Cedere, "stubborn":
+    Obbedire) come from the unit, not the army (``rules.combat.unit_rules.gained``)."""
     at_vehicle = target.kind == "armoured"
     adjusted = [
         adjust_group(edition, army, g.weapon, quality=quality, order=order, gyro=gyro, at_vehicle=at_vehicle)
         for g in groups
     ]
+    bonus = unit_bonus(edition, "fire_and_manoeuvre") if fire_and_manoeuvre and order == "advance" else None
+    if bonus is not None:
+        adjusted = [
+            replace(a, steady_on_move=True, applied=(*a.applied, bonus))
+            if g.weapon.slug in unit_rules.RIFLES and not a.steady_on_move
+            else a
+            for g, a in zip(groups, adjusted, strict=True)
+        ]
+    gained = unit_bonus(edition, target_gain) if target.kind in ("infantry", "artillery") else None
     large = large_squad(edition, army, sum(g.models for g in groups))
     extra, rifles = bonus_dice(edition, army, groups, quality)
     first_rifle = next((i for i, g in enumerate(groups) if g.weapon.slug == "rifle"), None) if extra else None
@@ -627,10 +663,15 @@ def prepare_shooting(
             )
             for i, (g, a) in enumerate(zip(groups, adjusted, strict=True))
         ),
-        target=replace(target, reroll_failed_morale=gpw is not None, fanatic=fanatic is not None),
+        target=replace(
+            target,
+            reroll_failed_morale=gpw is not None,
+            fanatic=fanatic is not None or (gained is not None and gained.change == "fanatic"),
+            stubborn=target.stubborn or (gained is not None and gained.change == "stubborn"),
+        ),
         d2_pins=large is not None,
         per_group=tuple(
             (*a.applied, *((rifles,) if i == first_rifle and rifles else ())) for i, a in enumerate(adjusted)
         ),
-        unit=tuple(a for a in (large, gpw, fanatic) if a is not None),
+        unit=tuple(a for a in (large, gpw, fanatic, gained) if a is not None),
     )

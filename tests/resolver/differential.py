@@ -184,6 +184,9 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         quality=s["firer_quality"],
         order=s["order"],
         gyro=s.get("gyro", False),
+        # The Italian bonus acts per unit: the pages' box and choice (``national.unit_bonus``).
+        fire_and_manoeuvre=s.get("firer_bonus") == "combattere",
+        target_gain={"cedere": "fanatics", "obbedire": "stubborn"}.get(s.get("target_bonus", ""), ""),
     )
     res = engine.shooting(
         s["edition"],

@@ -11,6 +11,7 @@ from collections import Counter
 
 from tests.resolver.differential import compare
 from tests.rules.combat.simulator import (
+    italian_bonus_scenarios,
     national_scenarios,
     random_scenarios,
     tough_as_boots_scenarios,
@@ -57,5 +58,16 @@ def test_vengeance_agrees_with_the_simulator():
     its own words (``simulator.order_test``); 3rd edition, Inexperienced and unpinned units get none.
     Checked to fail with the rule dropped from the engine's inputs."""
     scenarios = vengeance_scenarios(30, seed=25)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_the_italian_bonus_agrees_with_the_simulator():
+    """Cedere, Obbedire, Combattere per unit: Bersaglieri rifles advancing without the -1, Fanatic and
+    Stubborn targets, in the simulator's own words (``simulator.bersaglieri_rifle``,
+    ``italian_target_bonus``); 3rd edition gets none. Checked to fail with each of the three dropped
+    from the engine's inputs."""
+    scenarios = italian_bonus_scenarios(36, seed=25)
+    assert {s.get("target_bonus") for s in scenarios} == {None, "cedere", "obbedire"}
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

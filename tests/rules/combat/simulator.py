@@ -144,6 +144,20 @@ def great_patriotic_war(s: dict[str, Any]) -> bool:
     return s.get("target_army") == "soviet-union" and s["edition"] == "2e" and s["target"]["kind"] != "soft_skin"
 
 
+def bersaglieri_rifle(s: dict[str, Any], w: dict[str, Any]) -> bool:
+    """2e, an Italian list that chose Combattere: its Bersaglieri (``s["firer_bonus"]``) move and shoot
+    their rifles with no -1; the squad's other weapons (its LMG) take it as usual."""
+    return s.get("firer_bonus") == "combattere" and s["edition"] == "2e" and w["slug"] == "rifle"
+
+
+def italian_target_bonus(s: dict[str, Any]) -> str:
+    """2e: the bonus an Italian target's list chose, if it makes this unit of men Fanatic ("cedere":
+    Blackshirts and Regular HQ) or Stubborn ("obbedire": Alpini); "" otherwise."""
+    if s["edition"] != "2e" or s["target"]["kind"] not in ("infantry", "artillery"):
+        return ""
+    return s.get("target_bonus", "")
+
+
 def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
     if g.get("indirect"):
         return RANGING[g["attempt"] - 1]
@@ -155,7 +169,7 @@ def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
         mod += ed.pb
     if g["band"] == "long" and not exempt:
         mod += ed.long
-    if s["order"] == "advance" and not w.get("assault") and not steady_on_move(s, w):
+    if s["order"] == "advance" and not w.get("assault") and not steady_on_move(s, w) and not bersaglieri_rifle(s, w):
         mod -= 1
     if s["firer_pins"]:
         mod -= 1 if ed.pinned_flat else s["firer_pins"]
@@ -277,14 +291,16 @@ def shoot_men(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]
     check = False
     if not destroyed:
         pins_now = t.get("pins", 0) + pins
-        # Death Before Dishonour: Japanese Fanatics with two or more men left ignore their pins here.
-        fanatic = death_before_dishonour(s) and models - casualties >= 2
+        # Death Before Dishonour (and Cedere's units): Fanatics with two or more men left ignore their
+        # pins here. Obbedire's Stubborn units ignore them on the check only: too many pins still rout.
+        bonus = italian_target_bonus(s)
+        fanatic = (death_before_dishonour(s) or bonus == "cedere") and models - casualties >= 2
         if pins_now >= base and not fanatic:
             destroyed = True  # pin rout [§7]
         else:
             start = t.get("starting") or models
             check = forced or (casualties >= 1 and 2 * (models - casualties) <= start)
-            morale = base if fanatic else base - pins_now
+            morale = base if fanatic or bonus == "obbedire" else base - pins_now
             if check and not passes(rng, ed, morale):
                 # The Great Patriotic War: a Soviet unit takes the check that would destroy it again.
                 destroyed = not (great_patriotic_war(s) and passes(rng, ed, morale))
@@ -823,5 +839,31 @@ def national_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             s.update(_shooter(rng, edition, False), target=_men(rng))
         if rng.random() < 0.6:
             s["order"] = "advance"  # where the moving rules act
+        out.append(s)
+    return out
+
+
+def italian_bonus_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """The Italian bonus per unit, in 2nd and 3rd edition (where it does not act): Bersaglieri rifles and
+    their LMG advancing (Combattere), and small units of men shot at with a few pins, some at the edge of
+    a rout, that are Fanatics (Cedere) or Stubborn (Obbedire)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        edition = ("2e", "2e", "3e")[i % 3]
+        s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": "italian_bonus"}
+        if i % 2 == 0:  # Bersaglieri firing
+            s["groups"] = [_group(rng, edition, RIFLE, rng.randint(4, 10)), _group(rng, edition, LMG, 1)]
+            s.update(_shooter(rng, edition, False), target=_men(rng), firer_bonus="combattere")
+            s["order"] = "advance" if rng.random() < 0.8 else s["order"]
+        else:  # Blackshirts, Regular HQ or Alpini shot at
+            weapons = rng.sample((RIFLE, LMG, SMG), rng.randint(1, 2))
+            s["groups"] = [_group(rng, edition, w, rng.randint(1, 4)) for w in weapons]
+            target = _men(rng, small=True)
+            # Two to four men (a Fanatic needs two left); 8 pins: a hit routs a Regular unless it is Fanatic.
+            target.update(models=rng.randint(2, 4), pins=rng.choice((1, 2, 8, 8)))
+            target["starting"] = target["models"] + rng.randint(1, 4)  # one man down can force the check
+            bonus = ("cedere", "obbedire")[(i // 2) % 2]
+            s.update(_shooter(rng, edition, False), target=target, target_bonus=bonus)
         out.append(s)
     return out
