@@ -46,6 +46,7 @@ NAMES = {
     "massed-batteries": gettext_lazy("Massed Batteries"),
     "tough-as-boots": gettext_lazy("Tough as Boots"),
     "vengeance": gettext_lazy("Vengeance"),
+    "blood-curdling-charge": gettext_lazy("Blood Curdling Charge"),
 }
 ARMY_CHOICES = [
     ("", gettext_lazy("None")),

@@ -968,8 +968,8 @@ def close_quarters(
         if side.tough_fighters or (side.assault_weapons and cfg.assault_weapon_cq == "tough_fighters"):
             used.add("tough_fighters")
     if rx_input is not None:
-        # The reaction reads the shooting's morale-check trigger and clamp, and the 7+ rule when asked.
-        used.add("morale_check_trigger")
+        # The reaction reads the morale clamp, and the 7+ rule when asked. Its check after casualties counts
+        # from the men who charge, where both readings of the trigger (notes §12) are the same test.
         if BASE_MORALE[att.quality] > cfg.morale_cap:
             used.add("morale_cap")
         if rx_input.need_hit > 6:
