@@ -17,9 +17,10 @@ from armybuilder.catalogue.models import Quality
 from armybuilder.reference.models import Edition, Weapon
 from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
+from rules.combat import national
 from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
-from rules.combat.cq import MAX_REACTION_SHOTS
+from rules.combat.cq import MAX_REACTION_MODELS, MAX_REACTION_SHOTS
 from rules.errors import RulesError
 
 
@@ -479,6 +480,22 @@ class CloseQuartersForm(EditionForm):
     reaction_shots = count_field(_("Reaction fire: shots at the attackers (0: none)"), 0, MAX_REACTION_SHOTS)
     reaction_to_hit = forms.TypedChoiceField(label=_("Reaction fire hits on"), choices=TO_HIT_CHOICES, coerce=int)
     attacker_pins = count_field(_("Attackers' pins before the fire"), 0, MAX_PINS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Reaction fire is worked out for units of up to 20 men (cq.py), unless Blood Curdling Charge
+        # forbids it.
+        if not (data.get("reaction_shots") and data.get("edition")):
+            return data
+        blocked = national.blood_curdling_charge(
+            data["edition"], bool(data.get("attacker_blood")), data.get("attacker_quality") or ""
+        )
+        if blocked is None:
+            for name in ("attacker_models", "defender_models"):
+                if (data.get(name) or 0) > MAX_REACTION_MODELS:
+                    message = _("At most %(n)s men a side with reaction fire.") % {"n": MAX_REACTION_MODELS}
+                    self.add_error(name, message)
+        return data
 
 
 def close_quarters_defaults(edition: str) -> dict[str, object]:

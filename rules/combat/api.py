@@ -946,10 +946,11 @@ def close_quarters(
     Inexperienced)}; ``defender``: the same but Blood Curdling Charge, plus ``defensive_position``.
     ``first_round`` overrides the edition's order of strikes. ``reaction``: {shots, to_hit (2-7; 7 is a
     6 then a 6), attacker_pins (before the fire, 0)}: the defenders shoot at the assaulting unit before it
-    goes in (``cq.close_quarters_after_reaction``). Returns ``p_attacker_wins``, ``p_defender_wins``,
-    ``p_both_destroyed`` (summing to 1), ``expected_rounds`` (a Fraction; 0 for an assault the reaction
-    stopped), ``first_round``, the dice each side rolls at full strength, ``reaction`` (``ReactionOdds``,
-    or None), ``no_reaction`` (the slug of the rule that forbade the reaction asked for) and ``unverified``.
+    goes in (``cq.close_quarters_after_reaction``; up to ``cq.MAX_REACTION_MODELS`` men a side).
+    Returns ``p_attacker_wins``, ``p_defender_wins``, ``p_both_destroyed`` (summing to 1),
+    ``expected_rounds`` (a Fraction; 0 for an assault the reaction stopped), ``first_round``, the dice
+    each side rolls at full strength, ``reaction`` (``ReactionOdds``, or None), ``no_reaction`` (the slug
+    of the rule that forbade the reaction asked for) and ``unverified``.
     """
     cfg = config_for(edition)
     att = _cq_side("attacker", attacker, defender=False, edition=edition)
@@ -961,6 +962,9 @@ def close_quarters(
     no_reaction = ""
     if blocked is not None and rx_input is not None:
         rx_input, no_reaction = None, blocked.slug
+    if rx_input is not None:
+        check_int("attacker.models", att.models, 1, cq.MAX_REACTION_MODELS)
+        check_int("defender.models", dfd.models, 1, cq.MAX_REACTION_MODELS)
     used = {"cq_later_rounds"}
     if dfd.defensive_position and first_round is None:
         used.add("cq_first_round_defensive")

@@ -93,6 +93,8 @@ def test_the_api_resolves_the_reaction_and_blood_curdling_charge(client, charts)
         ({"reaction": "lots"}, "reaction"),
         ({"defender": {"models": 5, "blood_curdling_charge": True}}, "defender.blood_curdling_charge"),
         ({"attacker": {"models": 5, "blood_curdling_charge": "yes"}}, "attacker.blood_curdling_charge"),
+        ({"attacker": {"models": 21}, "reaction": {"shots": 2, "to_hit": 3}}, "attacker.models"),
+        ({"defender": {"models": 21}, "reaction": {"shots": 2, "to_hit": 3}}, "defender.models"),
     ],
 )
 def test_the_api_names_the_bad_reaction_field(client, charts, overrides, field):
@@ -119,3 +121,17 @@ def test_a_british_list_that_chose_another_trait_brings_no_rapid_fire_to_the_sho
     army_list.national_choice = "rapid-fire"
     army_list.save()
     assert "Rapid Fire (Rifle)" in client.get(f"/calc/shooting/?from_entry={entry.pk}").text
+
+
+def test_reaction_fire_is_for_units_of_up_to_twenty_men(client, charts):
+    big = "/calc/close-quarters/?edition=v2&attacker_models=21&attacker_quality=regular&defender_models=6"
+    html = client.get(big + REACTION).text
+    assert '<div id="id_attacker_models-errors" class="field-errors"><ul' in html
+    assert "At most 20 men a side with reaction fire." in html
+    # Without the fire, or with Blood Curdling Charge forbidding it, 21 men fight as before.
+    assert "Attacker wins" in client.get(big).text
+    assert "No reaction fire: Blood Curdling Charge" in client.get(big + REACTION + "&attacker_blood=on").text
+    # The API takes 21 men when the charge forbids the fire.
+    body = {"edition": "v2", "attacker": {"models": 21, "blood_curdling_charge": True}, "defender": {"models": 6}}
+    response = post(client, "/api/resolve/close-quarters/", {**body, "reaction": {"shots": 2, "to_hit": 3}})
+    assert response.status_code == 200 and response.json()["no_reaction"] == "blood-curdling-charge"
