@@ -978,6 +978,11 @@ def _present_reaction(result: Result, raw: CloseQuartersOdds, cd: Mapping[str, A
     if rx is None:
         return
     result.notes.append(_(REACTION_READING))
+    # A stopped assault is no round of fighting: the average counts it as 0.
+    result.stats = [
+        replace(stat, note=_("0 when the fire stops the assault")) if stat.is_probability is False else stat
+        for stat in result.stats
+    ]
     result.rows.insert(
         0,
         {

@@ -23,7 +23,7 @@ def test_reaction_fire_thins_the_attackers_and_the_page_says_how_it_reads_the_ru
     assert "286/315" in html  # 2/3 x 14/15 + 1/3 x 6/7
     assert "Reaction fire" in html and "1 shot" in html and "Assault goes in" in html
     assert "Reaction fire [R]" in html  # the reading Muster took, marked as reasoned
-    assert "Attackers lost to the reaction fire" in html
+    assert "Attackers lost to the reaction fire" in html and "0 when the fire stops the assault" in html
     plain = client.get(CQ.format(ed="v2", q="regular")).text
     assert "14/15" in plain and "Assault goes in" not in plain and "Reaction fire [R]" not in plain
     french = client.get(CQ.format(ed="v2", q="regular") + REACTION, headers={"Accept-Language": "fr"}).text
