@@ -29,6 +29,7 @@ from rules.combat import api as engine
 from rules.combat import national
 from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
+from rules.combat.cq import MAX_REACTION_SHOTS
 from rules.errors import RulesError
 
 GROUP_FIELDS = ("weapon", "models", "range", "models_under_template", "ammo", "indirect", "ranging_attempt", "zeroed")
@@ -339,26 +340,41 @@ def resolve_order_test(data: dict[str, Any]) -> dict[str, Any]:
 
 def _cq_side(data: Mapping[str, Any], name: str, *, defender: bool) -> dict[str, Any]:
     side = _object(_get(data, name, name), name)
-    allowed = ("models", "quality", "tough_fighters", "tough_as_boots") + (("defensive_position",) if defender else ())
-    _only(side, allowed, name)
+    # Only the defender has a position; only the assaulting side's Blood Curdling Charge acts.
+    extra = ("defensive_position",) if defender else ("blood_curdling_charge",)
+    _only(side, ("models", "quality", "tough_fighters", "tough_as_boots", *extra), name)
     out: dict[str, Any] = {
         "models": _int(_get(side, "models", f"{name}.models"), f"{name}.models", 1, MAX_MODELS),
         "quality": _choice(side.get("quality", "regular"), f"{name}.quality", QUALITIES),
         "tough_fighters": _bool(side.get("tough_fighters", False), f"{name}.tough_fighters"),
         "tough_as_boots": _bool(side.get("tough_as_boots", False), f"{name}.tough_as_boots"),
     }
-    if defender:
-        out["defensive_position"] = _bool(side.get("defensive_position", False), f"{name}.defensive_position")
+    for flag in extra:
+        out[flag] = _bool(side.get(flag, False), f"{name}.{flag}")
     return out
+
+
+def _cq_reaction(data: Mapping[str, Any]) -> dict[str, int] | None:
+    """The defenders' reaction fire, if the body asks for it: shots, the score to hit, the attackers' pins."""
+    if data.get("reaction") is None:
+        return None
+    reaction = _object(data["reaction"], "reaction")
+    _only(reaction, ("shots", "to_hit", "attacker_pins"), "reaction")
+    return {
+        "shots": _int(_get(reaction, "shots", "reaction.shots"), "reaction.shots", 1, MAX_REACTION_SHOTS),
+        "to_hit": _int(_get(reaction, "to_hit", "reaction.to_hit"), "reaction.to_hit", 2, 7),
+        "attacker_pins": _int(reaction.get("attacker_pins", 0), "reaction.attacker_pins", 0, MAX_PINS),
+    }
 
 
 @json_endpoint
 def resolve_close_quarters(data: dict[str, Any]) -> dict[str, Any]:
-    _only(data, ("edition", "attacker", "defender"), "body")
+    _only(data, ("edition", "attacker", "defender", "reaction"), "body")
     edition = _edition(data)
     attacker = _cq_side(data, "attacker", defender=False)
     defender = _cq_side(data, "defender", defender=True)
-    return engine.close_quarters(edition, attacker=attacker, defender=defender)
+    reaction = _cq_reaction(data)
+    return engine.close_quarters(edition, attacker=attacker, defender=defender, reaction=reaction)
 
 
 @json_endpoint

@@ -17,7 +17,11 @@ from armybuilder.catalogue.models import Quality
 from armybuilder.reference.models import Edition, Weapon
 from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
-from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, ORDERS, QUALITIES
+from rules.combat import national
+from rules.combat.config import config_for
+from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
+from rules.combat.cq import MAX_REACTION_MODELS, MAX_REACTION_SHOTS
+from rules.errors import RulesError
 
 
 def _choices(values: tuple[str, ...], labels: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -68,6 +72,9 @@ OFFICER_CHOICES = [
     ("3", "+3"),
     ("4", "+4"),
 ]
+
+# The score the reaction fire needs to hit, as the player works it out (7+: a 6, then another 6).
+TO_HIT_CHOICES = [(n, f"{n}+") for n in range(2, 7)] + [(7, _("7+ (a 6, then another 6)"))]
 
 MIN_GROUP_ROWS = 3
 MAX_GROUP_ROWS = 8
@@ -472,13 +479,44 @@ class CloseQuartersForm(EditionForm):
     defender_boots = forms.BooleanField(
         label=_("Tough as Boots (a British list that chose it): one more die per three men"), required=False
     )
+    # The British characteristic: the defenders cannot react by shooting (unless the attackers are green).
+    attacker_blood = forms.BooleanField(
+        label=_("Blood Curdling Charge (a British list that chose it): no reaction fire"), required=False
+    )
+    # The defenders' reaction fire at the assaulting unit before it goes in: 0 shots, no reaction.
+    reaction_shots = count_field(_("Reaction fire: shots at the attackers (0: none)"), 0, MAX_REACTION_SHOTS)
+    reaction_to_hit = forms.TypedChoiceField(label=_("Reaction fire hits on"), choices=TO_HIT_CHOICES, coerce=int)
+    attacker_pins = count_field(_("Attackers' pins before the fire"), 0, MAX_PINS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Reaction fire is worked out for units of up to 20 men (cq.py), unless Blood Curdling Charge
+        # forbids it.
+        if not (data.get("reaction_shots") and data.get("edition")):
+            return data
+        blocked = national.blood_curdling_charge(
+            data["edition"], bool(data.get("attacker_blood")), data.get("attacker_quality") or ""
+        )
+        if blocked is None:
+            for name in ("attacker_models", "defender_models"):
+                if (data.get(name) or 0) > MAX_REACTION_MODELS:
+                    message = _("At most %(n)s men a side with reaction fire.") % {"n": MAX_REACTION_MODELS}
+                    self.add_error(name, message)
+        return data
 
 
 def close_quarters_defaults(edition: str) -> dict[str, object]:
+    try:
+        to_hit = config_for(edition).base_to_hit
+    except RulesError:
+        to_hit = 3  # an unknown edition: the form refuses it, this default only has to be a choice
     return {
         "edition": edition,
         "attacker_models": "10",
         "attacker_quality": "regular",
         "defender_models": "6",
         "defender_quality": "regular",
+        "reaction_shots": "0",
+        "reaction_to_hit": str(to_hit),
+        "attacker_pins": "0",
     }

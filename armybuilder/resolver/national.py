@@ -47,6 +47,7 @@ NAMES = {
     "tough-as-boots": gettext_lazy("Tough as Boots"),
     "vengeance": gettext_lazy("Vengeance"),
     "cedere-obbedire-combattere": gettext_lazy("Cedere, Obbedire, Combattere"),
+    "blood-curdling-charge": gettext_lazy("Blood Curdling Charge"),
 }
 # The Italian bonus as applied (``national.unit_bonus``: its slug is the chosen bonus's): the rule a unit
 # gains, with the bonus that gives it.
@@ -88,20 +89,26 @@ def rule_name(applied: national.Applied) -> str:
     return str(NAMES.get(applied.slug) or BONUS_NAMES.get(applied.slug) or applied.name)
 
 
-def army_key(army: Army | None, edition: str, chosen: str = "") -> str:
+def army_key(army: Army | None, edition: str, chosen: str = "", effects: frozenset[str] | None = None) -> str:
     """The modelled rule set a catalogue army carries (its ``national_rules`` by slug, and the trait
-    its list chose, ``chosen``), or ""."""
+    its list chose, ``chosen``), or ""; with ``effects``, only rules of those effects count."""
     if army is None:
         return ""
     slugs = {rule.slug for rule in army.national_rules.all()} | ({chosen} if chosen else set())
     try:
-        return national.army_for_rules(edition, slugs)
+        return national.army_for_rules(edition, slugs, effects)
     except RulesError:
         return ""
 
 
+# What a list's army brings to the shooting page, the cards and "odds now": rules on a shot or on the
+# target's morale. A British trait that acts elsewhere (Tough as Boots, Blood Curdling Charge ...) does not
+# make the list's army "Great Britain (Rapid Fire)".
+LIST_ARMY_EFFECTS = national.SHOOTING | national.TARGET_MORALE
+
+
 def list_army(army_list: ArmyList) -> str:
-    return army_key(army_list.army, army_list.edition.slug, army_list.national_choice)
+    return army_key(army_list.army, army_list.edition.slug, army_list.national_choice, LIST_ARMY_EFFECTS)
 
 
 def entry_has_gyro(entry: Entry) -> bool:

@@ -859,6 +859,7 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
                     "quality": cd["attacker_quality"],
                     "tough_fighters": cd["attacker_tough"],
                     "tough_as_boots": cd["attacker_boots"],
+                    "blood_curdling_charge": cd["attacker_blood"],
                 },
                 defender={
                     "models": cd["defender_models"],
@@ -867,6 +868,7 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
                     "tough_as_boots": cd["defender_boots"],
                     "defensive_position": cd["defensive_position"],
                 },
+                reaction=_reaction(cd),
             )
             result = present_close_quarters(raw, cd)
         except RulesError as exc:
@@ -874,6 +876,24 @@ def close_quarters(request: HtmxHttpRequest) -> HttpResponse:
     context = _common("close-quarters", _("Close quarters"))
     context.update(form=form, result=result, error=error, error_fields=_error_fields(form))
     return _render(request, "resolver/close_quarters.html", context, state=data)
+
+
+def _reaction(cd: Mapping[str, Any]) -> dict[str, int] | None:
+    """The reaction fire the form asks for (no shots: none)."""
+    if not cd["reaction_shots"]:
+        return None
+    return {"shots": cd["reaction_shots"], "to_hit": cd["reaction_to_hit"], "attacker_pins": cd["attacker_pins"]}
+
+
+# The reading Muster takes of the reaction step where the sources are thin [R] (docs/national-rules.md).
+REACTION_READING = gettext_noop(
+    "Reaction fire [R]: the defenders shoot before the attackers move in, as the close-quarters sequence's "
+    "“Target reacts” step allows (in 3rd edition only if the attackers start more than 6″ away; the player "
+    "decides). The shots damage on the attackers' damage value (their quality), with no cover save; the "
+    "attackers take a pin if hit, and a morale check as after any shooting when they are left with half "
+    "their men or fewer (no officer bonus). Wiped out or failing it, they are destroyed and the assault "
+    "does not happen: the defenders win."
+)
 
 
 FIRST_ROUND = {
@@ -929,6 +949,7 @@ def present_close_quarters(raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> Res
         Stat(_("Rounds (average)"), to_fraction(raw.expected_rounds), is_probability=False),
     ]
     result.notes = [_(FIRST_ROUND.get(raw.first_round, raw.first_round))]
+    _present_reaction(result, raw, cd)
     result.charts = [
         bar_chart(
             _("Outcome"),
@@ -942,4 +963,52 @@ def present_close_quarters(raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> Res
             trim=False,
         )
     ]
+    if raw.reaction is not None:
+        result.charts.append(
+            bar_chart(_("Attackers lost to the reaction fire"), bars_from_pmf(raw.reaction.casualties.pmf, _casualties))
+        )
     return result
+
+
+def _present_reaction(result: Result, raw: CloseQuartersOdds, cd: Mapping[str, Any]) -> None:
+    """The reaction step: its rolls and what it did, or why there was none."""
+    if cd["attacker_blood"]:
+        applied = national.blood_curdling_charge(cd["edition"], True, cd["attacker_quality"])
+        if applied is not None:
+            rule = national_rules.rule_name(applied)
+            result.notes.append(_("No reaction fire: %(rule)s") % {"rule": rule})
+        else:
+            why = _("Blood Curdling Charge does not act here (Inexperienced attackers, or this edition).")
+            result.notes.append(why)
+    rx = raw.reaction
+    if rx is None:
+        return
+    result.notes.append(_(REACTION_READING))
+    # A stopped assault is no round of fighting: the average counts it as 0.
+    result.stats = [
+        replace(stat, note=_("0 when the fire stops the assault")) if stat.is_probability is False else stat
+        for stat in result.stats
+    ]
+    result.rows.insert(
+        0,
+        {
+            "title": _("Reaction fire"),
+            "subtitle": ngettext("%(n)s shot", "%(n)s shots", rx.shots) % {"n": rx.shots},
+            "rolls": [
+                Roll(_("To hit"), "", (), _need_text(rx.need_to_hit.need, to_hit=True), to_fraction(rx.need_to_hit.p)),
+                Roll(
+                    _("To damage"),
+                    _("target %(dv)s+") % {"dv": rx.need_to_damage.need},
+                    (),
+                    f"{rx.need_to_damage.need}+",
+                    to_fraction(rx.need_to_damage.p),
+                ),
+            ],
+        },
+    )
+    result.stats += [
+        Stat(_("Assault goes in"), to_fraction(rx.p_assault)),
+        Stat(_("Attackers wiped out by the fire"), to_fraction(rx.p_wiped_out)),
+        Stat(_("Attackers broken by the fire"), to_fraction(rx.p_broken), note=_("failed morale check, or pins")),
+        Stat(_("Attackers lost to the fire (average)"), to_fraction(rx.casualties.mean), is_probability=False),
+    ]

@@ -19,6 +19,7 @@ from rules.combat.context import (
     BANDS,
     BASE_MORALE,
     COVERS,
+    DAMAGE_VALUE,
     FACINGS,
     MAX_MODELS,
     MAX_PINS,
@@ -57,6 +58,7 @@ from rules.combat.results import (
     OrderTestOdds,
     PenRoll,
     RangingOdds,
+    ReactionOdds,
     Roll,
     Save,
     ShootingResult,
@@ -840,7 +842,16 @@ def order_test(
 # --- close quarters ------------------------------------------------------------------------------
 
 
-_SIDE_FIELDS = {"models", "quality", "tough_fighters", "assault_weapons", "defensive_position", "tough_as_boots"}
+_SIDE_FIELDS = {
+    "models",
+    "quality",
+    "tough_fighters",
+    "assault_weapons",
+    "defensive_position",
+    "tough_as_boots",
+    "blood_curdling_charge",
+}
+_REACTION_FIELDS = {"shots", "to_hit", "attacker_pins"}
 
 
 def _cq_side(name: str, data: Mapping[str, Any], defender: bool, edition: str = "v2") -> cq.CQSide:
@@ -850,7 +861,8 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool, edition: str = 
             code="wrong-type",
             params={"field": name, "expected": "mapping"},
         )
-    allowed = _SIDE_FIELDS if defender else _SIDE_FIELDS - {"defensive_position"}
+    # Only the defender has a position, and only the assaulting side's Blood Curdling Charge acts.
+    allowed = _SIDE_FIELDS - ({"blood_curdling_charge"} if defender else {"defensive_position"})
     for key in data:
         if key not in allowed:
             raise RulesError(f"{name}.{key}: unknown field", code="unknown-field", params={"field": f"{name}.{key}"})
@@ -862,7 +874,7 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool, edition: str = 
     if isinstance(aw, bool):
         aw = models if aw else 0
     aw = check_int(f"{name}.assault_weapons", aw, 0, models)
-    for flag in ("tough_fighters", "defensive_position", "tough_as_boots"):
+    for flag in ("tough_fighters", "defensive_position", "tough_as_boots", "blood_curdling_charge"):
         if not isinstance(data.get(flag, False), bool):
             raise RulesError(
                 f"{name}.{flag}: expected true or false",
@@ -880,35 +892,98 @@ def _cq_side(name: str, data: Mapping[str, Any], defender: bool, edition: str = 
     )
 
 
+def _reaction(data: Mapping[str, Any] | None) -> cq.Reaction | None:
+    if data is None:
+        return None
+    if not isinstance(data, Mapping):
+        raise RulesError(
+            "reaction: expected a mapping of shots, to_hit and attacker_pins",
+            code="wrong-type",
+            params={"field": "reaction", "expected": "mapping"},
+        )
+    for key in data:
+        if key not in _REACTION_FIELDS:
+            field = f"reaction.{key}"
+            raise RulesError(f"{field}: unknown field", code="unknown-field", params={"field": field})
+    for key in ("shots", "to_hit"):
+        if key not in data:
+            raise RulesError(f"reaction.{key}: required", code="required", params={"field": f"reaction.{key}"})
+    return cq.Reaction(
+        shots=check_int("reaction.shots", data["shots"], 1, cq.MAX_REACTION_SHOTS),
+        need_hit=check_int("reaction.to_hit", data["to_hit"], 2, 7),
+        attacker_pins=check_int("reaction.attacker_pins", data.get("attacker_pins", 0), 0, MAX_PINS),
+    )
+
+
+def _reaction_odds(c: RulesConfig, rx: cq.ReactionResult, reaction: cq.Reaction, quality: str) -> ReactionOdds:
+    dv = DAMAGE_VALUE[quality]
+    return ReactionOdds(
+        shots=reaction.shots,
+        need_to_hit=Roll(reaction.need_hit, (), p_hit(c, reaction.need_hit)),
+        need_to_damage=Roll(dv, (), p_damage(c, dv)),
+        casualties=_pmf_block(rx.casualties),
+        p_pin=rx.p_pin,
+        p_wiped_out=rx.p_wiped_out,
+        p_check=rx.p_check,
+        p_broken=rx.p_broken,
+        p_assault=rx.p_assault,
+    )
+
+
 def close_quarters(
     edition: str,
     *,
     attacker: Mapping[str, Any],
     defender: Mapping[str, Any],
     first_round: str | None = None,
+    reaction: Mapping[str, Any] | None = None,
 ) -> CloseQuartersOdds:
-    """A close-quarters fight between two units of men.
+    """A close-quarters fight between two units of men, after the defenders' reaction fire if any.
 
     ``attacker``: {models, quality, tough_fighters, assault_weapons (count, or true for all),
-    tough_as_boots (the British characteristic, chosen: acts for Regular and Veteran men in 2nd edition)};
-    ``defender``: the same plus ``defensive_position``. ``first_round`` overrides the edition's order
-    of strikes. Returns ``p_attacker_wins``, ``p_defender_wins``, ``p_both_destroyed`` (summing to 1),
-    ``expected_rounds`` (a Fraction), ``first_round``, the dice each side rolls and ``unverified``.
+    tough_as_boots (the British characteristic, chosen: acts for Regular and Veteran men in 2nd edition),
+    blood_curdling_charge (the same: the enemy cannot react by shooting, unless the attackers are
+    Inexperienced)}; ``defender``: the same but Blood Curdling Charge, plus ``defensive_position``.
+    ``first_round`` overrides the edition's order of strikes. ``reaction``: {shots, to_hit (2-7; 7 is a
+    6 then a 6), attacker_pins (before the fire, 0)}: the defenders shoot at the assaulting unit before it
+    goes in (``cq.close_quarters_after_reaction``; up to ``cq.MAX_REACTION_MODELS`` men a side).
+    Returns ``p_attacker_wins``, ``p_defender_wins``, ``p_both_destroyed`` (summing to 1),
+    ``expected_rounds`` (a Fraction; 0 for an assault the reaction stopped), ``first_round``, the dice
+    each side rolls at full strength, ``reaction`` (``ReactionOdds``, or None), ``no_reaction`` (the slug
+    of the rule that forbade the reaction asked for) and ``unverified``.
     """
     cfg = config_for(edition)
     att = _cq_side("attacker", attacker, defender=False, edition=edition)
     dfd = _cq_side("defender", defender, defender=True, edition=edition)
     if first_round is not None:
         check_choice("first_round", first_round, ("attacker_first", "simultaneous", "defender_first"))
+    rx_input = _reaction(reaction)
+    blocked = national.blood_curdling_charge(edition, attacker.get("blood_curdling_charge", False), att.quality)
+    no_reaction = ""
+    if blocked is not None and rx_input is not None:
+        rx_input, no_reaction = None, blocked.slug
+    if rx_input is not None:
+        check_int("attacker.models", att.models, 1, cq.MAX_REACTION_MODELS)
+        check_int("defender.models", dfd.models, 1, cq.MAX_REACTION_MODELS)
     used = {"cq_later_rounds"}
     if dfd.defensive_position and first_round is None:
         used.add("cq_first_round_defensive")
     for side in (att, dfd):
         if side.tough_fighters or (side.assault_weapons and cfg.assault_weapon_cq == "tough_fighters"):
             used.add("tough_fighters")
+    if rx_input is not None:
+        # The reaction reads the morale clamp, and the 7+ rule when asked. Its check after casualties counts
+        # from the men who charge, where both readings of the trigger (notes §12) are the same test.
+        if BASE_MORALE[att.quality] > cfg.morale_cap:
+            used.add("morale_cap")
+        if rx_input.need_hit > 6:
+            used.add("seven_plus")
 
     def odds(c: RulesConfig) -> CloseQuartersOdds:
-        res = cq.close_quarters(c, att, dfd, first_round)
+        if rx_input is None:
+            res = cq.close_quarters(c, att, dfd, first_round)
+        else:
+            res = cq.close_quarters_after_reaction(c, att, dfd, rx_input, first_round)
         return CloseQuartersOdds(
             edition=c.edition,
             p_attacker_wins=res.p_attacker_wins,
@@ -919,6 +994,10 @@ def close_quarters(
             attacker_dice=cq.attack_dice(c, att, dfd.quality),
             defender_dice=cq.attack_dice(c, dfd, att.quality),
             unverified=(),
+            reaction=None
+            if res.reaction is None or rx_input is None
+            else _reaction_odds(c, res.reaction, rx_input, att.quality),
+            no_reaction=no_reaction,
         )
 
     return _with_unverified(odds(cfg), cfg, used, odds)

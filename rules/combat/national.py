@@ -63,6 +63,7 @@ Effect = Literal[
     "cq_bonus",
     "shed_pin",
     "unit_bonus",
+    "no_reaction",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -104,6 +105,7 @@ RULES: tuple[NationalRule, ...] = (
     _v2("up-and-at-em", "great-britain", "Up and 'at 'em", "assault_pass"),
     _v2("tough-as-boots", "great-britain", "Tough as Boots", "cq_bonus"),
     _v2("vengeance", "great-britain", "Vengeance", "shed_pin"),
+    _v2("blood-curdling-charge", "great-britain", "Blood Curdling Charge", "no_reaction"),
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
@@ -259,12 +261,14 @@ def modelled_armies(edition: str | None = None, effects: frozenset[str] = SHOOTI
     return tuple(seen)
 
 
-def army_for_rules(edition: str, slugs: frozenset[str] | set[str]) -> str:
-    """The army whose modelled rules a list's army carries (by rule slug), or "" if none."""
+def army_for_rules(edition: str, slugs: frozenset[str] | set[str], effects: frozenset[str] | None = None) -> str:
+    """The army whose modelled rules a list's army carries (by rule slug), or "" if none; with ``effects``,
+    only rules of those effects count (a British list that chose Tough as Boots carries no shooting rule,
+    so it must not bring Rapid Fire to the shooting page)."""
     ed = _edition(edition)
     keys = _keys(slugs)
     for r in RULES:
-        if r.effect and r.edition == ed and rule_key(r.slug) in keys:
+        if r.effect and (effects is None or r.effect in effects) and r.edition == ed and rule_key(r.slug) in keys:
             return r.army
     return ""
 
@@ -281,7 +285,7 @@ def extra_shot(shots: str) -> str:
 class Applied:
     """One rule applied to one group: what it changed ("shot" or "moving") and the rule's slug and name."""
 
-    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "stubborn", "pen", "dice"]
+    change: Literal["shot", "moving", "morale", "order", "pins", "fanatic", "stubborn", "pen", "dice", "reaction"]
     slug: str
     name: str
 
@@ -408,6 +412,15 @@ def tough_as_boots(edition: str, chosen: bool, quality: str) -> Applied | None:
     if r is None or not chosen or quality not in CQ_BONUS_QUALITIES:
         return None
     return Applied("dice", r.slug, r.name)
+
+
+def blood_curdling_charge(edition: str, chosen: bool, quality: str) -> Applied | None:
+    """Blood Curdling Charge (a British list's chosen characteristic): the enemy cannot react to the
+    assault by shooting at the assaulting unit, unless the attackers are Inexperienced [BR2]."""
+    r = rule_in(edition, {"blood-curdling-charge"}, "no_reaction")
+    if r is None or not chosen or quality == "inexperienced":
+        return None
+    return Applied("reaction", r.slug, r.name)
 
 
 VENGEANCE_SHEDS = Fraction(1, 2)  # Vengeance: a die, 4-6 loses one pin [BR2]

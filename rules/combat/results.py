@@ -149,6 +149,23 @@ class OrderTestOdds:
 
 
 @dataclass(frozen=True)
+class ReactionOdds:
+    """The defenders' reaction fire before the assault: its rolls, the attackers' casualties, and the
+    chance it wipes them out, forces their morale check, breaks them (a failed check, or pins reaching
+    their morale) or lets the assault go in."""
+
+    shots: int
+    need_to_hit: Roll
+    need_to_damage: Roll
+    casualties: Dist
+    p_pin: Fraction
+    p_wiped_out: Fraction
+    p_check: Fraction
+    p_broken: Fraction
+    p_assault: Fraction
+
+
+@dataclass(frozen=True)
 class CloseQuartersOdds:
     edition: str
     p_attacker_wins: Fraction
@@ -160,6 +177,10 @@ class CloseQuartersOdds:
     defender_dice: dict[int, int]
     unverified: tuple[str, ...]
     unverified_detail: tuple[Unverified, ...] = ()
+    # The reaction fire, when the defenders reacted (None: no reaction step).
+    reaction: ReactionOdds | None = None
+    # The slug of the national rule that forbade the reaction asked for (Blood Curdling Charge), else "".
+    no_reaction: str = ""
 
 
 @dataclass(frozen=True)
@@ -232,7 +253,10 @@ def headline(result: Any) -> dict[str, Fraction | Mapping[int, Fraction]]:
     if isinstance(result, OrderTestOdds):
         return {"p_pass": result.p_pass}
     if isinstance(result, CloseQuartersOdds):
-        return {"outcome": {0: result.p_attacker_wins, 1: result.p_defender_wins, 2: result.p_both_destroyed}}
+        out = {"outcome": {0: result.p_attacker_wins, 1: result.p_defender_wins, 2: result.p_both_destroyed}}
+        if result.reaction is not None:
+            out["p_assault"] = result.reaction.p_assault
+        return out
     return {}
 
 

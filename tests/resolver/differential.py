@@ -67,6 +67,12 @@ def _mean(pmf: dict[int, Fraction]) -> tuple[Fraction, Fraction]:
     return sum((k * p for k, p in pmf.items()), Fraction(0)), _var(pmf)
 
 
+def _reaction(fire: dict[str, Any] | None) -> dict[str, int] | None:
+    if not fire:
+        return None
+    return {"shots": fire["shots"], "to_hit": fire["to_hit"], "attacker_pins": fire.get("pins", 0)}
+
+
 def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
     """The engine's answer to scenario ``s``: statistic -> (exact mean, exact variance of one play)."""
     if s["calc"] == "order_test":
@@ -106,6 +112,7 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
                 "tough_fighters": att["tough"],
                 "assault_weapons": att.get("aw", 0),
                 "tough_as_boots": att.get("boots", False),
+                "blood_curdling_charge": att.get("blood", False),
             },
             defender={
                 "models": dfd["models"],
@@ -114,6 +121,7 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
                 "defensive_position": dfd["defensive"],
                 "tough_as_boots": dfd.get("boots", False),
             },
+            reaction=_reaction(s.get("reaction")),
         )
         return {"att": _p(res.p_attacker_wins), "dfd": _p(res.p_defender_wins), "both": _p(res.p_both_destroyed)}
     t = s["target"]

@@ -2,10 +2,10 @@
 
 A 50-flamethrower volley at 50 men held a worker for 30 s. The strategies below reach every
 documented maximum (docs/resolver-api.md: 50 firing models in up to 8 groups, 50 target models,
-30 pins, 50 anti-tank shots, 50 a side in close quarters, 200 dice a side in the bag, 20 ranging
-turns) as well as what lies between, with the heaviest weapons of the real charts (D6 and six-shot
-weapons, the largest HE template, vehicle flamethrowers). Only accepted requests (200) are timed;
-a refused one (an impossible range band...) costs nothing.
+30 pins, 50 anti-tank shots, 50 a side in close quarters (20 after up to 100 reaction shots), 200
+dice a side in the bag, 20 ranging turns) as well as what lies between, with the heaviest weapons of the real
+charts (D6 and six-shot weapons, the largest HE template, vehicle flamethrowers). Only accepted
+requests (200) are timed; a refused one (an impossible range band...) costs nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from armybuilder.resolver.api import MAX_BAG_DICE, MAX_GROUPS
 from rules.combat import api as combat_api
 from rules.combat import vehicles
 from rules.combat.context import BANDS, COVERS, FACINGS, MAX_MODELS, MAX_PINS, QUALITIES
+from rules.combat.cq import MAX_REACTION_MODELS, MAX_REACTION_SHOTS
 from tests.resolver.factories import PROFILES, make_chart, make_weapon
 
 CPU_SECONDS = 1.0
@@ -121,12 +122,33 @@ anti_tank_bodies = st.fixed_dictionaries(
 cq_side = st.fixed_dictionaries(
     {"models": most_or(1, MAX_MODELS), "quality": st.sampled_from(QUALITIES), "tough_fighters": st.booleans()}
 )
-close_quarters_bodies = st.fixed_dictionaries(
-    {
-        "edition": st.sampled_from(EDITIONS),
-        "attacker": cq_side,
-        "defender": cq_side.map(lambda side: {**side, "defensive_position": True}),
-    }
+# Reaction fire before the assault, half the time (up to 20 men a side): every strength the fire may leave
+# is a fight of its own.
+reaction_side = st.fixed_dictionaries(
+    {"models": most_or(1, MAX_REACTION_MODELS), "quality": st.sampled_from(QUALITIES), "tough_fighters": st.booleans()}
+)
+close_quarters_bodies = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "edition": st.sampled_from(EDITIONS),
+            "attacker": cq_side,
+            "defender": cq_side.map(lambda side: {**side, "defensive_position": True}),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "edition": st.sampled_from(EDITIONS),
+            "attacker": reaction_side,
+            "defender": reaction_side.map(lambda side: {**side, "defensive_position": True}),
+            "reaction": st.fixed_dictionaries(
+                {
+                    "shots": most_or(1, MAX_REACTION_SHOTS),
+                    "to_hit": st.integers(2, 7),
+                    "attacker_pins": st.integers(0, 3),
+                }
+            ),
+        }
+    ),
 )
 order_dice_bodies = st.tuples(most_or(1, MAX_BAG_DICE), most_or(0, MAX_BAG_DICE)).flatmap(
     lambda bag: st.fixed_dictionaries(

@@ -14,6 +14,7 @@ from tests.rules.combat.simulator import (
     italian_bonus_scenarios,
     national_scenarios,
     random_scenarios,
+    reaction_scenarios,
     tough_as_boots_scenarios,
     vengeance_scenarios,
 )
@@ -70,4 +71,16 @@ def test_the_italian_bonus_agrees_with_the_simulator():
     scenarios = italian_bonus_scenarios(36, seed=25)
     assert {s.get("target_bonus") for s in scenarios} == {None, "cedere", "obbedire"}
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_reaction_fire_and_blood_curdling_charge_agree_with_the_simulator():
+    """The defenders' reaction fire before an assault (the attackers' losses, pin and morale check) and
+    Blood Curdling Charge switching it off (2nd edition, not for green attackers): the simulator rolls
+    them in its own words (``simulator.reaction_fire``). Checked to fail with the reaction dropped from
+    the engine, with Blood Curdling Charge dropped from it, and with its morale check or pin rout dropped."""
+    scenarios = reaction_scenarios(36, seed=25)
+    assert {s["edition"] for s in scenarios} == {"1e", "2e", "3e"}
+    assert any(s["attacker"]["blood"] and s["edition"] == "2e" for s in scenarios)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 1000)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

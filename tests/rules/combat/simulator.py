@@ -479,9 +479,39 @@ def _strikes(
     return min(total, cap)
 
 
+def reaction_fire(rng: random.Random, ed: Ed, s: dict[str, Any]) -> int | None:
+    """The defenders shoot at the assaulting unit before it arrives: the men it has left, or None when
+    the fire stops the assault (all dead, pins up to its morale, or a failed morale check after losing
+    half the men who charged). Blood Curdling Charge (2e, a British list's choice) forbids it, except
+    for green attackers."""
+    att, fire = s["attacker"], s.get("reaction")
+    men = att["models"]
+    if not fire or (att.get("blood") and s["edition"] == "2e" and att["quality"] != "inexperienced"):
+        return men
+    lost, hit = 0, False
+    for _ in range(fire["shots"]):
+        if hits(rng, fire["to_hit"]):
+            hit = True
+            if succeeds(rng, DV_MEN[att["quality"]]):
+                lost += 1
+    lost = min(lost, men)
+    if lost == men:
+        return None
+    pins = fire.get("pins", 0) + (1 if hit else 0)  # one pin for being hit [§7]
+    morale = MORALE[att["quality"]]
+    if pins >= morale:
+        return None  # pins up to its morale: the unit is gone [§12]
+    if lost and 2 * (men - lost) <= men and not passes(rng, ed, morale - pins):
+        return None
+    return men - lost
+
+
 def close_quarters(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
     att, dfd = s["attacker"], s["defender"]
-    a, d = att["models"], dfd["models"]
+    left = reaction_fire(rng, ed, s)
+    if left is None:
+        return {"att": 0.0, "dfd": 1.0, "both": 0.0}
+    a, d = left, dfd["models"]
     kind = ed.cq_defensive if dfd.get("defensive") else ed.cq_open
     # Tough as Boots (2e, a British list's choice): Regular and Veteran men only.
     ab, db = (bool(x.get("boots")) and s["edition"] == "2e" and x["quality"] != "inexperienced" for x in (att, dfd))
@@ -756,6 +786,43 @@ def tough_as_boots_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
         )
         if rng.random() < 0.3:
             out[-1]["attacker"]["aw"] = rng.randint(0, out[-1]["attacker"]["models"])
+    return out
+
+
+def reaction_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Assaults met by reaction fire in the three editions: a few to a dozen shots on 2+ to 7+, at
+    attackers who sometimes carry pins (now and then nearly their morale), and in 2nd and 3rd edition
+    British attackers whose list chose Blood Curdling Charge a third of the time (green ones too)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        models = rng.randint(2, 10)
+        att = {
+            "models": models,
+            "quality": rng.choice(("inexperienced", "regular", "veteran", "veteran")),
+            "tough": rng.random() < 0.3,
+            "aw": rng.randint(0, models) if rng.random() < 0.3 else 0,
+            "blood": i % 3 == 0,
+        }
+        out.append(
+            {
+                "edition": ("1e", "2e", "2e", "3e")[i % 4],
+                "calc": "close_quarters",
+                "kind": "reaction",
+                "attacker": att,
+                "defender": {
+                    "models": rng.randint(1, 8),
+                    "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                    "tough": rng.random() < 0.3,
+                    "defensive": rng.random() < 0.3,
+                },
+                "reaction": {
+                    "shots": rng.randint(2, 12),
+                    "to_hit": rng.choice((2, 3, 3, 4, 4, 5, 6, 7)),
+                    "pins": rng.choice((0, 0, 1, 2, 7)),
+                },
+            }
+        )
     return out
 
 
