@@ -59,6 +59,19 @@ def _error(request: HttpRequest, error: services.EventError) -> None:
     messages.error(request, str(ERRORS.get(error.code, error.code)))
 
 
+def _attempt(request: HttpRequest, action, *args, success: str = "", **kwargs) -> bool:
+    """Call the service ``action``: a refusal (EventError) becomes the page's error message,
+    a success the ``success`` message if any. Whether it succeeded."""
+    try:
+        action(*args, **kwargs)
+    except services.EventError as error:
+        _error(request, error)
+        return False
+    if success:
+        messages.success(request, success)
+    return True
+
+
 def _base(event: Event) -> str:
     return f"/events/{event.slug}/"
 
@@ -150,13 +163,15 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.seal(entrant, form.cleaned_data["army_list"])
-        except services.EventError as error:
-            _error(request, error)
-        else:
+        sealed = _attempt(
+            request,
+            services.seal,
+            entrant,
+            form.cleaned_data["army_list"],
+            success=_("Your list is sealed. Editing it now changes nothing until you submit again."),
+        )
+        if sealed:
             marker.remember(request, form.cleaned_data["army_list"])
-            messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
         return redirect(_base(event))
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
 
@@ -196,15 +211,8 @@ def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     form = JudgeForm(request.POST)
     if form.is_valid():
-        try:
-            services.judge(
-                event,
-                entrant_id,
-                approve=form.cleaned_data["decision"] == "approve",
-                note=form.cleaned_data["note"],
-            )
-        except services.EventError as error:
-            _error(request, error)
+        approve = form.cleaned_data["decision"] == "approve"
+        _attempt(request, services.judge, event, entrant_id, approve=approve, note=form.cleaned_data["note"])
     return redirect(_base(event) + "manage/")
 
 
@@ -247,10 +255,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, str(ERRORS["swap"]))
         return redirect(_base(event) + "manage/")
-    try:
-        services.swap_players(round_, form.cleaned_data["first"], form.cleaned_data["second"])
-    except services.EventError as error:
-        _error(request, error)
+    _attempt(request, services.swap_players, round_, form.cleaned_data["first"], form.cleaned_data["second"])
     return redirect(_base(event) + "manage/")
 
 
@@ -297,6 +302,24 @@ def _pairing(event: Event, pairing_id: int) -> Pairing:
     return get_object_or_404(Pairing.objects.select_related("round"), round__event=event, pk=pairing_id)
 
 
+def _seated(request: HttpRequest, event: Event, pairing_id: int) -> tuple[Pairing, Entrant]:
+    """The pairing and the visitor's entrant, who must play in it (404 otherwise)."""
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    return pairing, entrant
+
+
+def _result_form(request: HttpRequest) -> ResultForm | None:
+    """The posted result, or None with the error message said when it does not parse."""
+    form = ResultForm(request.POST)
+    if form.is_valid():
+        return form
+    messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
+    return None
+
+
 def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
     return redirect(_base(event) + f"rounds/{pairing.round.number}/#pairing-{pairing.pk}")
 
@@ -305,20 +328,11 @@ def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
 @login_required
 def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    form = ResultForm(request.POST)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
-    if not form.is_valid():
-        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
-        return _result_redirect(event, pairing)
-    try:
-        services.enter_result(pairing, entrant, **form.cleaned_data)
-    except services.EventError as error:
-        _error(request, error)
-    else:
-        messages.success(request, _("Result entered. Your opponent confirms it."))
+    pairing, entrant = _seated(request, event, pairing_id)
+    form = _result_form(request)
+    if form is not None:
+        entered = _("Result entered. Your opponent confirms it.")
+        _attempt(request, services.enter_result, pairing, entrant, **form.cleaned_data, success=entered)
     return _result_redirect(event, pairing)
 
 
@@ -326,16 +340,8 @@ def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpRespon
 @login_required
 def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
-    try:
-        services.confirm_result(pairing, entrant)
-    except services.EventError as error:
-        _error(request, error)
-    else:
-        messages.success(request, _("Result confirmed."))
+    pairing, entrant = _seated(request, event, pairing_id)
+    _attempt(request, services.confirm_result, pairing, entrant, success=_("Result confirmed."))
     return _result_redirect(event, pairing)
 
 
@@ -344,14 +350,9 @@ def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResp
 def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     pairing = _pairing(event, pairing_id)
-    form = ResultForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
-        return _result_redirect(event, pairing)
-    try:
-        services.override_result(pairing, **form.cleaned_data)
-    except services.EventError as error:
-        _error(request, error)
+    form = _result_form(request)
+    if form is not None:
+        _attempt(request, services.override_result, pairing, **form.cleaned_data)
     return _result_redirect(event, pairing)
 
 
@@ -509,10 +510,7 @@ def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
 def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     """Start (or open) the pairing's game-day game with both sealed lists."""
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
+    pairing, entrant = _seated(request, event, pairing_id)
     try:
         game = services.start_game(pairing, entrant)
     except services.EventError as error:
