@@ -18,6 +18,7 @@ from django.db import IntegrityError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -72,10 +73,6 @@ def _attempt(request: HttpRequest, action, *args, success: str = "", **kwargs) -
     return True
 
 
-def _base(event: Event) -> str:
-    return f"/events/{event.slug}/"
-
-
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     organised = joined = []
@@ -96,7 +93,7 @@ def create(request: HttpRequest) -> HttpResponse:
         form.save_m2m()
         event.banned_units.set(form.cleaned_data["banned_units"])
         messages.success(request, _("Event created. Share its link with the players."))
-        return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
     return render(request, "events/form.html", {"form": form, "event": None})
 
 
@@ -107,7 +104,7 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Event saved."))
-        return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
     return render(request, "events/form.html", {"form": form, "event": event})
 
 
@@ -151,7 +148,7 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
     with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
         Entrant.objects.get_or_create(event=event, user=request.user)
     messages.success(request, _("You are entered. Now submit your list."))
-    return redirect(_base(event) + "submit/")
+    return redirect("events-submit", slug=event.slug)
 
 
 @login_required
@@ -159,7 +156,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
     if entrant is None:
-        return redirect(_base(event))
+        return redirect("events-event", slug=event.slug)
     lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
@@ -172,7 +169,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if sealed:
             marker.remember(request, form.cleaned_data["army_list"])
-        return redirect(_base(event))
+        return redirect("events-event", slug=event.slug)
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
 
 
@@ -213,7 +210,7 @@ def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     if form.is_valid():
         approve = form.cleaned_data["decision"] == "approve"
         _attempt(request, services.judge, event, entrant_id, approve=approve, note=form.cleaned_data["note"])
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -224,7 +221,7 @@ def toggle(request: HttpRequest, slug: str, flag: str) -> HttpResponse:
     field = {"reveal": "lists_revealed", "publish": "published"}[flag]
     setattr(event, field, request.POST.get("on") == "1")
     event.save(update_fields=[field, "updated_at"])
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -238,7 +235,7 @@ def pair(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         message = _("Round %(number)s is paired. Check it, then publish it.")
         messages.success(request, message % {"number": round_.number})
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 def _round(event: Event, number: int) -> Round:
@@ -254,9 +251,9 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = SwapForm(request.POST, players=players)
     if not form.is_valid():
         messages.error(request, str(ERRORS["swap"]))
-        return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
     _attempt(request, services.swap_players, round_, form.cleaned_data["first"], form.cleaned_data["second"])
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -264,7 +261,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     services.publish_round(_round(event, number))
-    return redirect(_base(event) + f"rounds/{number}/")
+    return redirect("events-round", slug=event.slug, number=number)
 
 
 @require_safe
@@ -321,7 +318,8 @@ def _result_form(request: HttpRequest) -> ResultForm | None:
 
 
 def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
-    return redirect(_base(event) + f"rounds/{pairing.round.number}/#pairing-{pairing.pk}")
+    url = reverse("events-round", kwargs={"slug": event.slug, "number": pairing.round.number})
+    return redirect(f"{url}#pairing-{pairing.pk}")
 
 
 @require_POST
@@ -441,7 +439,7 @@ def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
     paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
     job = jobs.enqueue(event, lang=lang, paper=paper)
-    return redirect(_base(event) + f"manage/pdf/{job.pk}/")
+    return redirect("events-pdf-job", slug=event.slug, job=job.pk)
 
 
 def _pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> tuple[Event, ListsPdfJob]:
@@ -457,8 +455,8 @@ def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespon
     context = {
         "event": event,
         "job": pdf_job,
-        "status_url": _base(event) + f"manage/pdf/{pdf_job.pk}/",
-        "file_url": _base(event) + f"manage/pdf/{pdf_job.pk}/file.pdf",
+        "status_url": reverse("events-pdf-job", kwargs={"slug": event.slug, "job": pdf_job.pk}),
+        "file_url": reverse("events-pdf-file", kwargs={"slug": event.slug, "job": pdf_job.pk}),
         "poll_seconds": JOB_POLL_SECONDS,
     }
     template = "events/pdf_job.html#job-status" if getattr(request, "htmx", False) else "events/pdf_job.html"
@@ -472,7 +470,7 @@ def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespon
 def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
     event, pdf_job = _pdf_job(request, slug, job)
     if not pdf_job.is_done:
-        return redirect(_base(event) + f"manage/pdf/{pdf_job.pk}/")
+        return redirect("events-pdf-job", slug=event.slug, job=pdf_job.pk)
     data = ListsPdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
     response = HttpResponse(bytes(data), content_type="application/pdf")
     disposition = "attachment" if request.GET.get("download") == "1" else "inline"
@@ -517,5 +515,5 @@ def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
         _error(request, error)
         return _result_redirect(event, pairing)
     if game.owner_id == request.user.pk:
-        return redirect(f"/games/{game.pk}/")
-    return redirect(f"/g/{game.share_token}/")
+        return redirect("games-game", pk=game.pk)
+    return redirect("games-shared", token=game.share_token)
