@@ -1,5 +1,6 @@
 """Builders shared by the own-units tests: the Generic v3 data, the unit form's posts for the three
-units typed from the book (a tank, a squad, a character officer) and lists taking them.
+units typed from the book (a tank, a squad, a character officer), lists taking them, and a
+player's browser session on a phone or a desktop.
 
 The ``v3`` fixture that loads the data is in this folder's conftest.py.
 """
@@ -14,7 +15,8 @@ from django.core.management import call_command
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.lists.models import ArmyList, Entry
 from rules.army import own_units as own_rules
-from tests.lists.factories import make_list
+from tests.conftest import PHONE_CONTEXT, log_in
+from tests.lists.factories import make_list, make_user
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 V3_GENERIC = ("00_editions.json", "30_v3_reference.json", "60_catalogue_v3_generic.json")
@@ -166,3 +168,16 @@ def fill_own_units(army: Army, owner, prefix: str = "own") -> None:
         )
         for n in range(own_rules.OWN_UNITS_MAX)
     )
+
+
+def alice_in_a_browser(live_server, new_browser_context, device: str, lang: str, list_name: str, *fixtures: str):
+    """Generic v3 loaded (with ``fixtures``), Alice with an empty list named ``list_name``, and a
+    page of hers on a phone or a desktop in ``lang``: (alice, the army, her list, the context, the page)."""
+    generic = load_v3_generic(*fixtures)
+    alice = make_user("alice")
+    army_list = make_list(owner=alice, army=generic, name=list_name, force_org="none")
+    device_options = PHONE_CONTEXT if device == "phone" else {"viewport": {"width": 1280, "height": 900}}
+    context = new_browser_context(**device_options, locale="fr-FR" if lang == "fr" else "en-GB")
+    context.set_default_timeout(20_000)
+    log_in(context, live_server, alice)
+    return alice, generic, army_list, context, context.new_page()
