@@ -257,20 +257,27 @@ def test_the_json_export_carries_its_own_units_and_imports_for_another_player(cl
     assert Unit.objects.filter(owner=alice).count() == 3
 
 
-def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alice, v3):
-    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
-    tank = Unit.objects.get(owner=alice)
+def _generic_file(file_format: str, name: str, entry: dict) -> str:
+    """A list file of a 1,000-point Generic v3 list of one regular ``entry`` with no options, as text."""
+    entry = {"quality": "regular", "options": {}, "platoon": None} | entry
     document = {
-        "format": "muster-list/3",
-        "name": "Sneaky",
+        "format": file_format,
+        "name": name,
         "edition": "v3",
         "army": ["v3", "generic"],
         "points_limit": 1000,
-        "entries": [{"unit": tank.slug, "quality": "regular", "models": 1, "options": {}, "platoon": None}],
+        "entries": [entry],
     }
+    return json.dumps(document)
+
+
+def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alice, v3):
+    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
+    tank = Unit.objects.get(owner=alice)
+    document = _generic_file("muster-list/3", "Sneaky", {"unit": tank.slug, "models": 1})
     bob = make_user("bob")
     client.force_login(bob)
-    response = client.post("/lists/import/", {"text": json.dumps(document)})
+    response = client.post("/lists/import/", {"text": document})
     assert "is not in Generic" in response.content.decode()
     assert not ArmyList.objects.filter(owner=bob).exists()
 
@@ -300,15 +307,8 @@ def test_a_wrong_own_unit_in_a_file_is_refused_with_its_place(alice_client, alic
 
 
 def test_an_older_file_still_imports(alice_client, v3):
-    document = {
-        "format": "muster-list/2",
-        "name": "Old",
-        "edition": "v3",
-        "army": ["v3", "generic"],
-        "points_limit": 1000,
-        "entries": [{"unit": "rifle-squad", "quality": "regular", "models": 5, "options": {}, "platoon": None}],
-    }
-    assert alice_client.post("/lists/import/", {"text": json.dumps(document)}).status_code == 302
+    document = _generic_file("muster-list/2", "Old", {"unit": "rifle-squad", "models": 5})
+    assert alice_client.post("/lists/import/", {"text": document}).status_code == 302
 
 
 def test_the_builder_page_is_not_answered_from_cache_once_a_unit_is_added(alice_client, alice, v3):
