@@ -228,8 +228,16 @@ def big_list_cards(s: Session, builder: str, units: int = 40) -> None:
     status, headers, body = s.request("GET", f"{big}cards.pdf")
     job = urllib.parse.urlparse(headers.get("Location", "")).path
     check(status == 302 and re.match(r"^/lists/\d+/pdf/[0-9a-f-]{36}/$", job), f"its cards are enqueued ({status})")
-    deadline = time.monotonic() + 180
-    state = ""
+    pdf_job_done(s, job, "the worker makes the PDF", "the finished PDF downloads")
+    other = Session(s.base, source="127.0.0.4")
+    check(other.request("GET", f"{job}file.pdf")[0] == 404, "another visitor cannot download it")
+
+
+def pdf_job_done(s: Session, job: str, made: str, downloaded: str) -> None:
+    """Follow a task-worker PDF job on its status page (asked as htmx asks it) until it is done or
+    failed, for three minutes at most; then download the PDF. ``made`` and ``downloaded`` name the
+    two checks."""
+    deadline, state = time.monotonic() + 180, ""
     while time.monotonic() < deadline:
         status, headers, body = s.request("GET", job, headers={"HX-Request": "true"})
         found = re.search(rb'data-status="(\w+)"', body)
@@ -237,12 +245,10 @@ def big_list_cards(s: Session, builder: str, units: int = 40) -> None:
         if state in ("done", "failed") or status != 200:
             break
         time.sleep(1)
-    check(state == "done", f"the worker makes the PDF, followed on its status page ({state})")
+    check(state == "done", f"{made}, followed on its status page ({state})")
     status, headers, body = s.request("GET", f"{job}file.pdf?download=1")
-    check(status == 200 and body.startswith(b"%PDF-"), "the finished PDF downloads")
+    check(status == 200 and body.startswith(b"%PDF-"), downloaded)
     check(headers.get("Content-Disposition", "").startswith("attachment;"), "as an attachment")
-    other = Session(s.base, source="127.0.0.4")
-    check(other.request("GET", f"{job}file.pdf")[0] == 404, "another visitor cannot download it")
 
 
 def _form_value(body: bytes, pattern: str, what: str) -> str:
@@ -318,18 +324,7 @@ def event_step(s: Session, builder: str) -> None:
         status == 302 and re.match(rf"^{re.escape(manage)}pdf/[0-9a-f-]{{36}}/$", job),
         f"the PDF of every approved list is enqueued ({status})",
     )
-    deadline, state = time.monotonic() + 180, ""
-    while time.monotonic() < deadline:
-        status, headers, body = org.request("GET", job, headers={"HX-Request": "true"})
-        found = re.search(rb'data-status="(\w+)"', body)
-        state = found.group(1).decode() if status == 200 and found else f"HTTP {status}"
-        if state in ("done", "failed") or status != 200:
-            break
-        time.sleep(1)
-    check(state == "done", f"the worker makes the event's PDF, followed on its status page ({state})")
-    status, headers, body = org.request("GET", f"{job}file.pdf?download=1")
-    check(status == 200 and body.startswith(b"%PDF-"), "the organiser downloads the event's PDF")
-    check(headers.get("Content-Disposition", "").startswith("attachment;"), "as an attachment")
+    pdf_job_done(org, job, "the worker makes the event's PDF", "the organiser downloads the event's PDF")
 
     anonymous = Session(s.base, source="127.0.0.9")
     status, headers, body = anonymous.request("GET", f"/api/events/{slug}/")

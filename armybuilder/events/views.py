@@ -18,6 +18,7 @@ from django.db import IntegrityError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -59,8 +60,17 @@ def _error(request: HttpRequest, error: services.EventError) -> None:
     messages.error(request, str(ERRORS.get(error.code, error.code)))
 
 
-def _base(event: Event) -> str:
-    return f"/events/{event.slug}/"
+def _attempt(request: HttpRequest, action, *args, success: str = "", **kwargs) -> bool:
+    """Call the service ``action``: a refusal (EventError) becomes the page's error message,
+    a success the ``success`` message if any. Whether it succeeded."""
+    try:
+        action(*args, **kwargs)
+    except services.EventError as error:
+        _error(request, error)
+        return False
+    if success:
+        messages.success(request, success)
+    return True
 
 
 @require_safe
@@ -83,7 +93,7 @@ def create(request: HttpRequest) -> HttpResponse:
         form.save_m2m()
         event.banned_units.set(form.cleaned_data["banned_units"])
         messages.success(request, _("Event created. Share its link with the players."))
-        return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
     return render(request, "events/form.html", {"form": form, "event": None})
 
 
@@ -94,7 +104,7 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Event saved."))
-        return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
     return render(request, "events/form.html", {"form": form, "event": event})
 
 
@@ -138,7 +148,7 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
     with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
         Entrant.objects.get_or_create(event=event, user=request.user)
     messages.success(request, _("You are entered. Now submit your list."))
-    return redirect(_base(event) + "submit/")
+    return redirect("events-submit", slug=event.slug)
 
 
 @login_required
@@ -146,18 +156,20 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
     if entrant is None:
-        return redirect(_base(event))
+        return redirect("events-event", slug=event.slug)
     lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.seal(entrant, form.cleaned_data["army_list"])
-        except services.EventError as error:
-            _error(request, error)
-        else:
+        sealed = _attempt(
+            request,
+            services.seal,
+            entrant,
+            form.cleaned_data["army_list"],
+            success=_("Your list is sealed. Editing it now changes nothing until you submit again."),
+        )
+        if sealed:
             marker.remember(request, form.cleaned_data["army_list"])
-            messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
-        return redirect(_base(event))
+        return redirect("events-event", slug=event.slug)
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
 
 
@@ -196,16 +208,9 @@ def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     form = JudgeForm(request.POST)
     if form.is_valid():
-        try:
-            services.judge(
-                event,
-                entrant_id,
-                approve=form.cleaned_data["decision"] == "approve",
-                note=form.cleaned_data["note"],
-            )
-        except services.EventError as error:
-            _error(request, error)
-    return redirect(_base(event) + "manage/")
+        approve = form.cleaned_data["decision"] == "approve"
+        _attempt(request, services.judge, event, entrant_id, approve=approve, note=form.cleaned_data["note"])
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -216,7 +221,7 @@ def toggle(request: HttpRequest, slug: str, flag: str) -> HttpResponse:
     field = {"reveal": "lists_revealed", "publish": "published"}[flag]
     setattr(event, field, request.POST.get("on") == "1")
     event.save(update_fields=[field, "updated_at"])
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -230,7 +235,7 @@ def pair(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         message = _("Round %(number)s is paired. Check it, then publish it.")
         messages.success(request, message % {"number": round_.number})
-    return redirect(_base(event) + "manage/")
+    return redirect("events-manage", slug=event.slug)
 
 
 def _round(event: Event, number: int) -> Round:
@@ -246,12 +251,9 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = SwapForm(request.POST, players=players)
     if not form.is_valid():
         messages.error(request, str(ERRORS["swap"]))
-        return redirect(_base(event) + "manage/")
-    try:
-        services.swap_players(round_, form.cleaned_data["first"], form.cleaned_data["second"])
-    except services.EventError as error:
-        _error(request, error)
-    return redirect(_base(event) + "manage/")
+        return redirect("events-manage", slug=event.slug)
+    _attempt(request, services.swap_players, round_, form.cleaned_data["first"], form.cleaned_data["second"])
+    return redirect("events-manage", slug=event.slug)
 
 
 @require_POST
@@ -259,7 +261,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     services.publish_round(_round(event, number))
-    return redirect(_base(event) + f"rounds/{number}/")
+    return redirect("events-round", slug=event.slug, number=number)
 
 
 @require_safe
@@ -297,28 +299,38 @@ def _pairing(event: Event, pairing_id: int) -> Pairing:
     return get_object_or_404(Pairing.objects.select_related("round"), round__event=event, pk=pairing_id)
 
 
+def _seated(request: HttpRequest, event: Event, pairing_id: int) -> tuple[Pairing, Entrant]:
+    """The pairing and the visitor's entrant, who must play in it (404 otherwise)."""
+    pairing = _pairing(event, pairing_id)
+    entrant = entrant_of(request, event)
+    if entrant is None or pairing.seat_of(entrant.pk) is None:
+        raise Http404
+    return pairing, entrant
+
+
+def _result_form(request: HttpRequest) -> ResultForm | None:
+    """The posted result, or None with the error message said when it does not parse."""
+    form = ResultForm(request.POST)
+    if form.is_valid():
+        return form
+    messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
+    return None
+
+
 def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
-    return redirect(_base(event) + f"rounds/{pairing.round.number}/#pairing-{pairing.pk}")
+    url = reverse("events-round", kwargs={"slug": event.slug, "number": pairing.round.number})
+    return redirect(f"{url}#pairing-{pairing.pk}")
 
 
 @require_POST
 @login_required
 def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    form = ResultForm(request.POST)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
-    if not form.is_valid():
-        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
-        return _result_redirect(event, pairing)
-    try:
-        services.enter_result(pairing, entrant, **form.cleaned_data)
-    except services.EventError as error:
-        _error(request, error)
-    else:
-        messages.success(request, _("Result entered. Your opponent confirms it."))
+    pairing, entrant = _seated(request, event, pairing_id)
+    form = _result_form(request)
+    if form is not None:
+        entered = _("Result entered. Your opponent confirms it.")
+        _attempt(request, services.enter_result, pairing, entrant, **form.cleaned_data, success=entered)
     return _result_redirect(event, pairing)
 
 
@@ -326,16 +338,8 @@ def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpRespon
 @login_required
 def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
-    try:
-        services.confirm_result(pairing, entrant)
-    except services.EventError as error:
-        _error(request, error)
-    else:
-        messages.success(request, _("Result confirmed."))
+    pairing, entrant = _seated(request, event, pairing_id)
+    _attempt(request, services.confirm_result, pairing, entrant, success=_("Result confirmed."))
     return _result_redirect(event, pairing)
 
 
@@ -344,14 +348,9 @@ def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResp
 def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     pairing = _pairing(event, pairing_id)
-    form = ResultForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
-        return _result_redirect(event, pairing)
-    try:
-        services.override_result(pairing, **form.cleaned_data)
-    except services.EventError as error:
-        _error(request, error)
+    form = _result_form(request)
+    if form is not None:
+        _attempt(request, services.override_result, pairing, **form.cleaned_data)
     return _result_redirect(event, pairing)
 
 
@@ -440,7 +439,7 @@ def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
     paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
     job = jobs.enqueue(event, lang=lang, paper=paper)
-    return redirect(_base(event) + f"manage/pdf/{job.pk}/")
+    return redirect("events-pdf-job", slug=event.slug, job=job.pk)
 
 
 def _pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> tuple[Event, ListsPdfJob]:
@@ -456,8 +455,8 @@ def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespon
     context = {
         "event": event,
         "job": pdf_job,
-        "status_url": _base(event) + f"manage/pdf/{pdf_job.pk}/",
-        "file_url": _base(event) + f"manage/pdf/{pdf_job.pk}/file.pdf",
+        "status_url": reverse("events-pdf-job", kwargs={"slug": event.slug, "job": pdf_job.pk}),
+        "file_url": reverse("events-pdf-file", kwargs={"slug": event.slug, "job": pdf_job.pk}),
         "poll_seconds": JOB_POLL_SECONDS,
     }
     template = "events/pdf_job.html#job-status" if getattr(request, "htmx", False) else "events/pdf_job.html"
@@ -471,7 +470,7 @@ def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespon
 def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpResponse:
     event, pdf_job = _pdf_job(request, slug, job)
     if not pdf_job.is_done:
-        return redirect(_base(event) + f"manage/pdf/{pdf_job.pk}/")
+        return redirect("events-pdf-job", slug=event.slug, job=pdf_job.pk)
     data = ListsPdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
     response = HttpResponse(bytes(data), content_type="application/pdf")
     disposition = "attachment" if request.GET.get("download") == "1" else "inline"
@@ -509,15 +508,12 @@ def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
 def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     """Start (or open) the pairing's game-day game with both sealed lists."""
     event = get_event(slug)
-    pairing = _pairing(event, pairing_id)
-    entrant = entrant_of(request, event)
-    if entrant is None or pairing.seat_of(entrant.pk) is None:
-        raise Http404
+    pairing, entrant = _seated(request, event, pairing_id)
     try:
         game = services.start_game(pairing, entrant)
     except services.EventError as error:
         _error(request, error)
         return _result_redirect(event, pairing)
     if game.owner_id == request.user.pk:
-        return redirect(f"/games/{game.pk}/")
-    return redirect(f"/g/{game.share_token}/")
+        return redirect("games-game", pk=game.pk)
+    return redirect("games-shared", token=game.share_token)

@@ -76,30 +76,16 @@ def check(rules: EventRules, facts: SealedFacts) -> tuple[Problem, ...]:
                 params={"army": facts.army_name, "changed": facts.army_data_date, "cutoff": rules.data_cutoff},
             )
         )
-    if facts.points > rules.points_limit:
-        problems.append(
-            Problem(
-                message=f"The list is {facts.points} points; the limit is {rules.points_limit}.",
-                rule="points-limit",
-                params={"points": facts.points, "limit": rules.points_limit},
-            )
-        )
-    if rules.max_order_dice is not None and facts.order_dice > rules.max_order_dice:
-        problems.append(
-            Problem(
-                message=f"The list has {facts.order_dice} order dice; the limit is {rules.max_order_dice}.",
-                rule="max-order-dice",
-                params={"count": facts.order_dice, "limit": rules.max_order_dice},
-            )
-        )
-    if rules.max_platoons is not None and facts.platoons > rules.max_platoons:
-        problems.append(
-            Problem(
-                message=f"The list has {facts.platoons} platoons; the limit is {rules.max_platoons}.",
-                rule="max-platoons",
-                params={"count": facts.platoons, "limit": rules.max_platoons},
-            )
-        )
+    # The event's caps in place of the list's own, each problem said and named as the builder's.
+    caps = (
+        ("points-limit", facts.points, rules.points_limit, "points", "The list is {value} points"),
+        ("max-order-dice", facts.order_dice, rules.max_order_dice, "count", "The list has {value} order dice"),
+        ("max-platoons", facts.platoons, rules.max_platoons, "count", "The list has {value} platoons"),
+    )
+    for rule, value, limit, key, said in caps:
+        if limit is not None and value > limit:
+            message = f"{said.format(value=value)}; the limit is {limit}."
+            problems.append(Problem(message=message, rule=rule, params={key: value, "limit": limit}))
     for slug, name in _distinct(facts.units):
         if slug in rules.banned_units:
             problems.append(

@@ -4,124 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
-from armybuilder.catalogue.models import Army, Unit, UnitShare
+from armybuilder.catalogue.models import Unit, UnitShare
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from rules.army import own_units as own_rules
-from tests.lists.factories import make_list, make_user
-
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
-
-
-@pytest.fixture
-def v3(db):
-    names = ("00_editions.json", "30_v3_reference.json", "60_catalogue_v3_generic.json")
-    call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-    return Army.objects.get(edition__slug="v3", slug="generic")
-
-
-def weapon_pk(slug: str) -> int:
-    from armybuilder.reference.models import Weapon
-
-    return Weapon.objects.get(edition__slug="v3", slug=slug).pk
-
-
-def rule_pk(slug: str) -> int:
-    from armybuilder.reference.models import SpecialRule
-
-    return SpecialRule.objects.get(edition__slug="v3", slug=slug).pk
-
-
-def post_data(army: Army, *, weapons=(), options=(), **fields) -> dict:
-    data = {
-        "name": "Unit",
-        "army": army.pk,
-        "unit_type": "infantry",
-        "slot": "infantry",
-        "base_models": 1,
-        "max_models": 1,
-        "cost_regular": 50,
-        "w-TOTAL_FORMS": str(max(len(weapons), 1)),
-        "w-INITIAL_FORMS": "0",
-        "o-TOTAL_FORMS": str(max(len(options), 1)),
-        "o-INITIAL_FORMS": "0",
-    }
-    for i, (weapon, count, mount, arc) in enumerate(weapons):
-        data.update(
-            {f"w-{i}-weapon": weapon_pk(weapon), f"w-{i}-count": count, f"w-{i}-mount": mount, f"w-{i}-arc": arc}
-        )
-    for i, option in enumerate(options):
-        for key, value in option.items():
-            if key in ("grants_weapon", "replaces_weapon"):
-                value = weapon_pk(value)
-            data[f"o-{i}-{key}"] = value
-    data.update(fields)
-    return {k: v for k, v in data.items() if v is not None}
-
-
-def panzer_iv(army: Army) -> dict:
-    return post_data(
-        army,
-        name="Panzer IV Ausf. H",
-        unit_type="vehicle_armoured",
-        slot="tank",
-        damage_value=9,
-        cost_inexperienced=188,
-        cost_regular=235,
-        cost_veteran=282,
-        weapons=[
-            ("heavy-at-gun", 1, "turret", "360"),
-            ("mmg", 1, "coaxial", "360"),
-            ("mmg", 1, "hull", "front"),
-        ],
-    )
-
-
-def grenadiers(army: Army) -> dict:
-    return post_data(
-        army,
-        name="Grenadier Squad",
-        base_models=5,
-        max_models=10,
-        cost_regular=50,
-        cost_veteran=65,
-        per_model_regular=10,
-        per_model_veteran=13,
-        weapons=[("rifle", 1, "", "")],
-        options=[
-            {
-                "name": "SMG instead of rifle",
-                "cost": 3,
-                "per_model": "on",
-                "max_count": 4,
-                "grants_weapon": "smg",
-                "replaces_weapon": "rifle",
-            },
-            {"name": "Panzerfaust", "cost": 5, "per_model": "on", "max_count": 2, "grants_weapon": "panzerfaust"},
-        ],
-    )
-
-
-def hauptmann(army: Army) -> dict:
-    return post_data(
-        army,
-        name="Hauptmann Krüger",
-        unit_type="headquarters",
-        slot="character",
-        officer_rank="captain",
-        base_models=1,
-        max_models=3,
-        cost_regular=110,
-        per_model_regular=13,
-        weapons=[("pistol", 1, "", "")],
-        special_rules=[rule_pk("tough-fighters")],
-    )
+from tests.catalogue.own_units import fill_own_units, grenadiers, hauptmann, make_own_list, panzer_iv, three_unit_list
+from tests.lists.factories import make_user
 
 
 def test_signed_out_visitors_are_sent_to_log_in(client, v3):
@@ -197,19 +88,13 @@ def test_the_rules_of_a_coherent_unit():
     ]
 
 
-def _make_list(client, army: Army, name: str = "Kampfgruppe") -> ArmyList:
-    from django.contrib.auth import get_user
-
-    return make_list(owner=get_user(client), army=army, name=name, force_org="none")
-
-
 def test_own_units_are_taken_in_a_list_as_built_in_ones_are(alice_client, alice, v3):
     for data in (panzer_iv(v3), grenadiers(v3), hauptmann(v3)):
         assert alice_client.post("/units/new/v3/", data).status_code == 302
     tank, squad, captain = (
         Unit.objects.get(owner=alice, name=n) for n in ("Panzer IV Ausf. H", "Grenadier Squad", "Hauptmann Krüger")
     )
-    army_list = _make_list(alice_client, v3)
+    army_list = make_own_list(alice_client, v3)
     page = alice_client.get(f"/lists/{army_list.pk}/").content.decode()
     for unit in (tank, squad, captain):
         assert f'id="add-unit-{unit.pk}"' in page
@@ -234,7 +119,7 @@ def test_another_player_never_sees_or_takes_them(client, alice_client, alice, v3
     tank = Unit.objects.get(owner=alice)
     bob = make_user("bob")
     client.force_login(bob)
-    bob_list = _make_list(client, v3, "Bob's")
+    bob_list = make_own_list(client, v3, "Bob's")
     assert f"add-unit-{tank.pk}" not in client.get(f"/lists/{bob_list.pk}/").content.decode()
     client.post(f"/lists/{bob_list.pk}/entries/add/", {"unit": tank.pk})
     assert not bob_list.entries.exists()
@@ -250,7 +135,7 @@ def test_another_player_never_sees_or_takes_them(client, alice_client, alice, v3
 def test_a_unit_used_in_lists_cannot_be_deleted_and_the_lists_are_named(alice_client, alice, v3):
     assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
     tank = Unit.objects.get(owner=alice)
-    army_list = _make_list(alice_client, v3, "Kampfgruppe Nord")
+    army_list = make_own_list(alice_client, v3, "Kampfgruppe Nord")
     alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": tank.pk})
     page = alice_client.post(f"/units/{tank.pk}/delete/", follow=True).content.decode()
     assert "Kampfgruppe Nord" in page and "so it stays" in page
@@ -279,19 +164,7 @@ def test_a_unit_starts_as_a_copy_of_a_built_in_one(alice_client, v3):
 
 
 def test_a_player_keeps_at_most_200_units(alice_client, alice, v3):
-    Unit.objects.bulk_create(
-        Unit(
-            army=v3,
-            owner=alice,
-            slug=f"own-{n}",
-            name=f"U{n}",
-            unit_type="team",
-            slot="other",
-            source="t",
-            cost_regular=1,
-        )
-        for n in range(own_rules.OWN_UNITS_MAX)
-    )
+    fill_own_units(v3, alice)
     response = alice_client.post("/units/new/v3/", panzer_iv(v3))
     assert response.status_code == 400
     assert "the most one player can keep" in response.content.decode()
@@ -327,7 +200,7 @@ def test_a_shared_set_is_read_by_its_link_and_copied_never_edited(client, alice_
 def test_a_copied_shared_list_takes_the_readers_own_copies(client, alice_client, alice, v3):
     assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
     tank = Unit.objects.get(owner=alice)
-    army_list = _make_list(alice_client, v3)
+    army_list = make_own_list(alice_client, v3)
     alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": tank.pk})
     # A visitor without an account has nowhere to keep the units: asked to log in.
     client.logout()
@@ -350,23 +223,8 @@ def test_the_form_speaks_french(alice_client, v3):
     assert "Ajouter une unité de votre livre" in page
 
 
-def _three_unit_list(client, owner, army: Army) -> ArmyList:
-    for data in (panzer_iv(army), grenadiers(army), hauptmann(army)):
-        assert client.post("/units/new/v3/", data).status_code == 302
-    army_list = _make_list(client, army)
-    rifle = Unit.objects.get(army=army, slug="rifle-squad")
-    for unit in [*Unit.objects.owned_by(owner).order_by("pk"), rifle]:
-        client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": unit.pk})
-    squad = Unit.objects.get(owner=owner, name="Grenadier Squad")
-    entry = Entry.objects.get(army_list=army_list, unit=squad)
-    entry.options = {squad.options.get(name="SMG instead of rifle").slug: 3}
-    entry.models_count = 7
-    entry.save()
-    return army_list
-
-
 def test_the_json_export_carries_its_own_units_and_imports_for_another_player(client, alice_client, alice, v3):
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     exported = alice_client.get(f"/lists/{army_list.pk}/export.json").content.decode()
     data = json.loads(exported)
     assert data["format"] == "muster-list/3"
@@ -399,20 +257,27 @@ def test_the_json_export_carries_its_own_units_and_imports_for_another_player(cl
     assert Unit.objects.filter(owner=alice).count() == 3
 
 
-def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alice, v3):
-    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
-    tank = Unit.objects.get(owner=alice)
+def _generic_file(file_format: str, name: str, entry: dict) -> str:
+    """A list file of a 1,000-point Generic v3 list of one regular ``entry`` with no options, as text."""
+    entry = {"quality": "regular", "options": {}, "platoon": None} | entry
     document = {
-        "format": "muster-list/3",
-        "name": "Sneaky",
+        "format": file_format,
+        "name": name,
         "edition": "v3",
         "army": ["v3", "generic"],
         "points_limit": 1000,
-        "entries": [{"unit": tank.slug, "quality": "regular", "models": 1, "options": {}, "platoon": None}],
+        "entries": [entry],
     }
+    return json.dumps(document)
+
+
+def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alice, v3):
+    assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
+    tank = Unit.objects.get(owner=alice)
+    document = _generic_file("muster-list/3", "Sneaky", {"unit": tank.slug, "models": 1})
     bob = make_user("bob")
     client.force_login(bob)
-    response = client.post("/lists/import/", {"text": json.dumps(document)})
+    response = client.post("/lists/import/", {"text": document})
     assert "is not in Generic" in response.content.decode()
     assert not ArmyList.objects.filter(owner=bob).exists()
 
@@ -431,7 +296,7 @@ def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alic
     ],
 )
 def test_a_wrong_own_unit_in_a_file_is_refused_with_its_place(alice_client, alice, v3, change, message):
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     data = json.loads(alice_client.get(f"/lists/{army_list.pk}/export.json").content)
     tank = next(i for i, unit in enumerate(data["own_units"]) if unit["name"] == "Panzer IV Ausf. H")
     data["own_units"].insert(0, data["own_units"].pop(tank))
@@ -442,19 +307,12 @@ def test_a_wrong_own_unit_in_a_file_is_refused_with_its_place(alice_client, alic
 
 
 def test_an_older_file_still_imports(alice_client, v3):
-    document = {
-        "format": "muster-list/2",
-        "name": "Old",
-        "edition": "v3",
-        "army": ["v3", "generic"],
-        "points_limit": 1000,
-        "entries": [{"unit": "rifle-squad", "quality": "regular", "models": 5, "options": {}, "platoon": None}],
-    }
-    assert alice_client.post("/lists/import/", {"text": json.dumps(document)}).status_code == 302
+    document = _generic_file("muster-list/2", "Old", {"unit": "rifle-squad", "models": 5})
+    assert alice_client.post("/lists/import/", {"text": document}).status_code == 302
 
 
 def test_the_builder_page_is_not_answered_from_cache_once_a_unit_is_added(alice_client, alice, v3):
-    army_list = _make_list(alice_client, v3)
+    army_list = make_own_list(alice_client, v3)
     first = alice_client.get(f"/lists/{army_list.pk}/")
     assert alice_client.get(f"/lists/{army_list.pk}/", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
@@ -465,7 +323,7 @@ def test_the_builder_page_is_not_answered_from_cache_once_a_unit_is_added(alice_
 def test_cards_and_roster_print_own_units_marked_as_the_players_entry(alice_client, alice, v3):
     from tests.playsheets.conftest import Pdf
 
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     cards = alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=en")
     assert cards.status_code == 200
     pdf = Pdf(cards.content)
@@ -484,7 +342,7 @@ def test_cards_and_roster_print_own_units_marked_as_the_players_entry(alice_clie
 
 
 def test_the_odds_open_from_the_tank_with_its_chart_weapons(alice_client, alice, v3):
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     tank = Entry.objects.get(army_list=army_list, unit__name="Panzer IV Ausf. H")
     page = alice_client.get(f"/calc/shooting/?from_entry={tank.pk}")
     assert page.status_code == 200
@@ -497,15 +355,10 @@ def test_the_odds_open_from_the_tank_with_its_chart_weapons(alice_client, alice,
 
 def test_a_shared_list_is_not_copied_past_the_readers_limit(client, alice_client, alice, v3):
     assert alice_client.post("/units/new/v3/", panzer_iv(v3)).status_code == 302
-    army_list = _make_list(alice_client, v3)
+    army_list = make_own_list(alice_client, v3)
     alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": Unit.objects.get(owner=alice).pk})
     bob = make_user("bob")
-    Unit.objects.bulk_create(
-        Unit(
-            army=v3, owner=bob, slug=f"b-{n}", name=f"U{n}", unit_type="team", slot="other", source="t", cost_regular=1
-        )
-        for n in range(own_rules.OWN_UNITS_MAX)
-    )
+    fill_own_units(v3, bob, prefix="b")
     client.force_login(bob)
     page = client.post(f"/s/{army_list.share_token}/copy/", follow=True).content.decode()
     assert "the most one player can keep" in page
@@ -513,7 +366,7 @@ def test_a_shared_list_is_not_copied_past_the_readers_limit(client, alice_client
 
 
 def test_a_player_who_goes_takes_their_units_and_the_lists_using_them(alice_client, alice, v3):
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     alice.delete()
     assert not Unit.objects.filter(owner__isnull=False).exists()
     assert not ArmyList.objects.filter(pk=army_list.pk).exists()
@@ -523,7 +376,7 @@ def test_a_player_who_goes_takes_their_units_and_the_lists_using_them(alice_clie
 def test_a_unit_a_list_takes_still_cannot_be_deleted_on_its_own(alice_client, alice, v3):
     from django.db.models import RestrictedError
 
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     for entry in army_list.entries.select_related("unit"):
         with pytest.raises(RestrictedError):
             entry.unit.delete()

@@ -15,17 +15,15 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from playwright.sync_api import expect
 
-from armybuilder.catalogue.models import Army, Unit
+from armybuilder.catalogue.models import Unit
 from armybuilder.games.models import Game
 from armybuilder.lists.models import ArmyList
 from armybuilder.reference.models import SpecialRule, Weapon
-from tests.conftest import PHONE_CONTEXT, log_in, wait_until
-from tests.lists.factories import make_list, make_user
+from tests.catalogue.own_units import alice_in_a_browser
+from tests.conftest import wait_until
 
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 SHOTS = Path(settings.BASE_DIR).parent / "_notes" / "shots"
 
 WORDS = {
@@ -77,16 +75,9 @@ def _fill_unit(page, fields: dict, weapons=(), options=(), rules=()) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("device", "lang"), [("desktop", "en"), ("phone", "fr")])
 def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_context, device, lang):
-    names = ("00_editions.json", "30_v3_reference.json", "40_search_aliases.json", "60_catalogue_v3_generic.json")
-    call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-    generic = Army.objects.get(edition__slug="v3", slug="generic")
-    alice = make_user("alice")
-    army_list = make_list(owner=alice, army=generic, name="Kampfgruppe Krüger", force_org="none")
-    device_options = PHONE_CONTEXT if device == "phone" else {"viewport": {"width": 1280, "height": 900}}
-    context = new_browser_context(**device_options, locale="fr-FR" if lang == "fr" else "en-GB")
-    context.set_default_timeout(20_000)
-    log_in(context, live_server, alice)
-    page = context.new_page()
+    alice, generic, army_list, context, page = alice_in_a_browser(
+        live_server, new_browser_context, device, lang, "Kampfgruppe Krüger", "40_search_aliases.json"
+    )
     words = WORDS[lang]
 
     def add_own_unit(fields, weapons=(), options=(), rules=(), shot: str = "") -> Unit:

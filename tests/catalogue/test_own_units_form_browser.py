@@ -8,18 +8,11 @@ offered in the builder.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 from playwright.sync_api import expect
 
-from armybuilder.catalogue.models import Army, Unit
-from tests.conftest import PHONE_CONTEXT, log_in
-from tests.lists.factories import make_list, make_user
-
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+from armybuilder.catalogue.models import Unit
+from tests.catalogue.own_units import alice_in_a_browser
 
 REFUSED = {"en": "Only a vehicle can be open-topped.", "fr": "Seul un véhicule peut être découvert."}
 SAVE = {"en": "Save the unit", "fr": "Enregistrer l'unité"}
@@ -29,16 +22,9 @@ SAVE = {"en": "Save the unit", "fr": "Enregistrer l'unité"}
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "fr")])
 def test_the_unit_form_refuses_next_to_the_field_then_saves(live_server, new_browser_context, device, lang):
-    names = ("00_editions.json", "30_v3_reference.json", "60_catalogue_v3_generic.json")
-    call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-    generic = Army.objects.get(edition__slug="v3", slug="generic")
-    alice = make_user("alice")
-    army_list = make_list(owner=alice, army=generic, name="Kampfgruppe", force_org="none")
-    device_options = PHONE_CONTEXT if device == "phone" else {"viewport": {"width": 1280, "height": 900}}
-    context = new_browser_context(**device_options, locale="fr-FR" if lang == "fr" else "en-GB")
-    context.set_default_timeout(20_000)
-    log_in(context, live_server, alice)
-    page = context.new_page()
+    alice, _generic, army_list, context, page = alice_in_a_browser(
+        live_server, new_browser_context, device, lang, "Kampfgruppe"
+    )
 
     page.goto(f"/lists/{army_list.pk}/")
     page.click(".own-add a")

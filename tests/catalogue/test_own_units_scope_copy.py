@@ -6,22 +6,14 @@ import json
 import re
 
 import pytest
-from django.core.management import call_command
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.catalogue.own_units import parse_definition
 from armybuilder.lists.models import ArmyList
 from rules.army import own_units as own_rules
-from tests.catalogue.test_own_units import FIXTURES, _make_list, _three_unit_list, grenadiers, panzer_iv, post_data
+from tests.catalogue.own_units import grenadiers, make_own_list, panzer_iv, post_data, three_unit_list
 
 OPEN_TOPPED_MESSAGE = "Only a vehicle can be open-topped."
-
-
-@pytest.fixture
-def v3(db):
-    names = ("00_editions.json", "30_v3_reference.json", "60_catalogue_v3_generic.json")
-    call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-    return Army.objects.get(edition__slug="v3", slug="generic")
 
 
 def _field_group(page: str, css: str) -> str:
@@ -104,7 +96,7 @@ def test_the_cards_print_an_open_topped_vehicle_with_its_rule(alice_client, alic
         alice_client.post("/units/new/v3/", {**panzer_iv(v3), "name": "Marder III", "open_topped": "on"}).status_code
         == 302
     )
-    army_list = _make_list(alice_client, v3)
+    army_list = make_own_list(alice_client, v3)
     marder = Unit.objects.get(owner=alice, name="Marder III")
     alice_client.post(f"/lists/{army_list.pk}/entries/add/", {"unit": marder.pk})
     pdf = Pdf(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=en").content)
@@ -216,7 +208,7 @@ def test_a_saved_copy_keeps_its_whole_unit_option_and_the_note_stays_on_a_refusa
 
 
 def test_a_whole_unit_option_goes_through_export_and_import(client, alice_client, alice, v3):
-    army_list = _three_unit_list(alice_client, alice, v3)
+    army_list = three_unit_list(alice_client, alice, v3)
     squad = Unit.objects.get(owner=alice, name="Grenadier Squad")
     squad.options.filter(name="Panzerfaust").update(all_models=True)
     data = json.loads(alice_client.get(f"/lists/{army_list.pk}/export.json").content)
@@ -250,8 +242,8 @@ def test_a_unit_kept_to_its_army_is_offered_to_that_army_only(alice_client, alic
     generic = set(Unit.objects.for_player(v3, alice))
     assert squad in generic and tank not in generic
     # The builder of a Generic list does not offer it; a German list's does.
-    generic_list = _make_list(alice_client, v3)
-    german_list = _make_list(alice_client, germany, name="Kampfgruppe Nord")
+    generic_list = make_own_list(alice_client, v3)
+    german_list = make_own_list(alice_client, germany, name="Kampfgruppe Nord")
     assert f'id="add-unit-{tank.pk}"' not in alice_client.get(f"/lists/{generic_list.pk}/").content.decode()
     assert f'id="add-unit-{tank.pk}"' in alice_client.get(f"/lists/{german_list.pk}/").content.decode()
     assert f'id="add-unit-{squad.pk}"' in alice_client.get(f"/lists/{generic_list.pk}/").content.decode()
