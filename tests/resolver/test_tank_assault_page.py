@@ -77,7 +77,7 @@ def test_tank_fear_is_the_order_test_at_minus_three(client, charts):
 
 
 def test_improvised_at_rerolls_the_grenades_failed_pen_roll(client, charts):
-    common = dict(men=1, pen=2, vehicle="soft_skin", dv=6)
+    common = {"men": 1, "pen": 2, "vehicle": "soft_skin", "dv": 6}
     plain = client.get(url(**common, extra="&at_weapons=on"))
     italian = client.get(url(**common, extra="&at_weapons=on&army=italy"))
     # 1/2 to hit; a damage chance of 1/2 becomes 1 - (1/2)^2 = 3/4 with the re-roll.
