@@ -116,4 +116,5 @@ def test_it_speaks_french(client, charts):
         response = client.get(url(extra="&at_weapons=on&army=italy"), headers={"Accept-Language": "fr"})
     body = response.content.decode()
     assert "Assaut d&#x27;infanterie contre un véhicule" in body or "Assaut d'infanterie contre un véhicule" in body
-    assert "Relance : Improvised AT" in body or "Relance : AT improvisé" in body
+    assert "Relance : Antichar improvisé" in body
+    assert "Lecture de Muster [R]" in body
