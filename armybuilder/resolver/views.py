@@ -130,6 +130,7 @@ class Result:
     rows: list[dict[str, Any]] = field(default_factory=list)
     unverified: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)  # Muster's own readings [R], folded away on the page
 
 
 def _signed(value: int) -> str:
@@ -713,9 +714,7 @@ def present_tank_assault(raw: TankAssaultResult, cd: Mapping[str, Any]) -> Resul
         ),
     }[raw.resolution]
     result.notes.append(how)
-    result.notes.extend(
-        _("Muster's reading [R]: %(reading)s") % {"reading": ASSAULT_READINGS[code]} for code in raw.readings
-    )
+    result.readings = [str(ASSAULT_READINGS[code]) for code in raw.readings]
     if raw.resolution == "destroyed_if_damaged":
         bars = [(names["none"], raw.categories["none"]), (_("Damaged: destroyed"), raw.p_damage)]
     else:

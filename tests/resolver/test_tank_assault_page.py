@@ -38,7 +38,8 @@ def test_the_mode_link_opens_the_assault_form_with_a_default_scenario(client, ch
     assert 'type="hidden" name="mode" value="assault"' in body
     # The default: no anti-tank weapons against an enclosed vehicle, so the Tank Fear test shows.
     assert "Tank Fear order test" in body
-    assert "Muster&#x27;s reading [R]" in body or "Muster's reading [R]" in body
+    assert "Muster&#x27;s readings [R]" in body or "Muster's readings [R]" in body
+    assert "One attack per man" in body and "not in Muster" in body
 
 
 def test_a_soft_skin_is_destroyed_by_any_damage(client, charts):
@@ -98,6 +99,7 @@ def test_improvised_at_rerolls_the_grenades_failed_pen_roll(client, charts):
 def test_htmx_gets_the_result_fragment(client, charts):
     response = client.get(url(), headers={"HX-Request": "true", "HX-Target": "result"})
     assert response.content.lstrip().startswith(b'<section id="result"')
+    assert b"assault-readings" in response.content and b"Knocked out" in response.content
     response = client.get(url(), headers={"HX-Request": "true", "HX-Target": "resolver"})
     assert response.content.lstrip().startswith(b'<div id="resolver"')
     assert b'name="mode" value="assault"' in response.content
@@ -117,4 +119,4 @@ def test_it_speaks_french(client, charts):
     body = response.content.decode()
     assert "Assaut d&#x27;infanterie contre un véhicule" in body or "Assaut d'infanterie contre un véhicule" in body
     assert "Relance : Antichar improvisé" in body
-    assert "Lecture de Muster [R]" in body
+    assert "Lectures de Muster [R]" in body
