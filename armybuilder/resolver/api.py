@@ -30,6 +30,8 @@ from rules.combat import national
 from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
 from rules.combat.cq import MAX_REACTION_SHOTS
+from rules.combat.tank_assault import MAX_PEN as MAX_ASSAULT_PEN
+from rules.combat.tank_assault import VEHICLE_KINDS, VEHICLE_ORDERS, tank_assault
 from rules.errors import RulesError
 
 GROUP_FIELDS = ("weapon", "models", "range", "models_under_template", "ammo", "indirect", "ranging_attempt", "zeroed")
@@ -323,6 +325,47 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
         slow=_bool(target.get("slow", False), "target.slow"),
         carries_flamer=_bool(target.get("carries_flamer", False), "target.carries_flamer"),
     )
+
+
+ASSAULT_VEHICLE_FIELDS = ("kind", "damage_value", "order", "quality", "pins", "has_turret", "slow", "carries_flamer")
+
+
+@json_endpoint
+def resolve_tank_assault(data: dict[str, Any]) -> dict[str, Any]:
+    """Infantry assaulting a vehicle (``rules.combat.tank_assault``); ``army`` "italy" with ``at_weapons``
+    re-rolls a failed pen roll in 2nd edition (Improvised AT), listed in ``national_rules``."""
+    _only(data, ("edition", "men", "pen", "at_weapons", "quality", "pins", "officer_bonus", "army", "vehicle"), "body")
+    edition = _edition(data)
+    army = _choice(data.get("army", ""), "army", FIRER_ARMIES)
+    at_weapons = _bool(data.get("at_weapons", False), "at_weapons")
+    vehicle = _object(_get(data, "vehicle", "vehicle"), "vehicle")
+    _only(vehicle, ASSAULT_VEHICLE_FIELDS, "vehicle")
+    improvised = national.improvised_at_grenades(edition, army, at_weapons)
+    try:
+        result = tank_assault(
+            edition,
+            men=_int(_get(data, "men", "men"), "men", 1, MAX_MODELS),
+            pen=_int(_get(data, "pen", "pen"), "pen", 0, MAX_ASSAULT_PEN),
+            at_weapons=at_weapons,
+            quality=_choice(data.get("quality", "regular"), "quality", QUALITIES),
+            pins=_int(data.get("pins", 0), "pins", 0, MAX_PINS),
+            officer_bonus=_int(data.get("officer_bonus", 0), "officer_bonus", 0, 4),
+            vehicle=_choice(_get(vehicle, "kind", "vehicle.kind"), "vehicle.kind", VEHICLE_KINDS),
+            damage_value=_int(_get(vehicle, "damage_value", "vehicle.damage_value"), "vehicle.damage_value", 6, 12),
+            vehicle_order=_choice(vehicle.get("order", "other"), "vehicle.order", VEHICLE_ORDERS),
+            vehicle_quality=_choice(vehicle.get("quality", "regular"), "vehicle.quality", QUALITIES),
+            vehicle_pins=_int(vehicle.get("pins", 0), "vehicle.pins", 0, MAX_PINS),
+            has_turret=_bool(vehicle.get("has_turret", True), "vehicle.has_turret"),
+            slow=_bool(vehicle.get("slow", False), "vehicle.slow"),
+            carries_flamer=_bool(vehicle.get("carries_flamer", False), "vehicle.carries_flamer"),
+            reroll_failed_pen=improvised is not None,
+        )
+    except RulesError as exc:
+        if exc.field == "vehicle_order":  # the engine's name for the API's vehicle.order
+            raise BadInput("vehicle.order", english_message(exc)) from exc
+        raise
+    applied = [] if improvised is None else [{"rule": improvised.slug, "name": improvised.name, "change": "pen"}]
+    return {**engine.serialise(result), "national_rules": applied}
 
 
 @json_endpoint

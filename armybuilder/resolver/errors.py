@@ -46,6 +46,7 @@ MESSAGES = {
     "range-min": _("The minimum range must lie between 0 and the maximum range, not %(value)s."),
     "shots-range": _("The number of shots is out of range: %(value)s."),
     "band-out-of-reach": _("%(weapon)s cannot fire at this range."),
+    "run-cannot-assault": _("A vehicle with a Run order cannot be assaulted."),
 }
 
 

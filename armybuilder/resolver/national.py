@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy
 
 from rules.combat import api as engine
 from rules.combat import national, unit_rules
+from rules.combat.tank_assault import TankAssaultResult
+from rules.combat.tank_assault import tank_assault as tank_assault_odds
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -328,6 +330,42 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
         notes.append(_("No −1 for coming on from reserve: %(rule)s") % {"rule": rule_name(radio)})
     elif reserve == "reserve_us":
         notes.append(_("Modern Communications is not modelled for this edition: the −1 stands."))
+    return raw, notes
+
+
+def tank_assault(cd: dict[str, Any]) -> tuple[TankAssaultResult, list[str]]:
+    """The odds of the anti-tank page's infantry assault, with Improvised AT when it acts, and its note."""
+    edition = cd["edition"]
+    army = cd.get("army") or ""
+    improvised = national.improvised_at_grenades(edition, army, bool(cd.get("at_weapons")))
+    raw = tank_assault_odds(
+        edition,
+        men=cd["men"],
+        pen=cd["pen"],
+        damage_value=cd["damage_value"],
+        vehicle=cd["vehicle"],
+        vehicle_order=cd["vehicle_order"],
+        at_weapons=bool(cd.get("at_weapons")),
+        quality=cd["quality"],
+        pins=cd["pins"],
+        officer_bonus=cd["officer_bonus"],
+        vehicle_quality=cd["target_quality"],
+        vehicle_pins=cd["target_pins"],
+        has_turret=not cd.get("no_turret"),
+        slow=bool(cd.get("slow")),
+        carries_flamer=bool(cd.get("carries_flamer")),
+        reroll_failed_pen=improvised is not None,
+    )
+    notes: list[str] = []
+    if improvised is not None:
+        notes.append(
+            _("Re-roll: %(rule)s (a failed penetration roll with AT grenades is rolled again)")
+            % {"rule": rule_name(improvised)}
+        )
+    elif army == "italy" and not cd.get("at_weapons"):
+        notes.append(_("Improvised AT acts with AT grenades: tick the anti-tank weapons box for the re-roll."))
+    elif army == "italy":
+        notes.append(_("Improvised AT is not modelled for this edition: no re-roll."))
     return raw, notes
 
 

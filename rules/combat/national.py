@@ -317,8 +317,8 @@ def adjust_group(
       fires on the move without the -1. Machine guns (the co-axial one) never count: Muster applies it
       to the vehicle's gun, the weapon with Pen or HE.
     - Improvised AT (2nd edition): a weapon with a Pen below +3 (+1 or +2) re-rolls a failed penetration
-      roll at an armoured vehicle. Anti-tank grenades are the rule's other half: they act in a tank
-      assault, which no calculator resolves.
+      roll at an armoured vehicle. Anti-tank grenades are the rule's other half: they act when infantry
+      assault a vehicle (``improvised_at_grenades``).
     The moving rules are only listed as applied on an Advance, where they change the roll.
     """
     out = weapon
@@ -338,6 +338,14 @@ def adjust_group(
 
 
 IMPROVISED_AT_PEN = 3  # Improvised AT: weapons with a Pen below +3
+
+
+def improvised_at_grenades(edition: str, army: str, at_grenades: bool) -> Applied | None:
+    """Improvised AT's other half (2nd edition): Italian infantry assaulting a vehicle with anti-tank
+    grenades re-roll a failed penetration roll, the same re-roll as a weapon's with a Pen below +3
+    (``rules.combat.tank_assault``, ``reroll_failed_pen``)."""
+    r = _rule(edition, army, "reroll_pen")
+    return Applied("pen", r.slug, r.name) if r is not None and at_grenades else None
 
 
 def _steadies(effect: Effect, weapon: Weapon, quality: str, gyro: bool) -> bool:

@@ -104,6 +104,11 @@ def penetration_counts(
     return counts[0], counts[1], counts[2], counts[3]
 
 
+def only_superficial(counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Pen-die counts with every damaging face turned into a superficial result (the faces keep their sum)."""
+    return counts[0], counts[1] + counts[2] + counts[3], 0, 0
+
+
 def penetration_categories(
     dv: int, pen_total: int, nat1_always_fails: bool = True, reroll_failed: bool = False
 ) -> dict[str, Fraction]:
@@ -386,6 +391,9 @@ class ShotSpec:
     forced_check: bool = False
     unit_pin: bool = False
     reroll_failed_pen: bool = False  # a failed pen roll is rolled again (Italy's Improvised AT)
+    # Every damaging roll counts as superficial (infantry without anti-tank weapons assaulting an
+    # enclosed vehicle [S000, BR2 Tank Hunters]; see ``rules.combat.tank_assault``).
+    superficial_only: bool = False
 
 
 def shot_spec(
@@ -468,6 +476,8 @@ def _shot_row(
     most = max(n for n, _ in spec.rolls)
     test = _TEST if spec.forced_check else 1
     counts = penetration_counts(vehicle.dv, spec.pen_total, cfg.nat1_always_fails, spec.reroll_failed_pen)
+    if spec.superficial_only:
+        counts = only_superficial(counts)
     out: dict[VehicleState, int] = {}
     _bump(out, state, (spec.hit_den - spec.hit_num) * spec.pins_den * spec.rolls_den * unit**most * test)
     # The firing unit's pin, if this hit is the attack's first to place it [S004, DOL, BS2, JK3].

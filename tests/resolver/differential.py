@@ -19,6 +19,7 @@ from typing import Any
 from armybuilder.resolver.adapters import to_rules_weapon
 from rules.combat import api as engine
 from rules.combat import national
+from rules.combat.tank_assault import tank_assault
 from tests.rules.combat.simulator import simulate_any
 
 SIGMAS = 5
@@ -125,6 +126,35 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         )
         return {"att": _p(res.p_attacker_wins), "dfd": _p(res.p_defender_wins), "both": _p(res.p_both_destroyed)}
     t = s["target"]
+    if s["calc"] == "tank_assault":
+        # Improvised AT decides the re-roll as the anti-tank page does.
+        improvised = national.improvised_at_grenades(s["edition"], s.get("army", ""), s["at"])
+        res = tank_assault(
+            s["edition"],
+            men=s["men"],
+            pen=s["pen"],
+            damage_value=t["dv"],
+            vehicle=t["kind"],
+            vehicle_order=t["order"],
+            at_weapons=s["at"],
+            quality=s["quality"],
+            pins=s["pins"],
+            officer_bonus=s["officer"],
+            vehicle_quality=t["quality"],
+            vehicle_pins=t["pins"],
+            has_turret=t["turret"],
+            slow=t["slow"],
+            carries_flamer=t["flamer"],
+            reroll_failed_pen=improvised is not None,
+        )
+        return {
+            "goes_in": _p(res.p_assault),
+            "ko": _p(res.p_knocked_out),
+            "ko_overall": _p(res.p_knocked_out_overall),
+            "immobilised": _p(res.p_immobilised),
+            "rout": _p(res.p_pin_rout),
+            "pins": _mean(res.pins.pmf),
+        }
     if s["calc"] == "anti_tank":
         g = s["groups"][0]
         res = engine.anti_tank(

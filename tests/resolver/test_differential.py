@@ -15,6 +15,7 @@ from tests.rules.combat.simulator import (
     national_scenarios,
     random_scenarios,
     reaction_scenarios,
+    tank_assault_scenarios,
     tough_as_boots_scenarios,
     vengeance_scenarios,
 )
@@ -83,4 +84,16 @@ def test_reaction_fire_and_blood_curdling_charge_agree_with_the_simulator():
     assert {s["edition"] for s in scenarios} == {"1e", "2e", "3e"}
     assert any(s["attacker"]["blood"] and s["edition"] == "2e" for s in scenarios)
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 1000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_infantry_assaults_on_vehicles_agree_with_the_simulator():
+    """Infantry assaulting a vehicle (the anti-tank page's second mode): to hit on a 6 or 4+, destroyed if
+    damaged, superficial damage only without AT weapons, the Tank Fear test, and Italy's Improvised AT
+    re-rolling the grenades' failed pen die, each in the simulator's own words (``simulator.tank_assault``,
+    ``improvised_at_grenades``). Checked to fail with the re-roll dropped from the engine's inputs."""
+    scenarios = tank_assault_scenarios(48, seed=25)
+    assert {s["kind"] for s in scenarios} == {f"tank_assault_{k}" for k in ("soft_skin", "open_topped", "enclosed")}
+    assert any(s["army"] == "italy" and s["at"] and s["edition"] == "2e" for s in scenarios)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

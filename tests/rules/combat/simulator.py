@@ -535,11 +535,65 @@ def close_quarters(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, f
         kind = "simultaneous"  # a draw: fight on, simultaneously [§14]
 
 
+# --- infantry assaulting a vehicle (notes §11, "Close quarters against vehicles") ---------------------
+
+
+def improvised_at_grenades(s: dict[str, Any]) -> bool:
+    """2e: Italian infantry carrying AT grenades may roll a failed damage die at a vehicle once more."""
+    return s.get("army") == "italy" and s["edition"] == "2e" and s["at"]
+
+
+def tank_assault(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
+    """Every man strikes once: a 6 to hit a vehicle that Advanced, 4+ otherwise; a damaging hit destroys
+    a soft-skin or open-topped vehicle, and rolls on the damage table against an enclosed one, always as
+    superficial damage unless the men carry AT weapons. Without them, an enclosed vehicle is only
+    assaulted after an order test at -3, taken whatever the pins (Tank Fear)."""
+    t = s["target"]
+    dv, pen = t["dv"], s["pen"]
+    morale = MORALE[t["quality"]]
+    goes_in = True
+    if t["kind"] == "enclosed" and not s["at"]:
+        goes_in = passes(rng, ed, MORALE[s["quality"]] + s["officer"] - s["pins"] - 3)
+    v = Tank(pins=t["pins"], slow=t["slow"])
+    mod = 1 if t["flamer"] else 0
+    need = 6 if t["order"] == "advance" else 4
+    for _ in range(s["men"]):
+        if v.ko or v.pins >= morale:
+            break  # wrecked, or its crew already fled
+        if rng.randint(1, 6) < need:
+            continue
+        d = rng.randint(1, 6)
+        if (d == 1 or d + pen < dv) and improvised_at_grenades(s):
+            d = rng.randint(1, 6)
+        if d == 1 or d + pen < dv:
+            continue
+        if t["kind"] != "enclosed":
+            v.ko = True
+            continue
+        superficial = not s["at"] or d + pen == dv
+        for _ in range(2 if s["at"] and d + pen >= dv + 3 else 1):
+            if not v.ko:
+                _result(rng, ed, v, morale, rng.randint(1, 6) + mod, superficial, t)
+    return {
+        "goes_in": float(goes_in),
+        "ko": float(v.ko),
+        "ko_overall": float(goes_in and v.ko),
+        "immobilised": float(v.imm and not v.ko),
+        "rout": float(not v.ko and v.pins >= morale),
+        "pins": v.pins - t["pins"],
+    }
+
+
 def simulate(s: dict[str, Any], trials: int, seed: int) -> dict[str, float]:
     """Mean of each statistic over ``trials`` simulated plays of scenario ``s``."""
     rng = random.Random(seed)
     ed = ED[s["edition"]]
-    play = {"shooting": None, "order_test": order_test, "close_quarters": close_quarters}[s["calc"]]
+    play = {
+        "shooting": None,
+        "order_test": order_test,
+        "close_quarters": close_quarters,
+        "tank_assault": tank_assault,
+    }[s["calc"]]
     if play is None:
         play = shoot_armour if s["target"]["kind"] == "armoured" else shoot_men
     sums: dict[str, float] = {}
@@ -933,4 +987,38 @@ def italian_bonus_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
             bonus = ("cedere", "obbedire")[(i // 2) % 2]
             s.update(_shooter(rng, edition, False), target=target, target_bonus=bonus)
         out.append(s)
+    return out
+
+
+def tank_assault_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Infantry assaulting soft-skins, open-topped and enclosed vehicles in 2nd and 3rd edition, with and
+    without AT grenades, half of them Italian (Improvised AT acts with grenades in 2nd edition)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        kind = ("soft_skin", "open_topped", "enclosed", "enclosed")[i % 4]
+        out.append(
+            {
+                "edition": ("2e", "3e")[(i // 4) % 2],
+                "calc": "tank_assault",
+                "kind": f"tank_assault_{kind}",
+                "army": "italy" if (i // 8) % 2 == 0 else "",
+                "at": rng.random() < 0.6,
+                "men": rng.randint(1, 10),
+                "pen": rng.randint(0, 5),
+                "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                "pins": rng.choice((0, 0, 1, 2)),
+                "officer": rng.choice((0, 0, 1, 2)),
+                "target": {
+                    "kind": kind,
+                    "dv": 6 if kind == "soft_skin" else rng.randint(7, 9),
+                    "order": rng.choice(("other", "other", "advance")),
+                    "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                    "pins": rng.choice((0, 0, 1, 2, 6)),
+                    "flamer": rng.random() < 0.2,
+                    "turret": rng.random() < 0.8,
+                    "slow": rng.random() < 0.2,
+                },
+            }
+        )
     return out
