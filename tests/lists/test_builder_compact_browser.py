@@ -19,6 +19,7 @@ from tests.lists.factories import (
     make_list,
     make_officer,
     make_option,
+    make_platoon,
     make_unit,
     make_user,
 )
@@ -681,6 +682,43 @@ def test_two_changes_of_one_editor_sent_back_to_back_end_on_the_servers_figures(
     phone.unroute("**/entries/*/*/")
     phone.reload()
     expect(phone.locator("#summary-points")).to_have_text("840")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_change_made_while_the_unit_moves_to_another_platoon_is_sent_from_its_new_editor(phone, live_server):
+    """The move answers a new editor in the other platoon: a change queued behind it is sent
+    from there, with the values it was made with, and saved."""
+    alice = make_user("alice")
+    army_list = make_builder_list(alice, entries=3, points_limit=1500)
+    other = make_platoon(army_list, kind="reinforced_platoon", position=1)
+    squad = _rows(army_list)[1]
+    k = f"entry-{squad.pk}"
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.tap(f"#{k}-open")
+    expect(phone.locator(f"#{k}-points")).to_have_text("70 pts")
+    held = _held(phone, "**/platoon/")
+    sent = []
+    phone.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    phone.focus(f"#{k}-platoon")  # as a tap on it does (Playwright's choice does not)
+    phone.select_option(f"#{k}-platoon", str(other.pk))
+    _wait_held(phone, held)
+    phone.tap(f"#{k}-opt-lmg")  # the LMG dropped (-20) while the move is under way
+    expect(phone.locator(f"#{k}-points")).to_have_text("50 pts")
+    phone.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+    )
+    assert [url.rsplit("/", 2)[1] for url in sent] == ["platoon"]  # the option waits for the move
+    held.pop().continue_()
+    expect(phone.locator(f"#platoon-{other.pk}-rows #{k}-editor")).to_be_visible()
+    expect(phone.locator(f"#{k}-points")).not_to_have_class(re.compile("is-guess"))
+    expect(phone.locator(f"#{k}-opt-lmg")).not_to_be_checked()
+    expect(phone.locator(f"#{k}-points")).to_have_text("50 pts")
+    expect(phone.locator("#summary-points")).to_have_text("190")
+    assert [url.rsplit("/", 2)[1] for url in sent] == ["platoon", "options"]
+    squad.refresh_from_db()
+    assert (squad.platoon_id, squad.options) == (other.pk, {})
 
 
 @pytest.mark.browser
