@@ -705,9 +705,12 @@
       queue.current = item;
       var elt = again(item);
       issuing = item;
-      if (elt === item.elt) item.send(true);
-      else if (elt) window.htmx.ajax(item.verb, item.path, { source: elt });
-      issuing = null;
+      try {
+        if (elt === item.elt) item.send(true);
+        else if (elt) window.htmx.ajax(item.verb, item.path, { source: elt });
+      } finally {
+        issuing = null; // whatever happened, the next confirm is a player's change again
+      }
       if (item.xhr) return; // under way: the next once it is answered
       // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess too.
       settleItem(item);
