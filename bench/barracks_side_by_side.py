@@ -303,6 +303,10 @@ def measure(browser, base: str, weak: bool, runs: int, network: dict, cpu_slowdo
         return since
 
     def act(name: str, target: str, until: str) -> float:
+        if target in ("add", "duplicate", "remove", "open") and "/unit" not in page.url:
+            # On a loaded machine the list's buttons can be in before its sections: the infantry
+            # section's heading, which these targets are found from, first.
+            page.locator('[class*="_description_"]', has_text=ROLE).first.wait_for()
         ms = page.evaluate(_ACT, [target, until, ROLE])
         results.setdefault(name, []).append(ms)
         return ms

@@ -22,6 +22,12 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   own figures are printed apart (requests: how many were made in the whole run; its gzipped size
   measured once outside the browser, as Chromium reports no body size for fetch() answers).
 
+"On screen" is when a MutationObserver sees the new figure. Its callback runs only once the
+click's handlers are all done (a microtask, after the whole synchronous work of the tap), so the
+figure includes any work done in the same task as the change, and it is also the earliest the
+browser can paint it: work moved out of the tap (the builder sends a men, quality or option
+change after the next frame) shortens both alike.
+
 ``--profiles weak`` measures the weak Wi-Fi phone only (half the run time).
 
 Side by side with Barracks (issue 26): ``--barracks-url URL`` (a Barracks build served elsewhere)

@@ -17,6 +17,8 @@
      always ends with the server's figures; a failed request puts the row back with a message;
    - a change of men, quality or options shows the unit's points and the totals at once, priced
      from the editor's price table, and the server's answer has the last word (see below);
+   - an editor's changes are sent one at a time, in order, so no answer is older than the page
+     (a men, quality or option change once its guess is painted: see "One change at a time");
    - a row just added is scrolled into view, below the sticky summary (CSS scroll-margin-top). */
 (function () {
   "use strict";
@@ -44,6 +46,7 @@
   function syncState(from, to) {
     // Attributes set a control's default; what it shows is its live state.
     var focused = from === document.activeElement;
+    if (from.form && (outstanding.get(from.form) || 0) > 0) return; // a change of it not yet answered
     if (from.nodeName === "INPUT") {
       if (from.type === "checkbox" || from.type === "radio") from.checked = to.hasAttribute("checked");
       else if (!focused) from.value = to.getAttribute("value") || ""; // never under the player's typing
@@ -78,6 +81,17 @@
         var gone = current;
         current = current.nextSibling;
         gone.remove();
+      }
+      if (current && node.nodeType === 1 && !sameKind(current, node)) {
+        // Something the answer no longer has (a unit's change note, gone once it is saved): the
+        // answer's element further on is kept, with the controls in it, and what lies before it goes.
+        var ahead = current.nextSibling;
+        while (ahead && !(sameKind(ahead, node) && ahead.className === node.className)) ahead = ahead.nextSibling;
+        while (ahead && current !== ahead) {
+          var skipped = current;
+          current = current.nextSibling;
+          skipped.remove();
+        }
       }
       if (current && sameKind(current, node)) {
         var next = current.nextSibling;
@@ -199,7 +213,7 @@
   }
 
   function closeEditor(editor, focus) {
-    if ((busy.get(editor) || 0) > 0) {
+    if ((busy.get(editor) || 0) > 0 || waiting(editor)) {
       closeWhenDone.add(editor); // its answer first: the closed row shows the change
       return;
     }
@@ -378,12 +392,14 @@
     }
     busy.delete(editor);
     if (!closeWhenDone.has(editor)) return;
-    // Next turn: htmx sends a tap queued behind this request (the stepper's) right after this
-    // event, and it must be answered before the editor closes.
-    setTimeout(function () {
-      if (!busy.has(editor) && closeWhenDone.delete(editor)) closeEditor(editor, true);
-    }, 0);
+    // Next turn: a change queued behind this request is sent then (see "One change at a time"),
+    // and it must be answered before the editor closes.
+    setTimeout(function () { closeIfDone(editor); }, 0);
   });
+
+  function closeIfDone(editor) {
+    if (!busy.has(editor) && !waiting(editor) && closeWhenDone.delete(editor)) closeEditor(editor, true);
+  }
 
   // --- Men, quality and options priced at once ----------------------------------------------
   //
@@ -580,8 +596,12 @@
 
   function answered(event, swapping) {
     var editor = guessed(event);
-    if (!editor) return;
+    if (editor) answeredFor(editor, swapping);
+  }
+
+  function answeredFor(editor, swapping) {
     var guess = guesses.get(editor);
+    if (!guess) return;
     guess.count -= 1;
     putBack(editor, guess); // the answer, swapped next, has the real figures
     if (guess.count <= 0) guesses.delete(editor);
@@ -606,6 +626,175 @@
     else showGuess(editor, guess);
   });
 
+  // --- One change at a time, shown before it is sent ------------------------------------------
+  //
+  // An editor's changes (men, quality, options, name, platoon, moves) are sent one at a time, in
+  // the order they were made: each is sent once the answer to the one before is in. So the
+  // server applies them in that order and the last answer shows everything: an answer can never
+  // be older than what the page already shows (two forms of one editor sent together, a "+" then
+  // a typed count, could be answered out of order). Each request carries the values its form
+  // had when the player made the change, not when it is sent: an answer morphed in meanwhile may
+  // have put a box back as the server last had it. Remove and duplicate are not queued: they
+  // show their result from their own request's start (see above).
+  //
+  // A change of men, quality or options is sent only once the browser has painted its guessed
+  // figures (the next frame), so htmx's work on the request never delays them. Uses htmx's
+  // documented "htmx:confirm" event: the request is held (preventDefault) and sent later with
+  // ``detail.issueRequest``.
+
+  var queues = new Map(); // editor id -> { items: changes waiting, current: the one under way }
+  var outstanding = new Map(); // form -> its changes not yet answered (the morph keeps its controls)
+  var issuing = null; // the change being sent, while htmx prepares its request
+
+  function waiting(editor) {
+    var queue = queues.get(editor.id);
+    return !!queue && (queue.items.length > 0 || !!queue.current);
+  }
+
+  function queuedEditor(elt, verb) {
+    if (verb === "get" || !elt.closest) return null;
+    var editor = elt.closest(".unit-row.is-open");
+    if (!editor || elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate") return null;
+    return editor;
+  }
+
+  function snapshot(elt, trigger) {
+    var form = elt.nodeName === "FORM" ? elt : elt.form;
+    var data = form ? new FormData(form) : new FormData();
+    var button = elt.nodeName === "BUTTON" ? elt : trigger && trigger.submitter;
+    if (button && button.name) data.append(button.name, button.value);
+    return data;
+  }
+
+  function afterPaint(callback) {
+    var done = false;
+    function once() {
+      if (!done) {
+        done = true;
+        callback();
+      }
+    }
+    requestAnimationFrame(function () { setTimeout(once, 0); }); // after the frame is painted
+    setTimeout(once, 100); // a hidden page paints no frame: sent anyway
+  }
+
+  function settleItem(item) {
+    if (item.settled) return;
+    item.settled = true;
+    var left = (outstanding.get(item.form) || 1) - 1;
+    if (left > 0) outstanding.set(item.form, left);
+    else outstanding.delete(item.form);
+  }
+
+  function again(item) {
+    // The element the change was made in, or its counterpart in the unit's editor as it is now
+    // (a move to another platoon answers a new editor): same form action, same button.
+    if (item.elt.isConnected) return item.elt;
+    var editor = document.getElementById(item.editorId);
+    if (!editor || !editor.classList.contains("is-open")) return null;
+    if (item.elt.id) return document.getElementById(item.elt.id);
+    var action = item.elt.getAttribute("hx-post");
+    return Array.prototype.find.call(editor.querySelectorAll("form[hx-post]"), function (form) {
+      return form.getAttribute("hx-post") === action;
+    }) || null;
+  }
+
+  function sendNext(queue) {
+    while (!queue.current && queue.items.length) {
+      var item = queue.items.shift();
+      queue.current = item;
+      var elt = again(item);
+      issuing = item;
+      try {
+        if (elt === item.elt) item.send(true);
+        else if (elt) window.htmx.ajax(item.verb, item.path, { source: elt });
+      } finally {
+        issuing = null; // whatever happened, the next confirm is a player's change again
+      }
+      if (item.xhr) return; // under way: the next once it is answered
+      // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess too.
+      settleItem(item);
+      queue.current = null;
+      answeredFor(item.editor, false);
+    }
+    if (!queue.current && queues.get(queue.id) === queue) {
+      queues.delete(queue.id);
+      closeIfDone(queue.editor);
+    }
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var detail = event.detail;
+    if (issuing) return; // a change sent from the queue: on its way
+    var editor = queuedEditor(detail.elt, detail.verb);
+    if (!editor) return;
+    event.preventDefault();
+    var queue = queues.get(editor.id);
+    if (!queue) {
+      queue = { id: editor.id, items: [], current: null };
+      queues.set(editor.id, queue);
+    }
+    queue.editor = editor;
+    var form = detail.elt.nodeName === "FORM" ? detail.elt : detail.elt.form;
+    var item = {
+      editor: editor,
+      editorId: editor.id,
+      elt: detail.elt,
+      form: form,
+      verb: detail.verb,
+      path: detail.path,
+      data: snapshot(detail.elt, detail.triggeringEvent),
+      send: detail.issueRequest,
+    };
+    outstanding.set(form, (outstanding.get(form) || 0) + 1);
+    queue.items.push(item);
+    if (queue.current) return; // sent once the change before it is answered
+    if (detail.elt.closest(".editor-body")) {
+      // Men, quality, options: guessed already (capture listeners above), painted, then sent.
+      queue.current = { pending: true };
+      afterPaint(function () {
+        queue.current = null;
+        sendNext(queue);
+      });
+    } else {
+      sendNext(queue);
+    }
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    // The values as they were when the change was made.
+    if (issuing) event.detail.parameters = issuing.data;
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (issuing) issuing.xhr = event.detail.xhr;
+  });
+
+  function queueOf(event) {
+    var xhr = event.detail.xhr;
+    var found = null;
+    queues.forEach(function (queue) {
+      if (queue.current && queue.current.xhr === xhr) found = queue;
+    });
+    return found;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var queue = queueOf(event);
+    if (queue) settleItem(queue.current); // before the morph: the form's controls are the answer's
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // Answered, failed or timed out: the next change is sent.
+    var queue = queueOf(event);
+    if (!queue) return;
+    settleItem(queue.current);
+    queue.current = null;
+    // Next turn: htmx releases the request's element after this event, and the next change may
+    // come from the same form.
+    setTimeout(function () { sendNext(queue); }, 0);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpCopy(document);
     defineMorph();
@@ -624,11 +813,13 @@
     return new URLSearchParams(new FormData(form)).toString();
   }
 
-  document.addEventListener("htmx:configRequest", function (event) {
+  // Recorded when htmx is asked for the request ("htmx:confirm"), not when it is sent: an editor's
+  // change may be sent a moment later (see "One change at a time" below).
+  document.addEventListener("htmx:confirm", function (event) {
     var form = event.detail.elt;
     var trigger = event.detail.triggeringEvent;
-    if (form.nodeName !== "FORM") return;
-    if (trigger && trigger.type === "change") sentOnChange.set(form, fields(form));
+    if (form.nodeName !== "FORM" || !trigger) return;
+    if (trigger.type === "change") sentOnChange.set(form, fields(form));
     else sentOnChange.delete(form);
   });
 

@@ -19,6 +19,7 @@ from tests.lists.factories import (
     make_list,
     make_officer,
     make_option,
+    make_platoon,
     make_unit,
     make_user,
 )
@@ -106,6 +107,9 @@ def test_a_twelve_unit_list_fits_about_two_phone_screens_and_edits_in_place(phon
     expect(editor).to_be_visible()
     expect(phone.locator(f"#entry-{squad.pk}-quality")).to_be_focused()
     expect(phone.locator(f"#entry-{squad.pk}-quality")).to_have_value("veteran")
+    # The figures are guessed at once; the changes are sent one after the other, each once the
+    # one before is answered: the last answer is in when the figures are no longer a guess.
+    expect(phone.locator(f"#entry-{squad.pk}-points")).not_to_have_class(re.compile("is-guess"))
     urls = [
         f"{live_server.url}/lists/{army_list.pk}/entries/{squad.pk}/{action}/"
         for action in ("models", "options", "quality")
@@ -274,6 +278,16 @@ def _held(page, pattern: str) -> list:
     held = []
     page.route(pattern, lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
     return held
+
+
+def _wait_held(page, held: list, count: int = 1) -> None:
+    """Until the route holds ``count`` requests: its handler runs a moment after the request, and
+    a men, quality or option change is sent only once its guess is painted (the next frame)."""
+    for _ in range(400):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError(f"{len(held)} requests held, {count} expected")
 
 
 @pytest.mark.browser
@@ -528,6 +542,7 @@ def test_men_quality_and_options_show_their_points_before_the_server_answers(pho
     expect(total).to_have_text("830")
     expect(head).to_have_text("830 pts")
     expect(points).to_have_class(re.compile("is-guess"))
+    _wait_held(phone, held)
     assert len(held) == 1 and Entry.objects.get(pk=squad.pk).models_count == 5
     held.pop().continue_()
     expect(points).not_to_have_class(re.compile("is-guess"))
@@ -543,6 +558,7 @@ def test_men_quality_and_options_show_their_points_before_the_server_answers(pho
     expect(points).to_have_text("81 pts")
     expect(total).to_have_text("831")
     expect(head).to_have_text("831 pts")
+    _wait_held(phone, held)
     assert len(held) == 1 and Entry.objects.get(pk=squad.pk).quality == "regular"
     held.pop().continue_()
     expect(points).not_to_have_class(re.compile("is-guess"))
@@ -555,6 +571,7 @@ def test_men_quality_and_options_show_their_points_before_the_server_answers(pho
     phone.tap(f"#{k}-opt-lmg")
     expect(points).to_have_text("78 pts")
     expect(total).to_have_text("828")
+    _wait_held(phone, held)
     assert len(held) == 1 and Entry.objects.get(pk=squad.pk).options == {"lmg": 1}
     held.pop().continue_()
     expect(points).not_to_have_class(re.compile("is-guess"))
@@ -571,6 +588,7 @@ def test_men_quality_and_options_show_their_points_before_the_server_answers(pho
     expect(phone.locator(f"#{k}-models")).to_have_value("8")
     expect(points).to_have_text("104 pts")
     expect(total).to_have_text("854")
+    _wait_held(phone, held)
     with phone.expect_request("**/models/"):  # the queued second tap, sent once the first is answered
         held.pop().continue_()
     for _ in range(400):  # until the route has it (its handler runs a moment after the request)
@@ -590,11 +608,117 @@ def test_men_quality_and_options_show_their_points_before_the_server_answers(pho
     held = _held(phone, "**/models/")
     phone.tap(f"#{k}-more")
     expect(total).to_have_text("867")
+    _wait_held(phone, held)
     held.pop().abort()
     expect(total).to_have_text("854")
     expect(points).to_have_text("104 pts")
     expect(phone.locator(f"#{k}-models")).to_have_value("8")
     expect(points).not_to_have_class(re.compile("is-guess"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_two_changes_of_one_editor_sent_back_to_back_end_on_the_servers_figures(phone, live_server):
+    """A "+" whose answer is slow, then a typed count and a ticked option before it comes: the
+    page must end on the server's final figures, never on the slow answer's older ones."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad = _rows(army_list)[3]
+    k = f"entry-{squad.pk}"
+    points, total, models = (
+        phone.locator(f"#{k}-points"),
+        phone.locator("#summary-points"),
+        phone.locator(f"#{k}-models"),
+    )
+    phone.tap(f"#{k}-open")
+    expect(points).to_have_text("70 pts")
+    expect(total).to_have_text("820")
+
+    # The first change's answer is held (the server has applied it); every later one goes through.
+    slow = []  # (route, the server's answer)
+    changes = []
+
+    def answer_late(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        changes.append(route.request.url)
+        if len(changes) > 1:
+            route.continue_()
+        else:
+            slow.append((route, route.fetch()))
+
+    phone.route("**/entries/*/*/", answer_late)
+    phone.tap(f"#{k}-more")
+    _wait_held(phone, slow)
+    assert Entry.objects.get(pk=squad.pk).models_count == 6
+    # Before the "+" is answered: nine men typed, then the LMG unticked. Both show at once
+    # (5 + 4 men at 10, no LMG: 90) and are sent only once the "+" is answered, in order.
+    models.fill("9")
+    models.press("Enter")
+    phone.tap(f"#{k}-opt-lmg")
+    expect(points).to_have_text("90 pts")
+    expect(total).to_have_text("840")
+    # Two frames later (a change is sent once its guess is painted), still one request: the other
+    # two wait for the "+"'s answer.
+    phone.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+    )
+    assert len(changes) == 1, changes
+    late, response = slow.pop()
+    late.fulfill(response=response)
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    entry = Entry.objects.get(pk=squad.pk)
+    assert (entry.models_count, entry.options) == (9, {})
+    assert [url.rsplit("/", 2)[1] for url in changes] == ["models", "models", "options"]
+    # The page shows what the server has: its figures, its men, its options.
+    expect(points).to_have_text("90 pts")
+    expect(total).to_have_text("840")
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-points")).to_have_text("840 pts")
+    expect(models).to_have_value("9")
+    expect(phone.locator(f"#{k}-opt-lmg")).not_to_be_checked()
+    phone.unroute("**/entries/*/*/")
+    phone.reload()
+    expect(phone.locator("#summary-points")).to_have_text("840")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_change_made_while_the_unit_moves_to_another_platoon_is_sent_from_its_new_editor(phone, live_server):
+    """The move answers a new editor in the other platoon: a change queued behind it is sent
+    from there, with the values it was made with, and saved."""
+    alice = make_user("alice")
+    army_list = make_builder_list(alice, entries=3, points_limit=1500)
+    other = make_platoon(army_list, kind="reinforced_platoon", position=1)
+    squad = _rows(army_list)[1]
+    k = f"entry-{squad.pk}"
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.tap(f"#{k}-open")
+    expect(phone.locator(f"#{k}-points")).to_have_text("70 pts")
+    held = _held(phone, "**/platoon/")
+    sent = []
+    phone.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    phone.focus(f"#{k}-platoon")  # as a tap on it does (Playwright's choice does not)
+    phone.select_option(f"#{k}-platoon", str(other.pk))
+    _wait_held(phone, held)
+    phone.tap(f"#{k}-opt-lmg")  # the LMG dropped (-20) while the move is under way
+    expect(phone.locator(f"#{k}-points")).to_have_text("50 pts")
+    phone.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+    )
+    assert [url.rsplit("/", 2)[1] for url in sent] == ["platoon"]  # the option waits for the move
+    held.pop().continue_()
+    expect(phone.locator(f"#platoon-{other.pk}-rows #{k}-editor")).to_be_visible()
+    expect(phone.locator(f"#{k}-points")).not_to_have_class(re.compile("is-guess"))
+    expect(phone.locator(f"#{k}-opt-lmg")).not_to_be_checked()
+    expect(phone.locator(f"#{k}-points")).to_have_text("50 pts")
+    expect(phone.locator("#summary-points")).to_have_text("190")
+    assert [url.rsplit("/", 2)[1] for url in sent] == ["platoon", "options"]
+    squad.refresh_from_db()
+    assert (squad.platoon_id, squad.options) == (other.pk, {})
 
 
 @pytest.mark.browser
@@ -621,6 +745,7 @@ def test_options_priced_at_once_whole_squad_and_teams_and_a_refusal_puts_them_ba
         expect(points).to_have_text(guessed)
         expect(total).to_have_text(guessed_total)
         expect(points).to_have_class(re.compile("is-guess"))
+        _wait_held(phone, held)
         assert len(held) == 1
         held.pop().continue_()
         expect(points).not_to_have_class(re.compile("is-guess"))
@@ -656,6 +781,7 @@ def test_options_priced_at_once_whole_squad_and_teams_and_a_refusal_puts_them_ba
     expect(phone.locator(f"#{g}-points")).to_have_class(re.compile("is-guess"))
     expect(phone.locator(f"#{g}-points")).to_have_text("75 pts")
     expect(total).to_have_text("212")
+    _wait_held(phone, held)
     held.pop().continue_()
     expect(phone.locator(f"#{g}-points")).to_have_text("0 pts")
     expect(total).to_have_text("137")
