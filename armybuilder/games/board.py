@@ -402,24 +402,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "casualties":
         params = {"unit": unit, "delta": abs(d["delta"]), "models": d["models"]}
-        if d["delta"] < 0:
-            text = (
-                ngettext(
-                    "%(unit)s: %(delta)s model back (%(models)s left)",
-                    "%(unit)s: %(delta)s models back (%(models)s left)",
-                    -d["delta"],
-                )
-                % params
-            )
-        else:
-            text = (
-                ngettext(
-                    "%(unit)s: %(delta)s casualty (%(models)s left)",
-                    "%(unit)s: %(delta)s casualties (%(models)s left)",
-                    d["delta"],
-                )
-                % params
-            )
+        words = _back_words(-d["delta"]) if d["delta"] < 0 else _casualty_words(d["delta"])
+        text = words % params
         if d.get("wiped_out"):
             text += " · " + _("wiped out")
     elif entry.kind == "damage":
@@ -444,6 +428,78 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
     else:
         text = entry.kind
     return f"{turn} · {text}"
+
+
+def offline_words(game: Game, state: GameState) -> dict[str, Any]:
+    """What game.js needs to show offline what the engine would work out (issue 26): the edition's
+    numbers (pin rout, the FUBAR chart, Rally, staying Down) and ``log_line``'s own sentences, in
+    the active language, with their ``%(name)s`` holes for the page to fill. One source, so the
+    line a phone writes offline is the line the server writes when the game syncs."""
+    rules = state.rules
+    return {
+        "rules": {
+            "morale_range": [rules.combat.morale_min, rules.combat.morale_cap],
+            "pin_rout": rules.combat.pin_rout,
+            "fubar_faces": rules.combat.fubar_friendly_fire_faces,
+            "rally": rules.rally,
+            "down": rules.down_end_turn,
+            "second_immobilised": rules.second_immobilised_knocks_out,
+        },
+        "sides": {side["key"]: side["name"] for side in game.setup["sides"]},
+        # Per side, what its national rules add to an order's line now (Avanti Savoia!, Banzai Charge).
+        "avanti": {side: _avanti_words(state, side) for side in ("a", "b")},
+        "banzai": {side: _banzai_words(state, side) for side in ("a", "b")},
+        "orders": {key: str(label) for key, label in ORDER_LABELS.items()},
+        "damage": {key: str(label) for key, label in DAMAGE_LABELS.items()},
+        "destroyed": _("Destroyed"),
+        "line": {
+            "turn": _("Turn %(turn)s"),
+            "recorded": _("Die recorded: %(side)s"),
+            "order": _("%(unit)s: %(order)s"),
+            "snap": _("snap to action, ordered by %(officer)s"),
+            "tiger": _("Tiger Fear: one more pin for the test"),
+            "commissar": _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls"),
+            "test": _("order test %(a)s+%(b)s against %(morale)s"),
+            "friendly_fire": _("FUBAR: friendly fire"),
+            "panic": _("FUBAR: panic"),
+            "failed": _("failed: Down"),
+            "passed": _("passed"),
+            "rally": _("pins %(before)s → %(after)s"),
+            "pins": _("%(unit)s: pins %(delta)+d (now %(pins)s)"),
+            "routed": _("pin limit reached: destroyed"),
+            # One and more than one: the casualties game day counts (a man or a few, never none).
+            "casualty": [_casualty_words(n) for n in (1, 2)],
+            "back": [_back_words(n) for n in (1, 2)],
+            "wiped_out": _("wiped out"),
+            "damage": _("%(unit)s: %(result)s"),
+            "knocked_out": _("second Immobilised result: knocked out"),
+            "remove": _("%(unit)s destroyed"),
+            "end_turn": _("End of turn %(turn)s"),
+            "down_pins": _("pins lost for staying Down: %(units)s"),
+        },
+    }
+
+
+def _avanti_words(state: GameState, side: str) -> str:
+    modifier = avanti_modifier(state, side)
+    return _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": modifier} if modifier else ""
+
+
+def _banzai_words(state: GameState, side: str) -> str:
+    rule = assault_rule_name(state, side)
+    return _("%(rule)s: passed without a roll") % {"rule": str(NATIONAL_NAMES.get(rule, ""))} if rule else ""
+
+
+def _casualty_words(count: int) -> str:
+    return ngettext(
+        "%(unit)s: %(delta)s casualty (%(models)s left)", "%(unit)s: %(delta)s casualties (%(models)s left)", count
+    )
+
+
+def _back_words(count: int) -> str:
+    return ngettext(
+        "%(unit)s: %(delta)s model back (%(models)s left)", "%(unit)s: %(delta)s models back (%(models)s left)", count
+    )
 
 
 def _support_line(game: Game, entry: Any) -> str:

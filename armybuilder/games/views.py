@@ -245,6 +245,9 @@ def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpR
     context = presenter.board(door.game, state, opponent=door.opponent, can_undo=_can_undo(door, last_by))
     last = (facts.last_seq, facts.last_pk)
     _page_context(request, door, context, last, facts.opponent_acted).update(error=error)
+    if context["one_phone"] and not state.finished:
+        # Played on this phone alone: what it needs to work out offline what the server would.
+        context["offline_words"] = presenter.offline_words(door.game, state)
     template = "games/game.html#game" if request.htmx else "games/game.html"
     response = render(request, template, context)
     if request.htmx:
@@ -327,6 +330,8 @@ def _build(form: ActionForm, door: Door):
                 reroll=data["reroll"],
                 tiger=data["tiger_fear"],
                 banzai=data["banzai"],
+                fubar=data["fubar"],
+                rally=data["rally"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
@@ -338,6 +343,8 @@ def _build(form: ActionForm, door: Door):
                 commissar=data["commissar"],
                 reroll=data["reroll"],
                 tiger=data["tiger_fear"],
+                fubar=data["fubar"],
+                rally=data["rally"],
             )
         if kind == "send_back":
             action = send_back(state)
@@ -356,7 +363,9 @@ def _build(form: ActionForm, door: Door):
         if kind == "remove":
             return unit_action(state, "remove", {})
         if kind == "end_turn":
-            return end_turn(state, server_rng, release=data["release"], force=data["force"])
+            return end_turn(
+                state, server_rng, release=data["release"], force=data["force"], down_dice=data["down_pins"]
+            )
         if door.opponent:
             raise RulesError("Only the game's creator can end the game.", code="not-your-game")
         return Action("end_game", data={"result": data["result"], "scenario": data["scenario"]})

@@ -101,6 +101,82 @@
 
   function number(el) { return el ? parseInt(el.textContent, 10) || 0 : 0; }
 
+  // The edition's numbers and the log's own sentences, as the server sent them with the board
+  // (board.offline_words): what the engine would work out is worked out here with the same rules,
+  // and written in the same words; the server's replay keeps the last word.
+  var wordsRead = null;
+  function words() {
+    if (wordsRead) return wordsRead;
+    var el = document.getElementById("offline-words");
+    try { wordsRead = el ? JSON.parse(el.textContent) : null; } catch (error) { wordsRead = null; }
+    return wordsRead || {rules: {}, sides: {}, orders: {}, damage: {}, avanti: {}, banzai: {}, line: {}};
+  }
+  // Python's "%(name)s" and "%(name)+d", as gettext left them.
+  function fill(template, values) {
+    return (template || "").replace(/%\((\w+)\)(\+?)[sd]/g, function (all, name, sign) {
+      var value = values[name];
+      return (sign && value >= 0 ? "+" : "") + value;
+    });
+  }
+  function unitName(row) { var name = row && row.querySelector(".unit-name"); return name ? name.textContent : "?"; }
+  function pinsOf(row) { return parseInt(row.dataset.pins, 10) || 0; }
+  function turnNow() {
+    var shown = document.querySelector(".game-turn strong");
+    var found = shown && /\d+/.exec(shown.textContent);
+    return found ? parseInt(found[0], 10) : 0;
+  }
+  // A log line as board.log_line writes it, on top of the log, until the server's own replaces it.
+  function writeLog(text, turn) {
+    var list = document.getElementById("log-lines");
+    if (!list) return;
+    var empty = document.getElementById("log-empty");
+    if (empty) empty.remove();
+    var line = document.createElement("li");
+    line.className = "log-queued";
+    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text;
+    list.prepend(line);
+  }
+  function routs(row) {
+    return !!words().rules.pin_rout && pinsOf(row) >= (parseInt(row.dataset.limit, 10) || Infinity);
+  }
+  function statusBadge(row, text) {
+    var badge = document.createElement("span");
+    badge.className = "badge badge-disputed";
+    badge.textContent = text;
+    row.querySelector(".unit-status").appendChild(badge);
+    return badge;
+  }
+  // A unit destroyed (pins, casualties, knocked out, removed): its dice leave the bag and the game
+  // (rules.game.engine._destroy, GameState.dice_in_bag), its row keeps no tools.
+  function destroy(row) {
+    if (row.classList.contains("unit-destroyed")) return;
+    var count = document.querySelector("#dice-" + row.dataset.side + " strong");
+    if (count) {
+      count.textContent = Math.max(number(count) - (parseInt(row.dataset.ordersLeft, 10) || 0), 0);
+      var total = count.nextSibling;
+      if (total) total.textContent = total.textContent.replace(/\d+/, function (n) {
+        return String(Math.max(parseInt(n, 10) - (parseInt(row.dataset.dice, 10) || 0), 0));
+      });
+    }
+    row.dataset.ordersLeft = 0;
+    row.classList.add("unit-destroyed");
+    row.classList.remove("unit-awaits");
+    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(function (el) { el.remove(); });
+    statusBadge(row, words().destroyed);
+  }
+  function setModels(row, models) {
+    var input = row.querySelector("input[name=action][value=casualties]");
+    var shown = input && input.form.querySelector("strong");
+    if (shown) shown.textContent = models;
+    var head = row.querySelector(".unit-head .source");
+    if (head) head.textContent = head.textContent.replace(/\d+(?=\/\d)/, String(models));
+  }
+  function modelsOf(row) {
+    var head = row.querySelector(".unit-head .source");
+    var found = head && /(\d+)\/(\d+)/.exec(head.textContent);
+    return found ? {left: parseInt(found[1], 10), start: parseInt(found[2], 10)} : null;
+  }
+
   function drawSide() {
     // A die from the bag as it shows: each side's chance is its share of the dice left.
     var a = number(document.querySelector("#dice-a strong"));
@@ -173,7 +249,7 @@
   // the unit's morale with its side's Avanti modifier (data-morale), plus the officer's bonus, less
   // one a pin (Tiger Fear: one more), within the edition's limits.
   function testMorale(row, bonus, tiger) {
-    var range = (sync().dataset.moraleRange || "2 10").split(" ").map(Number);
+    var range = words().rules.morale_range || [2, 10];
     var pins = (parseInt(row.dataset.pins, 10) || 0) + (tiger ? 1 : 0);
     if (pins <= 0) return null;
     return Math.min(Math.max(parseInt(row.dataset.morale, 10) + bonus - pins, range[0]), range[1]);
@@ -191,8 +267,17 @@
   // (die1, die2; a commissar's re-roll too), so that the server replays exactly this roll.
   function rollTest(row, form, entries) {
     if (!row || entries.get("banzai")) return;
-    var morale = testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"));
-    if (morale === null) return;
+    // A pinned unit given Down takes no test (rules.game.engine._test_needed).
+    var down = entries.get("order") === "down";
+    var morale = down ? null : testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"));
+    if (morale !== null) rollOrderTest(entries, morale);
+    // The FUBAR chart's D6 and a Rally's (2nd and 1st editions), as rules.game.engine._roll_test rolls them.
+    var result = morale === null ? {given: entries.get("order") || ""} : testResult(entries);
+    if (result.given === "fubar") entries.set("fubar", die());
+    if (result.given === "rally" && words().rules.rally === "d6") entries.set("rally", die());
+  }
+
+  function rollOrderTest(entries, morale) {
     var d1 = typed(entries.get("die1")), d2 = typed(entries.get("die2"));
     if (!d1 || !d2) { d1 = die(); d2 = die(); }
     entries.set("die1", d1);
@@ -240,33 +325,88 @@
     badge.textContent = words ? words.replace(/\d+/, String(pins)) : String(pins);
   }
 
+  // The order as rules.game.engine._take_order gives it: the test, its pin, FUBAR, Rally; and its log line.
   function takeOrder(row, entries, label) {
+    var w = words();
     var order = pick("order", entries);
     var given = order;
+    var before = pinsOf(row), pins = before;
+    var side = row.dataset.side;
+    var text = fill(w.line.order, {unit: unitName(row), order: w.orders[order] || order});
+    if (pick("action", entries) === "snap") text += " · " + fill(w.line.snap, {officer: entries.get("officer_name") || "?"});
+    if (entries.get("banzai")) {
+      if (pins > 0 && order !== "down") pins -= 1;
+      if (w.banzai[side]) text += " · " + w.banzai[side];
+    } else {
+      if (entries.get("tiger_fear")) text += " · " + w.line.tiger;
+      if (w.avanti[side]) text += " · " + w.avanti[side];
+    }
     if (entries.get("morale")) {
       var result = testResult(entries);
       var dice = result.dice.join("+");
-      var pins = parseInt(row.dataset.pins, 10) || 0;
       given = result.given;
-      if (given === "fubar") note(say(panel().dataset.fubar, {dice: dice}));
-      else if (given === "down") note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
-      else { setPins(row, Math.max(pins - 1, 0)); note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)})); }
+      if (entries.get("reroll1") && entries.get("commissar")) {
+        var men = modelsOf(row);
+        if (men) setModels(row, men.left - 1);
+        var first = {a: entries.get("die1"), b: entries.get("die2"), models: men ? men.left - 1 : "?"};
+        text += " · " + fill(w.line.commissar, first);
+      }
+      text += " · " + fill(w.line.test, {a: result.dice[0], b: result.dice[1], morale: entries.get("morale")});
+      if (given === "fubar") {
+        var chart = parseInt(entries.get("fubar"), 10) || 0;
+        var outcome = chart <= (w.rules.fubar_faces || 0) ? w.line.friendly_fire : w.line.panic;
+        text += " · " + outcome;
+        note(say(panel().dataset.fubar, {dice: dice, die: chart}) + " · " + outcome);
+      } else if (given === "down") {
+        text += " · " + w.line.failed;
+        note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
+      } else {
+        pins = Math.max(pins - 1, 0);
+        text += " · " + w.line.passed;
+        note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)}));
+      }
       mark(row, given === "fubar" ? "FUBAR" : orderLabel(given), "badge-test");
     }
     if (given === "rally") {
-      if (sync().dataset.rally === "all") setPins(row, 0);
-      else note(panel().dataset.rally);
+      pins = w.rules.rally === "all" ? 0 : Math.max(pins - (parseInt(entries.get("rally"), 10) || 0), 0);
+      text += " · " + fill(w.line.rally, {before: before, after: pins});
     }
+    setPins(row, pins);
     if (given) row.dataset.order = given;
     row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
     mark(row, label);
+    writeLog(text);
+  }
+
+  // Staying Down sheds pins at the end of the turn: a D3 each (rolled here and sent, so the server
+  // replays it), or every pin, as the edition says (rules.game.engine.end_turn).
+  function rollDownPins(entries) {
+    if (words().rules.down !== "d3") return;
+    var released = entries.getAll("release");
+    var rolled = [];
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      var key = row.id.slice(2);
+      if (row.classList.contains("unit-destroyed") || row.dataset.order !== "down") return;
+      if (released.indexOf(key) !== -1 || !pinsOf(row)) return;
+      rolled.push(key + ":" + Math.floor((die() + 1) / 2));
+    });
+    if (rolled.length) entries.set("down_pins", rolled.join(" "));
+  }
+
+  function downPinsLost(entries, row) {
+    if (words().rules.down !== "d3") return pinsOf(row);
+    var found = (entries.get("down_pins") || "").split(" ").filter(function (pair) {
+      return pair.split(":")[0] === row.id.slice(2);
+    })[0];
+    return found ? Math.min(parseInt(found.split(":")[1], 10) || 0, pinsOf(row)) : 0;
   }
 
   // End of turn on this phone: every unit not destroyed gets its dice back in the bag, but for a
   // Down or Ambush order kept (not released), whose die stays out (rules.game.engine._end_turn).
   function endTurn(entries) {
     var released = entries.getAll("release");
-    var bag = {}, total = {};
+    var bag = {}, total = {}, shed = [];
+    var turn = turnNow();
     document.querySelectorAll("li.unit").forEach(function (row) {
       var side = row.dataset.side;
       bag[side] = bag[side] || 0;
@@ -276,6 +416,11 @@
       var order = row.dataset.order;
       var kept = (order === "down" || order === "ambush") && released.indexOf(row.id.slice(2)) === -1;
       row.dataset.ordersLeft = kept ? dice - 1 : dice;
+      if (kept && order === "down" && pinsOf(row)) {
+        var lost = downPinsLost(entries, row);
+        if (lost) shed.push(unitName(row) + " \u2212" + lost);
+        setPins(row, pinsOf(row) - lost);
+      }
       if (!kept) {
         row.dataset.order = "";
         row.querySelectorAll(".badge-order, .badge-test").forEach(function (badge) { badge.remove(); });
@@ -295,6 +440,10 @@
     });
     document.querySelectorAll("#end-turn input[type=checkbox]").forEach(function (box) { box.checked = false; });
     note(panel().dataset.turnEnded);
+    // The engine logs the end of a turn once the turn has moved on: "Turn 2 · End of turn 1".
+    var text = fill(words().line.end_turn, {turn: turn});
+    if (shed.length) text += " · " + fill(words().line.down_pins, {units: shed.join(", ")});
+    writeLog(text, turn + 1);
   }
 
   function mark(row, text, extraClass) {
@@ -307,24 +456,61 @@
     status.appendChild(badge);
   }
 
+  // A vehicle's damage result (rules.game.engine._damage): a pin each, On fire, a second
+  // Immobilised knocking it out where the edition says so, the pin limit; its log line.
+  function damage(row, result) {
+    var w = words();
+    var text = fill(w.line.damage, {unit: unitName(row), result: w.damage[result] || result});
+    var fire = Array.prototype.filter.call(row.querySelectorAll(".badge-disputed"), function (badge) {
+      return badge.textContent === w.damage.on_fire;
+    });
+    if (result === "extinguished") { fire.forEach(function (badge) { badge.remove(); }); return text; }
+    if (result === "knocked_out") { destroy(row); return text; }
+    setPins(row, pinsOf(row) + 1);
+    if (result === "on_fire" && !fire.length) statusBadge(row, w.damage.on_fire);
+    if (result === "immobilised") {
+      var times = (parseInt(row.dataset.immobilised, 10) || 0) + 1;
+      row.dataset.immobilised = times;
+      if (times === 1) statusBadge(row, w.damage.immobilised);
+      if (times >= 2 && w.rules.second_immobilised) {
+        destroy(row);
+        return text + " · " + w.line.knocked_out;
+      }
+    }
+    if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
+    return text;
+  }
+
   function showLocally(params, label) {
+    var w = words();
     var action = pick("action", params);
     var row = document.getElementById("u-" + pick("unit", params));
     var delta = parseInt(pick("delta", params) || "1", 10);
+    var text = "";
     if (action === "pins") {
-      setPins(row, Math.max((parseInt(row.dataset.pins, 10) || 0) + delta, 0));
+      setPins(row, Math.max(pinsOf(row) + delta, 0));
+      text = fill(w.line.pins, {unit: unitName(row), delta: delta, pins: pinsOf(row)});
+      if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
       mark(row, label);
     } else if (action === "casualties") {
-      var form = row && row.querySelector("input[name=action][value=" + action + "]").form;
-      var shown = form && form.querySelector("strong");
-      if (shown) shown.textContent = Math.max(number(shown) - delta, 0);
+      var men = modelsOf(row) || {left: 0, start: 0};
+      var left = Math.min(Math.max(men.left - delta, 0), men.start);
+      setModels(row, left);
+      var forms = delta < 0 ? w.line.back : w.line.casualty;
+      text = fill((forms || [])[Math.abs(delta) === 1 ? 0 : 1], {unit: unitName(row), delta: Math.abs(delta), models: left});
+      if (left === 0) { destroy(row); text += " · " + w.line.wiped_out; }
       mark(row, label);
-    } else if (action === "remove" || action === "damage") {
-      if (action === "remove") row.classList.add("unit-destroyed");
+    } else if (action === "damage") {
+      text = damage(row, pick("result", params));
+      mark(row, label);
+    } else if (action === "remove") {
+      destroy(row);
+      text = fill(w.line.remove, {unit: unitName(row)});
       mark(row, label);
     } else if (action === "record") {
       var dice = document.querySelector("#dice-" + pick("side", params) + " strong");
       if (dice) dice.textContent = Math.max(number(dice) - 1, 0);
+      text = fill(w.line.recorded, {side: w.sides[pick("side", params)] || ""});
       dropOrderForms();
       offerOrders(pick("side", params));
     } else if (action === "order" || action === "snap") {
@@ -335,6 +521,7 @@
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
     }
+    if (text) writeLog(text);
     var current = document.getElementById("current-die");
     if (current && (action === "record" || action === "order" || action === "end_turn")) current.hidden = true;
   }
@@ -368,6 +555,8 @@
     // A passed-on order names no order of its own (the server takes the officer's): the page's
     // copy says which, for what it shows and for the end of the turn (the server ignores it here).
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
+    if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
+    if (action === "end_turn") rollDownPins(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     var queue = readQueue();
     if (!queue.length) keepBase();

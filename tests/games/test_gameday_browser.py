@@ -8,9 +8,10 @@ import pytest
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
-from tests.conftest import PHONE_CONTEXT, wait_until
+from tests.conftest import PHONE_CONTEXT, log_in, wait_until
 from tests.games.test_game_browser import FirstDie, _shot
-from tests.playsheets.factories import alice_with_a_list
+from tests.lists import factories as list_factories
+from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -227,8 +228,7 @@ def test_an_order_test_offline_is_rolled_on_the_phone_replayed_and_taken_back(
     squad1.locator("input[name=die1]").fill("6")
     squad1.locator("input[name=die2]").fill("6")
     squad1.locator("button[name=order][value=fire]").click()
-    assert "FUBAR (6+6)" in page.locator("#offline-note").inner_text()
-    assert "when the game syncs" in page.locator("#offline-note").inner_text()
+    assert "FUBAR (6+6), chart roll" in page.locator("#offline-note").inner_text()
     assert squad1.locator(".badge-test").inner_text() == "FUBAR"
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "game-offline-fubar-phone")
@@ -353,3 +353,127 @@ def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
     with page.expect_navigation():
         page.locator("form[action='/accounts/logout/'] button").first.click()
     assert page.evaluate(mine) == []
+
+
+def _game_in_edition(live_server, new_browser_context, monkeypatch, edition: str):
+    """Alice's one-phone game against Bob (two stand-in dice) in ``edition``, on her phone."""
+    monkeypatch.setattr(views, "server_rng", FirstDie())
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    alice = list_factories.make_user("alice")
+    army_list = make_playsheet_list(alice, edition=make_rules_edition(edition))
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"/games/new/?list={army_list.pk}")
+    page.check("input[name=opponent][value=dice]")
+    page.fill("input[name=opponent_name]", "Bob")
+    page.fill("input[name=opponent_dice]", "2")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url("**/games/*/")
+    return context, page, Game.objects.get()
+
+
+def _offline_lines(page) -> list[str]:
+    return page.locator("#log-lines li.log-queued").all_text_contents()
+
+
+def _synced(page, context) -> Game:
+    """Back online: the queue sent, and the server's board swapped in; the game as the server has it."""
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    game = Game.objects.get()
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert page.locator("#offline-conflict").is_hidden()
+    return game
+
+
+@pytest.mark.parametrize("edition", ["v2", "v3"])
+def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_at_once(
+    django_db_setup, live_server, new_browser_context, monkeypatch, edition
+):
+    context, page, game = _game_in_edition(live_server, new_browser_context, monkeypatch, edition)
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    name = squad1.locator(".unit-name").inner_text()
+    dice_a = page.locator("#dice-a").inner_text()
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    add_pin = _tools(squad1).get_by_role("button", name="Add a pin")
+    for _ in range(9):  # a Regular squad: morale 9, the pin limit the edition routs it at
+        add_pin.click()
+    # Removed at once, with the log line the server will write, and its die out of the bag.
+    assert "unit-destroyed" in squad1.get_attribute("class")
+    assert "Destroyed" in squad1.locator(".unit-status").inner_text()
+    assert squad1.locator("details.unit-tools").count() == 0
+    assert _offline_lines(page)[0] == f"Turn 1 · {name}: pins +1 (now 9) · pin limit reached: destroyed"
+    in_bag, total = (int(n) for n in dice_a.split(":")[1].split("/"))
+    assert page.locator("#dice-a").inner_text().endswith(f"{in_bag - 1} / {total - 1}")
+    _shot(page, f"game-offline-rout-{edition}-phone", squad1)
+
+    # Bob's first unit, two pins, goes Down; the turn ends: it sheds a D3 (2nd) or all (3rd) at once.
+    bob1 = page.locator("#side-b li.unit").first
+    for _ in range(2):
+        _tools(bob1).get_by_role("button", name="Add a pin").click()
+    page.locator("#offline-play button[name=side][value=b]").click()
+    bob1.locator(".offline-order button[name=order][value=down]").click()
+    page.check("#end-turn input[name=force]")
+    page.click("#end-turn-button")
+    end = dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))
+    if edition == "v2":
+        d3 = int(end["down_pins"].split("%3A")[1])  # the D3 rolled on the phone, sent with the action
+        assert 1 <= d3 <= 3
+        lost = min(d3, 2)
+    else:
+        assert "down_pins" not in end
+        lost = 2
+    assert bob1.get_attribute("data-pins") == str(2 - lost)
+    assert _offline_lines(page)[0] == f"Turn 2 · End of turn 1 · pins lost for staying Down: Unit 1 \u2212{lost}"
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    state = game.state()
+    assert state.unit(squad1.get_attribute("id")[2:]).destroyed_how == "pins"
+    assert state.unit("b1").pins == 2 - lost
+    # The server's log, line for line, is what the phone wrote offline.
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+    assert page.locator("#log-lines li.log-queued").count() == 0
+
+
+def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_in_edition(live_server, new_browser_context, monkeypatch, "v2")
+    squad1, squad2 = page.locator("#side-a li.unit").nth(1), page.locator("#side-a li.unit").nth(2)
+    name1 = squad1.locator(".unit-name").inner_text()
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    panel = page.locator("#offline-play")
+    _tools(squad1).get_by_role("button", name="Add a pin").click()
+    panel.locator("button[name=side][value=a]").click()
+    squad1.locator(".offline-test input[name=die1]").fill("6")
+    squad1.locator(".offline-test input[name=die2]").fill("6")
+    squad1.locator(".offline-order button[name=order][value=fire]").click()
+    chart = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["fubar"])
+    result = "FUBAR: friendly fire" if chart <= 2 else "FUBAR: panic"  # the 2nd edition's chart
+    assert page.locator("#offline-note").inner_text() == f"FUBAR (6+6), chart roll {chart} · {result}"
+    assert _offline_lines(page)[0] == f"Turn 1 · {name1}: Fire · order test 6+6 against 8 · {result}"
+    assert squad1.locator(".badge-test").inner_text() == "FUBAR"
+
+    # Squad 2, three pins, passes a Rally test: one pin for the test, a D6 more (2nd edition).
+    for _ in range(3):
+        _tools(squad2).get_by_role("button", name="Add a pin").click()
+    panel.locator("button[name=side][value=a]").click()
+    squad2.locator(".offline-test input[name=die1]").fill("1")
+    squad2.locator(".offline-test input[name=die2]").fill("2")
+    squad2.locator(".offline-order button[name=order][value=rally]").click()
+    rally = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["rally"])
+    left = max(2 - rally, 0)
+    assert squad2.get_attribute("data-pins") == str(left)
+    assert _offline_lines(page)[0].endswith(f"order test 1+2 against 6 · passed · pins 3 → {left}")
+    shown = _offline_lines(page)
+    _shot(page, "game-offline-fubar-result-phone")
+
+    game = _synced(page, context)
+    orders = [a for a in game.actions.all() if a.kind == "order"]
+    assert (orders[0].payload["data"]["fubar"], orders[1].payload["data"]["rally"]) == (chart, rally)
+    assert game.state().unit(squad2.get_attribute("id")[2:]).pins == left
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
