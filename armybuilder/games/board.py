@@ -14,7 +14,7 @@ from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
 from armybuilder.lists.national import choice_name
 from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
-from rules.combat import support
+from rules.combat import national, support
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
@@ -27,6 +27,7 @@ from rules.game.engine import (
     commissar_odds,
     die_to_send_back,
     order_odds,
+    side_rules,
     summarise,
     support_dice,
     support_offers,
@@ -436,7 +437,7 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
     the active language, with their ``%(name)s`` holes for the page to fill. One source, so the
     line a phone writes offline is the line the server writes when the game syncs."""
     rules = state.rules
-    return {
+    words: dict[str, Any] = {
         "rules": {
             "morale_range": [rules.combat.morale_min, rules.combat.morale_cap],
             "pin_rout": rules.combat.pin_rout,
@@ -458,7 +459,6 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "order": _("%(unit)s: %(order)s"),
             "snap": _("snap to action, ordered by %(officer)s"),
             "tiger": _("Tiger Fear: one more pin for the test"),
-            "commissar": _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls"),
             "test": _("order test %(a)s+%(b)s against %(morale)s"),
             "friendly_fire": _("FUBAR: friendly fire"),
             "panic": _("FUBAR: panic"),
@@ -478,6 +478,10 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "down_pins": _("pins lost for staying Down: %(units)s"),
         },
     }
+    if any(national.rule_in(state.setup.edition, side_rules(state, side), "commissar") for side in ("a", "b")):
+        # Only an army with commissars hears of them.
+        words["line"]["commissar"] = _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls")
+    return words
 
 
 def _avanti_words(state: GameState, side: str) -> str:

@@ -345,7 +345,7 @@
       var result = testResult(entries);
       var dice = result.dice.join("+");
       given = result.given;
-      if (entries.get("reroll1") && entries.get("commissar")) {
+      if (entries.get("reroll1") && entries.get("commissar") && w.line.commissar) {
         var men = modelsOf(row);
         if (men) setModels(row, men.left - 1);
         var first = {a: entries.get("die1"), b: entries.get("die2"), models: men ? men.left - 1 : "?"};
