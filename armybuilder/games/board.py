@@ -286,6 +286,30 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     return prints
 
 
+def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
+    """What the bar, the end of turn and the summary show, each: a fragment sends one again only if
+    its print moved (a pin changes none of them), as ``row_fingerprints`` does for the rows.
+
+    The bar's forms also carry the revision, but htmx posts the board's own (game.js), and a refusal
+    or the first action always sends the bar (``views._changes``).
+    """
+    state = context["state"]
+    return {
+        "bar": (
+            state.turn,
+            state.finished,
+            state.pending,
+            state.bag_empty,
+            tuple((s.key, s.dice_in_bag, s.dice_total) for s in context["sides"]),
+            context["send_back"],
+            tuple((o.side, o.kind, o.left) for o in context["support"]),
+            context["can_undo"],
+        ),
+        "end-turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
+        "summary": (context["summary"],),
+    }
+
+
 def _commissar(
     state: GameState,
     unit: UnitState,

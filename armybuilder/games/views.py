@@ -27,6 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
@@ -175,6 +176,19 @@ def _action_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     return wrapped
 
 
+def _gzip_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A tap's or a poll's answer gzipped (its fragments shrink to a quarter: on weak Wi-Fi that is
+    the bulk of its time on the wire), as the builder's are; Django's gzip pads each answer with
+    random bytes against BREACH. The whole page is left alone: its ETag is compared as sent."""
+    zipped = gzip_page(view)
+
+    @functools.wraps(view)
+    def wrapped(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+        return (zipped if request.htmx else view)(request, *args, **kwargs)
+
+    return wrapped
+
+
 def _etag(request: HttpRequest, door: Door) -> str:
     # The page holds the forms' CSRF token: a new CSRF cookie (a new login) must not reuse an old page.
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:12]
@@ -192,6 +206,7 @@ def _seen(request: HttpRequest) -> tuple[int, int] | None:
 
 @require_safe
 @vary_on_headers("HX-Request")
+@_gzip_htmx
 def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         return redirect_to_login(request.get_full_path())
@@ -271,12 +286,14 @@ def _changes(
     game = door.game
     if seen is None:
         return _render_game(request, door, error)
+    undone = False
     if before is None:
         since = game.since(*seen)
         if since is None:
             return _render_game(request, door, error)
         before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
     else:  # an undo: the phone's board was read before its last action went
+        undone = True
         last = game.last_action()
         state = game.state(log=False)
         new_lines = []
@@ -291,11 +308,18 @@ def _changes(
     old = presenter.board(game, before, opponent=door.opponent, log=[], can_undo=can_undo)
     now_prints, old_prints = presenter.row_fingerprints(context), presenter.row_fingerprints(old)
     changed = {key for key, value in now_prints.items() if old_prints.get(key) != value}
+    panels, old_panels = presenter.panel_fingerprints(context), presenter.panel_fingerprints(old)
+    moved = {name for name, value in panels.items() if old_panels[name] != value}
+    # The bar also says the last order and a refusal, and its Undo is the opponent's only for their
+    # own last action: sent whenever one of those may have changed.
+    if error or undone or seq == 0 or door.opponent or any(entry.kind in ("order", "snap") for _n, entry in log):
+        moved.add("bar")
     seen_now = (last.seq, last.pk) if last else (0, 0)
     opponent_acted = not door.opponent and game.actions.filter(by_opponent=True).exists()
     _page_context(request, door, context, seen_now, opponent_acted).update(
         error=error,
         changed=changed,
+        moved=moved,
         removed_lines=range(last.seq + 1 if last else 1, seq + 1),
     )
     return _headers(render(request, "games/game.html#changes", context), door)
@@ -398,6 +422,7 @@ def _revision_missing(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @_action_rate_limited
+@_gzip_htmx
 def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")
@@ -422,6 +447,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
 
 @require_POST
 @_action_rate_limited
+@_gzip_htmx
 def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")

@@ -222,13 +222,18 @@
     var awaits = document.getElementById("game-awaits");
     if (!awaits) return;
     var keys = awaits.dataset.units.split(" ").filter(Boolean);
-    document.querySelectorAll("li.unit").forEach(function (row) {
-      if (keys.indexOf(row.id.slice(2)) !== -1) {
-        giveOrderButtons(row, "");
-      } else if (!row.querySelector(".order-test")) {
-        row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
-        if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
-      }
+    keys.forEach(function (key) {
+      var row = document.getElementById("u-" + key);
+      if (row) giveOrderButtons(row, "");
+    });
+    // Only the rows that have order buttons now are looked at, not the whole board: this runs
+    // after every tap, on a phone's CPU.
+    var rows = new Set(document.querySelectorAll("li.unit-awaits"));
+    document.querySelectorAll("li.unit form.order-form").forEach(function (form) { rows.add(form.closest("li.unit")); });
+    rows.forEach(function (row) {
+      if (!row || keys.indexOf(row.id.slice(2)) !== -1 || row.querySelector(".order-test")) return;
+      row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
+      if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
     });
   }
 
@@ -539,7 +544,12 @@
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
-    if (!offline()) return;
+    if (!offline()) {
+      // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
+      // if it moved.
+      document.querySelectorAll("#game-bar .message-error").forEach(function (el) { el.remove(); });
+      return;
+    }
     event.preventDefault();
     if (s.dataset.onePhone === undefined) return;  // two phones: this one only follows offline
     var entries = new URLSearchParams();
@@ -721,7 +731,18 @@
       return el.closest("li.unit").id;
     });
   });
+  // htmx says "settled" once for every element it swapped in, each out-of-band piece of a
+  // fragment included: the board is brought in line once, when they all are.
+  var settling = false;
   document.addEventListener("htmx:afterSettle", function () {
+    if (settling) return;
+    settling = true;
+    queueMicrotask(function () {
+      settling = false;
+      settled();
+    });
+  });
+  function settled() {
     openTools.forEach(function (id) {
       var tools = document.querySelector("#" + id + " details.unit-tools");
       if (tools) tools.open = true;
@@ -732,7 +753,7 @@
     if (refusedKind === "differs" && !readQueue().length) refused = "";
     keepBoard();
     showWaiting();
-  });
+  }
   window.addEventListener("pageshow", function (event) {
     // A page the browser kept in memory (back/forward cache) may be older than the game: ask at once.
     if (event.persisted && sync() && !offline()) reloadBoard();
