@@ -292,15 +292,20 @@ def _changes(
         if since is None:
             return _render_game(request, door, error)
         before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
+        order_line, opponent_acted = since.last_order_log, since.opponent_acted
     else:  # an undo: the phone's board was read before its last action went
         undone = True
         last = game.last_action()
         state = game.state(log=False)
         new_lines = []
+        order_line, opponent_acted = None, None
     if state.finished != before.finished or state.turn != before.turn:
         return _render_game(request, door, error)
     seq = seen[0]
-    order_line = game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
+    if order_line is None:  # not among the actions read: further back, if any
+        order_line = (
+            game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
+        )
     log = [(n, log_entry_from_data(line)) for n, line in new_lines]
     last_order = log_entry_from_data(order_line) if order_line else None
     can_undo = _can_undo(door, last.by_opponent if last else None)
@@ -315,7 +320,9 @@ def _changes(
     if error or undone or seq == 0 or door.opponent or any(entry.kind in ("order", "snap") for _n, entry in log):
         moved.add("bar")
     seen_now = (last.seq, last.pk) if last else (0, 0)
-    opponent_acted = not door.opponent and game.actions.filter(by_opponent=True).exists()
+    if opponent_acted is None and not door.opponent:
+        opponent_acted = game.actions.filter(by_opponent=True).exists()
+    opponent_acted = bool(opponent_acted) and not door.opponent
     _page_context(request, door, context, seen_now, opponent_acted).update(
         error=error,
         changed=changed,
@@ -404,10 +411,14 @@ def _after_post(
     anchor: str = "",
     seen: tuple[int, int] | None = None,
     before: GameState | None = None,
+    fresh: bool = False,
 ) -> HttpResponse:
+    """``fresh``: ``door.game`` is the game as the action left it (``game_act`` brought it up to date);
+    else it is read again, as a refusal may come from a game another phone moved on."""
     if request.htmx:
         # What changed since the board the phone showed (and the error, if any).
-        return _changes(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), seen, error, before)
+        game = door.game if fresh else Game.objects.get(pk=door.game.pk)
+        return _changes(request, Door(game, door.opponent), seen, error, before)
     if error:
         messages.error(request, error)
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
@@ -442,7 +453,7 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     except RulesError as exc:
         error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] not in ("order", "snap") else ""
-    return _after_post(request, door, error, anchor, seen)
+    return _after_post(request, door, error, anchor, seen, fresh=not error)
 
 
 @require_POST

@@ -214,3 +214,20 @@ def test_a_taps_answer_is_gzipped_and_the_page_keeps_its_etag(alice_client, alic
     page = alice_client.get(f"/games/{game.pk}/", headers=gzip)
     assert (tap.headers.get("Content-Encoding"), page.headers.get("Content-Encoding")) == ("gzip", None)
     assert alice_client.get(f"/games/{game.pk}/", headers={"If-None-Match": page["ETag"]}).status_code == 304
+
+
+def test_a_pin_tap_reads_the_game_once_and_its_actions_once_after_writing(
+    alice_client, alice, django_assert_num_queries
+) -> None:
+    # The action written, its answer reads the actions since the phone's board (the snapshot and
+    # the rows after it) and nothing else: the last order and whether the opponent acted are
+    # among them when the game has no snapshot yet, and the game is not read again.
+    game = a_game(alice_client, alice, entries=4)
+    unit = game.setup["sides"][0]["units"][1]["key"]
+    url = f"/games/{game.pk}/act/"
+    alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX)
+    mark = seen(game)
+    # session, user, game; the write: lock, snapshot, rows, insert, update (with the transaction's
+    # savepoints on the test database); the answer: snapshot and rows.
+    with django_assert_num_queries(12):
+        alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": mark}, headers=HTMX)
