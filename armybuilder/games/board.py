@@ -287,14 +287,21 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
 
 
 def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
-    """What the bar, the end of turn and the summary show, each: a fragment sends one again only if
-    its print moved (a pin changes none of them), as ``row_fingerprints`` does for the rows.
+    """What the bar, the end of turn, the summary and the officer's order show, each, and the units
+    awaiting the die: a fragment sends one again only if its print moved (a pin changes none of
+    them), as ``row_fingerprints`` does for the rows.
 
     The bar's forms also carry the revision, but htmx posts the board's own (game.js), and a refusal
     or the first action always sends the bar (``views._changes``).
     """
     state = context["state"]
+    snap = context["snap"]
     return {
+        # The units game.js gives the order buttons to, and the officer's order others may take.
+        "awaits": tuple(
+            row.key for side in context["sides"] for row in side.units if row.awaits_order and not row.test
+        ),
+        "snap": ((snap.officer, snap.order, snap.left, context["snap_can_act"], state.finished) if snap else None,),
         "bar": (
             state.turn,
             state.finished,
@@ -306,7 +313,11 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             context["can_undo"],
         ),
         "end-turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
-        "summary": (context["summary"],),
+        # What the summary's table shows (its sides also count the dice in the bag: not shown there).
+        "summary": (
+            context["summary"].turns_played,
+            tuple((s.name, s.units, s.units_lost, s.points_lost) for s in context["summary"].sides),
+        ),
     }
 
 

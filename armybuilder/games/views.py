@@ -327,6 +327,7 @@ def _changes(
         error=error,
         changed=changed,
         moved=moved,
+        log_was_empty=seq == 0,
         removed_lines=range(last.seq + 1 if last else 1, seq + 1),
     )
     return _headers(render(request, "games/game.html#changes", context), door)

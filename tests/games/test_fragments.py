@@ -191,6 +191,7 @@ def test_a_pin_leaves_the_bar_end_of_turn_and_summary_alone_until_they_move(alic
     ).content.decode()
     assert rows(html) == [unit]
     assert ('id="game-bar"' in html, 'id="end-turn"' in html, 'id="summary"' in html) == (False, False, False)
+    assert ('id="game-awaits"' in html, 'id="snap-slot"' in html, 'id="log-empty"' in html) == (False, False, False)
     assert "csrfmiddlewaretoken" not in html  # htmx sends the token in a header
     # Seven pins more rout the Regular squad: a unit lost, its die out of the bag.
     html = alice_client.post(
@@ -231,3 +232,11 @@ def test_a_pin_tap_reads_the_game_once_and_its_actions_once_after_writing(
     # savepoints on the test database); the answer: snapshot and rows.
     with django_assert_num_queries(12):
         alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": mark}, headers=HTMX)
+
+
+def test_a_die_drawn_moves_the_bar_not_the_summary(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=4)
+    html = alice_client.post(
+        f"/games/{game.pk}/act/", {"action": "record", "side": "a", "rev": "0", "seen": "0-0"}, headers=HTMX
+    ).content.decode()
+    assert 'id="game-bar"' in html and 'id="summary"' not in html
