@@ -409,6 +409,19 @@ def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_a
     assert page.locator("#dice-a").inner_text().endswith(f"{in_bag - 1} / {total - 1}")
     _shot(page, f"game-offline-rout-{edition}-phone", squad1)
 
+    # The tank: two Immobilised results, a pin each; the second knocks it out in 2nd edition only.
+    tank = page.locator("#side-a li.unit").last
+    tank_name = tank.locator(".unit-name").inner_text()
+    for _ in range(2):
+        _tools(tank).get_by_role("button", name="Immobilised").click()
+    second = f"Turn 1 · {tank_name}: Immobilised"
+    if edition == "v2":
+        assert "unit-destroyed" in tank.get_attribute("class")
+        assert _offline_lines(page)[0] == second + " · second Immobilised result: knocked out"
+    else:
+        assert "unit-destroyed" not in tank.get_attribute("class") and tank.get_attribute("data-pins") == "2"
+        assert _offline_lines(page)[0] == second
+
     # Bob's first unit, two pins, goes Down; the turn ends: it sheds a D3 (2nd) or all (3rd) at once.
     bob1 = page.locator("#side-b li.unit").first
     for _ in range(2):
@@ -469,6 +482,8 @@ def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
     left = max(2 - rally, 0)
     assert squad2.get_attribute("data-pins") == str(left)
     assert _offline_lines(page)[0].endswith(f"order test 1+2 against 6 · passed · pins 3 → {left}")
+    _tools(squad2).get_by_role("button", name="Remove a model (casualty)").click()
+    assert _offline_lines(page)[0].endswith(": 1 casualty (9 left)")
     shown = _offline_lines(page)
     _shot(page, "game-offline-fubar-result-phone")
 
