@@ -460,6 +460,13 @@
     if (!row) return;
     row.classList.add("unit-queued");
     var status = row.querySelector(".unit-status");
+    var waiting = !extraClass && status.querySelector(".badge-queued:not(.badge-test)");
+    if (waiting) {
+      // One badge per unit, counting its actions waiting: nine pins are not nine badges.
+      waiting.dataset.count = (parseInt(waiting.dataset.count, 10) || 1) + 1;
+      waiting.textContent = text + " \u00d7" + waiting.dataset.count;
+      return;
+    }
     var badge = document.createElement("span");
     badge.className = "badge badge-queued" + (extraClass ? " " + extraClass : "");
     badge.textContent = text;

@@ -403,6 +403,7 @@ def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_a
     # Removed at once, with the log line the server will write, and its die out of the bag.
     assert "unit-destroyed" in squad1.get_attribute("class")
     assert "Destroyed" in squad1.locator(".unit-status").inner_text()
+    assert squad1.locator(".badge-queued").inner_text() == "Waiting to be sent \u00d79"  # one badge, counted
     assert squad1.locator("details.unit-tools").count() == 0
     assert _offline_lines(page)[0] == f"Turn 1 · {name}: pins +1 (now 9) · pin limit reached: destroyed"
     in_bag, total = (int(n) for n in dice_a.split(":")[1].split("/"))
