@@ -591,6 +591,12 @@
     queue.push(item);
     writeQueue(queue);
     showLocally(entries, label.replace(/:\s*$/, ""));
+    if (row && (action === "pins" || action === "casualties" || action === "damage")) {
+      // Whether the page removed the unit (a rout, the last man, knocked out): checked against
+      // the server's answer when the queue is sent.
+      item.destroyed = row.classList.contains("unit-destroyed");
+      writeQueue(queue);
+    }
     keepBoard();
   });
 
@@ -633,11 +639,19 @@
   // The order the server gave an order tested offline, when it is not the one this phone showed
   // (the same dice, so only a morale worked out differently here): its row's order label, else "".
   function differs(item, answer) {
-    if (item.expect === undefined) return "";
+    if (item.expect === undefined && item.destroyed === undefined) return "";
     var row = answer.doc.getElementById("u-" + new URLSearchParams(item.body).get("unit"));
-    if (!row || outcome(row.dataset.order) === outcome(item.expect)) return "";
-    var name = row.querySelector(".unit-name"), badge = row.querySelector(".badge-order");
-    return (name ? name.textContent : "") + ": " + (badge ? badge.textContent.trim() : row.dataset.order);
+    if (!row) return "";
+    var name = row.querySelector(".unit-name");
+    name = name ? name.textContent : "";
+    if (item.destroyed !== undefined) {
+      // A unit removed here and not there, or the other way round: what the server's row says.
+      if (row.classList.contains("unit-destroyed") === item.destroyed) return "";
+      return name + ": " + row.querySelector(".unit-status").textContent.replace(/\s+/g, " ").trim();
+    }
+    if (outcome(row.dataset.order) === outcome(item.expect)) return "";
+    var badge = row.querySelector(".badge-order");
+    return name + ": " + (badge ? badge.textContent.trim() : row.dataset.order);
   }
 
   var refused = "";  // the last refusal, said again on the board brought up to date after it

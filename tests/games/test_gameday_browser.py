@@ -493,3 +493,27 @@ def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
     assert (orders[0].payload["data"]["fubar"], orders[1].payload["data"]["rally"]) == (chart, rally)
     assert game.state().unit(squad2.get_attribute("id")[2:]).pins == left
     assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+def test_a_rout_the_server_decides_otherwise_is_said(django_db_setup, live_server, new_browser_context, monkeypatch):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    # A page that has the pin limit wrong (one too high): nine pins rout the squad on the server only.
+    squad1.evaluate("row => { row.dataset.limit = '10'; }")
+    add_pin = _tools(squad1).get_by_role("button", name="Add a pin")
+    for _ in range(9):
+        add_pin.click()
+    assert "unit-destroyed" not in squad1.get_attribute("class")
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    text = page.locator("#offline-conflict-text").inner_text()
+    assert "came out differently on the server" in text and "Destroyed" in text
+    assert Game.objects.get().state().unit(squad1.get_attribute("id")[2:]).destroyed_how == "pins"
+    # The server's board has the last word.
+    wait_until(
+        page,
+        "k => document.getElementById(k).classList.contains('unit-destroyed')",
+        "u-" + squad1.get_attribute("id")[2:],
+    )
