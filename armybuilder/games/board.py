@@ -488,6 +488,7 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
         "orders": {key: str(label) for key, label in ORDER_LABELS.items()},
         "damage": {key: str(label) for key, label in DAMAGE_LABELS.items()},
         "destroyed": _("Destroyed"),
+        "support": _support_words(state),
         "line": {
             "turn": _("Turn %(turn)s"),
             "recorded": _("Die recorded: %(side)s"),
@@ -529,6 +530,40 @@ def _banzai_words(state: GameState, side: str) -> str:
     return _("%(rule)s: passed without a roll") % {"rule": str(NATIONAL_NAMES.get(rule, ""))} if rule else ""
 
 
+def _air_words(left: int) -> str:
+    return ngettext(
+        "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
+        "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s calls left)",
+        left,
+    )
+
+
+def _radius_words() -> str:
+    return _("%(side)s: barrage radius, dice %(dice)s, the higher kept (%(rule)s): %(radius)s″")
+
+
+def _support_words(state: GameState) -> dict[str, dict[str, Any]]:
+    """Per side, the support rolls its national rules give it: the rule's name, the dice, what each
+    die gives (rules.combat.support's chart and radius) and the log's sentence."""
+    words: dict[str, dict[str, Any]] = {}
+    allowed = support.air_strikes_allowed(air_superiority=True)
+    for side in ("a", "b"):
+        for kind in ("air", "radius"):
+            rule = support_rule(state, side, kind)
+            if rule is None:
+                continue
+            entry: dict[str, Any] = {"rule": str(NATIONAL_NAMES.get(rule.slug, rule.name)), "dice": support_dice(kind)}
+            if kind == "air":
+                chart = {face: support.air_strike_result(face) for face in range(1, 7)}
+                entry["faces"] = {face: [str(AIR_OUTCOMES[o]), o in support.CALL_USED] for face, o in chart.items()}
+                entry["line"] = {left: _air_words(left) for left in range(allowed + 1)}
+            else:
+                entry["radius"] = {face: support.barrage_radius([face]) for face in range(1, 7)}
+                entry["line"] = _radius_words()
+            words.setdefault(side, {})[kind] = entry
+    return words
+
+
 def _casualty_words(count: int) -> str:
     return ngettext(
         "%(unit)s: %(delta)s casualty (%(models)s left)", "%(unit)s: %(delta)s casualties (%(models)s left)", count
@@ -550,17 +585,10 @@ def _support_line(game: Game, entry: Any) -> str:
     }
     if d["roll"] == "air":
         params.update(outcome=AIR_OUTCOMES[d["outcome"]], left=d["left"])
-        text = (
-            ngettext(
-                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
-                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s calls left)",
-                d["left"],
-            )
-            % params
-        )
+        text = _air_words(d["left"]) % params
     else:
         params["radius"] = d["radius"]
-        text = _("%(side)s: barrage radius, dice %(dice)s, the higher kept (%(rule)s): %(radius)s″") % params
+        text = _radius_words() % params
     if d.get("rolled"):
         text += " · " + _("rolled by Muster")
     return text

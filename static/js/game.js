@@ -287,6 +287,15 @@
     if (result.given === "rally" && words().rules.rally === "d6") entries.set("rally", die());
   }
 
+  // A support roll's dice, typed or rolled here, go into the action: the server replays them.
+  function rollSupport(entries) {
+    var info = ((words().support || {})[entries.get("side")] || {})[entries.get("roll")];
+    if (!info) return;
+    ["sdie1", "sdie2"].slice(0, info.dice).forEach(function (name) {
+      entries.set(name, typed(entries.get(name)) || die());
+    });
+  }
+
   function rollOrderTest(entries, morale) {
     var d1 = typed(entries.get("die1")), d2 = typed(entries.get("die2"));
     if (!d1 || !d2) { d1 = die(); d2 = die(); }
@@ -449,6 +458,10 @@
       el.textContent = el.textContent.replace(/\d+/, function (n) { return String(parseInt(n, 10) + 1); });
     });
     document.querySelectorAll("#end-turn input[type=checkbox]").forEach(function (box) { box.checked = false; });
+    // An air strike is offered again next turn while calls are left.
+    document.querySelectorAll(".support-air").forEach(function (form) {
+      if (parseInt(form.dataset.left, 10) > 0) form.hidden = false;
+    });
     note(panel().dataset.turnEnded);
     // The engine logs the end of a turn once the turn has moved on: "Turn 2 · End of turn 1".
     var text = fill(words().line.end_turn, {turn: turn});
@@ -471,6 +484,33 @@
     badge.className = "badge badge-queued" + (extraClass ? " " + extraClass : "");
     badge.textContent = text;
     status.appendChild(badge);
+  }
+
+  // Air Superiority's air strike, Massed Batteries' radius (rules.game.engine._support), from the
+  // chart and radius the board sent: an air strike rolled is not offered again this turn, and one
+  // that came uses a call up.
+  function supportRoll(params) {
+    var w = words();
+    var side = pick("side", params), kind = pick("roll", params);
+    var info = ((w.support || {})[side] || {})[kind];
+    if (!info) return "";
+    var dice = [typed(params.get("sdie1"))];
+    if (info.dice > 1) dice.push(typed(params.get("sdie2")));
+    var values = {side: w.sides[side] || "", dice: dice.join(", "), rule: info.rule};
+    document.querySelectorAll("#support-" + kind + "-" + side + " input[type=number]").forEach(function (input) {
+      input.value = "";
+    });
+    if (kind === "air") {
+      var form = document.getElementById("support-air-" + side);
+      var face = info.faces[dice[0]];
+      var left = Math.max((parseInt(form && form.dataset.left, 10) || 0) - (face[1] ? 1 : 0), 0);
+      if (form) { form.dataset.left = left; form.hidden = true; }
+      values.outcome = face[0];
+      values.left = left;
+      return fill(info.line[left], values);
+    }
+    values.radius = info.radius[Math.max.apply(null, dice)];
+    return fill(info.line, values);
   }
 
   // A vehicle's damage result (rules.game.engine._damage): a pin each, On fire, a second
@@ -537,6 +577,8 @@
       dropOrderForms();
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
+    } else if (action === "support") {
+      text = supportRoll(params);
     }
     if (text) writeLog(text);
     var current = document.getElementById("current-die");
@@ -579,6 +621,7 @@
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
     if (action === "end_turn") rollDownPins(entries);
+    if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     var queue = readQueue();
     if (!queue.length) keepBase();

@@ -10,8 +10,10 @@ from armybuilder.games import views
 from armybuilder.games.models import Game
 from tests.conftest import PHONE_CONTEXT, log_in, wait_until
 from tests.games.test_game_browser import FirstDie, _shot
+from tests.games.test_views import start
 from tests.lists import factories as list_factories
 from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
+from tests.resolver.factories import make_rule
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -517,3 +519,35 @@ def test_a_rout_the_server_decides_otherwise_is_said(django_db_setup, live_serve
         "k => document.getElementById(k).classList.contains('unit-destroyed')",
         "u-" + squad1.get_attribute("id")[2:],
     )
+
+
+def test_offline_support_rolls_show_their_result_and_replay_the_same_dice(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    alice = list_factories.make_user("alice")
+    army_list = list_factories.make_builder_list(alice, entries=1)  # 2nd edition
+    for slug in ("air-superiority", "massed-batteries"):
+        army_list.army.national_rules.add(make_rule(army_list.edition, slug))
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    air = page.locator("#support-air-a")
+    air.locator("input[name=sdie1]").fill("4")  # the chart's 4: here it comes, a call used
+    air.locator("button[type=submit]").click()
+    assert air.is_hidden()  # rolled this turn: not offered again until the next
+    assert "air strike roll 4: Here it comes! (Air Superiority: 1 call left)" in _offline_lines(page)[0]
+    page.locator("#support-radius-a button[type=submit]").click()  # no dice typed: rolled here
+    radius = dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))
+    high = max(int(radius["sdie1"]), int(radius["sdie2"]))
+    assert _offline_lines(page)[0].endswith(f"the higher kept (Massed Batteries): {high + 6}″")
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    rolls = [a.payload["data"]["dice"] for a in game.actions.all()]
+    assert rolls == [[4], [int(radius["sdie1"]), int(radius["sdie2"])]]
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
