@@ -133,7 +133,8 @@
   // A log line as board.log_line writes it, on top of the log, until the server's own replaces it.
   function writeLog(text, turn) {
     var list = document.getElementById("log-lines");
-    if (!list) return;
+    // A board kept from before the page carried its sentences writes none (the server's come on sync).
+    if (!list || !words().line.turn) return;
     var empty = document.getElementById("log-empty");
     if (empty) empty.remove();
     var line = document.createElement("li");
