@@ -489,6 +489,11 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
         "damage": {key: str(label) for key, label in DAMAGE_LABELS.items()},
         "destroyed": _("Destroyed"),
         "support": _support_words(state),
+        # Blitzkrieg: a German officer's "snap to action" takes one more unit (per side).
+        "blitzkrieg": {
+            side: bool(national.rule_in(state.setup.edition, side_rules(state, side), "blitzkrieg"))
+            for side in ("a", "b")
+        },
         "line": {
             "turn": _("Turn %(turn)s"),
             "recorded": _("Die recorded: %(side)s"),
@@ -503,6 +508,8 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "rally": _("pins %(before)s → %(after)s"),
             "pins": _("%(unit)s: pins %(delta)+d (now %(pins)s)"),
             "routed": _("pin limit reached: destroyed"),
+            "snap_button": _("%(order)s too (from %(officer)s)"),
+            "blitzkrieg": _("Blitzkrieg: one more unit may take the order"),
             # One and more than one: the casualties game day counts (a man or a few, never none).
             "casualty": [_casualty_words(n) for n in (1, 2)],
             "back": [_back_words(n) for n in (1, 2)],

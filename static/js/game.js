@@ -352,7 +352,8 @@
     var given = order;
     var before = pinsOf(row), pins = before;
     var side = row.dataset.side;
-    var text = fill(w.line.order, {unit: unitName(row), order: w.orders[order] || order});
+    var head = fill(w.line.order, {unit: unitName(row), order: w.orders[order] || order});
+    var text = "";
     if (pick("action", entries) === "snap") text += " · " + fill(w.line.snap, {officer: entries.get("officer_name") || "?"});
     if (entries.get("banzai")) {
       if (pins > 0 && order !== "down") pins -= 1;
@@ -395,7 +396,66 @@
     if (given) row.dataset.order = given;
     row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
     mark(row, label);
-    writeLog(text);
+    // An officer who took the order he was given passes it on ("snap to action"), Blitzkrieg to one
+    // more unit (rules.game.engine._order).
+    var passOn = 0;
+    if (pick("action", entries) === "order" && given === order && parseInt(row.dataset.extra, 10) > 0) {
+      passOn = parseInt(row.dataset.extra, 10) + (w.blitzkrieg && w.blitzkrieg[side] ? 1 : 0);
+      if (w.blitzkrieg && w.blitzkrieg[side]) head += " · " + w.line.blitzkrieg;
+    }
+    writeLog(head + text);
+    return passOn;
+  }
+
+  // The officer's order offered to the other units of his side that can still take one, each
+  // with a die of its own (and its own test if pinned, with his bonus).
+  function offerSnap(officer, order, left) {
+    var template = document.getElementById("snap-form-template");
+    var slot = document.getElementById("snap-slot");
+    if (!template || !slot || !left) return;
+    slot.dataset.left = left;
+    var w = words();
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      if (row === officer || row.dataset.side !== officer.dataset.side) return;
+      if (row.classList.contains("unit-destroyed") || !(parseInt(row.dataset.ordersLeft, 10) > 0)) return;
+      var form = template.content.firstElementChild.cloneNode(true);
+      form.querySelector("input[name=unit]").value = row.id.slice(2);
+      form.dataset.bonus = officer.dataset.bonus || "0";
+      form.dataset.order = order;
+      form.dataset.officer = unitName(officer);
+      var button = form.querySelector("button");
+      button.textContent = fill(w.line.snap_button, {order: w.orders[order] || order, officer: unitName(officer)});
+      button.classList.add("order-" + order);
+      var morale = testMorale(row, parseInt(form.dataset.bonus, 10) || 0, false);
+      if (morale !== null) {
+        var test = form.querySelector(".offline-test");
+        test.hidden = false;
+        test.querySelector(".order-test").textContent = say(panel().dataset.test, {morale: morale});
+      }
+      row.querySelector(".unit-head").after(form);
+      row.classList.add("unit-awaits");
+      window.htmx.process(form);
+    });
+  }
+
+  // A unit took the officer's order: one unit fewer may; none left, the offer ends.
+  function passSnap(row) {
+    row.querySelectorAll(".snap-form").forEach(function (form) { form.remove(); });
+    row.classList.remove("unit-awaits");
+    var slot = document.getElementById("snap-slot");
+    var left = Math.max((parseInt(slot && slot.dataset.left, 10) || 0) - 1, 0);
+    if (slot) slot.dataset.left = left;
+    if (!left) endSnap();
+  }
+
+  function endSnap() {
+    var note = document.getElementById("snap");
+    if (note) note.remove();
+    document.querySelectorAll("li.unit .snap-form").forEach(function (form) {
+      var row = form.closest("li.unit");
+      form.remove();
+      if (!row.querySelector(".order-form")) row.classList.remove("unit-awaits");
+    });
   }
 
   // Staying Down sheds pins at the end of the turn: a D3 each (rolled here and sent, so the server
@@ -570,12 +630,22 @@
       if (dice) dice.textContent = Math.max(number(dice) - 1, 0);
       text = fill(w.line.recorded, {side: w.sides[pick("side", params)] || ""});
       dropOrderForms();
+      endSnap();  // the next die drawn: the officer's moment has passed
       offerOrders(pick("side", params));
-    } else if (action === "order" || action === "snap") {
-      takeOrder(row, params, label);
+    } else if (action === "order") {
+      var passOn = takeOrder(row, params, label);
       dropOrderForms();
+      endSnap();
+      offerSnap(row, pick("order", params), passOn);
+    } else if (action === "snap") {
+      // The unit takes a die of its own from the bag (rules-notes §13).
+      var bag = document.querySelector("#dice-" + row.dataset.side + " strong");
+      if (bag) bag.textContent = Math.max(number(bag) - 1, 0);
+      takeOrder(row, params, label);
+      passSnap(row);
     } else if (action === "end_turn") {
       dropOrderForms();
+      endSnap();
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
     } else if (action === "support") {

@@ -551,3 +551,35 @@ def test_offline_support_rolls_show_their_result_and_replay_the_same_dice(
     rolls = [a.payload["data"]["dice"] for a in game.actions.all()]
     assert rolls == [[4], [int(radius["sdie1"]), int(radius["sdie2"])]]
     assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+def test_offline_an_officers_order_is_passed_on_and_replayed(django_db_setup, live_server, new_browser_context):
+    alice = list_factories.make_user("alice")
+    army_list = list_factories.make_builder_list(alice, entries=2)  # 2nd edition
+    list_factories.make_entry(army_list, list_factories.make_officer(army_list.army))
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    units = game.setup["sides"][0]["units"]
+    officer = next(u["key"] for u in units if u["extra_orders"])
+    squad, other_squad = (f"#u-{u['key']}" for u in units if u["key"] != officer)
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    page.locator("#offline-play button[name=side][value=a]").click()
+    page.locator(f"#u-{officer} .offline-order button[name=order][value=advance]").click()
+    # His one extra order is offered to both squads, each with a die of its own.
+    button = page.locator(f"{squad} .snap-form button")
+    assert button.inner_text() == "Advance too (from Second Lieutenant)"
+    assert page.locator(f"{other_squad} .snap-form").count() == 1
+    button.click()
+    assert page.locator(".snap-form").count() == 0  # used: the offer ends
+    assert _offline_lines(page)[0].endswith(": Advance · snap to action, ordered by Second Lieutenant")
+    assert page.locator("#dice-a strong").inner_text() == "1"
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    assert [a.kind for a in game.actions.all()] == ["draw", "order", "snap"]
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown

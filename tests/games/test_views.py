@@ -68,7 +68,8 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     page = alice_client.get(base).content.decode()
     assert "You men, snap to action!" in page
     assert "1 more unit within 6″ may take the same order" in page
-    assert page.count('name="action" value="snap"') == 2  # both squads, not the officer
+    # Both squads, not the officer (the page's offline template for it is not an offer).
+    assert page.count('class="order-form snap-form" data-bonus') == 2
     alice_client.cookies["django_language"] = "fr"
     french = alice_client.get(base).content.decode()
     assert "Vous autres, en action !" in french
@@ -79,7 +80,7 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     assert response.status_code == 302
     page = alice_client.get(base).content.decode()
     assert "snap to action, ordered by Second Lieutenant" in page
-    assert 'value="snap"' not in page  # his one extra order is used
+    assert 'snap-form" data-bonus' not in page  # his one extra order is used
     assert 'id="dice-a">Alice: <strong>1</strong> / 3' in page
     response = act(alice_client, base, action="snap", unit=other_squad)
     assert [m.message for m in get_messages(response.wsgi_request)] == ["No officer's order to pass on now."]
