@@ -14,7 +14,7 @@ from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
 from armybuilder.lists.national import choice_name
 from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
-from rules.combat import support
+from rules.combat import national, support
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError
 from rules.game.editions import KEPT_ORDERS, ORDERS
@@ -31,6 +31,7 @@ from rules.game.engine import (
     lost_nco_modifier,
     nco_penalty,
     order_odds,
+    side_rules,
     summarise,
     support_dice,
     support_offers,
@@ -314,6 +315,41 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     return prints
 
 
+def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
+    """What the bar, the end of turn, the summary and the officer's order show, each, and the units
+    awaiting the die: a fragment sends one again only if its print moved (a pin changes none of
+    them), as ``row_fingerprints`` does for the rows.
+
+    The bar's forms also carry the revision, but htmx posts the board's own (game.js), and a refusal
+    or the first action always sends the bar (``views._changes``).
+    """
+    state = context["state"]
+    snap = context["snap"]
+    return {
+        # The units game.js gives the order buttons to, and the officer's order others may take.
+        "awaits": tuple(
+            row.key for side in context["sides"] for row in side.units if row.awaits_order and not row.test
+        ),
+        "snap": ((snap.officer, snap.order, snap.left, context["snap_can_act"], state.finished) if snap else None,),
+        "bar": (
+            state.turn,
+            state.finished,
+            state.pending,
+            state.bag_empty,
+            tuple((s.key, s.dice_in_bag, s.dice_total) for s in context["sides"]),
+            context["send_back"],
+            tuple((o.side, o.kind, o.left) for o in context["support"]),
+            context["can_undo"],
+        ),
+        "end-turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
+        # What the summary's table shows (its sides also count the dice in the bag: not shown there).
+        "summary": (
+            context["summary"].turns_played,
+            tuple((s.name, s.units, s.units_lost, s.points_lost) for s in context["summary"].sides),
+        ),
+    }
+
+
 def _commissar(
     state: GameState,
     unit: UnitState,
@@ -460,24 +496,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "casualties":
         params = {"unit": unit, "delta": abs(d["delta"]), "models": d["models"]}
-        if d["delta"] < 0:
-            text = (
-                ngettext(
-                    "%(unit)s: %(delta)s model back (%(models)s left)",
-                    "%(unit)s: %(delta)s models back (%(models)s left)",
-                    -d["delta"],
-                )
-                % params
-            )
-        else:
-            text = (
-                ngettext(
-                    "%(unit)s: %(delta)s casualty (%(models)s left)",
-                    "%(unit)s: %(delta)s casualties (%(models)s left)",
-                    d["delta"],
-                )
-                % params
-            )
+        words = _back_words(-d["delta"]) if d["delta"] < 0 else _casualty_words(d["delta"])
+        text = words % params
         if d.get("nco"):
             text += " · " + _nco_line(d)
         if d.get("wiped_out"):
@@ -520,6 +540,134 @@ def _nco_line(d: Any) -> str:
     return _("NCO killed: −1 to its order tests")
 
 
+def offline_words(game: Game, state: GameState) -> dict[str, Any]:
+    """What game.js needs to show offline what the engine would work out (issue 26): the edition's
+    numbers (pin rout, the FUBAR chart, Rally, staying Down) and ``log_line``'s own sentences, in
+    the active language, with their ``%(name)s`` holes for the page to fill. One source, so the
+    line a phone writes offline is the line the server writes when the game syncs."""
+    rules = state.rules
+    words: dict[str, Any] = {
+        "rules": {
+            "morale_range": [rules.combat.morale_min, rules.combat.morale_cap],
+            "pin_rout": rules.combat.pin_rout,
+            "fubar_faces": rules.combat.fubar_friendly_fire_faces,
+            "rally": rules.rally,
+            "down": rules.down_end_turn,
+            "second_immobilised": rules.second_immobilised_knocks_out,
+        },
+        "sides": {side["key"]: side["name"] for side in game.setup["sides"]},
+        # Per side, what its national rules add to an order's line now (Avanti Savoia!, Banzai Charge).
+        "avanti": {side: _avanti_words(state, side) for side in ("a", "b")},
+        "banzai": {side: _banzai_words(state, side) for side in ("a", "b")},
+        "orders": {key: str(label) for key, label in ORDER_LABELS.items()},
+        "damage": {key: str(label) for key, label in DAMAGE_LABELS.items()},
+        "destroyed": _("Destroyed"),
+        "support": _support_words(state),
+        # Blitzkrieg: a German officer's "snap to action" takes one more unit (per side).
+        "blitzkrieg": {
+            side: bool(national.rule_in(state.setup.edition, side_rules(state, side), "blitzkrieg"))
+            for side in ("a", "b")
+        },
+        "line": {
+            "turn": _("Turn %(turn)s"),
+            "recorded": _("Die recorded: %(side)s"),
+            "order": _("%(unit)s: %(order)s"),
+            "snap": _("snap to action, ordered by %(officer)s"),
+            "tiger": _("Tiger Fear: one more pin for the test"),
+            "test": _("order test %(a)s+%(b)s against %(morale)s"),
+            "friendly_fire": _("FUBAR: friendly fire"),
+            "panic": _("FUBAR: panic"),
+            "failed": _("failed: Down"),
+            "passed": _("passed"),
+            "rally": _("pins %(before)s → %(after)s"),
+            "pins": _("%(unit)s: pins %(delta)+d (now %(pins)s)"),
+            "routed": _("pin limit reached: destroyed"),
+            "snap_button": _("%(order)s too (from %(officer)s)"),
+            "blitzkrieg": _("Blitzkrieg: one more unit may take the order"),
+            # One and more than one: the casualties game day counts (a man or a few, never none).
+            "casualty": [_casualty_words(n) for n in (1, 2)],
+            "back": [_back_words(n) for n in (1, 2)],
+            "wiped_out": _("wiped out"),
+            "damage": _("%(unit)s: %(result)s"),
+            "knocked_out": _("second Immobilised result: knocked out"),
+            "remove": _("%(unit)s destroyed"),
+            "end_turn": _("End of turn %(turn)s"),
+            "down_pins": _("pins lost for staying Down: %(units)s"),
+            "vengeance_shed": _("Vengeance %(die)s: a pin lost (%(before)s → %(after)s)"),
+            "vengeance_stay": _("Vengeance %(die)s: the pins stay"),
+            "nco_order": _("NCO lost: morale %(modifier)+d"),
+            "nco": {
+                "initiative_replaced": _("NCO killed: Initiative Training %(die)s, another man takes over (no −1)"),
+                "initiative_lost": _(
+                    "NCO killed: Initiative Training %(die)s, the NCO is lost (−1 to its order tests)"
+                ),
+                "no_penalty": _("NCO killed: no −1 to its order tests (Initiative Training)"),
+                "lost": _("NCO killed: −1 to its order tests"),
+            },
+        },
+    }
+    if any(national.rule_in(state.setup.edition, side_rules(state, side), "commissar") for side in ("a", "b")):
+        # Only an army with commissars hears of them.
+        words["line"]["commissar"] = _("failed %(a)s+%(b)s: the commissar removes a man (%(models)s left) and re-rolls")
+    return words
+
+
+def _avanti_words(state: GameState, side: str) -> str:
+    modifier = avanti_modifier(state, side)
+    return _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": modifier} if modifier else ""
+
+
+def _banzai_words(state: GameState, side: str) -> str:
+    rule = assault_rule_name(state, side)
+    return _("%(rule)s: passed without a roll") % {"rule": str(NATIONAL_NAMES.get(rule, ""))} if rule else ""
+
+
+def _air_words(left: int) -> str:
+    return ngettext(
+        "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
+        "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s calls left)",
+        left,
+    )
+
+
+def _radius_words() -> str:
+    return _("%(side)s: barrage radius, dice %(dice)s, the higher kept (%(rule)s): %(radius)s″")
+
+
+def _support_words(state: GameState) -> dict[str, dict[str, Any]]:
+    """Per side, the support rolls its national rules give it: the rule's name, the dice, what each
+    die gives (rules.combat.support's chart and radius) and the log's sentence."""
+    words: dict[str, dict[str, Any]] = {}
+    allowed = support.air_strikes_allowed(air_superiority=True)
+    for side in ("a", "b"):
+        for kind in ("air", "radius"):
+            rule = support_rule(state, side, kind)
+            if rule is None:
+                continue
+            entry: dict[str, Any] = {"rule": str(NATIONAL_NAMES.get(rule.slug, rule.name)), "dice": support_dice(kind)}
+            if kind == "air":
+                chart = {face: support.air_strike_result(face) for face in range(1, 7)}
+                entry["faces"] = {face: [str(AIR_OUTCOMES[o]), o in support.CALL_USED] for face, o in chart.items()}
+                entry["line"] = {left: _air_words(left) for left in range(allowed + 1)}
+            else:
+                entry["radius"] = {face: support.barrage_radius([face]) for face in range(1, 7)}
+                entry["line"] = _radius_words()
+            words.setdefault(side, {})[kind] = entry
+    return words
+
+
+def _casualty_words(count: int) -> str:
+    return ngettext(
+        "%(unit)s: %(delta)s casualty (%(models)s left)", "%(unit)s: %(delta)s casualties (%(models)s left)", count
+    )
+
+
+def _back_words(count: int) -> str:
+    return ngettext(
+        "%(unit)s: %(delta)s model back (%(models)s left)", "%(unit)s: %(delta)s models back (%(models)s left)", count
+    )
+
+
 def _support_line(game: Game, entry: Any) -> str:
     d = entry.detail
     params = {
@@ -529,17 +677,10 @@ def _support_line(game: Game, entry: Any) -> str:
     }
     if d["roll"] == "air":
         params.update(outcome=AIR_OUTCOMES[d["outcome"]], left=d["left"])
-        text = (
-            ngettext(
-                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
-                "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s calls left)",
-                d["left"],
-            )
-            % params
-        )
+        text = _air_words(d["left"]) % params
     else:
         params["radius"] = d["radius"]
-        text = _("%(side)s: barrage radius, dice %(dice)s, the higher kept (%(rule)s): %(radius)s″") % params
+        text = _radius_words() % params
     if d.get("rolled"):
         text += " · " + _("rolled by Muster")
     return text

@@ -83,6 +83,12 @@ class ActionForm(forms.Form):
     commissar = forms.BooleanField(required=False)
     reroll1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     reroll2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    # The FUBAR chart's and a Rally's D6, and the D3 each unit staying Down sheds at the end of the turn
+    # ("key:n key:n"): rolled by the players (a phone that played offline did and showed them), or
+    # left out for Muster to roll.
+    fubar = forms.IntegerField(required=False, min_value=1, max_value=6)
+    rally = forms.IntegerField(required=False, min_value=1, max_value=6)
+    down_pins = forms.CharField(required=False, max_length=2000)
     tiger_fear = forms.BooleanField(required=False)  # Tiger Fear: an enemy Tiger within 18" in sight
     banzai = forms.BooleanField(required=False)  # Banzai Charge: Running at the closest visible enemy
     # Vengeance: an enemy within 12" of the pinned British unit; its die typed, or none to let Muster roll.
@@ -126,8 +132,20 @@ class ActionForm(forms.Form):
         if (reroll[0] is None) != (reroll[1] is None):
             raise forms.ValidationError(_("Type both dice of the re-roll, or neither to let Muster roll."))
         data["reroll"] = reroll if reroll[0] is not None else None
+        data["down_pins"] = self._down_pins(data.get("down_pins") or "")
         typed = [d for d in (data.get("sdie1"), data.get("sdie2")) if d is not None]
         data["support_dice"] = typed or None
         if data.get("action") == "support" and not data.get("roll"):
             raise forms.ValidationError(_("Say which roll: the air strike or the barrage's radius."))
         return data
+
+    def _down_pins(self, raw: str) -> dict[str, int]:
+        """``key:n`` pairs, each a unit of the game and a D3 (1 to 3)."""
+        found: dict[str, int] = {}
+        units = {key for key, _label in self.fields["release"].choices}
+        for pair in raw.split():
+            key, _sep, value = pair.partition(":")
+            if key not in units or value not in ("1", "2", "3"):
+                raise forms.ValidationError(_("Pins lost for staying Down: each unit's D3 is 1, 2 or 3."))
+            found[key] = int(value)
+        return found

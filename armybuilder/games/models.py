@@ -64,6 +64,11 @@ class Since:
     now: GameState
     new_lines: list[tuple[int, dict]]
     last: GameAction | None
+    # The log line of the last order (or officer's order) among the actions read, {} when the game
+    # has none, None when it may lie further back (before the snapshot the replay starts from).
+    last_order_log: dict | None = None
+    # Whether the opponent made an action, when the actions read tell (None: they do not).
+    opponent_acted: bool | None = None
 
 
 class Result(models.TextChoices):
@@ -179,7 +184,8 @@ class Game(models.Model):
         if seq < 0 or (seq == 0) != (pk == 0):
             return None
         base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
-        rows = list(self.actions.filter(seq__gt=base.seq if base else 0))
+        # Snapshots after the phone's action are not read: the replay starts from ``base``.
+        rows = list(self.actions.filter(seq__gt=base.seq if base else 0).defer("snapshot", "created_at"))
         marks = {(r.seq, r.pk) for r in rows} | ({(base.seq, base.pk)} if base else set())
         if seq and (seq, pk) not in marks:
             return None
@@ -191,6 +197,11 @@ class Game(models.Model):
             now=resume(setup, snapshot, [a for _n, a in actions]),
             new_lines=[(r.seq, r.log) for r in rows if r.seq > seq],
             last=last,
+            # Without a snapshot the actions read are the whole game: what they lack, it lacks.
+            last_order_log=next(
+                (r.log for r in reversed([base, *rows]) if r and r.kind in ("order", "snap")), None if base else {}
+            ),
+            opponent_acted=True if any(r.by_opponent for r in rows) else (None if base else False),
         )
 
     def last_action(self) -> GameAction | None:

@@ -167,10 +167,14 @@ def game_act(
 ) -> Action:
     """Build an action from the current state (rolling any dice), check it, store it and move the revision.
 
+    ``game`` is brought up to date with it (revision, turn, result), so that its answer needs not
+    read it again.
+
     The state is the last snapshot and the few actions after it (``Game.latest_actions``); the
     new action stores its log line, and the state after it when its number is a multiple of
     ``SNAPSHOT_EVERY``. A game of ``ACTIONS_MAX`` actions accepts only the end of the game.
     """
+    caller = game
     with transaction.atomic():
         game, base, rows = _locked(game, revision)
         count = rows[-1].seq if rows else (base.seq if base else 0)
@@ -198,6 +202,8 @@ def game_act(
         game.revision += 1
         game.turn = state.turn
         game.save(update_fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
+    for name in ("revision", "turn", "result", "scenario", "finished_at", "updated_at"):
+        setattr(caller, name, getattr(game, name))
     logger.info("game %s: %s %s", game.pk, action.kind, action.to_data())
     return action
 

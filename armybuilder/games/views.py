@@ -27,6 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
@@ -176,6 +177,19 @@ def _action_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     return wrapped
 
 
+def _gzip_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A tap's or a poll's answer gzipped (its fragments shrink to a quarter: on weak Wi-Fi that is
+    the bulk of its time on the wire), as the builder's are; Django's gzip pads each answer with
+    random bytes against BREACH. The whole page is left alone: its ETag is compared as sent."""
+    zipped = gzip_page(view)
+
+    @functools.wraps(view)
+    def wrapped(request: HtmxHttpRequest, *args, **kwargs) -> HttpResponse:
+        return (zipped if request.htmx else view)(request, *args, **kwargs)
+
+    return wrapped
+
+
 def _etag(request: HttpRequest, door: Door) -> str:
     # The page holds the forms' CSRF token: a new CSRF cookie (a new login) must not reuse an old page.
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:12]
@@ -193,6 +207,7 @@ def _seen(request: HttpRequest) -> tuple[int, int] | None:
 
 @require_safe
 @vary_on_headers("HX-Request")
+@_gzip_htmx
 def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         return redirect_to_login(request.get_full_path())
@@ -246,6 +261,9 @@ def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpR
     context = presenter.board(door.game, state, opponent=door.opponent, can_undo=_can_undo(door, last_by))
     last = (facts.last_seq, facts.last_pk)
     _page_context(request, door, context, last, facts.opponent_acted).update(error=error)
+    if context["one_phone"] and not state.finished:
+        # Played on this phone alone: what it needs to work out offline what the server would.
+        context["offline_words"] = presenter.offline_words(door.game, state)
     template = "games/game.html#game" if request.htmx else "games/game.html"
     response = render(request, template, context)
     if request.htmx:
@@ -269,19 +287,26 @@ def _changes(
     game = door.game
     if seen is None:
         return _render_game(request, door, error)
+    undone = False
     if before is None:
         since = game.since(*seen)
         if since is None:
             return _render_game(request, door, error)
         before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
+        order_line, opponent_acted = since.last_order_log, since.opponent_acted
     else:  # an undo: the phone's board was read before its last action went
+        undone = True
         last = game.last_action()
         state = game.state(log=False)
         new_lines = []
+        order_line, opponent_acted = None, None
     if state.finished != before.finished or state.turn != before.turn:
         return _render_game(request, door, error)
     seq = seen[0]
-    order_line = game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
+    if order_line is None:  # not among the actions read: further back, if any
+        order_line = (
+            game.actions.filter(kind__in=("order", "snap")).order_by("-seq").values_list("log", flat=True).first()
+        )
     log = [(n, log_entry_from_data(line)) for n, line in new_lines]
     last_order = log_entry_from_data(order_line) if order_line else None
     can_undo = _can_undo(door, last.by_opponent if last else None)
@@ -289,11 +314,21 @@ def _changes(
     old = presenter.board(game, before, opponent=door.opponent, log=[], can_undo=can_undo)
     now_prints, old_prints = presenter.row_fingerprints(context), presenter.row_fingerprints(old)
     changed = {key for key, value in now_prints.items() if old_prints.get(key) != value}
+    panels, old_panels = presenter.panel_fingerprints(context), presenter.panel_fingerprints(old)
+    moved = {name for name, value in panels.items() if old_panels[name] != value}
+    # The bar also says the last order and a refusal, and its Undo is the opponent's only for their
+    # own last action: sent whenever one of those may have changed.
+    if error or undone or seq == 0 or door.opponent or any(entry.kind in ("order", "snap") for _n, entry in log):
+        moved.add("bar")
     seen_now = (last.seq, last.pk) if last else (0, 0)
-    opponent_acted = not door.opponent and game.actions.filter(by_opponent=True).exists()
+    if opponent_acted is None and not door.opponent:
+        opponent_acted = game.actions.filter(by_opponent=True).exists()
+    opponent_acted = bool(opponent_acted) and not door.opponent
     _page_context(request, door, context, seen_now, opponent_acted).update(
         error=error,
         changed=changed,
+        moved=moved,
+        log_was_empty=seq == 0,
         removed_lines=range(last.seq + 1 if last else 1, seq + 1),
     )
     return _headers(render(request, "games/game.html#changes", context), door)
@@ -330,6 +365,8 @@ def _build(form: ActionForm, door: Door):
                 banzai=data["banzai"],
                 vengeance=data["vengeance"],
                 vengeance_die=data["vengeance_die"],
+                fubar=data["fubar"],
+                rally=data["rally"],
             )
         if kind == "snap":
             unit_action(state, "snap", {})
@@ -343,6 +380,8 @@ def _build(form: ActionForm, door: Door):
                 tiger=data["tiger_fear"],
                 vengeance=data["vengeance"],
                 vengeance_die=data["vengeance_die"],
+                fubar=data["fubar"],
+                rally=data["rally"],
             )
         if kind == "casualties":
             unit_action(state, "casualties", {})
@@ -365,7 +404,9 @@ def _build(form: ActionForm, door: Door):
         if kind == "remove":
             return unit_action(state, "remove", {})
         if kind == "end_turn":
-            return end_turn(state, server_rng, release=data["release"], force=data["force"])
+            return end_turn(
+                state, server_rng, release=data["release"], force=data["force"], down_dice=data["down_pins"]
+            )
         if door.opponent:
             raise RulesError("Only the game's creator can end the game.", code="not-your-game")
         return Action("end_game", data={"result": data["result"], "scenario": data["scenario"]})
@@ -380,10 +421,14 @@ def _after_post(
     anchor: str = "",
     seen: tuple[int, int] | None = None,
     before: GameState | None = None,
+    fresh: bool = False,
 ) -> HttpResponse:
+    """``fresh``: ``door.game`` is the game as the action left it (``game_act`` brought it up to date);
+    else it is read again, as a refusal may come from a game another phone moved on."""
     if request.htmx:
         # What changed since the board the phone showed (and the error, if any).
-        return _changes(request, Door(Game.objects.get(pk=door.game.pk), door.opponent), seen, error, before)
+        game = door.game if fresh else Game.objects.get(pk=door.game.pk)
+        return _changes(request, Door(game, door.opponent), seen, error, before)
     if error:
         messages.error(request, error)
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
@@ -398,6 +443,7 @@ def _revision_missing(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @_action_rate_limited
+@_gzip_htmx
 def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")
@@ -417,11 +463,12 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     except RulesError as exc:
         error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] not in ("order", "snap") else ""
-    return _after_post(request, door, error, anchor, seen)
+    return _after_post(request, door, error, anchor, seen, fresh=not error)
 
 
 @require_POST
 @_action_rate_limited
+@_gzip_htmx
 def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
     if _needs_login(request, token):
         raise Http404("No such game")

@@ -510,8 +510,12 @@ def give_order(
     banzai: bool = False,
     vengeance: bool = False,
     vengeance_die: int | None = None,
+    fubar: int | None = None,
+    rally: int | None = None,
 ) -> Action:
     """An order for the drawn die, with the order test's dice (typed, or rolled here) when needed.
+    ``fubar``, ``rally``: the FUBAR chart's and a Rally's D6 when the players rolled them (a phone
+    that played offline did, and showed their result): else rolled here if the order needs them.
     ``banzai``: a Japanese infantry unit Running at, or assaulting, the closest visible enemy passes
     without a roll (Banzai Charge).
 
@@ -533,7 +537,8 @@ def give_order(
         _check_banzai(state, unit, order)
         data["banzai"] = True
         return Action("order", side=unit.side, unit=unit_key, data=data)
-    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
+    typed = {"fubar": fubar, "rally": rally}
+    _roll_test(state, unit, order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger, typed=typed)
     return Action("order", side=unit.side, unit=unit_key, data=data)
 
 
@@ -562,15 +567,21 @@ def snap_order(
     tiger: bool = False,
     vengeance: bool = False,
     vengeance_die: int | None = None,
+    fubar: int | None = None,
+    rally: int | None = None,
 ) -> Action:
-    """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag."""
+    """ "You men, snap to action!": the officer's order for another unit, with its own die from the bag
+    (``fubar``, ``rally``: as for ``give_order``)."""
     offer = _snap_offer(state)
     unit = state.unit(unit_key)
     data: dict[str, Any] = {"officer": offer.officer, "order": offer.order}
     bonus = state.unit(offer.officer).setup.officer_bonus
     if vengeance:
         _roll_vengeance(state, unit, rng, vengeance_die, data)
-    _roll_test(state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger)
+    typed = {"fubar": fubar, "rally": rally}
+    _roll_test(
+        state, unit, offer.order, bonus, rng, dice, data, commissar=commissar, reroll=reroll, tiger=tiger, typed=typed
+    )
     return Action("snap", side=unit.side, unit=unit_key, data=data)
 
 
@@ -586,10 +597,12 @@ def _roll_test(
     commissar: bool = False,
     reroll: tuple[int, int] | None = None,
     tiger: bool = False,
+    typed: Mapping[str, int | None] | None = None,
 ) -> None:
     """Into ``data``: the order test's dice (typed, or rolled here) when needed, the commissar's re-roll
-    of a failed test (Not One Step Back!), FUBAR's and Rally's D6. Vengeance's die, if any, is in
-    ``data`` already: a pin it lost counts in the test, which is taken all the same."""
+    of a failed test (Not One Step Back!), FUBAR's and Rally's D6 (``typed``, or rolled here). Vengeance's
+    die, if any, is in ``data`` already: a pin it lost counts in the test, which is taken all the same."""
+    typed = typed or {}
     if tiger:
         if not tiger_fear_applies(state, unit.key):
             raise RulesError("Tiger Fear does not act on this unit.", code="tiger-fear")
@@ -612,10 +625,14 @@ def _roll_test(
                     data["reroll_rolled"] = True
                 final = data["reroll"] = [_check_die(reroll[0], "die1"), _check_die(reroll[1], "die2")]
         if final == [6, 6]:
-            data["fubar"] = roll(rng)
+            data["fubar"] = _typed_or_rolled(typed.get("fubar"), "fubar", rng)
     passed = not needs_test or _passes(state, unit, bonus, final, tiger, shed)
     if order == "rally" and passed and state.rules.rally == "d6":
-        data["rally"] = roll(rng)
+        data["rally"] = _typed_or_rolled(typed.get("rally"), "rally", rng)
+
+
+def _typed_or_rolled(value: int | None, name: str, rng: Rng) -> int:
+    return roll(rng) if value is None else _check_die(value, name)
 
 
 def _roll_vengeance(state: GameState, unit: UnitState, rng: Rng, die: int | None, data: dict[str, Any]) -> None:
@@ -727,8 +744,20 @@ def send_back(state: GameState) -> Action:
     return Action("send_back", side=other_side(side))
 
 
-def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: bool = False) -> Action:
-    """End the turn: units on Down or Ambush keep their order unless released; staying Down sheds pins."""
+def end_turn(
+    state: GameState,
+    rng: Rng,
+    *,
+    release: Iterable[str] = (),
+    force: bool = False,
+    down_dice: Mapping[str, int] | None = None,
+) -> Action:
+    """End the turn: units on Down or Ambush keep their order unless released; staying Down sheds pins.
+
+    ``down_dice``: the D3 each unit staying Down rolled, by unit key, when the players rolled them (a
+    phone that played offline did); a unit without one rolls here. Editions that shed every pin roll none.
+    """
+    down_dice = down_dice or {}
     _check_playing(state)
     released = sorted(set(release))
     data: dict[str, Any] = {"release": released}
@@ -739,7 +768,8 @@ def end_turn(state: GameState, rng: Rng, *, release: Iterable[str] = (), force: 
         if unit.destroyed or unit.order != "down" or unit.key in released or not unit.pins:
             continue
         if state.rules.down_end_turn == "d3":
-            down_pins[unit.key] = d3(roll(rng))
+            typed = down_dice.get(unit.key)
+            down_pins[unit.key] = d3(roll(rng)) if typed is None else _int(typed, "down_pins", 1, 3)
         else:
             down_pins[unit.key] = unit.pins
     data["down_pins"] = down_pins

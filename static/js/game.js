@@ -79,14 +79,19 @@
     keepPending = false;
     var s = sync();
     if (!s || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-    var copy = document.documentElement.cloneNode(true);
-    var banner = copy.querySelector("#offline-banner");
-    if (banner) banner.remove();
-    copy.classList.remove("offline");
+    var root = document.documentElement;
+    // Online (the usual case) the page is kept as it is; copying it first, to take the offline
+    // banner and class off, costs a phone as much again and is only needed offline.
+    if (document.getElementById("offline-banner") || root.classList.contains("offline")) {
+      root = root.cloneNode(true);
+      var banner = root.querySelector("#offline-banner");
+      if (banner) banner.remove();
+      root.classList.remove("offline");
+    }
     navigator.serviceWorker.controller.postMessage({
       type: "keep-board",
       url: location.pathname,
-      html: "<!doctype html>\n" + copy.outerHTML,
+      html: "<!doctype html>\n" + root.outerHTML,
       // The page's scripts and styles: on the first visit they came before the worker did.
       assets: Array.prototype.map.call(
         document.querySelectorAll("script[src], link[rel=stylesheet][href]"),
@@ -100,6 +105,83 @@
   function pick(name, params) { return params.get(name) || ""; }
 
   function number(el) { return el ? parseInt(el.textContent, 10) || 0 : 0; }
+
+  // The edition's numbers and the log's own sentences, as the server sent them with the board
+  // (board.offline_words): what the engine would work out is worked out here with the same rules,
+  // and written in the same words; the server's replay keeps the last word.
+  var wordsRead = null;
+  function words() {
+    if (wordsRead) return wordsRead;
+    var el = document.getElementById("offline-words");
+    try { wordsRead = el ? JSON.parse(el.textContent) : null; } catch (error) { wordsRead = null; }
+    return wordsRead || {rules: {}, sides: {}, orders: {}, damage: {}, avanti: {}, banzai: {}, line: {}};
+  }
+  // Python's "%(name)s" and "%(name)+d", as gettext left them.
+  function fill(template, values) {
+    return (template || "").replace(/%\((\w+)\)(\+?)[sd]/g, function (all, name, sign) {
+      var value = values[name];
+      return (sign && value >= 0 ? "+" : "") + value;
+    });
+  }
+  function unitName(row) { var name = row && row.querySelector(".unit-name"); return name ? name.textContent : "?"; }
+  function pinsOf(row) { return parseInt(row.dataset.pins, 10) || 0; }
+  function turnNow() {
+    var shown = document.querySelector(".game-turn strong");
+    var found = shown && /\d+/.exec(shown.textContent);
+    return found ? parseInt(found[0], 10) : 0;
+  }
+  // A log line as board.log_line writes it, on top of the log, until the server's own replaces it.
+  function writeLog(text, turn) {
+    var list = document.getElementById("log-lines");
+    // A board kept from before the page carried its sentences writes none (the server's come on sync).
+    if (!list || !words().line.turn) return;
+    var empty = document.getElementById("log-empty");
+    if (empty) empty.remove();
+    var line = document.createElement("li");
+    line.className = "log-queued";
+    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text;
+    list.prepend(line);
+  }
+  function routs(row) {
+    return !!words().rules.pin_rout && pinsOf(row) >= (parseInt(row.dataset.limit, 10) || Infinity);
+  }
+  function statusBadge(row, text) {
+    var badge = document.createElement("span");
+    badge.className = "badge badge-disputed";
+    badge.textContent = text;
+    row.querySelector(".unit-status").appendChild(badge);
+    return badge;
+  }
+  // A unit destroyed (pins, casualties, knocked out, removed): its dice leave the bag and the game
+  // (rules.game.engine._destroy, GameState.dice_in_bag), its row keeps no tools.
+  function destroy(row) {
+    if (row.classList.contains("unit-destroyed")) return;
+    var count = document.querySelector("#dice-" + row.dataset.side + " strong");
+    if (count) {
+      count.textContent = Math.max(number(count) - (parseInt(row.dataset.ordersLeft, 10) || 0), 0);
+      var total = count.nextSibling;
+      if (total) total.textContent = total.textContent.replace(/\d+/, function (n) {
+        return String(Math.max(parseInt(n, 10) - (parseInt(row.dataset.dice, 10) || 0), 0));
+      });
+    }
+    row.dataset.ordersLeft = 0;
+    row.classList.add("unit-destroyed");
+    row.classList.remove("unit-awaits");
+    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(function (el) { el.remove(); });
+    statusBadge(row, words().destroyed);
+  }
+  function setModels(row, models) {
+    var input = row.querySelector("input[name=action][value=casualties]");
+    var shown = input && input.form.querySelector("strong");
+    if (shown) shown.textContent = models;
+    var head = row.querySelector(".unit-head .source");
+    if (head) head.textContent = head.textContent.replace(/\d+(?=\/\d)/, String(models));
+  }
+  function modelsOf(row) {
+    var head = row.querySelector(".unit-head .source");
+    var found = head && /(\d+)\/(\d+)/.exec(head.textContent);
+    return found ? {left: parseInt(found[1], 10), start: parseInt(found[2], 10)} : null;
+  }
 
   function drawSide() {
     // A die from the bag as it shows: each side's chance is its share of the dice left.
@@ -146,13 +228,18 @@
     var awaits = document.getElementById("game-awaits");
     if (!awaits) return;
     var keys = awaits.dataset.units.split(" ").filter(Boolean);
-    document.querySelectorAll("li.unit").forEach(function (row) {
-      if (keys.indexOf(row.id.slice(2)) !== -1) {
-        giveOrderButtons(row, "");
-      } else if (!row.querySelector(".order-test")) {
-        row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
-        if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
-      }
+    keys.forEach(function (key) {
+      var row = document.getElementById("u-" + key);
+      if (row) giveOrderButtons(row, "");
+    });
+    // Only the rows that have order buttons now are looked at, not the whole board: this runs
+    // after every tap, on a phone's CPU.
+    var rows = new Set(document.querySelectorAll("li.unit-awaits"));
+    document.querySelectorAll("li.unit form.order-form").forEach(function (form) { rows.add(form.closest("li.unit")); });
+    rows.forEach(function (row) {
+      if (!row || keys.indexOf(row.id.slice(2)) !== -1 || row.querySelector(".order-test")) return;
+      row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
+      if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
     });
   }
 
@@ -175,7 +262,7 @@
   // the pin Vengeance's die took just before; the test is taken all the same, even without a pin
   // left (null: no test, the unit had no pin).
   function testMorale(row, bonus, tiger, shed) {
-    var range = (sync().dataset.moraleRange || "2 10").split(" ").map(Number);
+    var range = words().rules.morale_range || [2, 10];
     var pins = (parseInt(row.dataset.pins, 10) || 0) + (tiger ? 1 : 0);
     if (pins <= 0) return null;
     pins -= shed || 0;
@@ -205,10 +292,28 @@
       var own = typed(entries.get("vengeance_die"));
       entries.set("vengeance_die", own || die());
     } else entries.delete("vengeance_die");
-    // Banzai passes without a roll; a pinned unit given Down takes no test (rules.game.engine._test_needed).
-    if (entries.get("banzai") || pick("order", entries) === "down") return;
-    var morale = testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"), vengeanceShed(entries));
-    if (morale === null) return;
+    if (entries.get("banzai")) return;
+    // A pinned unit given Down takes no test (rules.game.engine._test_needed).
+    var down = pick("order", entries) === "down";
+    var shed = vengeanceShed(entries);
+    var morale = down ? null : testMorale(row, officerBonus(form, entries), !!entries.get("tiger_fear"), shed);
+    if (morale !== null) rollOrderTest(entries, morale);
+    // The FUBAR chart's D6 and a Rally's (2nd and 1st editions), as rules.game.engine._roll_test rolls them.
+    var result = morale === null ? {given: entries.get("order") || ""} : testResult(entries);
+    if (result.given === "fubar") entries.set("fubar", die());
+    if (result.given === "rally" && words().rules.rally === "d6") entries.set("rally", die());
+  }
+
+  // A support roll's dice, typed or rolled here, go into the action: the server replays them.
+  function rollSupport(entries) {
+    var info = ((words().support || {})[entries.get("side")] || {})[entries.get("roll")];
+    if (!info) return;
+    ["sdie1", "sdie2"].slice(0, info.dice).forEach(function (name) {
+      entries.set(name, typed(entries.get(name)) || die());
+    });
+  }
+
+  function rollOrderTest(entries, morale) {
     var d1 = typed(entries.get("die1")), d2 = typed(entries.get("die2"));
     if (!d1 || !d2) { d1 = die(); d2 = die(); }
     entries.set("die1", d1);
@@ -273,6 +378,7 @@
 
   function loseNco(row, penalty) {
     row.dataset.morale = (parseInt(row.dataset.morale, 10) || 0) + penalty;
+    if (penalty) row.dataset.nco = penalty;
     var box = row.querySelector("fieldset.nco");
     if (box) box.remove();  // lost once: the box goes, as the server's row will have it
     var badge = document.createElement("span");
@@ -281,34 +387,165 @@
     row.querySelector(".unit-status").appendChild(badge);
   }
 
+  // The NCO's part of a casualty's log line (board._nco_line).
+  function ncoLine(entries) {
+    var w = words().line.nco || {};
+    if (!entries.get("nco")) return "";
+    if (entries.get("nco_die")) {
+      var lost = entries.get("nco_lost") !== null;
+      return fill(lost ? w.initiative_lost : w.initiative_replaced, {die: entries.get("nco_die")});
+    }
+    return entries.get("nco_lost") === "0" ? w.no_penalty : w.lost;
+  }
+
+  // The order as rules.game.engine._take_order gives it: the test, its pin, FUBAR, Rally; and its log line.
   function takeOrder(row, entries, label) {
+    var w = words();
     var order = pick("order", entries);
     var given = order;
-    if (vengeanceShed(entries)) setPins(row, Math.max((parseInt(row.dataset.pins, 10) || 0) - 1, 0));
+    var before = pinsOf(row), pins = before;
+    var side = row.dataset.side;
+    var head = fill(w.line.order, {unit: unitName(row), order: w.orders[order] || order});
+    var text = "";
+    if (pick("action", entries) === "snap") text += " · " + fill(w.line.snap, {officer: entries.get("officer_name") || "?"});
+    if (entries.get("banzai")) {
+      if (pins > 0 && order !== "down") pins -= 1;
+      if (w.banzai[side]) text += " · " + w.banzai[side];
+    } else {
+      if (entries.get("tiger_fear")) text += " · " + w.line.tiger;
+      if (w.avanti[side]) text += " · " + w.avanti[side];
+    }
+    if (entries.get("vengeance_die") && entries.get("vengeance")) {
+      var vengeance = {die: entries.get("vengeance_die"), before: before, after: before - 1};
+      if (vengeanceShed(entries)) pins = Math.max(pins - 1, 0);
+      text += " · " + fill(vengeanceShed(entries) ? w.line.vengeance_shed : w.line.vengeance_stay, vengeance);
+    }
+    if (row.dataset.nco) text += " · " + fill(w.line.nco_order, {modifier: parseInt(row.dataset.nco, 10)});
     if (entries.get("morale")) {
       var result = testResult(entries);
       var dice = result.dice.join("+");
-      var pins = parseInt(row.dataset.pins, 10) || 0;
       given = result.given;
-      if (given === "fubar") note(say(panel().dataset.fubar, {dice: dice}));
-      else if (given === "down") note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
-      else { setPins(row, Math.max(pins - 1, 0)); note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)})); }
+      if (entries.get("reroll1") && entries.get("commissar") && w.line.commissar) {
+        var men = modelsOf(row);
+        if (men) setModels(row, men.left - 1);
+        var first = {a: entries.get("die1"), b: entries.get("die2"), models: men ? men.left - 1 : "?"};
+        text += " · " + fill(w.line.commissar, first);
+      }
+      text += " · " + fill(w.line.test, {a: result.dice[0], b: result.dice[1], morale: entries.get("morale")});
+      if (given === "fubar") {
+        var chart = parseInt(entries.get("fubar"), 10) || 0;
+        var outcome = chart <= (w.rules.fubar_faces || 0) ? w.line.friendly_fire : w.line.panic;
+        text += " · " + outcome;
+        note(say(panel().dataset.fubar, {dice: dice, die: chart}) + " · " + outcome);
+      } else if (given === "down") {
+        text += " · " + w.line.failed;
+        note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
+      } else {
+        pins = Math.max(pins - 1, 0);
+        text += " · " + w.line.passed;
+        note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)}));
+      }
       mark(row, given === "fubar" ? "FUBAR" : orderLabel(given), "badge-test");
     }
     if (given === "rally") {
-      if (sync().dataset.rally === "all") setPins(row, 0);
-      else note(panel().dataset.rally);
+      pins = w.rules.rally === "all" ? 0 : Math.max(pins - (parseInt(entries.get("rally"), 10) || 0), 0);
+      text += " · " + fill(w.line.rally, {before: before, after: pins});
     }
+    setPins(row, pins);
     if (given) row.dataset.order = given;
     row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
     mark(row, label);
+    // An officer who took the order he was given passes it on ("snap to action"), Blitzkrieg to one
+    // more unit (rules.game.engine._order).
+    var passOn = 0;
+    if (pick("action", entries) === "order" && given === order && parseInt(row.dataset.extra, 10) > 0) {
+      passOn = parseInt(row.dataset.extra, 10) + (w.blitzkrieg && w.blitzkrieg[side] ? 1 : 0);
+      if (w.blitzkrieg && w.blitzkrieg[side]) head += " · " + w.line.blitzkrieg;
+    }
+    writeLog(head + text);
+    return passOn;
+  }
+
+  // The officer's order offered to the other units of his side that can still take one, each
+  // with a die of its own (and its own test if pinned, with his bonus).
+  function offerSnap(officer, order, left) {
+    var template = document.getElementById("snap-form-template");
+    var slot = document.getElementById("snap-slot");
+    if (!template || !slot || !left) return;
+    slot.dataset.left = left;
+    var w = words();
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      if (row === officer || row.dataset.side !== officer.dataset.side) return;
+      if (row.classList.contains("unit-destroyed") || !(parseInt(row.dataset.ordersLeft, 10) > 0)) return;
+      var form = template.content.firstElementChild.cloneNode(true);
+      form.querySelector("input[name=unit]").value = row.id.slice(2);
+      form.dataset.bonus = officer.dataset.bonus || "0";
+      form.dataset.order = order;
+      form.dataset.officer = unitName(officer);
+      var button = form.querySelector("button");
+      button.textContent = fill(w.line.snap_button, {order: w.orders[order] || order, officer: unitName(officer)});
+      button.classList.add("order-" + order);
+      var morale = testMorale(row, parseInt(form.dataset.bonus, 10) || 0, false);
+      if (morale !== null) {
+        var test = form.querySelector(".offline-test");
+        test.hidden = false;
+        test.querySelector(".order-test").textContent = say(panel().dataset.test, {morale: morale});
+      }
+      row.querySelector(".unit-head").after(form);
+      row.classList.add("unit-awaits");
+      window.htmx.process(form);
+    });
+  }
+
+  // A unit took the officer's order: one unit fewer may; none left, the offer ends.
+  function passSnap(row) {
+    row.querySelectorAll(".snap-form").forEach(function (form) { form.remove(); });
+    row.classList.remove("unit-awaits");
+    var slot = document.getElementById("snap-slot");
+    var left = Math.max((parseInt(slot && slot.dataset.left, 10) || 0) - 1, 0);
+    if (slot) slot.dataset.left = left;
+    if (!left) endSnap();
+  }
+
+  function endSnap() {
+    var note = document.getElementById("snap");
+    if (note) note.remove();
+    document.querySelectorAll("li.unit .snap-form").forEach(function (form) {
+      var row = form.closest("li.unit");
+      form.remove();
+      if (!row.querySelector(".order-form")) row.classList.remove("unit-awaits");
+    });
+  }
+
+  // Staying Down sheds pins at the end of the turn: a D3 each (rolled here and sent, so the server
+  // replays it), or every pin, as the edition says (rules.game.engine.end_turn).
+  function rollDownPins(entries) {
+    if (words().rules.down !== "d3") return;
+    var released = entries.getAll("release");
+    var rolled = [];
+    document.querySelectorAll("li.unit").forEach(function (row) {
+      var key = row.id.slice(2);
+      if (row.classList.contains("unit-destroyed") || row.dataset.order !== "down") return;
+      if (released.indexOf(key) !== -1 || !pinsOf(row)) return;
+      rolled.push(key + ":" + Math.floor((die() + 1) / 2));
+    });
+    if (rolled.length) entries.set("down_pins", rolled.join(" "));
+  }
+
+  function downPinsLost(entries, row) {
+    if (words().rules.down !== "d3") return pinsOf(row);
+    var found = (entries.get("down_pins") || "").split(" ").filter(function (pair) {
+      return pair.split(":")[0] === row.id.slice(2);
+    })[0];
+    return found ? Math.min(parseInt(found.split(":")[1], 10) || 0, pinsOf(row)) : 0;
   }
 
   // End of turn on this phone: every unit not destroyed gets its dice back in the bag, but for a
   // Down or Ambush order kept (not released), whose die stays out (rules.game.engine._end_turn).
   function endTurn(entries) {
     var released = entries.getAll("release");
-    var bag = {}, total = {};
+    var bag = {}, total = {}, shed = [];
+    var turn = turnNow();
     document.querySelectorAll("li.unit").forEach(function (row) {
       var side = row.dataset.side;
       bag[side] = bag[side] || 0;
@@ -318,6 +555,11 @@
       var order = row.dataset.order;
       var kept = (order === "down" || order === "ambush") && released.indexOf(row.id.slice(2)) === -1;
       row.dataset.ordersLeft = kept ? dice - 1 : dice;
+      if (kept && order === "down" && pinsOf(row)) {
+        var lost = downPinsLost(entries, row);
+        if (lost) shed.push(unitName(row) + " \u2212" + lost);
+        setPins(row, pinsOf(row) - lost);
+      }
       if (!kept) {
         row.dataset.order = "";
         row.querySelectorAll(".badge-order, .badge-test").forEach(function (badge) { badge.remove(); });
@@ -336,48 +578,141 @@
       el.textContent = el.textContent.replace(/\d+/, function (n) { return String(parseInt(n, 10) + 1); });
     });
     document.querySelectorAll("#end-turn input[type=checkbox]").forEach(function (box) { box.checked = false; });
+    // An air strike is offered again next turn while calls are left.
+    document.querySelectorAll(".support-air").forEach(function (form) {
+      if (parseInt(form.dataset.left, 10) > 0) form.hidden = false;
+    });
     note(panel().dataset.turnEnded);
+    // The engine logs the end of a turn once the turn has moved on: "Turn 2 · End of turn 1".
+    var text = fill(words().line.end_turn, {turn: turn});
+    if (shed.length) text += " · " + fill(words().line.down_pins, {units: shed.join(", ")});
+    writeLog(text, turn + 1);
   }
 
   function mark(row, text, extraClass) {
     if (!row) return;
     row.classList.add("unit-queued");
     var status = row.querySelector(".unit-status");
+    var waiting = !extraClass && status.querySelector(".badge-queued:not(.badge-test)");
+    if (waiting) {
+      // One badge per unit, counting its actions waiting: nine pins are not nine badges.
+      waiting.dataset.count = (parseInt(waiting.dataset.count, 10) || 1) + 1;
+      waiting.textContent = text + " \u00d7" + waiting.dataset.count;
+      return;
+    }
     var badge = document.createElement("span");
     badge.className = "badge badge-queued" + (extraClass ? " " + extraClass : "");
     badge.textContent = text;
     status.appendChild(badge);
   }
 
+  // Air Superiority's air strike, Massed Batteries' radius (rules.game.engine._support), from the
+  // chart and radius the board sent: an air strike rolled is not offered again this turn, and one
+  // that came uses a call up.
+  function supportRoll(params) {
+    var w = words();
+    var side = pick("side", params), kind = pick("roll", params);
+    var info = ((w.support || {})[side] || {})[kind];
+    if (!info) return "";
+    var dice = [typed(params.get("sdie1"))];
+    if (info.dice > 1) dice.push(typed(params.get("sdie2")));
+    var values = {side: w.sides[side] || "", dice: dice.join(", "), rule: info.rule};
+    document.querySelectorAll("#support-" + kind + "-" + side + " input[type=number]").forEach(function (input) {
+      input.value = "";
+    });
+    if (kind === "air") {
+      var form = document.getElementById("support-air-" + side);
+      var face = info.faces[dice[0]];
+      var left = Math.max((parseInt(form && form.dataset.left, 10) || 0) - (face[1] ? 1 : 0), 0);
+      if (form) { form.dataset.left = left; form.hidden = true; }
+      values.outcome = face[0];
+      values.left = left;
+      return fill(info.line[left], values);
+    }
+    values.radius = info.radius[Math.max.apply(null, dice)];
+    return fill(info.line, values);
+  }
+
+  // A vehicle's damage result (rules.game.engine._damage): a pin each, On fire, a second
+  // Immobilised knocking it out where the edition says so, the pin limit; its log line.
+  function damage(row, result) {
+    var w = words();
+    var text = fill(w.line.damage, {unit: unitName(row), result: w.damage[result] || result});
+    var fire = Array.prototype.filter.call(row.querySelectorAll(".badge-disputed"), function (badge) {
+      return badge.textContent === w.damage.on_fire;
+    });
+    if (result === "extinguished") { fire.forEach(function (badge) { badge.remove(); }); return text; }
+    if (result === "knocked_out") { destroy(row); return text; }
+    setPins(row, pinsOf(row) + 1);
+    if (result === "on_fire" && !fire.length) statusBadge(row, w.damage.on_fire);
+    if (result === "immobilised") {
+      var times = (parseInt(row.dataset.immobilised, 10) || 0) + 1;
+      row.dataset.immobilised = times;
+      if (times === 1) statusBadge(row, w.damage.immobilised);
+      if (times >= 2 && w.rules.second_immobilised) {
+        destroy(row);
+        return text + " · " + w.line.knocked_out;
+      }
+    }
+    if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
+    return text;
+  }
+
   function showLocally(params, label) {
+    var w = words();
     var action = pick("action", params);
     var row = document.getElementById("u-" + pick("unit", params));
     var delta = parseInt(pick("delta", params) || "1", 10);
+    var text = "";
     if (action === "pins") {
-      setPins(row, Math.max((parseInt(row.dataset.pins, 10) || 0) + delta, 0));
+      setPins(row, Math.max(pinsOf(row) + delta, 0));
+      text = fill(w.line.pins, {unit: unitName(row), delta: delta, pins: pinsOf(row)});
+      if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
       mark(row, label);
     } else if (action === "casualties") {
-      var form = row && row.querySelector("input[name=action][value=" + action + "]").form;
-      var shown = form && form.querySelector("strong");
-      if (shown) shown.textContent = Math.max(number(shown) - delta, 0);
+      var men = modelsOf(row) || {left: 0, start: 0};
+      var left = Math.min(Math.max(men.left - delta, 0), men.start);
+      setModels(row, left);
+      var forms = delta < 0 ? w.line.back : w.line.casualty;
+      text = fill((forms || [])[Math.abs(delta) === 1 ? 0 : 1], {unit: unitName(row), delta: Math.abs(delta), models: left});
       if (params.get("nco_lost") !== null) loseNco(row, parseInt(params.get("nco_lost"), 10) || 0);
+      if (params.get("nco") && delta > 0) text += " · " + ncoLine(params);
+      if (left === 0) { destroy(row); text += " · " + w.line.wiped_out; }
       mark(row, label);
-    } else if (action === "remove" || action === "damage") {
-      if (action === "remove") row.classList.add("unit-destroyed");
+    } else if (action === "damage") {
+      text = damage(row, pick("result", params));
+      mark(row, label);
+    } else if (action === "remove") {
+      destroy(row);
+      text = fill(w.line.remove, {unit: unitName(row)});
       mark(row, label);
     } else if (action === "record") {
       var dice = document.querySelector("#dice-" + pick("side", params) + " strong");
       if (dice) dice.textContent = Math.max(number(dice) - 1, 0);
+      text = fill(w.line.recorded, {side: w.sides[pick("side", params)] || ""});
       dropOrderForms();
+      endSnap();  // the next die drawn: the officer's moment has passed
       offerOrders(pick("side", params));
-    } else if (action === "order" || action === "snap") {
-      takeOrder(row, params, label);
+    } else if (action === "order") {
+      var passOn = takeOrder(row, params, label);
       dropOrderForms();
+      endSnap();
+      offerSnap(row, pick("order", params), passOn);
+    } else if (action === "snap") {
+      // The unit takes a die of its own from the bag (rules-notes §13).
+      var bag = document.querySelector("#dice-" + row.dataset.side + " strong");
+      if (bag) bag.textContent = Math.max(number(bag) - 1, 0);
+      takeOrder(row, params, label);
+      passSnap(row);
     } else if (action === "end_turn") {
       dropOrderForms();
+      endSnap();
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
+    } else if (action === "support") {
+      text = supportRoll(params);
     }
+    if (text) writeLog(text);
     var current = document.getElementById("current-die");
     if (current && (action === "record" || action === "order" || action === "end_turn")) current.hidden = true;
   }
@@ -395,7 +730,12 @@
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
-    if (!offline()) return;
+    if (!offline()) {
+      // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
+      // if it moved.
+      document.querySelectorAll("#game-bar .message-error").forEach(function (el) { el.remove(); });
+      return;
+    }
     event.preventDefault();
     if (s.dataset.onePhone === undefined) return;  // two phones: this one only follows offline
     var entries = new URLSearchParams();
@@ -411,6 +751,9 @@
     // A passed-on order names no order of its own (the server takes the officer's): the page's
     // copy says which, for what it shows and for the end of the turn (the server ignores it here).
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
+    if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
+    if (action === "end_turn") rollDownPins(entries);
+    if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     if (action === "casualties") rollNco(sent, entries);
     var queue = readQueue();
@@ -424,6 +767,12 @@
     queue.push(item);
     writeQueue(queue);
     showLocally(entries, label.replace(/:\s*$/, ""));
+    if (row && (action === "pins" || action === "casualties" || action === "damage")) {
+      // Whether the page removed the unit (a rout, the last man, knocked out): checked against
+      // the server's answer when the queue is sent.
+      item.destroyed = row.classList.contains("unit-destroyed");
+      writeQueue(queue);
+    }
     keepBoard();
   });
 
@@ -466,11 +815,19 @@
   // The order the server gave an order tested offline, when it is not the one this phone showed
   // (the same dice, so only a morale worked out differently here): its row's order label, else "".
   function differs(item, answer) {
-    if (item.expect === undefined) return "";
+    if (item.expect === undefined && item.destroyed === undefined) return "";
     var row = answer.doc.getElementById("u-" + new URLSearchParams(item.body).get("unit"));
-    if (!row || outcome(row.dataset.order) === outcome(item.expect)) return "";
-    var name = row.querySelector(".unit-name"), badge = row.querySelector(".badge-order");
-    return (name ? name.textContent : "") + ": " + (badge ? badge.textContent.trim() : row.dataset.order);
+    if (!row) return "";
+    var name = row.querySelector(".unit-name");
+    name = name ? name.textContent : "";
+    if (item.destroyed !== undefined) {
+      // A unit removed here and not there, or the other way round: what the server's row says.
+      if (row.classList.contains("unit-destroyed") === item.destroyed) return "";
+      return name + ": " + row.querySelector(".unit-status").textContent.replace(/\s+/g, " ").trim();
+    }
+    if (outcome(row.dataset.order) === outcome(item.expect)) return "";
+    var badge = row.querySelector(".badge-order");
+    return name + ": " + (badge ? badge.textContent.trim() : row.dataset.order);
   }
 
   var refused = "";  // the last refusal, said again on the board brought up to date after it
@@ -576,7 +933,18 @@
       return el.closest("li.unit").id;
     });
   });
+  // htmx says "settled" once for every element it swapped in, each out-of-band piece of a
+  // fragment included: the board is brought in line once, when they all are.
+  var settling = false;
   document.addEventListener("htmx:afterSettle", function () {
+    if (settling) return;
+    settling = true;
+    queueMicrotask(function () {
+      settling = false;
+      settled();
+    });
+  });
+  function settled() {
     openTools.forEach(function (id) {
       var tools = document.querySelector("#" + id + " details.unit-tools");
       if (tools) tools.open = true;
@@ -587,7 +955,7 @@
     if (refusedKind === "differs" && !readQueue().length) refused = "";
     keepBoard();
     showWaiting();
-  });
+  }
   window.addEventListener("pageshow", function (event) {
     // A page the browser kept in memory (back/forward cache) may be older than the game: ask at once.
     if (event.persisted && sync() && !offline()) reloadBoard();

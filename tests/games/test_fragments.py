@@ -179,3 +179,64 @@ def test_the_offline_notes_speak_french(alice_client, alice, other) -> None:
     theirs = other.get(f"/g/{game.share_token}/", headers=french).content.decode()
     assert "Hors ligne : continuez à jouer" in mine and "En attente d'envoi :" in mine
     assert "Hors ligne : voici le dernier état vu par ce téléphone" in theirs
+
+
+def test_a_pin_leaves_the_bar_end_of_turn_and_summary_alone_until_they_move(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=4)
+    unit = game.setup["sides"][0]["units"][1]["key"]
+    url = f"/games/{game.pk}/act/"
+    alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX)
+    html = alice_client.post(
+        url, {"action": "pins", "unit": unit, "delta": "1", "seen": seen(game)}, headers=HTMX
+    ).content.decode()
+    assert rows(html) == [unit]
+    assert ('id="game-bar"' in html, 'id="end-turn"' in html, 'id="summary"' in html) == (False, False, False)
+    assert ('id="game-awaits"' in html, 'id="snap-slot"' in html, 'id="log-empty"' in html) == (False, False, False)
+    assert "csrfmiddlewaretoken" not in html  # htmx sends the token in a header
+    # Seven pins more rout the Regular squad: a unit lost, its die out of the bag.
+    html = alice_client.post(
+        url, {"action": "pins", "unit": unit, "delta": "7", "seen": seen(game)}, headers=HTMX
+    ).content.decode()
+    assert 'id="game-bar"' in html and 'id="summary"' in html and "1 / 4" in html
+    # A refusal is said in the bar, which comes with it.
+    html = alice_client.post(
+        url, {"action": "order", "unit": unit, "order": "fire", "seen": seen(game)}, headers=HTMX
+    ).content.decode()
+    assert 'id="game-bar"' in html and "message-error" in html
+
+
+def test_a_taps_answer_is_gzipped_and_the_page_keeps_its_etag(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=4)
+    unit = game.setup["sides"][0]["units"][1]["key"]
+    gzip = {"Accept-Encoding": "gzip"}
+    tap = alice_client.post(
+        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "seen": "0-0"}, headers=HTMX | gzip
+    )
+    page = alice_client.get(f"/games/{game.pk}/", headers=gzip)
+    assert (tap.headers.get("Content-Encoding"), page.headers.get("Content-Encoding")) == ("gzip", None)
+    assert alice_client.get(f"/games/{game.pk}/", headers={"If-None-Match": page["ETag"]}).status_code == 304
+
+
+def test_a_pin_tap_reads_the_game_once_and_its_actions_once_after_writing(
+    alice_client, alice, django_assert_num_queries
+) -> None:
+    # The action written, its answer reads the actions since the phone's board (the snapshot and
+    # the rows after it) and nothing else: the last order and whether the opponent acted are
+    # among them when the game has no snapshot yet, and the game is not read again.
+    game = a_game(alice_client, alice, entries=4)
+    unit = game.setup["sides"][0]["units"][1]["key"]
+    url = f"/games/{game.pk}/act/"
+    alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX)
+    mark = seen(game)
+    # session, user, game; the write: lock, snapshot, rows, insert, update (with the transaction's
+    # savepoints on the test database); the answer: snapshot and rows.
+    with django_assert_num_queries(12):
+        alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": mark}, headers=HTMX)
+
+
+def test_a_die_drawn_moves_the_bar_not_the_summary(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, entries=4)
+    html = alice_client.post(
+        f"/games/{game.pk}/act/", {"action": "record", "side": "a", "rev": "0", "seen": "0-0"}, headers=HTMX
+    ).content.decode()
+    assert 'id="game-bar"' in html and 'id="summary"' not in html

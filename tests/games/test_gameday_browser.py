@@ -8,9 +8,12 @@ import pytest
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
-from tests.conftest import PHONE_CONTEXT, wait_until
+from tests.conftest import PHONE_CONTEXT, log_in, wait_until
 from tests.games.test_game_browser import FirstDie, _shot
-from tests.playsheets.factories import alice_with_a_list
+from tests.games.test_views import start
+from tests.lists import factories as list_factories
+from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
+from tests.resolver.factories import make_rule
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -227,8 +230,7 @@ def test_an_order_test_offline_is_rolled_on_the_phone_replayed_and_taken_back(
     squad1.locator("input[name=die1]").fill("6")
     squad1.locator("input[name=die2]").fill("6")
     squad1.locator("button[name=order][value=fire]").click()
-    assert "FUBAR (6+6)" in page.locator("#offline-note").inner_text()
-    assert "when the game syncs" in page.locator("#offline-note").inner_text()
+    assert "FUBAR (6+6), chart roll" in page.locator("#offline-note").inner_text()
     assert squad1.locator(".badge-test").inner_text() == "FUBAR"
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "game-offline-fubar-phone")
@@ -353,3 +355,231 @@ def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
     with page.expect_navigation():
         page.locator("form[action='/accounts/logout/'] button").first.click()
     assert page.evaluate(mine) == []
+
+
+def _game_in_edition(live_server, new_browser_context, monkeypatch, edition: str):
+    """Alice's one-phone game against Bob (two stand-in dice) in ``edition``, on her phone."""
+    monkeypatch.setattr(views, "server_rng", FirstDie())
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    alice = list_factories.make_user("alice")
+    army_list = make_playsheet_list(alice, edition=make_rules_edition(edition))
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"/games/new/?list={army_list.pk}")
+    page.check("input[name=opponent][value=dice]")
+    page.fill("input[name=opponent_name]", "Bob")
+    page.fill("input[name=opponent_dice]", "2")
+    page.click("button:has-text('Start the game')")
+    page.wait_for_url("**/games/*/")
+    return context, page, Game.objects.get()
+
+
+def _offline_lines(page) -> list[str]:
+    return page.locator("#log-lines li.log-queued").all_text_contents()
+
+
+def _synced(page, context) -> Game:
+    """Back online: the queue sent, and the server's board swapped in; the game as the server has it."""
+    context.set_offline(False)
+    wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
+    game = Game.objects.get()
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision === r", str(game.revision))
+    assert page.locator("#offline-conflict").is_hidden()
+    return game
+
+
+@pytest.mark.parametrize("edition", ["v2", "v3"])
+def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_at_once(
+    django_db_setup, live_server, new_browser_context, monkeypatch, edition
+):
+    context, page, game = _game_in_edition(live_server, new_browser_context, monkeypatch, edition)
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    name = squad1.locator(".unit-name").inner_text()
+    dice_a = page.locator("#dice-a").inner_text()
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    add_pin = _tools(squad1).get_by_role("button", name="Add a pin")
+    for _ in range(9):  # a Regular squad: morale 9, the pin limit the edition routs it at
+        add_pin.click()
+    # Removed at once, with the log line the server will write, and its die out of the bag.
+    assert "unit-destroyed" in squad1.get_attribute("class")
+    assert "Destroyed" in squad1.locator(".unit-status").inner_text()
+    assert squad1.locator(".badge-queued").inner_text() == "Waiting to be sent \u00d79"  # one badge, counted
+    assert squad1.locator("details.unit-tools").count() == 0
+    assert _offline_lines(page)[0] == f"Turn 1 · {name}: pins +1 (now 9) · pin limit reached: destroyed"
+    in_bag, total = (int(n) for n in dice_a.split(":")[1].split("/"))
+    assert page.locator("#dice-a").inner_text().endswith(f"{in_bag - 1} / {total - 1}")
+    _shot(page, f"game-offline-rout-{edition}-phone", squad1)
+
+    # The tank: two Immobilised results, a pin each; the second knocks it out in 2nd edition only.
+    tank = page.locator("#side-a li.unit").last
+    tank_name = tank.locator(".unit-name").inner_text()
+    for _ in range(2):
+        _tools(tank).get_by_role("button", name="Immobilised").click()
+    second = f"Turn 1 · {tank_name}: Immobilised"
+    if edition == "v2":
+        assert "unit-destroyed" in tank.get_attribute("class")
+        assert _offline_lines(page)[0] == second + " · second Immobilised result: knocked out"
+    else:
+        assert "unit-destroyed" not in tank.get_attribute("class") and tank.get_attribute("data-pins") == "2"
+        assert _offline_lines(page)[0] == second
+
+    # Bob's first unit, two pins, goes Down; the turn ends: it sheds a D3 (2nd) or all (3rd) at once.
+    bob1 = page.locator("#side-b li.unit").first
+    for _ in range(2):
+        _tools(bob1).get_by_role("button", name="Add a pin").click()
+    page.locator("#offline-play button[name=side][value=b]").click()
+    bob1.locator(".offline-order button[name=order][value=down]").click()
+    page.check("#end-turn input[name=force]")
+    page.click("#end-turn-button")
+    end = dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))
+    if edition == "v2":
+        d3 = int(end["down_pins"].split("%3A")[1])  # the D3 rolled on the phone, sent with the action
+        assert 1 <= d3 <= 3
+        lost = min(d3, 2)
+    else:
+        assert "down_pins" not in end
+        lost = 2
+    assert bob1.get_attribute("data-pins") == str(2 - lost)
+    assert _offline_lines(page)[0] == f"Turn 2 · End of turn 1 · pins lost for staying Down: Unit 1 \u2212{lost}"
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    state = game.state()
+    assert state.unit(squad1.get_attribute("id")[2:]).destroyed_how == "pins"
+    assert state.unit("b1").pins == 2 - lost
+    # The server's log, line for line, is what the phone wrote offline.
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+    assert page.locator("#log-lines li.log-queued").count() == 0
+
+
+def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_in_edition(live_server, new_browser_context, monkeypatch, "v2")
+    squad1, squad2 = page.locator("#side-a li.unit").nth(1), page.locator("#side-a li.unit").nth(2)
+    name1 = squad1.locator(".unit-name").inner_text()
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    panel = page.locator("#offline-play")
+    _tools(squad1).get_by_role("button", name="Add a pin").click()
+    panel.locator("button[name=side][value=a]").click()
+    squad1.locator(".offline-test input[name=die1]").fill("6")
+    squad1.locator(".offline-test input[name=die2]").fill("6")
+    squad1.locator(".offline-order button[name=order][value=fire]").click()
+    chart = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["fubar"])
+    result = "FUBAR: friendly fire" if chart <= 2 else "FUBAR: panic"  # the 2nd edition's chart
+    assert page.locator("#offline-note").inner_text() == f"FUBAR (6+6), chart roll {chart} · {result}"
+    assert _offline_lines(page)[0] == f"Turn 1 · {name1}: Fire · order test 6+6 against 8 · {result}"
+    assert squad1.locator(".badge-test").inner_text() == "FUBAR"
+
+    # Squad 2, three pins, passes a Rally test: one pin for the test, a D6 more (2nd edition).
+    for _ in range(3):
+        _tools(squad2).get_by_role("button", name="Add a pin").click()
+    panel.locator("button[name=side][value=a]").click()
+    squad2.locator(".offline-test input[name=die1]").fill("1")
+    squad2.locator(".offline-test input[name=die2]").fill("2")
+    squad2.locator(".offline-order button[name=order][value=rally]").click()
+    rally = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["rally"])
+    left = max(2 - rally, 0)
+    assert squad2.get_attribute("data-pins") == str(left)
+    assert _offline_lines(page)[0].endswith(f"order test 1+2 against 6 · passed · pins 3 → {left}")
+    _tools(squad2).get_by_role("button", name="Remove a model (casualty)").click()
+    assert _offline_lines(page)[0].endswith(": 1 casualty (9 left)")
+    shown = _offline_lines(page)
+    _shot(page, "game-offline-fubar-result-phone")
+
+    game = _synced(page, context)
+    orders = [a for a in game.actions.all() if a.kind == "order"]
+    assert (orders[0].payload["data"]["fubar"], orders[1].payload["data"]["rally"]) == (chart, rally)
+    assert game.state().unit(squad2.get_attribute("id")[2:]).pins == left
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+def test_a_rout_the_server_decides_otherwise_is_said(django_db_setup, live_server, new_browser_context, monkeypatch):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    squad1 = page.locator("#side-a li.unit").nth(1)
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    # A page that has the pin limit wrong (one too high): nine pins rout the squad on the server only.
+    squad1.evaluate("row => { row.dataset.limit = '10'; }")
+    add_pin = _tools(squad1).get_by_role("button", name="Add a pin")
+    for _ in range(9):
+        add_pin.click()
+    assert "unit-destroyed" not in squad1.get_attribute("class")
+    context.set_offline(False)
+    wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    text = page.locator("#offline-conflict-text").inner_text()
+    assert "came out differently on the server" in text and "Destroyed" in text
+    assert Game.objects.get().state().unit(squad1.get_attribute("id")[2:]).destroyed_how == "pins"
+    # The server's board has the last word.
+    wait_until(
+        page,
+        "k => document.getElementById(k).classList.contains('unit-destroyed')",
+        "u-" + squad1.get_attribute("id")[2:],
+    )
+
+
+def test_offline_support_rolls_show_their_result_and_replay_the_same_dice(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    alice = list_factories.make_user("alice")
+    army_list = list_factories.make_builder_list(alice, entries=1)  # 2nd edition
+    for slug in ("air-superiority", "massed-batteries"):
+        army_list.army.national_rules.add(make_rule(army_list.edition, slug))
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    air = page.locator("#support-air-a")
+    air.locator("input[name=sdie1]").fill("4")  # the chart's 4: here it comes, a call used
+    air.locator("button[type=submit]").click()
+    assert air.is_hidden()  # rolled this turn: not offered again until the next
+    assert "air strike roll 4: Here it comes! (Air Superiority: 1 call left)" in _offline_lines(page)[0]
+    page.locator("#support-radius-a button[type=submit]").click()  # no dice typed: rolled here
+    radius = dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))
+    high = max(int(radius["sdie1"]), int(radius["sdie2"]))
+    assert _offline_lines(page)[0].endswith(f"the higher kept (Massed Batteries): {high + 6}″")
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    rolls = [a.payload["data"]["dice"] for a in game.actions.all()]
+    assert rolls == [[4], [int(radius["sdie1"]), int(radius["sdie2"])]]
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+def test_offline_an_officers_order_is_passed_on_and_replayed(django_db_setup, live_server, new_browser_context):
+    alice = list_factories.make_user("alice")
+    army_list = list_factories.make_builder_list(alice, entries=2)  # 2nd edition
+    list_factories.make_entry(army_list, list_factories.make_officer(army_list.army))
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    units = game.setup["sides"][0]["units"]
+    officer = next(u["key"] for u in units if u["extra_orders"])
+    squad, other_squad = (f"#u-{u['key']}" for u in units if u["key"] != officer)
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    page.locator("#offline-play button[name=side][value=a]").click()
+    page.locator(f"#u-{officer} .offline-order button[name=order][value=advance]").click()
+    # His one extra order is offered to both squads, each with a die of its own.
+    button = page.locator(f"{squad} .snap-form button")
+    assert button.inner_text() == "Advance too (from Second Lieutenant)"
+    assert page.locator(f"{other_squad} .snap-form").count() == 1
+    button.click()
+    assert page.locator(".snap-form").count() == 0  # used: the offer ends
+    assert _offline_lines(page)[0].endswith(": Advance · snap to action, ordered by Second Lieutenant")
+    assert page.locator("#dice-a strong").inner_text() == "1"
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    assert [a.kind for a in game.actions.all()] == ["draw", "order", "snap"]
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -67,7 +68,8 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     page = alice_client.get(base).content.decode()
     assert "You men, snap to action!" in page
     assert "1 more unit within 6″ may take the same order" in page
-    assert page.count('name="action" value="snap"') == 2  # both squads, not the officer
+    # Both squads, not the officer (the page's offline template for it is not an offer).
+    assert page.count('class="order-form snap-form" data-bonus') == 2
     alice_client.cookies["django_language"] = "fr"
     french = alice_client.get(base).content.decode()
     assert "Vous autres, en action !" in french
@@ -78,7 +80,7 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     assert response.status_code == 302
     page = alice_client.get(base).content.decode()
     assert "snap to action, ordered by Second Lieutenant" in page
-    assert 'value="snap"' not in page  # his one extra order is used
+    assert 'snap-form" data-bonus' not in page  # his one extra order is used
     assert 'id="dice-a">Alice: <strong>1</strong> / 3' in page
     response = act(alice_client, base, action="snap", unit=other_squad)
     assert [m.message for m in get_messages(response.wsgi_request)] == ["No officer's order to pass on now."]
@@ -328,3 +330,40 @@ def test_an_unguarded_action_needs_no_revision(alice_client, alice) -> None:
     unit = game.setup["sides"][0]["units"][0]["key"]
     assert act(alice_client, f"/games/{game.pk}/", action="pins", unit=unit, delta="1").status_code == 302
     assert game.actions.count() == 2
+
+
+def test_the_dice_a_phone_rolled_offline_are_replayed_and_a_garbled_d3_refused(alice_client, alice) -> None:
+    # Offline, a one-phone game rolls the FUBAR chart's die and staying Down's D3 itself (game.js):
+    # the server takes them as typed dice, and refuses one that is no D3 with a sentence.
+    game = a_game(alice_client, alice)
+    base = f"/games/{game.pk}/"
+    unit = game.setup["sides"][0]["units"][0]["key"]
+    act(alice_client, base, action="pins", unit=unit, delta="2")
+    act(alice_client, base, action="record", side="a", rev="1")
+    act(alice_client, base, action="order", unit=unit, order="fire", die1="6", die2="6", fubar="1")
+    fubar = game.actions.get(kind="order")
+    assert (fubar.payload["data"]["fubar"], fubar.log["detail"]["fubar"]) == (1, "friendly_fire")
+    game.refresh_from_db()
+    end = {"action": "end_turn", "force": "on", "rev": str(game.revision), "down_pins": f"{unit}:9"}
+    response = alice_client.post(f"{base}act/", end, headers={"Accept-Language": "fr"})
+    assert response.status_code == 302 and game.actions.filter(kind="end_turn").count() == 0
+    page = alice_client.get(base, headers={"Accept-Language": "fr"}).content.decode()
+    assert "le D3 de chaque unité vaut 1, 2 ou 3" in page
+
+
+def test_a_one_phone_board_carries_the_editions_numbers_and_the_logs_sentences_in_its_language(
+    alice_client, alice
+) -> None:
+    game = a_game(alice_client, alice)
+    page = alice_client.get(f"/games/{game.pk}/", headers={"Accept-Language": "fr"})
+    words = json.loads(
+        re.search(r'<script id="offline-words" type="application/json">(.*?)</script>', page.content.decode()).group(1)
+    )
+    rules = game.state().rules
+    assert words["rules"]["fubar_faces"] == rules.combat.fubar_friendly_fire_faces
+    assert (words["rules"]["down"], words["rules"]["rally"]) == (rules.down_end_turn, rules.rally)
+    assert words["line"]["routed"] == "limite de marqueurs PIN atteinte : détruite"
+    assert words["line"]["pins"] == "%(unit)s : marqueurs PIN %(delta)+d (maintenant %(pins)s)"
+    # The opponent's page (the share link) plays nothing offline: it carries none.
+    other_page = Client().get(f"/g/{game.share_token}/").content.decode()
+    assert "offline-words" not in other_page

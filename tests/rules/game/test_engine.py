@@ -132,6 +132,24 @@ def test_a_fubar_rolls_on_the_chart() -> None:
     assert state.log[-1].detail["fubar"] == "friendly_fire"
 
 
+@pytest.mark.parametrize(("chart", "result"), [(2, "friendly_fire"), (3, "panic")])
+def test_a_fubar_rolled_by_the_players_is_taken_as_rolled(chart, result) -> None:
+    # A phone that played offline rolled the chart's die and showed its result: the server takes it.
+    game = setup()
+    before = [Action("pins", "b", "rifles", {"delta": 1}), recorded_draw("a")]
+    action = give_order(play(game, *before), "rifles", "fire", Scripted(), dice=(6, 6), fubar=chart)
+    assert (action.data["fubar"], play(game, *before, action).log[-1].detail["fubar"]) == (chart, result)
+
+
+def test_a_rally_die_rolled_by_the_players_is_taken_and_a_wrong_one_refused() -> None:
+    game = setup("v2", a=[unit("rifles", quality="veteran")])
+    before = [Action("pins", "b", "rifles", {"delta": 6}), recorded_draw("a")]
+    action = give_order(play(game, *before), "rifles", "rally", Scripted(), dice=(1, 2), rally=4)
+    assert play(game, *before, action).unit("rifles").pins == 1  # 6, less one for the test, less 4
+    with pytest.raises(RulesError):
+        give_order(play(game, *before), "rifles", "rally", Scripted(), dice=(1, 2), rally=7)
+
+
 def test_down_needs_no_test_and_keeps_the_pins() -> None:
     game = setup()
     before = [Action("pins", "b", "rifles", {"delta": 2}), recorded_draw("a")]
@@ -184,6 +202,13 @@ def test_damage_results_add_a_pin_and_set_the_vehicle_on_fire() -> None:
 
 def _turn_with_down(edition: str, roll: int, release: tuple[str, ...] = ()):
     game = setup(edition, b=[unit("grens"), unit("snipers", models=2)])
+    actions = _actions_before_end(game)
+    actions.append(end_turn(play(game, *actions), Scripted(roll), release=release))
+    return play(game, *actions)
+
+
+def _actions_before_end(game: GameSetup) -> list[Action]:
+    """A turn to its end: the grenadiers, with three pins, went Down."""
     actions = [Action("pins", "a", "grens", {"delta": 3})]
     for side, key, order in (
         ("a", "rifles", "fire"),
@@ -193,9 +218,7 @@ def _turn_with_down(edition: str, roll: int, release: tuple[str, ...] = ()):
     ):
         actions.append(recorded_draw(side))
         actions.append(give_order(play(game, *actions), key, order, Scripted()))
-    state = play(game, *actions)
-    actions.append(end_turn(state, Scripted(roll), release=release))
-    return play(game, *actions)
+    return actions
 
 
 @pytest.mark.parametrize(("edition", "pins_left"), [("v2", 1), ("v3", 0)])
@@ -203,6 +226,20 @@ def test_end_of_turn_sheds_d3_pins_in_2nd_and_all_in_3rd_for_staying_down(editio
     # A 4 on the die is a D3 of 2 (2nd ed); 3rd ed sheds all three pins.
     state = _turn_with_down(edition, 4)
     assert (state.turn, state.unit("grens").pins) == (2, pins_left)
+
+
+@pytest.mark.parametrize(("edition", "typed", "pins_left"), [("v2", 1, 2), ("v2", 3, 0), ("v3", 1, 0)])
+def test_end_of_turn_takes_the_d3_the_players_rolled_for_staying_down(edition, typed, pins_left) -> None:
+    game = setup(edition, b=[unit("grens"), unit("snipers", models=2)])
+    pre = _actions_before_end(game)
+    action = end_turn(play(game, *pre), Scripted(), down_dice={"grens": typed})
+    assert play(game, *pre, action).unit("grens").pins == pins_left
+
+
+def test_end_of_turn_refuses_a_d3_over_3() -> None:
+    game = setup("v2", b=[unit("grens"), unit("snipers", models=2)])
+    with pytest.raises(RulesError):
+        end_turn(play(game, *_actions_before_end(game)), Scripted(), down_dice={"grens": 4})
 
 
 @pytest.mark.parametrize("edition", ["v2", "v3"])
