@@ -107,6 +107,9 @@ def test_vengeance_and_a_lost_nco_played_offline_keep_their_dice(live_server, ne
     assert squad.locator(".badge-nco").inner_text() == "NCO lost"
     assert squad.get_attribute("data-morale") == "8"
     assert page.locator("#offline-waiting").inner_text() == "Waiting to be sent: 2"
+    # The phone writes the log lines the server will write, Vengeance's and the NCO's included.
+    shown = page.locator("#log-lines li.log-queued").all_text_contents()
+    assert "Vengeance 6: a pin lost (2 → 1)" in shown[1] and "NCO killed: −1 to its order tests" in shown[0]
 
     context.set_offline(False)
     wait_until(page, "() => !Object.keys(localStorage).some(k => k.startsWith('muster-queue:'))", timeout=20)
@@ -118,4 +121,5 @@ def test_vengeance_and_a_lost_nco_played_offline_keep_their_dice(live_server, ne
     unit = game.state().unit(key)
     assert (unit.order, unit.pins, unit.models, unit.nco_lost) == ("fire", 0, 4, True)
     assert page.locator("#offline-conflict").is_hidden()
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
     assert squad.locator(".badge-nco").inner_text() == "NCO lost (−1)"  # the server's board now
