@@ -46,6 +46,7 @@ NAMES = {
     "up-and-at-em": gettext_lazy("Up and 'at 'em"),
     "air-superiority": gettext_lazy("Air Superiority"),
     "massed-batteries": gettext_lazy("Massed Batteries"),
+    "bombardment": gettext_lazy("Bombardment"),
     "tough-as-boots": gettext_lazy("Tough as Boots"),
     "vengeance": gettext_lazy("Vengeance"),
     "cedere-obbedire-combattere": gettext_lazy("Cedere, Obbedire, Combattere"),

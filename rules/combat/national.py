@@ -60,6 +60,7 @@ Effect = Literal[
     "assault_pass",
     "air_strikes",
     "barrage_radius",
+    "bombard",
     "cq_bonus",
     "shed_pin",
     "unit_bonus",
@@ -98,7 +99,8 @@ RULES: tuple[NationalRule, ...] = (
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
     _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
     _v2("artillery-support", "great-britain", "Artillery Support"),
-    _v2("bombardment", "great-britain", "Bombardment"),
+    # Game day: two dice per enemy unit on the preparatory bombardment chart, the better kept.
+    _v2("bombardment", "great-britain", "Bombardment", "bombard"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
     # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
