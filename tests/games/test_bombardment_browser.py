@@ -31,8 +31,8 @@ def test_a_british_bombardment_rolled_and_kept_on_the_phone(live_server, new_bro
         action()
         wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", before)
 
+    page.locator("#bombard-offers summary").click()  # folded below the bar: a phone keeps its room
     offer = page.locator("#bombard-a")
-    offer.locator("summary").click()
     assert "6+ 11/36 (30.6 %)" in offer.inner_text()
     offer.locator("input[name=bunit][value=b3]").uncheck()  # in reserve: no dice
     for name, value in (("bd1-b1", "2"), ("bd2-b1", "5"), ("bd1-b2", "6"), ("bd2-b2", "1")):
@@ -41,6 +41,14 @@ def test_a_british_bombardment_rolled_and_kept_on_the_phone(live_server, new_bro
     keep = page.locator("#bombard-keep-a")
     expect(keep).to_be_visible(timeout=20_000)
     assert page.locator("#bombard-a").count() == 0  # once a game
+    # Offline the choice is not queued: the dice are kept on the server, and the page says so.
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert keep.is_hidden()
+    assert "needs the network" in page.locator("#bombard-keep-a + .offline-only").inner_text()
+    context.set_offline(False)
+    wait_until(page, "!document.documentElement.classList.contains('offline')")
+    expect(keep).to_be_visible(timeout=20_000)
     keep.locator("input[name=keep-b1][value='5']").check()
     keep.locator("input[name=keep-b2][value='6']").check()
     step(lambda: keep.locator("button[type=submit]").click())

@@ -91,7 +91,7 @@ def test_no_unit_ticked_or_half_typed_dice_are_refused(client):
 def test_a_british_list_rolls_two_dice_a_unit_and_chooses_the_die_kept(client):
     game, base = _game(client, "bombardment")
     html = client.get(base).text
-    assert 'name="bd2-b1"' in html and "Preparatory bombardment (when the scenario calls one) · Bombardment" in html
+    assert 'name="bd2-b1"' in html and "<strong>Alice · Bombardment</strong>" in html
     assert f"6+ {Fraction(11, 36)} (30.6 %)" in html and f"2+ {Fraction(35, 36)} (97.2 %)" in html
     assert 'name="bd2-' not in html.split('id="bombard-b"')[1]  # Bob's stand-in side has one die a unit
     typed = {"bd1-b1": "2", "bd2-b1": "5", "bd1-b2": "6", "bd2-b2": "1"}
