@@ -598,18 +598,18 @@ def _bombard_line(game: Game, state: GameState, entry: Any) -> str:
     params = {"side": game.side_name(entry.side), "rule": str(NATIONAL_NAMES.get(d.get("rule", ""), d.get("rule", "")))}
     if d["roll"] == "bombard-keep":
         params["units"] = ", ".join(
-            _("%(unit)s %(kept)s (of %(dice)s)")
+            _("%(unit)s: %(kept)s (of %(dice)s)")
             % {"unit": _unit_name(state, key), "kept": kept, "dice": " · ".join(str(v) for v in d["dice"][key])}
             for key, kept in d["kept"].items()
         )
         return _("%(side)s: %(rule)s, the die kept for each unit: %(units)s") % params
     if d.get("rule"):
         params["units"] = ", ".join(
-            f"{_unit_name(state, key)} {' · '.join(str(v) for v in dice)}" for key, dice in d["dice"].items()
+            f"{_unit_name(state, key)} ({' · '.join(str(v) for v in dice)})" for key, dice in d["dice"].items()
         )
         text = _("%(side)s: preparatory bombardment, two dice per enemy unit (%(rule)s): %(units)s") % params
     else:
-        params["units"] = ", ".join(f"{_unit_name(state, key)} {dice[0]}" for key, dice in d["dice"].items())
+        params["units"] = ", ".join(f"{_unit_name(state, key)} ({dice[0]})" for key, dice in d["dice"].items())
         text = _("%(side)s: preparatory bombardment, one die per enemy unit: %(units)s") % params
     if d.get("rolled"):
         text += " · " + _("rolled by Muster")

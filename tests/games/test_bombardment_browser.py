@@ -57,6 +57,6 @@ def test_a_british_bombardment_rolled_and_kept_on_the_phone(live_server, new_bro
     assert page.url.endswith(f"/games/{game.pk}/") and page.evaluate("window.notReloaded") is True
     page.locator("#log-count").click()
     expect(page.locator("#log-lines")).to_contain_text(
-        "Alice: Bombardment, the die kept for each unit: Unit 1 5 (of 2 · 5), Unit 2 6 (of 6 · 1)", timeout=20_000
+        "Alice: Bombardment, the die kept for each unit: Unit 1: 5 (of 2 · 5), Unit 2: 6 (of 6 · 1)", timeout=20_000
     )
-    expect(page.locator("#log-lines")).to_contain_text("two dice per enemy unit (Bombardment): Unit 1 2 · 5")
+    expect(page.locator("#log-lines")).to_contain_text("two dice per enemy unit (Bombardment): Unit 1 (2 · 5)")

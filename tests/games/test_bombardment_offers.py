@@ -53,7 +53,7 @@ def test_any_side_is_offered_one_die_per_enemy_unit_before_the_first_order(clien
     entry = Game.objects.get(pk=game.pk).state().log[-1]
     assert entry.detail == {"roll": "bombard", "dice": {"b1": [3], "b2": [5]}, "rule": ""}
     html = client.get(base).text
-    assert "Alice: preparatory bombardment, one die per enemy unit: Unit 1 3, Unit 2 5" in html
+    assert "Alice: preparatory bombardment, one die per enemy unit: Unit 1 (3), Unit 2 (5)" in html
     assert "apply each unit's result from your book's chart with its pin and casualty buttons" in html
     assert 'id="bombard-a"' not in html and 'id="bombard-b"' in html  # once a game a side
     assert "bombard-keep-form" not in html  # one die: nothing to choose
@@ -97,7 +97,9 @@ def test_a_british_list_rolls_two_dice_a_unit_and_chooses_the_die_kept(client):
     typed = {"bd1-b1": "2", "bd2-b1": "5", "bd1-b2": "6", "bd2-b2": "1"}
     act(client, base, action="support", side="a", roll="bombard", bunit=["b1", "b2"], **typed, rev="0")
     html = client.get(base).text
-    assert "Alice: preparatory bombardment, two dice per enemy unit (Bombardment): Unit 1 2 · 5, Unit 2 6 · 1" in html
+    assert (
+        "Alice: preparatory bombardment, two dice per enemy unit (Bombardment): Unit 1 (2 · 5), Unit 2 (6 · 1)" in html
+    )
     assert 'id="bombard-keep-a"' in html and 'name="keep-b1" value="2"' in html and 'name="keep-b1" value="5"' in html
     assert "none is kept until you choose" in html and "bombard-apply" not in html
     # Every unit needs its die kept; a die not rolled is refused.
@@ -109,7 +111,7 @@ def test_a_british_list_rolls_two_dice_a_unit_and_chooses_the_die_kept(client):
     entry = Game.objects.get(pk=game.pk).state().log[-1]
     assert entry.detail["kept"] == {"b1": 5, "b2": 1} and entry.detail["rule"] == "bombardment"
     html = client.get(base).text
-    assert "Alice: Bombardment, the die kept for each unit: Unit 1 5 (of 2 · 5), Unit 2 1 (of 6 · 1)" in html
+    assert "Alice: Bombardment, the die kept for each unit: Unit 1: 5 (of 2 · 5), Unit 2: 1 (of 6 · 1)" in html
     assert "bombard-keep-form" not in html and "bombard-apply" in html
 
 
@@ -135,7 +137,7 @@ def test_undo_gives_the_bombardment_back_and_french(client):
         rev="2",
     )
     french = client.get(base, headers={"Accept-Language": "fr"}).text
-    assert "bombardement préparatoire, deux dés par unité ennemie (Bombardement) : Unit 1 4 · 2" in french
+    assert "bombardement préparatoire, deux dés par unité ennemie (Bombardement) : Unit 1 (4 · 2)" in french
     assert "Garder ces dés" in french
 
 
