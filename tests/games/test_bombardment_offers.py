@@ -4,6 +4,7 @@ by Muster, in the log; refusals, French, undo and the share link."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -152,3 +153,18 @@ def test_the_share_link_bombards_for_its_own_side_only(client):
     act(bob, link, action="support", side="b", roll="bombard", bunit=_keys(game, "a"), rev="0")
     entry = Game.objects.get(pk=game.pk).state().log[-1]
     assert entry.side == "b" and entry.detail["roll"] == "bombard"
+
+
+def test_a_tap_and_the_other_phones_poll_get_the_bombardment_slot_out_of_band(client):
+    game, base = _game(client, "bombardment")
+    htmx = {"HX-Request": "true"}
+    data = {"action": "support", "side": "a", "roll": "bombard", "bunit": ["b1"], "rev": "0", "seen": "0-0"}
+    html = client.post(f"{base}act/", data, headers=htmx).content.decode()
+    # Only the slot and the bar change: no unit row is sent again, and the die kept waits for a choice.
+    assert '<div id="bombard-slot" hx-swap-oob="true">' in html and 'id="bombard-keep-a"' in html
+    assert not re.findall(r'<li hx-swap-oob="true"[^>]* id="u-', html)
+    # Bob's phone, polling by the share link: his own side's offer still stands, Alice's choice is hers.
+    bob = Client()
+    poll = bob.get(f"/g/{game.share_token}/?since=0&seen=0-0", headers=htmx).content.decode()
+    assert 'id="bombard-slot" hx-swap-oob="true"' in poll and 'id="bombard-b"' in poll
+    assert "bombard-keep-a" not in poll and "preparatory bombardment, two dice per enemy unit" in poll
