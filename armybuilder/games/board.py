@@ -24,6 +24,11 @@ from rules.game.engine import (
     assault_rule_name,
     avanti_modifier,
     banzai_applies,
+    bombard_dice,
+    bombard_offered,
+    bombard_rule,
+    bombard_targets,
+    bombard_to_keep,
     commissar_odds,
     die_to_send_back,
     has_nco,
@@ -78,6 +83,11 @@ ERRORS = {
     "send-back": gettext_lazy("No die can be sent back now."),
     "support": gettext_lazy("This roll is not offered now."),
     "support-dice": gettext_lazy("Type every die of the roll, or none to let Muster roll."),
+    "bombard-once": gettext_lazy("This side has made its preparatory bombardment: one a game."),
+    "bombard-late": gettext_lazy("The preparatory bombardment comes before the first order of the game."),
+    "bombard-units": gettext_lazy("Choose the enemy units on the table."),
+    "bombard-dice": gettext_lazy("Type every die of the bombardment, or none to let Muster roll."),
+    "bombard-keep": gettext_lazy("Keep one of its two dice for every unit."),
     "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
     "vengeance": gettext_lazy("Vengeance does not act on this unit."),
     "nco": gettext_lazy("This unit has no NCO left to lose."),
@@ -278,6 +288,13 @@ def board(
         "can_undo": can_undo,
         "send_back": _send_back(state, opponent),
         "support": _support(game, state, opponent),
+        "bombard": _bombard(game, state, opponent),
+        "bombard_keep": _bombard_keep(game, state, opponent),
+        # A bombardment rolled (and its dice kept): the results are the book's, applied by the players.
+        "bombard_apply": any(state.bombard.values())
+        and not any(bombard_to_keep(state, s) for s in ("a", "b"))
+        and state.turn == 1
+        and not any(u.orders for u in state.units.values()),
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
@@ -342,6 +359,13 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             context["can_undo"],
         ),
         "end-turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
+        # The preparatory bombardment's slot: its offers, the dice waiting for a die kept, the note.
+        "bombard": (
+            state.finished,
+            tuple(context["bombard"]),
+            tuple(context["bombard_keep"]),
+            context["bombard_apply"],
+        ),
         # What the summary's table shows (its sides also count the dice in the bag: not shown there).
         "summary": (
             context["summary"].turns_played,
@@ -433,6 +457,59 @@ def _support(game: Game, state: GameState, opponent: bool) -> list[SupportOffer]
     return offers
 
 
+@dataclass
+class BombardOffer:
+    """A preparatory bombardment a side may roll now (before the game's first order): one die per enemy
+    unit on the table, two with Bombardment; the odds are direction-neutral (the chart is the book's)."""
+
+    side: str
+    side_name: str
+    rule: str  # "Bombardment", translated, or "" (one die per unit)
+    dice: int
+    units: list[tuple[str, str]]  # (key, name) of the enemy units it may fall on
+    odds: list[tuple[int, Fraction, str]]  # (face k, chance at least one die shows k or more, percent)
+
+
+@dataclass
+class BombardKeep:
+    """Bombardment's two dice per unit, waiting for the die the player keeps for each."""
+
+    side: str
+    side_name: str
+    rule: str
+    units: list[tuple[str, str, list[int]]]  # (key, name, the two dice)
+
+
+def _sides(opponent: bool) -> tuple[str, ...]:
+    return ("b",) if opponent else ("a", "b")  # the share link acts for side b only
+
+
+def _rule_name(rule: Any) -> str:
+    return str(NATIONAL_NAMES.get(rule.slug, rule.name)) if rule else ""
+
+
+def _bombard(game: Game, state: GameState, opponent: bool) -> list[BombardOffer]:
+    offers = []
+    for side in _sides(opponent):
+        if not bombard_offered(state, side):
+            continue
+        n = bombard_dice(state, side)
+        odds = [(k, p, percent(p)) for k, p in support.at_least_odds(n).items()]
+        units = [(u.key, u.setup.name) for u in bombard_targets(state, side)]
+        offers.append(BombardOffer(side, game.side_name(side), _rule_name(bombard_rule(state, side)), n, units, odds))
+    return offers
+
+
+def _bombard_keep(game: Game, state: GameState, opponent: bool) -> list[BombardKeep]:
+    waiting = []
+    for side in _sides(opponent):
+        dice = bombard_to_keep(state, side)
+        if dice:
+            units = [(key, _unit_name(state, key), list(values)) for key, values in dice.items()]
+            waiting.append(BombardKeep(side, game.side_name(side), _rule_name(bombard_rule(state, side)), units))
+    return waiting
+
+
 def _send_back(state: GameState, opponent: bool) -> str:
     """The side whose first die the viewer may send back (Communication Breakdown!), or ""."""
     side = die_to_send_back(state)
@@ -512,6 +589,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = _("%(unit)s destroyed") % {"unit": unit}
     elif entry.kind == "send_back":
         text = _("Communication Breakdown: %(side)s's die goes back in the bag") % {"side": game.side_name(d["die"])}
+    elif entry.kind == "support" and entry.detail.get("roll") in ("bombard", "bombard-keep"):
+        text = _bombard_line(game, state, entry)
     elif entry.kind == "support":
         text = _support_line(game, entry)
     elif entry.kind == "end_turn":
@@ -666,6 +745,30 @@ def _back_words(count: int) -> str:
     return ngettext(
         "%(unit)s: %(delta)s model back (%(models)s left)", "%(unit)s: %(delta)s models back (%(models)s left)", count
     )
+
+
+def _bombard_line(game: Game, state: GameState, entry: Any) -> str:
+    """A preparatory bombardment's dice per unit, or the die kept per unit with Bombardment."""
+    d = entry.detail
+    params = {"side": game.side_name(entry.side), "rule": str(NATIONAL_NAMES.get(d.get("rule", ""), d.get("rule", "")))}
+    if d["roll"] == "bombard-keep":
+        params["units"] = ", ".join(
+            _("%(unit)s: %(kept)s (of %(dice)s)")
+            % {"unit": _unit_name(state, key), "kept": kept, "dice": " · ".join(str(v) for v in d["dice"][key])}
+            for key, kept in d["kept"].items()
+        )
+        return _("%(side)s: %(rule)s, the die kept for each unit: %(units)s") % params
+    if d.get("rule"):
+        params["units"] = ", ".join(
+            f"{_unit_name(state, key)} ({' · '.join(str(v) for v in dice)})" for key, dice in d["dice"].items()
+        )
+        text = _("%(side)s: preparatory bombardment, two dice per enemy unit (%(rule)s): %(units)s") % params
+    else:
+        params["units"] = ", ".join(f"{_unit_name(state, key)} ({dice[0]})" for key, dice in d["dice"].items())
+        text = _("%(side)s: preparatory bombardment, one die per enemy unit: %(units)s") % params
+    if d.get("rolled"):
+        text += " · " + _("rolled by Muster")
+    return text
 
 
 def _support_line(game: Game, entry: Any) -> str:

@@ -98,7 +98,13 @@ class ActionForm(forms.Form):
     nco = forms.BooleanField(required=False)
     nco_die = forms.IntegerField(required=False, min_value=1, max_value=6)
     # Air Superiority's air strike roll, Massed Batteries' barrage radius: typed dice, or none to let Muster roll.
-    roll = forms.ChoiceField(required=False, choices=[("air", "air"), ("radius", "radius")])
+    # A preparatory bombardment ("bombard": the enemy units on the table in ``bunit``, typed dice in
+    # ``bd1-<unit>``/``bd2-<unit>``), and the die kept per unit with Bombardment ("bombard-keep": ``keep-<unit>``).
+    roll = forms.ChoiceField(
+        required=False,
+        choices=[("air", "air"), ("radius", "radius"), ("bombard", "bombard"), ("bombard-keep", "bombard-keep")],
+    )
+    bunit = forms.MultipleChoiceField(required=False)
     sdie1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     sdie2 = forms.IntegerField(required=False, min_value=1, max_value=6)
     delta = forms.IntegerField(required=False, min_value=-20, max_value=20)
@@ -121,6 +127,11 @@ class ActionForm(forms.Form):
     def __init__(self, *args: Any, unit_keys: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["release"].choices = [(k, k) for k in unit_keys]
+        self.fields["bunit"].choices = [(k, k) for k in unit_keys]
+        self.unit_keys = unit_keys
+        for key in unit_keys:
+            for name in (f"bd1-{key}", f"bd2-{key}", f"keep-{key}"):
+                self.fields[name] = forms.IntegerField(required=False, min_value=1, max_value=6)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -137,6 +148,16 @@ class ActionForm(forms.Form):
         data["support_dice"] = typed or None
         if data.get("action") == "support" and not data.get("roll"):
             raise forms.ValidationError(_("Say which roll: the air strike or the barrage's radius."))
+        # The bombardment's typed dice, per unit on the table (none typed: Muster rolls them all).
+        units = list(data.get("bunit") or ())
+        typed_units = {
+            key: [d for d in (data.get(f"bd1-{key}"), data.get(f"bd2-{key}")) if d is not None] for key in units
+        }
+        data["bombard_units"] = units
+        data["bombard_dice"] = typed_units if any(typed_units.values()) else None
+        data["bombard_kept"] = {
+            key: data[f"keep-{key}"] for key in self.unit_keys if data.get(f"keep-{key}") is not None
+        }
         return data
 
     def _down_pins(self, raw: str) -> dict[str, int]:

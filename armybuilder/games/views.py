@@ -46,6 +46,8 @@ from rules.errors import RulesError
 from rules.game.engine import (
     Action,
     GameState,
+    bombard_keep,
+    bombard_roll,
     casualties,
     draw,
     end_turn,
@@ -396,6 +398,12 @@ def _build(form: ActionForm, door: Door):
             side = data["side"] or ""
             if door.opponent and side != "b":
                 raise RulesError("You act for your own side only.", code="not-your-side")
+            if data["roll"] == "bombard":
+                if not data["bombard_units"]:
+                    raise RulesError("Choose the enemy units on the table.", code="bombard-units")
+                return bombard_roll(state, side, server_rng, units=data["bombard_units"], dice=data["bombard_dice"])
+            if data["roll"] == "bombard-keep":
+                return bombard_keep(state, side, data["bombard_kept"])
             return support_roll(state, side, data["roll"], server_rng, dice=data["support_dice"])
         if kind == "pins":
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})

@@ -31,7 +31,7 @@ from rules.combat.config import config_for
 from rules.combat.context import AMMO, BANDS, COVERS, FACINGS, KINDS, MAX_MODELS, MAX_PINS, ORDERS, QUALITIES
 from rules.combat.cq import MAX_REACTION_SHOTS
 from rules.combat.tank_assault import MAX_PEN as MAX_ASSAULT_PEN
-from rules.combat.tank_assault import VEHICLE_KINDS, VEHICLE_ORDERS, tank_assault
+from rules.combat.tank_assault import VEHICLE_KINDS, VEHICLE_ORDERS, tank_assault, vehicle_assault_check
 from rules.errors import RulesError
 
 GROUP_FIELDS = ("weapon", "models", "range", "models_under_template", "ammo", "indirect", "ranging_attempt", "zeroed")
@@ -50,6 +50,8 @@ TARGET_FIELDS = (
 )
 # The armies whose national rules act on shooting (``rules.combat.national``): "" for none.
 FIRER_ARMIES = ("", *national.modelled_armies())
+# An infantry assault on a vehicle also reads Japan's rules (Banzai Charge, Death Before Dishonour).
+ASSAULT_ARMIES = (*FIRER_ARMIES, "imperial-japan")
 TARGET_ARMIES = ("", *national.modelled_armies(effects=national.TARGET_MORALE))
 # The rule a target unit gains from its army's Italian bonus (``rules.combat.unit_rules``): "" for none.
 TARGET_UNIT_RULES = ("", "fanatics", "stubborn")
@@ -333,11 +335,22 @@ ASSAULT_VEHICLE_FIELDS = ("kind", "damage_value", "order", "quality", "pins", "h
 @json_endpoint
 def resolve_tank_assault(data: dict[str, Any]) -> dict[str, Any]:
     """Infantry assaulting a vehicle (``rules.combat.tank_assault``); ``army`` "italy" with ``at_weapons``
-    re-rolls a failed pen roll in 2nd edition (Improvised AT), listed in ``national_rules``."""
-    _only(data, ("edition", "men", "pen", "at_weapons", "quality", "pins", "officer_bonus", "army", "vehicle"), "body")
+    re-rolls a failed pen roll in 2nd edition (Improvised AT); "imperial-japan" with ``banzai`` (the
+    assault is on the closest visible enemy) passes the Tank Fear test (Banzai Charge), both listed in
+    ``national_rules``. ``vehicle_assault``: the unit's morale check if a vehicle assaults it [R], passed
+    by Death Before Dishonour."""
+    _only(
+        data,
+        ("edition", "men", "pen", "at_weapons", "quality", "pins", "officer_bonus", "army", "banzai", "vehicle"),
+        "body",
+    )
     edition = _edition(data)
-    army = _choice(data.get("army", ""), "army", FIRER_ARMIES)
+    army = _choice(data.get("army", ""), "army", ASSAULT_ARMIES)
     at_weapons = _bool(data.get("at_weapons", False), "at_weapons")
+    banzai = national.banzai(edition, army, _bool(data.get("banzai", False), "banzai"))
+    quality = _choice(data.get("quality", "regular"), "quality", QUALITIES)
+    pins = _int(data.get("pins", 0), "pins", 0, MAX_PINS)
+    officer_bonus = _int(data.get("officer_bonus", 0), "officer_bonus", 0, 4)
     vehicle = _object(_get(data, "vehicle", "vehicle"), "vehicle")
     _only(vehicle, ASSAULT_VEHICLE_FIELDS, "vehicle")
     improvised = national.improvised_at_grenades(edition, army, at_weapons)
@@ -347,9 +360,9 @@ def resolve_tank_assault(data: dict[str, Any]) -> dict[str, Any]:
             men=_int(_get(data, "men", "men"), "men", 1, MAX_MODELS),
             pen=_int(_get(data, "pen", "pen"), "pen", 0, MAX_ASSAULT_PEN),
             at_weapons=at_weapons,
-            quality=_choice(data.get("quality", "regular"), "quality", QUALITIES),
-            pins=_int(data.get("pins", 0), "pins", 0, MAX_PINS),
-            officer_bonus=_int(data.get("officer_bonus", 0), "officer_bonus", 0, 4),
+            quality=quality,
+            pins=pins,
+            officer_bonus=officer_bonus,
             vehicle=_choice(_get(vehicle, "kind", "vehicle.kind"), "vehicle.kind", VEHICLE_KINDS),
             damage_value=_int(_get(vehicle, "damage_value", "vehicle.damage_value"), "vehicle.damage_value", 6, 12),
             vehicle_order=_choice(vehicle.get("order", "other"), "vehicle.order", VEHICLE_ORDERS),
@@ -359,13 +372,21 @@ def resolve_tank_assault(data: dict[str, Any]) -> dict[str, Any]:
             slow=_bool(vehicle.get("slow", False), "vehicle.slow"),
             carries_flamer=_bool(vehicle.get("carries_flamer", False), "vehicle.carries_flamer"),
             reroll_failed_pen=improvised is not None,
+            tank_fear_passed=banzai is not None,
         )
     except RulesError as exc:
         if exc.field == "vehicle_order":  # the engine's name for the API's vehicle.order
             raise BadInput("vehicle.order", english_message(exc)) from exc
         raise
     applied = [] if improvised is None else [{"rule": improvised.slug, "name": improvised.name, "change": "pen"}]
-    return {**engine.serialise(result), "national_rules": applied}
+    if banzai is not None and result.tank_fear_passed:
+        applied.append({"rule": banzai.slug, "name": banzai.name, "change": "order"})
+    steadfast = national.passes_vehicle_assault(edition, army, "infantry")
+    morale, p_pass = vehicle_assault_check(
+        edition, quality=quality, pins=pins, officer_bonus=officer_bonus, auto_pass=steadfast is not None
+    )
+    vehicle_assault = {"morale": morale, "p_pass": p_pass, "rule": steadfast.slug if steadfast else None}
+    return {**engine.serialise(result), "national_rules": applied, "vehicle_assault": engine.serialise(vehicle_assault)}
 
 
 @json_endpoint

@@ -31,6 +31,7 @@ MESSAGES = {
     "too-large": _("Must be at most %(maximum)s, not %(value)s."),
     "die": _("A die shows 1 to 6."),  # rules.combat.support: a typed die of an air strike or barrage
     "support": _("At least one die is rolled."),
+    "bombard-keep": _("Keep one of the unit's dice."),  # rules.combat.support.check_kept
     "negative": _("Must not be negative, not %(value)s."),
     "not-int": _("Expected a whole number, not %(value)s."),
     "not-bool": _("Expected true or false, not %(value)s."),

@@ -412,7 +412,10 @@ class TankAssaultForm(EditionForm):
     officer_bonus = forms.TypedChoiceField(label=_("Officer in range"), choices=OFFICER_CHOICES, coerce=int)
     at_weapons = forms.BooleanField(label=_("Anti-tank weapons (AT grenades)"), required=False)
     pen = count_field(_("Pen of the attacks"), 0, MAX_ASSAULT_PEN)
-    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
+    army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ASSAULT_ARMY_CHOICES, required=False)
+    banzai = forms.BooleanField(
+        label=_("Banzai Charge: Japanese infantry running at or assaulting the closest visible enemy"), required=False
+    )
     vehicle = forms.ChoiceField(label=_("Vehicle"), choices=VEHICLE_KIND_CHOICES)
     damage_value = forms.TypedChoiceField(label=_("Damage value"), choices=DV_CHOICES[1:], coerce=int)
     vehicle_order = forms.ChoiceField(label=_("Vehicle's order"), choices=VEHICLE_ORDER_CHOICES)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.combat import api as engine
 from rules.combat import national, unit_rules
-from rules.combat.tank_assault import TankAssaultResult
+from rules.combat.tank_assault import TankAssaultResult, vehicle_assault_check
 from rules.combat.tank_assault import tank_assault as tank_assault_odds
 from rules.errors import RulesError
 
@@ -46,6 +47,7 @@ NAMES = {
     "up-and-at-em": gettext_lazy("Up and 'at 'em"),
     "air-superiority": gettext_lazy("Air Superiority"),
     "massed-batteries": gettext_lazy("Massed Batteries"),
+    "bombardment": gettext_lazy("Bombardment"),
     "tough-as-boots": gettext_lazy("Tough as Boots"),
     "vengeance": gettext_lazy("Vengeance"),
     "cedere-obbedire-combattere": gettext_lazy("Cedere, Obbedire, Combattere"),
@@ -70,6 +72,12 @@ ARMY_CHOICES = [
     ("great-britain", gettext_lazy("Great Britain (Rapid Fire, when chosen)")),
     ("italy", gettext_lazy("Italy (Large Squads, Improvised AT)")),
     ("us", gettext_lazy("United States (Fire and Manoeuvre, Gyro-Stabilisers)")),
+]
+# The anti-tank page's infantry assault: the firing armies' rules, and Japan's (Banzai Charge on the Tank
+# Fear test, Death Before Dishonour on the morale check when a vehicle assaults the unit).
+ASSAULT_ARMY_CHOICES = [
+    *ARMY_CHOICES,
+    ("imperial-japan", gettext_lazy("Imperial Japan (Banzai Charge, Death Before Dishonour)")),
 ]
 # The rule a target unit gains from its army's Italian bonus (``rules.combat.unit_rules``).
 TARGET_UNIT_RULE_CHOICES = [
@@ -334,10 +342,12 @@ def order_test(cd: dict[str, Any]) -> tuple[OrderTestOdds, list[str]]:
 
 
 def tank_assault(cd: dict[str, Any]) -> tuple[TankAssaultResult, list[str]]:
-    """The odds of the anti-tank page's infantry assault, with Improvised AT when it acts, and its note."""
+    """The odds of the anti-tank page's infantry assault, with Improvised AT and the Banzai Charge when they
+    act, and the notes saying so."""
     edition = cd["edition"]
     army = cd.get("army") or ""
     improvised = national.improvised_at_grenades(edition, army, bool(cd.get("at_weapons")))
+    banzai = national.banzai(edition, army, bool(cd.get("banzai")))
     raw = tank_assault_odds(
         edition,
         men=cd["men"],
@@ -355,8 +365,17 @@ def tank_assault(cd: dict[str, Any]) -> tuple[TankAssaultResult, list[str]]:
         slow=bool(cd.get("slow")),
         carries_flamer=bool(cd.get("carries_flamer")),
         reroll_failed_pen=improvised is not None,
+        tank_fear_passed=banzai is not None,
     )
     notes: list[str] = []
+    if raw.tank_fear_passed and banzai is not None:
+        notes.append(_("Order test passed: %(rule)s") % {"rule": rule_name(banzai)})
+    elif banzai is not None:
+        notes.append(_("No Tank Fear test to pass here (anti-tank weapons, or not an enclosed vehicle)."))
+    elif cd.get("banzai") and army != "imperial-japan":
+        notes.append(_("Banzai Charge acts for Japanese infantry: choose Imperial Japan's national rules."))
+    elif cd.get("banzai"):
+        notes.append(_("Banzai Charge is not modelled for this edition: the test is rolled."))
     if improvised is not None:
         notes.append(
             _("Re-roll: %(rule)s (a failed penetration roll with AT grenades is rolled again)")
@@ -367,6 +386,16 @@ def tank_assault(cd: dict[str, Any]) -> tuple[TankAssaultResult, list[str]]:
     elif army == "italy":
         notes.append(_("Improvised AT is not modelled for this edition: no re-roll."))
     return raw, notes
+
+
+def vehicle_assault(cd: dict[str, Any]) -> tuple[int, Fraction, national.Applied | None]:
+    """The assault page's other way round: a vehicle assaults the infantry unit on the form. Its morale
+    check (the morale, the chance to pass), passed by Death Before Dishonour for a Japanese unit."""
+    rule = national.passes_vehicle_assault(cd["edition"], cd.get("army") or "", "infantry")
+    morale, p = vehicle_assault_check(
+        cd["edition"], quality=cd["quality"], pins=cd["pins"], officer_bonus=cd["officer_bonus"], auto_pass=bool(rule)
+    )
+    return morale, p, rule
 
 
 def order_note(applied: national.Applied) -> str:

@@ -621,7 +621,7 @@ def _tank_assault(request: HtmxHttpRequest) -> HttpResponse:
         cd = form.cleaned_data
         try:
             raw, notes = national_rules.tank_assault(cd)
-            result = present_tank_assault(raw, cd)
+            result = present_tank_assault(raw, cd, national_rules.vehicle_assault(cd))
             result.notes[:0] = notes
         except RulesError as exc:
             error = display_error(exc)
@@ -644,6 +644,11 @@ ASSAULT_READINGS = {
     "no_hit_pin": gettext_lazy("A hit places no pin of its own: only its damage results pin the vehicle."),
     "no_facing": gettext_lazy("No side, rear or top armour bonus: the Pen given is the whole bonus."),
     "one_round": gettext_lazy("The vehicle does not strike back: these are the odds of one round of attacks."),
+    "vehicle_assault_check": gettext_lazy(
+        "A vehicle assaulting this unit: Muster reads the unit's morale check as a plain one (2D6, its morale "
+        "less its pins, with the officer's bonus); the sources hold no vehicle-assault rules, and what a failed "
+        "check does is in your rulebook."
+    ),
     "to_hit_from_3e": gettext_lazy("To hit on a 6 or 4+ is the 3rd-edition sheet's, assumed for this edition."),
     "tank_fear_from_3e": gettext_lazy(
         "The −3 of the Tank Fear test is the 3rd-edition sheet's, assumed for this edition (2nd edition "
@@ -652,7 +657,13 @@ ASSAULT_READINGS = {
 }
 
 
-def present_tank_assault(raw: TankAssaultResult, cd: Mapping[str, Any]) -> Result:
+def present_tank_assault(
+    raw: TankAssaultResult,
+    cd: Mapping[str, Any],
+    vehicle_check: tuple[int, Fraction, national.Applied | None] | None = None,
+) -> Result:
+    """The assault's odds; ``vehicle_check``: the other way round, the unit's morale check when a vehicle
+    assaults it (its morale, the chance to pass, the rule that passes it) [R]."""
     names = {
         "none": _("No effect"),
         "superficial": _("Superficial"),
@@ -702,11 +713,37 @@ def present_tank_assault(raw: TankAssaultResult, cd: Mapping[str, Any]) -> Resul
         }
     ]
     if fear is not None:
+        if raw.tank_fear_passed:
+            test = Roll(_("Order test"), _("Banzai Charge"), (), _("passed without a roll"), raw.p_assault)
+        else:
+            test = Roll(_("Order test"), "", (), _("2D6 ≤ %(m)s") % {"m": fear.morale}, fear.p_pass)
         result.rows.append(
             {
                 "title": _("Tank Fear order test"),
                 "subtitle": _("no anti-tank weapons against an enclosed armoured vehicle: −3"),
-                "rolls": [Roll(_("Order test"), "", (), _("2D6 ≤ %(m)s") % {"m": fear.morale}, fear.p_pass)],
+                "rolls": [test],
+            }
+        )
+    if vehicle_check is not None:
+        morale, p_pass, rule = vehicle_check
+        result.stats.append(
+            Stat(
+                _("Morale check passed if a vehicle assaults this unit"),
+                p_pass,
+                note=_("passed without a roll: %(rule)s") % {"rule": national_rules.rule_name(rule)}
+                if rule
+                else _("failing: see your rulebook [R]"),
+            )
+        )
+        if rule:
+            check = Roll(_("Morale check"), national_rules.rule_name(rule), (), _("passed without a roll"), p_pass)
+        else:
+            check = Roll(_("Morale check"), "", (), _("2D6 ≤ %(m)s") % {"m": morale}, p_pass)
+        result.rows.append(
+            {
+                "title": _("Vehicle assaults infantry"),
+                "subtitle": _("the unit's morale check (quality, pins and officer above) when a tank assaults it"),
+                "rolls": [check],
             }
         )
     how = {

@@ -60,6 +60,7 @@ Effect = Literal[
     "assault_pass",
     "air_strikes",
     "barrage_radius",
+    "bombard",
     "cq_bonus",
     "shed_pin",
     "unit_bonus",
@@ -98,7 +99,8 @@ RULES: tuple[NationalRule, ...] = (
     _v2("hitler-s-buzzsaw", "germany", "Hitler's Buzzsaw", "buzzsaw"),
     _v2("tiger-fear", "germany", "Tiger Fear", "tiger_fear"),
     _v2("artillery-support", "great-britain", "Artillery Support"),
-    _v2("bombardment", "great-britain", "Bombardment"),
+    # Game day: two dice per enemy unit on the preparatory bombardment chart, the better kept.
+    _v2("bombardment", "great-britain", "Bombardment", "bombard"),
     _v2("a-national-characteristic", "great-britain", "A National Characteristic"),
     # The characteristic a British list chose (``ArmyList.national_choice``): Rapid Fire changes shooting.
     _v2("rapid-fire", "great-britain", "Rapid Fire", "extra_dice"),
@@ -387,11 +389,21 @@ TARGET_MORALE = frozenset({"morale_reroll", "fanatic"})  # effects on the target
 def fanatic_target(edition: str, army: str, kind: str) -> Applied | None:
     """Death Before Dishonour: every Japanese unit is Fanatic; for infantry and artillery shot at, pins
     neither rout it nor count on its morale checks while two or more men are left
-    (``TargetCtx.fanatic``). The tank-assault part acts in no calculator."""
+    (``TargetCtx.fanatic``). Its tank-assault part is ``passes_vehicle_assault``."""
     r = _rule(edition, army, "fanatic")
     if r is None or kind not in ("infantry", "artillery"):
         return None
     return Applied("fanatic", r.slug, r.name)
+
+
+def passes_vehicle_assault(edition: str, army: str, kind: str) -> Applied | None:
+    """Death Before Dishonour (2nd edition): Japanese infantry and artillery pass, without a roll, the morale
+    check for being assaulted by enemy tanks [BR2] (``tank_assault.vehicle_assault_check``). The
+    3rd-edition preview [FLG3] says nothing of tanks, so it does not act there."""
+    r = _rule(edition, army, "fanatic")
+    if r is None or r.edition != "2e" or kind not in ("infantry", "artillery"):
+        return None
+    return Applied("morale", r.slug, r.name)
 
 
 def banzai(edition: str, army: str, charging: bool) -> Applied | None:

@@ -5,8 +5,15 @@ Pure functions over exact Fractions. The charts are the reference's (fixtures/sr
 2nd edition. The rules that change a roll are Barracks' [BR2]: Air Superiority (United States) lets a
 forward air observer call two air strikes a game instead of one; Massed Batteries (Soviet Union) rolls
 the barrage's D6+6" radius with two dice and keeps the higher. Air Superiority keeps its two calls in
-3rd edition [CD3, unverified], where the chart is S000's own. Britain's Bombardment changes the
-preparatory bombardment chart, which the reference does not hold: it is not resolved here.
+3rd edition [CD3, unverified], where the chart is S000's own.
+
+A preparatory bombardment (a scenario may call one) rolls one die per enemy unit on its results chart;
+Britain's Bombardment [BR2] rolls two per unit and the player keeps the better result. The reference
+holds no preparatory bombardment chart, so Muster rolls (or reads) the dice and says which die the
+player kept, never what a result does: the player applies it from the book. Without the chart "the
+better result" has no direction, so the odds given are direction-neutral: the chance that at least one
+of the dice shows a face or beyond (``at_least_odds``), which is also the chance, counted from the other
+end, that one shows the mirror face or below.
 """
 
 from __future__ import annotations
@@ -72,3 +79,27 @@ def barrage_radius_odds(massed_batteries: bool) -> dict[int, Fraction]:
 
 def mean(distribution: dict[int, Fraction]) -> Fraction:
     return sum((k * p for k, p in distribution.items()), Fraction(0))
+
+
+BOMBARDMENT_DICE = 2  # Bombardment: two dice per enemy unit instead of one [BR2]
+
+
+def bombard_dice(bombardment: bool) -> int:
+    """Dice rolled per enemy unit in a preparatory bombardment: two with Britain's Bombardment."""
+    return BOMBARDMENT_DICE if bombardment else 1
+
+
+def at_least_odds(dice: int, faces: int = FACES) -> dict[int, Fraction]:
+    """For k = 2..faces: the chance that at least one of ``dice`` dice shows k or more,
+    1 - ((k - 1) / faces)^dice. By symmetry it is also the chance that one shows faces + 1 - k or less,
+    so it holds whichever end of a chart is the better one."""
+    if dice < 1:
+        raise RulesError("At least one die is rolled.", code="support", params={"dice": dice})
+    return {k: 1 - Fraction(k - 1, faces) ** dice for k in range(2, faces + 1)}
+
+
+def check_kept(dice: tuple[int, ...] | list[int], kept: object) -> int:
+    """The die the player keeps of a unit's bombardment dice: one of them, or RulesError."""
+    if isinstance(kept, bool) or not isinstance(kept, int) or kept not in dice:
+        raise RulesError("Keep one of the unit's dice.", code="bombard-keep", params={"value": kept})
+    return kept

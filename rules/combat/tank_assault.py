@@ -20,6 +20,13 @@ back, so the odds are of one round of attacks; the -3 of Tank Fear and the 6 / 4
 
 Italy's Improvised AT (2nd edition) re-rolls a failed penetration roll of AT grenades: the same
 re-roll distribution as for a weapon with a Pen below +3 (``penetration_counts(reroll_failed=True)``).
+Japan's Banzai Charge (2nd edition) passes the Tank Fear order test of an assault on the closest visible
+enemy without a roll (``tank_fear_passed``, decided by ``rules.combat.national.banzai``).
+
+The other way round, a vehicle assaulting infantry: the infantry's morale check ``vehicle_assault_check``,
+a plain morale check on 2D6 (its morale, less its pins, with an officer's bonus) [R: the reference has no
+vehicle-assault rules; what failing does is the rulebook's]. Japan's Death Before Dishonour passes it for
+infantry and artillery [BR2].
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from typing import Literal
 from rules.combat.config import config_for
 from rules.combat.context import BASE_MORALE, MAX_MODELS, MAX_PINS, QUALITIES, check_choice, check_int
 from rules.combat.dice import ONE, ZERO, dense, point
-from rules.combat.morale import OrderTestResult, order_test
+from rules.combat.morale import OrderTestResult, clamp_morale, morale_check, order_test
 from rules.combat.results import Dist
 from rules.combat.vehicles import (
     CATEGORIES,
@@ -63,6 +70,7 @@ READINGS = (
     "no_hit_pin",  # a hit places no pin; only damage results pin
     "no_facing",  # no side/rear/top Pen bonus: the Pen given is the whole bonus
     "one_round",  # the vehicle does not strike back: one round of attacks
+    "vehicle_assault_check",  # a vehicle assaulting infantry: a plain morale check; failing is the book's
 )
 EARLY_EDITION_READINGS = ("to_hit_from_3e", "tank_fear_from_3e")  # 1st and 2nd edition only
 
@@ -97,6 +105,7 @@ class TankAssaultResult:
     p_assault: Fraction
     p_knocked_out_overall: Fraction
     readings: tuple[str, ...]
+    tank_fear_passed: bool = False  # the Tank Fear test is passed without a roll (Banzai Charge)
 
 
 def resolution(vehicle: str, at_weapons: bool) -> Resolution:
@@ -129,12 +138,14 @@ def tank_assault(
     slow: bool = False,
     carries_flamer: bool = False,
     reroll_failed_pen: bool = False,
+    tank_fear_passed: bool = False,
 ) -> TankAssaultResult:
     """``men`` infantry assault one vehicle (see the module docstring for the rules and readings).
 
     ``quality``, ``pins`` and ``officer_bonus`` only enter the Tank Fear order test. ``reroll_failed_pen``:
     a failed penetration roll is rolled again (Italy's Improvised AT with AT grenades, decided by
-    ``rules.combat.national.improvised_at_grenades``).
+    ``rules.combat.national.improvised_at_grenades``). ``tank_fear_passed``: the Tank Fear test, if any,
+    is passed without a roll (Japan's Banzai Charge at the closest visible enemy: ``national.banzai``).
     """
     cfg = config_for(edition)
     check_int("men", men, 1, MAX_MODELS)
@@ -153,6 +164,7 @@ def tank_assault(
         ("slow", slow),
         ("carries_flamer", carries_flamer),
         ("reroll_failed_pen", reroll_failed_pen),
+        ("tank_fear_passed", tank_fear_passed),
     ):
         if not isinstance(flag, bool):
             raise RulesError(f"{name}: expected true or false", code="not-bool", params={"field": name, "value": flag})
@@ -213,7 +225,7 @@ def tank_assault(
     if tank_fear_applies(vehicle, at_weapons):
         # Taken whatever the unit's pins: the assault is an order given to infantry facing a tank.
         fear = order_test(cfg, BASE_MORALE[quality], officer_bonus, pins, TANK_FEAR)
-        p_assault = fear.p_pass
+        p_assault = ONE if tank_fear_passed else fear.p_pass
     readings = READINGS + (EARLY_EDITION_READINGS if cfg.edition in ("1e", "2e") else ())
     if fear is None:
         readings = tuple(r for r in readings if r != "tank_fear_from_3e")
@@ -238,4 +250,22 @@ def tank_assault(
         p_assault=p_assault,
         p_knocked_out_overall=p_assault * p_ko,
         readings=readings,
+        tank_fear_passed=fear is not None and tank_fear_passed,
     )
+
+
+def vehicle_assault_check(
+    edition: str, *, quality: str = "regular", pins: int = 0, officer_bonus: int = 0, auto_pass: bool = False
+) -> tuple[int, Fraction]:
+    """A vehicle assaults the infantry unit: (the morale it checks against, the chance it passes) [R].
+
+    Muster reads it as a plain morale check, 2D6 at most its morale less its pins plus an officer's bonus
+    (``morale.morale_check``, no FUBAR); what a failed check does is in the rulebook. ``auto_pass``:
+    Japan's Death Before Dishonour passes it for infantry and artillery [BR2]."""
+    cfg = config_for(edition)
+    check_choice("quality", quality, QUALITIES)
+    check_int("pins", pins, 0, MAX_PINS)
+    check_int("officer_bonus", officer_bonus, 0, 4)
+    morale = clamp_morale(cfg, BASE_MORALE[quality] + officer_bonus - pins)
+    p = morale_check(cfg, BASE_MORALE[quality], officer_bonus, pins)
+    return morale, ONE if auto_pass else p

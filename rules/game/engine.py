@@ -180,6 +180,10 @@ class GameState:
     # chart (the skies-empty result is rolled again next turn, not the same turn) [S000].
     air_calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     air_rolled: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    # Preparatory bombardment, once a game per side: the dice rolled per enemy unit (unit key -> dice),
+    # and whether the side has said which die it keeps for each (Bombardment's two dice) [BR2].
+    bombard: dict[str, dict[str, list[int]]] = field(default_factory=lambda: {side: {} for side in SIDES})
+    bombard_kept: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(SIDES, False))
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -261,6 +265,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "lost_at_start": dict(state.lost_at_start),
         "air_calls": dict(state.air_calls),
         "air_rolled": dict(state.air_rolled),
+        "bombard": {side: {key: list(dice) for key, dice in rolled.items()} for side, rolled in state.bombard.items()},
+        "bombard_kept": dict(state.bombard_kept),
     }
 
 
@@ -286,6 +292,10 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
     for name in ("air_calls", "air_rolled"):  # snapshots from before air strikes carry none
         stored_side = data.get(name) or {}
         setattr(state, name, {side: int(stored_side.get(side, 0)) for side in SIDES})
+    stored_bombard = data.get("bombard") or {}  # snapshots from before the bombardment carry none
+    state.bombard = {side: {k: list(v) for k, v in (stored_bombard.get(side) or {}).items()} for side in SIDES}
+    kept = data.get("bombard_kept") or {}
+    state.bombard_kept = {side: bool(kept.get(side)) for side in SIDES}
     return state
 
 
@@ -736,6 +746,90 @@ def support_roll(state: GameState, side: str, kind: str, rng: Rng, *, dice: Iter
     return Action("support", side=side, data={"roll": kind, "dice": values})
 
 
+BOMBARD_ROLLS = ("bombard", "bombard-keep")
+
+
+def bombard_rule(state: GameState, side: str) -> national.NationalRule | None:
+    """Britain's Bombardment (2nd edition), if ``side``'s list carries it: two dice per enemy unit."""
+    return national.rule_in(state.setup.edition, side_rules(state, side), "bombard")
+
+
+def bombard_dice(state: GameState, side: str) -> int:
+    return support.bombard_dice(bombardment=bombard_rule(state, side) is not None)
+
+
+def bombard_targets(state: GameState, side: str) -> list[UnitState]:
+    """The enemy units a bombardment by ``side`` may fall on: those not destroyed (the player leaves out
+    the ones not on the table, in reserve: Muster cannot see them)."""
+    return [u for u in state.side_units(other_side(side)) if not u.destroyed]
+
+
+def bombard_offered(state: GameState, side: str) -> bool:
+    """A preparatory bombardment by ``side`` may be rolled now: once a game, before the first order."""
+    return not state.finished and not _bombard_refusal(state, side)
+
+
+def _bombard_refusal(state: GameState, side: str) -> str:
+    """Why a bombardment by ``side`` is refused now ("" when it is not)."""
+    if side not in SIDES:
+        return "support"
+    if state.bombard[side]:
+        return "bombard-once"
+    if state.turn != 1 or any(u.orders for u in state.units.values()):
+        return "bombard-late"
+    if not bombard_targets(state, side):
+        return "bombard-units"
+    return ""
+
+
+def bombard_to_keep(state: GameState, side: str) -> dict[str, list[int]]:
+    """The units whose two Bombardment dice wait for the player's choice (unit key -> dice), or {}."""
+    if state.finished or side not in SIDES or state.bombard_kept[side]:
+        return {}
+    rolled = state.bombard[side]
+    return rolled if any(len(dice) > 1 for dice in rolled.values()) else {}
+
+
+_BOMBARD_ERRORS = {
+    "support": "This roll is not offered now.",
+    "bombard-once": "This side has made its preparatory bombardment: one a game.",
+    "bombard-late": "The preparatory bombardment comes before the first order of the game.",
+    "bombard-units": "Choose the enemy units on the table.",
+}
+
+
+def bombard_roll(
+    state: GameState,
+    side: str,
+    rng: Rng,
+    *,
+    units: Iterable[str] | None = None,
+    dice: Mapping[str, Iterable[int]] | None = None,
+) -> Action:
+    """A preparatory bombardment by ``side``: for each enemy unit on the table (``units``; all the enemy's
+    surviving units by default) one die, or two with Bombardment; ``dice`` typed per unit, or rolled here."""
+    _check_playing(state)
+    refusal = _bombard_refusal(state, side)
+    if refusal:
+        raise RulesError(_BOMBARD_ERRORS[refusal], code=refusal, params={"side": side})
+    keys = [u.key for u in bombard_targets(state, side)] if units is None else list(dict.fromkeys(units))
+    n = bombard_dice(state, side)
+    if dice is None:
+        # Rolled unit by unit, in the order the units stand in the list.
+        rolled = {key: [roll(rng) for _ in range(n)] for key in keys}
+        return Action("support", side=side, data={"roll": "bombard", "dice": rolled, "rolled": True})
+    typed = {key: [_check_die(d, "die") for d in dice.get(key, ())] for key in keys}
+    return Action("support", side=side, data={"roll": "bombard", "dice": typed})
+
+
+def bombard_keep(state: GameState, side: str, kept: Mapping[str, int]) -> Action:
+    """The die ``side`` keeps for each unit of its Bombardment (one of the unit's two dice)."""
+    _check_playing(state)
+    if not bombard_to_keep(state, side):
+        raise RulesError("No bombardment dice wait for a choice.", code="support", params={"side": side})
+    return Action("support", side=side, data={"roll": "bombard-keep", "kept": dict(kept)})
+
+
 def send_back(state: GameState) -> Action:
     """The enemy puts the French side's first die back in the bag (Communication Breakdown!)."""
     side = die_to_send_back(state)
@@ -1065,6 +1159,10 @@ def _send_back(state: GameState, action: Action) -> dict[str, Any]:
 
 def _support(state: GameState, action: Action) -> dict[str, Any]:
     side, roll_kind = action.side or "", action.data.get("roll")
+    if roll_kind == "bombard":
+        return _bombard(state, side, action)
+    if roll_kind == "bombard-keep":
+        return _bombard_keep(state, side, action)
     if side not in SIDES or roll_kind not in support_offers(state, side):
         raise RulesError("This roll is not offered now.", code="support", params={"side": side})
     dice = [_check_die(d, "die") for d in action.data.get("dice") or ()]
@@ -1085,6 +1183,50 @@ def _support(state: GameState, action: Action) -> dict[str, Any]:
     else:
         detail["radius"] = support.barrage_radius(dice)
     return detail
+
+
+def _bombard(state: GameState, side: str, action: Action) -> dict[str, Any]:
+    refusal = _bombard_refusal(state, side)
+    if refusal:
+        raise RulesError(_BOMBARD_ERRORS[refusal], code=refusal, params={"side": side})
+    rolled = action.data.get("dice")
+    targets = {u.key for u in bombard_targets(state, side)}
+    if not isinstance(rolled, Mapping) or not rolled or not set(rolled) <= targets:
+        raise RulesError(_BOMBARD_ERRORS["bombard-units"], code="bombard-units", params={"side": side})
+    n = bombard_dice(state, side)
+    dice: dict[str, list[int]] = {}
+    for key, values in rolled.items():
+        if not isinstance(values, list) or len(values) != n:
+            raise RulesError(
+                "Type every die of the bombardment, or none to let Muster roll.",
+                code="bombard-dice",
+                params={"dice": n},
+            )
+        dice[key] = [_check_die(d, "die") for d in values]
+    state.bombard[side] = dice
+    rule = bombard_rule(state, side)
+    detail: dict[str, Any] = {"roll": "bombard", "dice": dice, "rule": rule.slug if rule else ""}
+    if action.data.get("rolled"):
+        detail["rolled"] = True
+    return detail
+
+
+def _bombard_keep(state: GameState, side: str, action: Action) -> dict[str, Any]:
+    waiting = bombard_to_keep(state, side)
+    if not waiting:
+        raise RulesError("No bombardment dice wait for a choice.", code="support", params={"side": side})
+    kept = action.data.get("kept")
+    if not isinstance(kept, Mapping) or set(kept) != set(waiting):
+        raise RulesError("Keep one die for every unit.", code="bombard-keep", params={"side": side})
+    chosen = {key: support.check_kept(waiting[key], kept[key]) for key in waiting}
+    state.bombard_kept[side] = True
+    rule = bombard_rule(state, side)
+    return {
+        "roll": "bombard-keep",
+        "dice": {k: list(v) for k, v in waiting.items()},
+        "kept": chosen,
+        "rule": rule.slug if rule else "bombardment",
+    }
 
 
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
