@@ -163,8 +163,14 @@ def test_a_tap_and_the_other_phones_poll_get_the_bombardment_slot_out_of_band(cl
     # Only the slot and the bar change: no unit row is sent again, and the die kept waits for a choice.
     assert '<div id="bombard-slot" hx-swap-oob="true">' in html and 'id="bombard-keep-a"' in html
     assert not re.findall(r'<li hx-swap-oob="true"[^>]* id="u-', html)
-    # Bob's phone, polling by the share link: his own side's offer still stands, Alice's choice is hers.
+    # Bob's phone, polling by the share link: the log line comes; his slot is not sent again, as
+    # nothing in it moved (his own side's offer still stands, Alice's choice of dice is hers).
     bob = Client()
-    poll = bob.get(f"/g/{game.share_token}/?since=0&seen=0-0", headers=htmx).content.decode()
-    assert 'id="bombard-slot" hx-swap-oob="true"' in poll and 'id="bombard-b"' in poll
-    assert "bombard-keep-a" not in poll and "preparatory bombardment, two dice per enemy unit" in poll
+    link = f"/g/{game.share_token}/"
+    poll = bob.get(f"{link}?since=0&seen=0-0", headers=htmx).content.decode()
+    assert "preparatory bombardment, two dice per enemy unit" in poll
+    assert "bombard-slot" not in poll and "bombard-keep-a" not in poll
+    # His own bombardment moves his slot: sent out of band, his offer gone.
+    data = {"action": "support", "side": "b", "roll": "bombard", "bunit": _keys(game, "a"), "rev": "1", "seen": "0-0"}
+    answer = bob.post(f"{link}act/", data, headers=htmx).content.decode()
+    assert '<div id="bombard-slot" hx-swap-oob="true">' in answer and 'id="bombard-b"' not in answer
