@@ -883,7 +883,12 @@ def test_duplicate_and_remove_wait_for_the_units_changes_made_before_them(phone,
     phone.tap(f"#{c}-open")
     phone.tap(f"#{c}-opt-lmg")
     _wait_held(phone, slow)
-    phone.tap(f"#{c}-remove")
+    # Shown within the tap's own event, before anything else runs (the request waits).
+    assert phone.evaluate(
+        "(id) => { document.getElementById(id + '-remove').click();"
+        " return document.getElementById(id).classList.contains('is-leaving'); }",
+        c,
+    )
     expect(phone.locator(f"#{c}-editor")).to_be_hidden()
     expect(total).to_have_text("830")
     expect(head).to_have_text("830 pts")
