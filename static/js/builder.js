@@ -15,6 +15,8 @@
    - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
+     their request waits for the unit's changes made before the tap (so the server copies or
+     removes the unit the player saw);
    - a change of men, quality or options shows the unit's points and the totals at once, priced
      from the editor's price table, and the server's answer has the last word (see below);
    - an editor's changes are sent one at a time, in order, so no answer is older than the page
@@ -127,6 +129,7 @@
   var closedEditors = new Map(); // row id -> its editor, closed, ready to open again
   var fetching = new Map(); // row id -> the editor's HTML, on its way
   var busy = new Map(); // editor -> requests under way from it
+  var busyBy = new WeakMap(); // request -> the editor it is counted in ``busy`` for
   var closeWhenDone = new Set(); // editors "Done" was asked of while a change was under way
 
   function fetchEditor(link) {
@@ -286,8 +289,88 @@
   });
 
   // --- Remove and duplicate at once ---------------------------------------------------------
+  //
+  // Shown at the tap (the row goes or a greyed copy appears, the totals move), whether their
+  // request is sent then or waits behind the unit's changes (see "One change at a time"). While
+  // they wait, the answers to those changes rewrite the figures and morph the editor: the
+  // previews are laid again on whatever the page then shows (``previewFigures``). Until its
+  // request is sent, a preview moves the totals by the unit's points as shown at the tap (a
+  // guess, maybe): a change made after the tap is not in the copy. Once sent, the changes before
+  // it are all answered: the unit as the server has it is what it copies or removes.
 
   var pending = new WeakMap(); // request -> how to put the page back as it was
+  var previews = []; // shown, not yet answered: { id: the unit's row, removal, copy, template }
+  var shifted = new Map(); // figure id -> { el, base: its text without the previews, shown: with them }
+
+  function plain(element) {
+    // A figure's text as the server or a guess left it, without the previews laid on it.
+    var known = element && shifted.get(element.id);
+    if (known && known.el === element && element.textContent === known.shown) return known.base;
+    return element ? element.textContent : "";
+  }
+
+  function rewritten(element) {
+    // About to be written afresh (a guess, or putting one back): no preview in it any more.
+    if (element) shifted.delete(element.id);
+  }
+
+  function shownPoints(row) {
+    var figure = document.getElementById(row.id + "-points");
+    var n = figure && figure.textContent.match(/-?\d+/);
+    return n ? Number(n[0]) : Number(row.getAttribute("data-points")) || 0;
+  }
+
+  function copyOf(template) {
+    var copy = template.content.firstElementChild.cloneNode(true);
+    copy.removeAttribute("id");
+    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    copy.querySelectorAll("a").forEach(function (a) {
+      a.removeAttribute("href");
+      a.removeAttribute("hx-get");
+    });
+    copy.classList.add("is-pending");
+    copy.setAttribute("aria-busy", "true");
+    return copy;
+  }
+
+  function previewFigures() {
+    var shifts = {};
+    function add(id, points) { shifts[id] = (shifts[id] || 0) + points; }
+    previews.forEach(function (preview) {
+      var row = document.getElementById(preview.id);
+      if (!row || !row.classList.contains("is-open")) return; // answered meanwhile: nothing to lay on
+      var points = preview.sent ? Number(row.getAttribute("data-points")) || 0 : preview.points;
+      if (preview.removal) {
+        row.classList.add("is-leaving"); // an answer morphed into the editor has its own classes
+        points = -points;
+      } else {
+        var template = row.querySelector(":scope > template.closed-row");
+        if (preview.sent && template && template !== preview.template) {
+          // The editor answered a change meanwhile: the copy as the unit now is.
+          var fresh = copyOf(template);
+          preview.copy.replaceWith(fresh);
+          preview.copy = fresh;
+          preview.template = template;
+        }
+        if (row.nextElementSibling !== preview.copy) row.after(preview.copy); // moved meanwhile
+        setFigure(preview.copy.querySelector(".unit-points"), points);
+      }
+      var group = row.closest("section.platoon");
+      add("summary-points", points);
+      if (group) add(group.id + "-points", points);
+    });
+    Array.from(shifted.keys()).concat(Object.keys(shifts)).forEach(function (id) {
+      var element = document.getElementById(id);
+      var base = plain(element);
+      var delta = shifts[id] || 0;
+      shifted.delete(id);
+      if (!element) return;
+      element.textContent = base;
+      if (!delta) return;
+      addToFigure(element, delta);
+      shifted.set(id, { el: element, base: base, shown: element.textContent });
+    });
+  }
 
   function addToFigure(element, delta) {
     if (!element) return;
@@ -295,38 +378,36 @@
   }
 
   function foresee(button, editor) {
-    var points = Number(editor.getAttribute("data-points")) || 0;
-    var group = editor.closest("section.platoon");
-    var total = document.getElementById("summary-points");
-    var head = group && document.getElementById(group.id + "-points");
-    var undo = { total: total && total.textContent, head: head && head.textContent, headId: head && head.id };
-    var copy = null;
-    if (button.id === editor.id + "-remove") {
-      editor.classList.add("is-leaving");
-      points = -points;
-    } else {
-      var template = editor.querySelector(":scope > template.closed-row");
-      copy = template.content.firstElementChild.cloneNode(true);
-      copy.removeAttribute("id");
-      copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
-      copy.querySelectorAll("a").forEach(function (a) {
-        a.removeAttribute("href");
-        a.removeAttribute("hx-get");
-      });
-      copy.classList.add("is-pending");
-      copy.setAttribute("aria-busy", "true");
-      editor.after(copy);
-    }
-    addToFigure(total, points);
-    addToFigure(head, points);
-    return function putBack() {
-      editor.classList.remove("is-leaving");
-      if (copy) copy.remove();
-      var nowTotal = document.getElementById("summary-points");
-      if (nowTotal && undo.total !== null) nowTotal.textContent = undo.total;
-      var nowHead = undo.headId && document.getElementById(undo.headId);
-      if (nowHead) nowHead.textContent = undo.head;
+    var preview = {
+      id: editor.id,
+      removal: button.id === editor.id + "-remove",
+      points: shownPoints(editor),
+      sent: false,
+      copy: null,
+      template: null,
     };
+    if (!preview.removal) {
+      preview.template = editor.querySelector(":scope > template.closed-row");
+      preview.copy = copyOf(preview.template);
+      editor.after(preview.copy);
+    }
+    previews.push(preview);
+    previewFigures();
+    function putBack() {
+      var at = previews.indexOf(preview);
+      if (at < 0) return;
+      previews.splice(at, 1);
+      editor.classList.remove("is-leaving");
+      var row = document.getElementById(preview.id);
+      if (row) row.classList.remove("is-leaving");
+      if (preview.copy) preview.copy.remove();
+      previewFigures();
+    }
+    putBack.sent = function () {
+      preview.sent = true;
+      previewFigures();
+    };
+    return putBack;
   }
 
   function refused(editor) {
@@ -358,9 +439,15 @@
     if (!reads && (!editor || !(elt.closest(".editor-body") || elt.closest(".editor-rename")))) {
       forgetEditors();
     }
-    if (editor) busy.set(editor, (busy.get(editor) || 0) + 1);
+    if (editor) {
+      busy.set(editor, (busy.get(editor) || 0) + 1);
+      busyBy.set(event.detail.xhr, editor);
+    }
     if (editor && (elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate")) {
-      pending.set(event.detail.xhr, { putBack: foresee(elt, editor), editor: editor });
+      // Shown at the tap already when it came through the editor's queue (as it always does).
+      var putBack = issuing && issuing.putBack ? issuing.putBack : foresee(elt, editor);
+      putBack.sent();
+      pending.set(event.detail.xhr, { putBack: putBack, editor: editor });
     }
   });
 
@@ -382,8 +469,10 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     inFlight = Math.max(0, inFlight - 1);
     if (allWanted) scheduleAll(1500); // once the player pauses
-    var editor = event.detail.elt.closest && event.detail.elt.closest(".unit-row.is-open");
-    editor = editor || Array.from(busy.keys()).find(function (e) { return e.contains(event.detail.elt); });
+    // By its request: an answer that replaced the editor (a copy's) is reported on an element
+    // still in the page, outside it.
+    var editor = busyBy.get(event.detail.xhr);
+    busyBy.delete(event.detail.xhr);
     if (!editor || !busy.has(editor)) return;
     var left = busy.get(editor) - 1;
     if (left > 0) {
@@ -502,6 +591,8 @@
     // On the page as the server last left it (``guess.undo``): the guessed points and men.
     var f = figures(editor);
     var delta = guess.points - guess.undo.shown;
+    rewritten(f.total);
+    rewritten(f.head);
     setFigure(f.points, guess.points);
     if (f.total) f.total.textContent = guess.undo.total;
     if (f.head) f.head.textContent = guess.undo.head;
@@ -509,23 +600,28 @@
     if (f.head) setFigure(f.head, Number(guess.undo.head.match(/-?\d+/)) + delta);
     if (f.models && guess.models !== null && !typing(f.models)) f.models.value = String(guess.models);
     markGuess(editor, true);
+    previewFigures(); // its points moved: a copy of it or its removal moves the totals as much
   }
 
   function serverFigures(editor) {
+    // Without the previews of a removal or a copy under way (laid again on the guess).
     var f = figures(editor);
     var shown = count(editor.getAttribute("data-points"));
     if (shown === null || !f.points || !f.total) return null;
-    return { shown: shown, points: f.points.textContent, total: f.total.textContent, head: f.head ? f.head.textContent : "" };
+    return { shown: shown, points: f.points.textContent, total: plain(f.total), head: f.head ? plain(f.head) : "" };
   }
 
   function putBack(editor, guess) {
     var f = figures(editor);
+    rewritten(f.total);
+    rewritten(f.head);
     f.points.textContent = guess.undo.points;
     f.total.textContent = guess.undo.total;
     if (f.head) f.head.textContent = guess.undo.head;
     // The server's men, unless the player is typing there (an answer never overwrites that).
     if (f.models && !typing(f.models)) f.models.value = f.models.getAttribute("value") || f.models.value;
     markGuess(editor, false);
+    previewFigures();
   }
 
   function typing(field) {
@@ -634,8 +730,13 @@
   // be older than what the page already shows (two forms of one editor sent together, a "+" then
   // a typed count, could be answered out of order). Each request carries the values its form
   // had when the player made the change, not when it is sent: an answer morphed in meanwhile may
-  // have put a box back as the server last had it. Remove and duplicate are not queued: they
-  // show their result from their own request's start (see above).
+  // have put a box back as the server last had it.
+  //
+  // Remove and duplicate take their turn too: their result is shown at the tap (see "Remove and
+  // duplicate at once"), their request waits for the unit's changes made before it, so the copy
+  // the server makes, or the unit it removes, is the one the player saw. A change made after a
+  // "Duplicate" waits for its answer, which closes the editor: that editor is put back in place
+  // of the original's row to send it (the player was still in it).
   //
   // A change of men, quality or options is sent only once the browser has painted its guessed
   // figures (the next frame), so htmx's work on the request never delays them. Uses htmx's
@@ -653,9 +754,11 @@
 
   function queuedEditor(elt, verb) {
     if (verb === "get" || !elt.closest) return null;
-    var editor = elt.closest(".unit-row.is-open");
-    if (!editor || elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate") return null;
-    return editor;
+    return elt.closest(".unit-row.is-open");
+  }
+
+  function isAction(elt, editor) {
+    return elt.id === editor.id + "-remove" || elt.id === editor.id + "-duplicate";
   }
 
   function snapshot(elt, trigger) {
@@ -691,6 +794,22 @@
     // (a move to another platoon answers a new editor): same form action, same button.
     if (item.elt.isConnected) return item.elt;
     var editor = document.getElementById(item.editorId);
+    var before = item.elt.closest(".unit-row.is-open");
+    if (editor && !editor.classList.contains("is-open") && editor.querySelector(".unit-open") && before && before.id === item.editorId) {
+      // Closed by a "Duplicate" answered meanwhile (its original's row): the editor the change was
+      // made in is put back to send it, as an editor kept closed is opened again.
+      editor.replaceWith(before);
+      window.htmx.process(before);
+      // Its guess (the change on its way) laid again on the figures the copy's answer left.
+      var guess = guesses.get(before);
+      var undo = guess && serverFigures(before);
+      if (undo) {
+        guess.undo = undo;
+        if (guess.models === null) markGuess(before, true);
+        else showGuess(before, guess);
+      }
+      return item.elt.isConnected ? item.elt : null;
+    }
     if (!editor || !editor.classList.contains("is-open")) return null;
     if (item.elt.id) return document.getElementById(item.elt.id);
     var action = item.elt.getAttribute("hx-post");
@@ -712,10 +831,12 @@
         issuing = null; // whatever happened, the next confirm is a player's change again
       }
       if (item.xhr) return; // under way: the next once it is answered
-      // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess too.
+      // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess
+      // or its preview too.
       settleItem(item);
       queue.current = null;
-      answeredFor(item.editor, false);
+      if (item.putBack) item.putBack();
+      else answeredFor(item.editor, false);
     }
     if (!queue.current && queues.get(queue.id) === queue) {
       queues.delete(queue.id);
@@ -746,6 +867,8 @@
       data: snapshot(detail.elt, detail.triggeringEvent),
       send: detail.issueRequest,
     };
+    // Remove, duplicate: shown now, at the tap, sent in their turn.
+    if (isAction(detail.elt, editor)) item.putBack = foresee(detail.elt, editor);
     outstanding.set(form, (outstanding.get(form) || 0) + 1);
     queue.items.push(item);
     if (queue.current) return; // sent once the change before it is answered
@@ -782,6 +905,12 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var queue = queueOf(event);
     if (queue) settleItem(queue.current); // before the morph: the form's controls are the answer's
+  });
+
+  // An answer to a change rewrites the figures and morphs the editor: the previews of a removal
+  // or a copy still waiting are laid on them again, before the page is painted.
+  ["htmx:afterSwap", "htmx:afterRequest"].forEach(function (name) {
+    document.addEventListener(name, function () { if (previews.length) previewFigures(); });
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {

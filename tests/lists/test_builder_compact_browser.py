@@ -786,3 +786,134 @@ def test_options_priced_at_once_whole_squad_and_teams_and_a_refusal_puts_them_ba
     expect(phone.locator(f"#{g}-points")).to_have_text("0 pts")
     expect(total).to_have_text("137")
     expect(phone.locator(f"#{g}-points")).not_to_have_class(re.compile("is-guess"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_duplicate_and_remove_wait_for_the_units_changes_made_before_them(phone, live_server):
+    """A "Duplicate" or a "Remove" tapped while a change of the unit is still on the server: shown
+    at once, sent only once that change is answered, so the server copies or removes the unit the
+    player saw; a change made after the tap is the original's only, and nothing is lost."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    squad = _rows(army_list)[3]
+    Entry.objects.filter(pk=squad.pk).update(options={})  # no LMG: 50 points, the list 800
+    k = f"entry-{squad.pk}"
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    total, head = phone.locator("#summary-points"), phone.locator(f"#platoon-{squad.platoon_id}-points")
+    phone.tap(f"#{k}-open")
+    expect(phone.locator(f"#{k}-points")).to_have_text("50 pts")
+    expect(total).to_have_text("800")
+
+    # Option answers are held once the server has applied them; the next action's request is held
+    # before it reaches the server; everything else goes through.
+    sent, slow, held = [], [], []
+
+    def hold(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.url.rsplit("/", 2)[1])
+        if sent[-1] == "options":
+            slow.append((route, route.fetch()))
+        elif sent[-1] in ("duplicate", "remove"):
+            held.append(route)
+        else:
+            route.continue_()
+
+    def two_frames() -> None:
+        phone.evaluate(
+            "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+        )
+
+    phone.route("**/entries/*/*/", hold)
+    # The LMG ticked (+20), its answer held; then "Duplicate", a man more for the original only
+    # and "Done", all before the LMG is answered.
+    phone.tap(f"#{k}-opt-lmg")
+    _wait_held(phone, slow)
+    assert Entry.objects.get(pk=squad.pk).options == {"lmg": 1}
+    phone.tap(f"#{k}-duplicate")
+    # At once: a greyed copy at the points shown (the LMG's guess), the totals up as much.
+    pending = phone.locator(f"#{k} + .unit-row.is-pending")
+    expect(pending.locator(".unit-points")).to_have_text("70")
+    expect(total).to_have_text("890")
+    expect(head).to_have_text("890 pts")
+    phone.tap(f"#{k}-more")
+    expect(phone.locator(f"#{k}-points")).to_have_text("80 pts")
+    expect(total).to_have_text("900")  # 800 + 20 (LMG) + 10 (a man) + 70 (the copy)
+    expect(pending.locator(".unit-points")).to_have_text("70")  # the man is the original's only
+    phone.tap(f"#{k}-close")
+    two_frames()
+    assert sent == ["options"], sent  # the copy waits for the LMG
+    assert Entry.objects.filter(army_list=army_list).count() == 12
+
+    # The LMG answered: the copy is sent, held before the server; its preview stays laid on the
+    # server's figures (the copy now with the LMG), the man still a guess behind it.
+    late, response = slow.pop()
+    late.fulfill(response=response)
+    _wait_held(phone, held)
+    assert sent == ["options", "duplicate"], sent
+    expect(pending).to_contain_text("Light machine gun")
+    expect(pending.locator(".unit-points")).to_have_text("70")
+    expect(total).to_have_text("900")
+    expect(head).to_have_text("900 pts")
+    assert Entry.objects.filter(army_list=army_list).count() == 12
+    held.pop().continue_()
+
+    # The copy answered (it has the LMG, not the man), then the man sent from the original's
+    # editor, which closes once it is answered ("Done" was tapped).
+    expect(phone.locator(f"#{k}-editor")).to_have_count(0)
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0)
+    copy = _rows(army_list)[4]
+    assert (copy.options, copy.models_count) == ({"lmg": 1}, 5)
+    expect(phone.locator(f"#{k} + #entry-{copy.pk}")).to_be_visible()
+    expect(phone.locator(f"#{k}-points")).to_have_text("80")
+    expect(phone.locator(f"#entry-{copy.pk}-points")).to_have_text("70")
+    expect(total).to_have_text("900")
+    expect(head).to_have_text("900 pts")
+    assert sent == ["options", "duplicate", "models"], sent
+    squad.refresh_from_db()
+    assert (squad.options, squad.models_count) == ({"lmg": 1}, 6)
+
+    # The copy's LMG unticked (its answer held), then "Remove": the row goes and the totals fall
+    # by its points as shown (50) at once; the removal waits for the LMG's answer, and its
+    # preview stays once that answer is morphed into the (hidden) editor.
+    c = f"entry-{copy.pk}"
+    phone.tap(f"#{c}-open")
+    phone.tap(f"#{c}-opt-lmg")
+    _wait_held(phone, slow)
+    # Shown within the tap's own event, before anything else runs (the request waits).
+    assert phone.evaluate(
+        "(id) => { document.getElementById(id + '-remove').click();"
+        " return document.getElementById(id).classList.contains('is-leaving'); }",
+        c,
+    )
+    expect(phone.locator(f"#{c}-editor")).to_be_hidden()
+    expect(total).to_have_text("830")
+    expect(head).to_have_text("830 pts")
+    two_frames()
+    assert sent[3:] == ["options"], sent
+    late, response = slow.pop()
+    late.fulfill(response=response)
+    _wait_held(phone, held)
+    assert sent[3:] == ["options", "remove"], sent
+    assert Entry.objects.get(pk=copy.pk).options == {}
+    expect(phone.locator(f"#{c}-editor")).to_be_hidden()
+    expect(total).to_have_text("830")
+    expect(head).to_have_text("830 pts")
+    held.pop().continue_()
+    expect(phone.locator(f"#{c}")).to_contain_text("Removed Rifle Squad.")
+    expect(total).to_have_text("830")
+    assert not Entry.objects.filter(pk=copy.pk).exists()
+    # "Undo" puts back the unit the server removed: without its LMG.
+    phone.tap(f"#{c}-undo")
+    expect(total).to_have_text("880")
+    assert Entry.objects.get(pk=copy.pk).options == {}
+    phone.unroute("**/entries/*/*/")
+
+    phone.reload()
+    expect(phone.locator("#summary-points")).to_have_text("880")
+    expect(phone.locator(f"#{k}-points")).to_have_text("80")
+    expect(phone.locator(f"#{k}-open")).to_contain_text("Light machine gun")
+    expect(phone.locator(f"#{c}-points")).to_have_text("50")
