@@ -317,6 +317,7 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             test = row.test
             prints[row.key] = (
                 (u.pins, u.models, tuple(u.orders), u.kept, u.destroyed, u.immobilised, u.on_fire, u.nco_lost),
+                u.setup.fanatic,  # frozen, but the row says so and carries it for game.js
                 # A unit that may take the die without a test gets its order buttons from the
                 # page's template (game.js, from #game-awaits): not a change of its row.
                 (row.can_act, row.awaits_order and test is not None, row.awaits_snap),
@@ -579,6 +580,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _nco_line(d)
         if d.get("wiped_out"):
             text += " · " + _("wiped out")
+        if d.get("routed"):  # a Fanatic unit at its pin limit down to its last man
+            text += " · " + _("pin limit reached: destroyed")
     elif entry.kind == "damage":
         text = _("%(unit)s: %(result)s") % {"unit": unit, "result": DAMAGE_LABELS[d["result"]]}
         if d.get("knocked_out"):

@@ -19,6 +19,7 @@ from armybuilder.resolver import national as national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
 from rules.army.order_dice import entry_order_dice
 from rules.army.summary import summarise
+from rules.combat import national
 from rules.errors import RulesError
 from rules.game.engine import (
     SNAPSHOT_EVERY,
@@ -38,6 +39,7 @@ logger = logging.getLogger(__name__)
 server_rng = random.SystemRandom()
 
 MAX_STAND_IN_DICE = 40
+FANATICS = "fanatics"  # the special rule's slug in the catalogue (Barracks' "Fanatics")
 
 
 def lists_for_game():
@@ -49,8 +51,26 @@ def lists_for_game():
     return (
         ArmyList.objects.active()
         .select_related("edition", "army")
-        .prefetch_related("army__national_rules", "platoons", "entries__platoon", "entries__unit__weapons", options)
+        .prefetch_related(
+            "army__national_rules",
+            "platoons",
+            "entries__platoon",
+            "entries__unit__weapons",
+            "entries__unit__special_rules",
+            options,
+        )
     )
+
+
+def entry_fanatic(entry, army: str, kind: str) -> bool:
+    """Whether a list's unit is Fanatic at game day, as the shooting odds have it for the same unit: its
+    own Fanatics rule, its side's national rules for its kind (Death Before Dishonour, ``army``:
+    ``list_army``), or the rule its list's Italian bonus gives it (Cedere)."""
+    if any(rule.slug == FANATICS for rule in entry.unit.special_rules.all()):
+        return True
+    if national.fanatic_target(entry.army_list.edition.slug, army, kind) is not None:
+        return True
+    return "fanatics" in national_rules.entry_gains(entry)
 
 
 def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -68,6 +88,7 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
     for entry, entry_spec in zip(army_list.entries.all(), spec.entries, strict=True):
         key = f"{side}{entry.pk}"
         officer = officers.get(entry_spec.key)
+        target = target_from_entry(entry)
         units.append(
             {
                 "key": key,
@@ -82,9 +103,9 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
                 "officer_label": officer.rank_label if officer else "",
                 "damage_value": entry.unit.damage_value,
                 "points": summary.entry_points.get(entry_spec.key, 0),
+                "fanatic": entry_fanatic(entry, army, target.kind),
             }
         )
-        target = target_from_entry(entry)
         odds[key] = {
             "groups": [[g.weapon, g.models] for g in firer_from_entry(entry).groups],
             "kind": target.kind,

@@ -24,6 +24,7 @@ from rules.game.editions import KEPT_ORDERS, ORDERS, VEHICLE_TYPES, GameRules, g
 SIDES = ("a", "b")
 RESULTS = ("a", "b", "draw")
 DAMAGE = ("immobilised", "on_fire", "extinguished", "knocked_out")
+FANATIC_MEN = 2  # a Fanatic unit with this many men or more is not routed by pins [rules-notes]
 
 
 def other_side(side: str) -> str:
@@ -47,6 +48,9 @@ class UnitSetup:
     officer_label: str = ""
     damage_value: int | None = None
     points: int = 0
+    # Fanatics (its own rule, Death Before Dishonour, Cedere), frozen at the start: pins do not rout it
+    # while two or more men are left. Games stored before it have no key: not Fanatic, as they played.
+    fanatic: bool = False
 
     @property
     def is_vehicle(self) -> bool:
@@ -1065,8 +1069,13 @@ def _pins(state: GameState, action: Action) -> dict[str, Any]:
 
 
 def _pin_limit_reached(state: GameState, unit: UnitState) -> bool:
-    # Pins at or over the unit's unmodified morale destroy it [§7, S004, DOL; JK3 for 3rd ed].
-    return state.rules.combat.pin_rout and unit.pins >= unit.setup.base_morale
+    # Pins at or over the unit's unmodified morale destroy it [§7, S004, DOL; JK3 for 3rd ed] ...
+    if not state.rules.combat.pin_rout or unit.pins < unit.setup.base_morale:
+        return False
+    # ... unless it is Fanatic with two or more men left [rules-notes: pin limit; morale.py's
+    # fanatic_men >= 2]. A unit whose men Muster does not know (a stand-in) is routed as before: the
+    # exemption needs the men counted, and a stand-in is never Fanatic anyway (it has no list).
+    return not (unit.setup.fanatic and unit.models is not None and unit.models >= FANATIC_MEN)
 
 
 def _casualties(state: GameState, action: Action) -> dict[str, Any]:
@@ -1099,6 +1108,10 @@ def _casualties(state: GameState, action: Action) -> dict[str, Any]:
     if unit.models == 0:
         _destroy(state, unit, "casualties")
         detail["wiped_out"] = True
+    elif unit.setup.fanatic and _pin_limit_reached(state, unit):
+        # A Fanatic unit held at its pin limit by its men routs once fewer than two are left.
+        _destroy(state, unit, "pins")
+        detail["routed"] = True
     return detail
 
 

@@ -142,8 +142,12 @@
     line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text;
     list.prepend(line);
   }
+  // Pins at the unit's unmodified morale destroy it (rules.game.engine._pin_limit_reached), unless it
+  // is Fanatic (data-fanatic) with two or more men left; men unknown: routed, as the engine has it.
   function routs(row) {
-    return !!words().rules.pin_rout && pinsOf(row) >= (parseInt(row.dataset.limit, 10) || Infinity);
+    if (!words().rules.pin_rout || pinsOf(row) < (parseInt(row.dataset.limit, 10) || Infinity)) return false;
+    var men = row.dataset.fanatic ? modelsOf(row) : null;
+    return !(men && men.left >= 2);
   }
   function statusBadge(row, text) {
     var badge = document.createElement("span");
@@ -678,6 +682,7 @@
       if (params.get("nco_lost") !== null) loseNco(row, parseInt(params.get("nco_lost"), 10) || 0);
       if (params.get("nco") && delta > 0) text += " · " + ncoLine(params);
       if (left === 0) { destroy(row); text += " · " + w.line.wiped_out; }
+      else if (row.dataset.fanatic && routs(row)) { destroy(row); text += " · " + w.line.routed; }
       mark(row, label);
     } else if (action === "damage") {
       text = damage(row, pick("result", params));

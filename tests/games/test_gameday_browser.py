@@ -4,6 +4,8 @@ phone is played offline for a turn and synced when the network is back."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from armybuilder.games import views
@@ -357,13 +359,16 @@ def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
     assert page.evaluate(mine) == []
 
 
-def _game_in_edition(live_server, new_browser_context, monkeypatch, edition: str):
-    """Alice's one-phone game against Bob (two stand-in dice) in ``edition``, on her phone."""
+def _game_in_edition(live_server, new_browser_context, monkeypatch, edition: str, rules: tuple[str, ...] = ()):
+    """Alice's one-phone game against Bob (two stand-in dice) in ``edition``, on her phone; her army
+    carries the national ``rules`` (slugs)."""
     monkeypatch.setattr(views, "server_rng", FirstDie())
     context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
     alice = list_factories.make_user("alice")
     army_list = make_playsheet_list(alice, edition=make_rules_edition(edition))
+    for slug in rules:
+        army_list.army.national_rules.add(make_rule(army_list.edition, slug))
     log_in(context, live_server, alice)
     page = context.new_page()
     page.goto(f"/games/new/?list={army_list.pk}")
@@ -452,6 +457,47 @@ def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_a
     # The server's log, line for line, is what the phone wrote offline.
     assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
     assert page.locator("#log-lines li.log-queued").count() == 0
+
+
+def test_offline_a_fanatic_squad_at_its_pin_limit_stays_until_one_man_is_left(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    # Death Before Dishonour: Japanese infantry is Fanatic (issue 25).
+    context, page, game = _game_in_edition(
+        live_server, new_browser_context, monkeypatch, "v2", rules=("death-before-dishonour",)
+    )
+    squad1, squad2 = page.locator("#side-a li.unit").nth(1), page.locator("#side-a li.unit").nth(2)
+    name1, name2 = squad1.locator(".unit-name").inner_text(), squad2.locator(".unit-name").inner_text()
+    assert squad1.get_attribute("data-fanatic") == "1"
+    assert page.locator("#side-a li.unit").last.get_attribute("data-fanatic") is None  # the tank is not
+    assert "Fanatics: pins do not destroy it while 2+ men are left" in _tools(squad1).inner_text()
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    for _ in range(10):  # a Regular squad: morale 9, one more for good measure
+        _tools(squad1).get_by_role("button", name="Add a pin").click()
+    assert "unit-destroyed" not in squad1.get_attribute("class") and squad1.get_attribute("data-pins") == "10"
+    assert _offline_lines(page)[0] == f"Turn 1 · {name1}: pins +1 (now 10)"
+    # Squad 2 at its limit loses men down to one: it routs with its last but one.
+    for _ in range(9):
+        _tools(squad2).get_by_role("button", name="Add a pin").click()
+    left = int(re.search(r"(\d+)/\d+", squad2.locator(".unit-head .source").inner_text()).group(1))
+    for _ in range(left - 2):
+        _tools(squad2).get_by_role("button", name="Remove a model (casualty)").click()
+    assert "unit-destroyed" not in squad2.get_attribute("class")
+    _tools(squad2).get_by_role("button", name="Remove a model (casualty)").click()
+    assert "unit-destroyed" in squad2.get_attribute("class")
+    assert _offline_lines(page)[0].endswith("(1 left) · pin limit reached: destroyed")
+    assert _offline_lines(page)[0].startswith(f"Turn 1 · {name2}: ")
+    _shot(page, "game-offline-fanatic-phone", squad1)
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    state = game.state()
+    kept, routed = state.unit(squad1.get_attribute("id")[2:]), state.unit(squad2.get_attribute("id")[2:])
+    assert (kept.destroyed, kept.pins) == (False, 10)
+    assert (routed.destroyed_how, routed.models) == ("pins", 1)
+    assert "unit-destroyed" not in squad1.get_attribute("class")
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
 
 
 def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
