@@ -40,6 +40,8 @@ server_rng = random.SystemRandom()
 
 MAX_STAND_IN_DICE = 40
 FANATICS = "fanatics"  # the special rule's slug in the catalogue (Barracks' "Fanatics")
+# A unit may also buy the rule: Barracks' options "Fanatics" (Waffen-SS, NKVD, Spähtrupp) and "Fanatic".
+FANATIC_OPTIONS = frozenset({"fanatic", "fanatics"})
 
 
 def lists_for_game():
@@ -64,9 +66,11 @@ def lists_for_game():
 
 def entry_fanatic(entry, army: str, kind: str) -> bool:
     """Whether a list's unit is Fanatic at game day, as the shooting odds have it for the same unit: its
-    own Fanatics rule, its side's national rules for its kind (Death Before Dishonour, ``army``:
-    ``list_army``), or the rule its list's Italian bonus gives it (Cedere)."""
+    own Fanatics rule or the option that buys it, its side's national rules for its kind (Death Before
+    Dishonour, ``army``: ``list_army``), or the rule its list's Italian bonus gives it (Cedere)."""
     if any(rule.slug == FANATICS for rule in entry.unit.special_rules.all()):
+        return True
+    if any(count and slug in FANATIC_OPTIONS for slug, count in (entry.options or {}).items()):
         return True
     if national.fanatic_target(entry.army_list.edition.slug, army, kind) is not None:
         return True

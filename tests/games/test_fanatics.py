@@ -7,7 +7,7 @@ import pytest
 
 from armybuilder.games.models import Game
 from tests.games.test_views import act, start
-from tests.lists.factories import make_builder_list, make_entry, make_unit, make_user
+from tests.lists.factories import make_builder_list, make_entry, make_option, make_unit, make_user
 from tests.resolver.factories import make_rule
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +70,18 @@ def test_a_unit_with_its_own_fanatics_rule_is_fanatic_and_others_are_not(client)
         False,
         True,
     )
+
+
+def test_a_unit_that_bought_the_fanatics_option_is_fanatic(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    army_list = make_builder_list(alice, entries=0)
+    ss = make_unit(army_list.army, name="Waffen-SS Squad")
+    make_option(ss, slug="fanatics", name="Fanatics")
+    make_entry(army_list, ss, options={"fanatics": 1})
+    make_entry(army_list, make_unit(army_list.army, name="Plain Squad"), position=2, options={"fanatics": 0})
+    units = _units(_game(client, army_list))
+    assert (units["Waffen-SS Squad"]["fanatic"], units["Plain Squad"]["fanatic"]) == (True, False)
 
 
 def test_cederes_blackshirts_are_fanatic(client):
