@@ -65,6 +65,7 @@ Effect = Literal[
     "shed_pin",
     "unit_bonus",
     "no_reaction",
+    "defensive",
 ]
 Confidence = Literal["book", "preview", "secondary"]
 
@@ -111,7 +112,8 @@ RULES: tuple[NationalRule, ...] = (
     _v2("death-before-dishonour", "imperial-japan", "Death Before Dishonour", "fanatic"),
     _v2("banzai-charge", "imperial-japan", "Banzai Charge", "banzai"),
     _v2("avanti-savoia", "italy", "Avanti Savoia!", "avanti"),
-    _v2("defensive-strategy", "italy", "Defensive Strategy"),
+    # Game day: the "who defends?" re-roll, D3 emplacements, no enemy Run orders on turn 1 as defender.
+    _v2("defensive-strategy", "italy", "Defensive Strategy", "defensive"),
     _v2("improvised-at", "italy", "Improvised AT", "reroll_pen"),
     _v2("large-squads", "italy", "Large Squads", "d2_pins"),
     # The bonus the list chose gives some units a rule (``rules.combat.unit_rules``).

@@ -188,6 +188,10 @@ class GameState:
     # and whether the side has said which die it keeps for each (Bombardment's two dice) [BR2].
     bombard: dict[str, dict[str, list[int]]] = field(default_factory=lambda: {side: {} for side in SIDES})
     bombard_kept: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(SIDES, False))
+    # Defensive Strategy [BR2]: the side recorded as the scenario's defender (None: not recorded), and
+    # the emplacements each side rolled for (0: not rolled).
+    defender: str | None = None
+    emplacements: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]
@@ -271,6 +275,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "air_rolled": dict(state.air_rolled),
         "bombard": {side: {key: list(dice) for key, dice in rolled.items()} for side, rolled in state.bombard.items()},
         "bombard_kept": dict(state.bombard_kept),
+        "defender": state.defender,
+        "emplacements": dict(state.emplacements),
     }
 
 
@@ -300,6 +306,9 @@ def state_from_data(setup: GameSetup, data: Mapping[str, Any]) -> GameState:
     state.bombard = {side: {k: list(v) for k, v in (stored_bombard.get(side) or {}).items()} for side in SIDES}
     kept = data.get("bombard_kept") or {}
     state.bombard_kept = {side: bool(kept.get(side)) for side in SIDES}
+    state.defender = data.get("defender")  # snapshots from before Defensive Strategy carry none
+    stored_emplacements = data.get("emplacements") or {}
+    state.emplacements = {side: int(stored_emplacements.get(side, 0)) for side in SIDES}
     return state
 
 
@@ -834,6 +843,101 @@ def bombard_keep(state: GameState, side: str, kept: Mapping[str, int]) -> Action
     return Action("support", side=side, data={"roll": "bombard-keep", "kept": dict(kept)})
 
 
+# --- Defensive Strategy (Italy, 2nd edition) ------------------------------------------------------
+#
+# The book leaves the "who defends?" roll to the scenario; Muster assumes the usual one: one die, 4-6
+# and the side that rolls defends (a fair 1/2). An Italian side that did not get the role re-rolls once
+# and the second result stands (not when both sides are Italian), so it defends with 1/2 + 1/2 * 1/2.
+# A scenario that settles it otherwise is recorded as it fell ("defends" / "does not").
+
+DEFENDS_ON = 4  # the assumed first roll: the Italian side defends on 4-6
+
+
+def defensive_rule(state: GameState, side: str) -> national.NationalRule | None:
+    """Italy's Defensive Strategy, if ``side``'s list carries it in this edition."""
+    return national.rule_in(state.setup.edition, side_rules(state, side), "defensive")
+
+
+def defence_reroll(state: GameState, side: str) -> bool:
+    """``side`` re-rolls a "who defends?" roll that did not make it the defender (not Italian v Italian)."""
+    return defensive_rule(state, side) is not None and defensive_rule(state, other_side(side)) is None
+
+
+def defender_odds(state: GameState, side: str) -> Fraction:
+    """The exact chance ``side`` defends on the assumed roll, with its re-roll if it has one."""
+    p = Fraction(support.FACES - DEFENDS_ON + 1, support.FACES)
+    return p + (1 - p) * p if defence_reroll(state, side) else p
+
+
+def _before_first_order(state: GameState) -> bool:
+    return not state.finished and state.turn == 1 and not any(u.orders for u in state.units.values())
+
+
+def defence_offered(state: GameState, side: str) -> bool:
+    """The "who defends?" roll (or record) is offered to ``side``: its list carries Defensive Strategy,
+    no defender is recorded yet, and no order has been given."""
+    return (
+        side in SIDES
+        and defensive_rule(state, side) is not None
+        and state.defender is None
+        and _before_first_order(state)
+    )
+
+
+def emplacements_offered(state: GameState, side: str) -> bool:
+    """The D3 emplacements roll is offered: ``side`` carries the rule, defends, and has not rolled them."""
+    return (
+        side in SIDES
+        and defensive_rule(state, side) is not None
+        and state.defender == side
+        and not state.emplacements[side]
+        and _before_first_order(state)
+    )
+
+
+def run_refused(state: GameState, side: str) -> bool:
+    """On the first turn the enemy of a defending Defensive Strategy side may not give Run orders."""
+    defender = state.defender
+    return state.turn == 1 and defender is not None and side != defender and defensive_rule(state, defender) is not None
+
+
+def defence_roll(
+    state: GameState,
+    side: str,
+    rng: Rng,
+    *,
+    dice: Iterable[int] | None = None,
+    defends: bool | None = None,
+) -> Action:
+    """``side``'s "who defends?": ``defends`` recorded as the scenario decided it, or the roll's dice
+    (the first, and the re-roll when the first did not make ``side`` the defender), typed or rolled here."""
+    _check_playing(state)
+    if not defence_offered(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    if defends is not None:
+        return Action("support", side=side, data={"roll": "defender", "defends": bool(defends)})
+    typed = [_check_die(d, f"die{i + 1}") for i, d in enumerate(dice or ())]
+    rolled = not typed
+    values = typed[:1] or [roll(rng)]
+    if values[0] < DEFENDS_ON and defence_reroll(state, side):
+        values.append(typed[1] if len(typed) > 1 else roll(rng))
+        rolled = rolled or len(typed) < 2
+    data: dict[str, Any] = {"roll": "defender", "dice": values}
+    if rolled:
+        data["rolled"] = True
+    return Action("support", side=side, data=data)
+
+
+def emplacements_roll(state: GameState, side: str, rng: Rng, *, die: int | None = None) -> Action:
+    """The D3 emplacements a defending Defensive Strategy side places: its die typed, or rolled here."""
+    _check_playing(state)
+    if not emplacements_offered(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    if die is None:
+        return Action("support", side=side, data={"roll": "emplacements", "die": roll(rng), "rolled": True})
+    return Action("support", side=side, data={"roll": "emplacements", "die": _check_die(die, "die")})
+
+
 def send_back(state: GameState) -> Action:
     """The enemy puts the French side's first die back in the bag (Communication Breakdown!)."""
     side = die_to_send_back(state)
@@ -978,6 +1082,10 @@ def _snap(state: GameState, action: Action) -> dict[str, Any]:
 
 def _take_order(state: GameState, unit: UnitState, order: str, bonus: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """The unit takes ``order``: its test if pinned (typed dice in ``data``), pins, Rally. Checks first."""
+    if order == "run" and run_refused(state, unit.side):
+        raise RulesError(
+            "Defensive Strategy: the enemy of the defender gives no Run order on turn 1.", code="defensive-run"
+        )
     detail: dict[str, Any] = {"order": order, "pins_before": unit.pins}
     shed = 0
     if data.get("vengeance") is not None:
@@ -1176,6 +1284,10 @@ def _support(state: GameState, action: Action) -> dict[str, Any]:
         return _bombard(state, side, action)
     if roll_kind == "bombard-keep":
         return _bombard_keep(state, side, action)
+    if roll_kind == "defender":
+        return _defender(state, side, action)
+    if roll_kind == "emplacements":
+        return _emplacements(state, side, action)
     if side not in SIDES or roll_kind not in support_offers(state, side):
         raise RulesError("This roll is not offered now.", code="support", params={"side": side})
     dice = [_check_die(d, "die") for d in action.data.get("dice") or ()]
@@ -1240,6 +1352,43 @@ def _bombard_keep(state: GameState, side: str, action: Action) -> dict[str, Any]
         "kept": chosen,
         "rule": rule.slug if rule else "bombardment",
     }
+
+
+def _defender(state: GameState, side: str, action: Action) -> dict[str, Any]:
+    if not defence_offered(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    rule = defensive_rule(state, side)
+    detail: dict[str, Any] = {"roll": "defender", "rule": rule.slug if rule else ""}
+    if "defends" in action.data:
+        defends = action.data["defends"]
+        if not isinstance(defends, bool):
+            raise RulesError("Say whether the side defends.", code="defender", params={"side": side})
+        detail.update(defends=defends, recorded=True)
+    else:
+        dice = action.data.get("dice")
+        if not isinstance(dice, list) or not dice:
+            raise RulesError("Type the die, or none to let Muster roll.", code="defender", params={"side": side})
+        values = [_check_die(d, "die") for d in dice]
+        needs = 2 if values[0] < DEFENDS_ON and defence_reroll(state, side) else 1
+        if len(values) != needs:
+            raise RulesError("Type the die, and the re-roll when it is due.", code="defender", params={"side": side})
+        defends = values[-1] >= DEFENDS_ON  # the second result stands
+        detail.update(dice=values, defends=defends, rerolled=needs == 2)
+        if action.data.get("rolled"):
+            detail["rolled"] = True
+    state.defender = side if defends else other_side(side)
+    return detail
+
+
+def _emplacements(state: GameState, side: str, action: Action) -> dict[str, Any]:
+    if not emplacements_offered(state, side):
+        raise RulesError("This roll is not offered now.", code="support", params={"side": side})
+    die = _check_die(action.data.get("die"), "die")
+    state.emplacements[side] = d3(die)
+    detail: dict[str, Any] = {"roll": "emplacements", "die": die, "count": state.emplacements[side]}
+    if action.data.get("rolled"):
+        detail["rolled"] = True
+    return detail
 
 
 def _end_turn(state: GameState, action: Action) -> dict[str, Any]:
