@@ -30,12 +30,18 @@ from rules.game.engine import (
     bombard_targets,
     bombard_to_keep,
     commissar_odds,
+    defence_offered,
+    defence_reroll,
+    defender_odds,
+    defensive_rule,
     die_to_send_back,
+    emplacements_offered,
     has_nco,
     initiative_die,
     lost_nco_modifier,
     nco_penalty,
     order_odds,
+    run_refused,
     side_rules,
     summarise,
     support_dice,
@@ -88,6 +94,8 @@ ERRORS = {
     "bombard-units": gettext_lazy("Choose the enemy units on the table."),
     "bombard-dice": gettext_lazy("Type every die of the bombardment, or none to let Muster roll."),
     "bombard-keep": gettext_lazy("Keep one of its two dice for every unit."),
+    "defensive-run": gettext_lazy("Defensive Strategy: on the first turn the defender's enemy gives no Run order."),
+    "defender": gettext_lazy("Type the die, and the re-roll when it is due, or none to let Muster roll."),
     "banzai": gettext_lazy("Banzai Charge: Japanese infantry Running at the closest enemy only."),
     "vengeance": gettext_lazy("Vengeance does not act on this unit."),
     "nco": gettext_lazy("This unit has no NCO left to lose."),
@@ -290,6 +298,13 @@ def board(
         "support": _support(game, state, opponent),
         "bombard": _bombard(game, state, opponent),
         "bombard_keep": _bombard_keep(game, state, opponent),
+        "defence": _defence(game, state, opponent),
+        "emplacements": [
+            (side, game.side_name(side)) for side in _sides(opponent) if emplacements_offered(state, side)
+        ],
+        # The side whose Run buttons are hidden (its enemy defends with Defensive Strategy, turn 1), or "".
+        "no_run": next((side for side in ("a", "b") if run_refused(state, side) and not state.finished), ""),
+        "defender_name": game.side_name(state.defender) if state.defender else "",
         # A bombardment rolled (and its dice kept): the results are the book's, applied by the players.
         "bombard_apply": any(state.bombard.values())
         and not any(bombard_to_keep(state, s) for s in ("a", "b"))
@@ -366,6 +381,9 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             tuple(context["bombard"]),
             tuple(context["bombard_keep"]),
             context["bombard_apply"],
+            tuple(context["defence"]),
+            tuple(context["emplacements"]),
+            context["no_run"],
         ),
         # What the summary's table shows (its sides also count the dice in the bag: not shown there).
         "summary": (
@@ -481,6 +499,28 @@ class BombardKeep:
     units: list[tuple[str, str, list[int]]]  # (key, name, the two dice)
 
 
+@dataclass(frozen=True)
+class DefenceOffer:
+    """Defensive Strategy's "who defends?" roll for a side whose list carries it (before the first order)."""
+
+    side: str
+    side_name: str
+    rule: str
+    reroll: bool  # not Italian v Italian: a roll that did not make the side defender is taken again
+    p: Fraction  # the exact chance the side defends on the assumed roll (4-6)
+    pc: str
+
+
+def _defence(game: Game, state: GameState, opponent: bool) -> list[DefenceOffer]:
+    offers = []
+    for side in _sides(opponent):
+        if defence_offered(state, side):
+            p = defender_odds(state, side)
+            name = _rule_name(defensive_rule(state, side))
+            offers.append(DefenceOffer(side, game.side_name(side), name, defence_reroll(state, side), p, percent(p)))
+    return offers
+
+
 def _sides(opponent: bool) -> tuple[str, ...]:
     return ("b",) if opponent else ("a", "b")  # the share link acts for side b only
 
@@ -592,6 +632,8 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = _("%(unit)s destroyed") % {"unit": unit}
     elif entry.kind == "send_back":
         text = _("Communication Breakdown: %(side)s's die goes back in the bag") % {"side": game.side_name(d["die"])}
+    elif entry.kind == "support" and entry.detail.get("roll") in ("defender", "emplacements"):
+        text = _defence_line(game, entry)
     elif entry.kind == "support" and entry.detail.get("roll") in ("bombard", "bombard-keep"):
         text = _bombard_line(game, state, entry)
     elif entry.kind == "support":
@@ -769,6 +811,38 @@ def _bombard_line(game: Game, state: GameState, entry: Any) -> str:
     else:
         params["units"] = ", ".join(f"{_unit_name(state, key)} ({dice[0]})" for key, dice in d["dice"].items())
         text = _("%(side)s: preparatory bombardment, one die per enemy unit: %(units)s") % params
+    if d.get("rolled"):
+        text += " · " + _("rolled by Muster")
+    return text
+
+
+def _defence_line(game: Game, entry: Any) -> str:
+    """Defensive Strategy: who defends (rolled, re-rolled or recorded), and the emplacements rolled."""
+    d = entry.detail
+    params = {"side": game.side_name(entry.side), "other": game.side_name("b" if entry.side == "a" else "a")}
+    if d["roll"] == "emplacements":
+        params.update(die=d["die"], count=d["count"])
+        text = (
+            ngettext(
+                "%(side)s: Defensive Strategy, D3 emplacements (die %(die)s): %(count)s emplacement",
+                "%(side)s: Defensive Strategy, D3 emplacements (die %(die)s): %(count)s emplacements",
+                d["count"],
+            )
+            % params
+        )
+    else:
+        defender = params["side"] if d["defends"] else params["other"]
+        if d.get("recorded"):
+            text = _("Defensive Strategy: %(defender)s defends (as the scenario decided)") % {"defender": defender}
+        else:
+            dice = " → ".join(str(v) for v in d["dice"])
+            text = _("%(side)s: who defends? Die %(dice)s: %(defender)s defends") % {
+                "side": params["side"],
+                "dice": dice,
+                "defender": defender,
+            }
+            if d.get("rerolled"):
+                text += " · " + _("Defensive Strategy: re-rolled, the second result stands")
     if d.get("rolled"):
         text += " · " + _("rolled by Muster")
     return text

@@ -102,8 +102,17 @@ class ActionForm(forms.Form):
     # ``bd1-<unit>``/``bd2-<unit>``), and the die kept per unit with Bombardment ("bombard-keep": ``keep-<unit>``).
     roll = forms.ChoiceField(
         required=False,
-        choices=[("air", "air"), ("radius", "radius"), ("bombard", "bombard"), ("bombard-keep", "bombard-keep")],
+        choices=[
+            ("air", "air"),
+            ("radius", "radius"),
+            ("bombard", "bombard"),
+            ("bombard-keep", "bombard-keep"),
+            ("defender", "defender"),
+            ("emplacements", "emplacements"),
+        ],
     )
+    # Defensive Strategy's "who defends?" recorded as the scenario decided it (instead of rolled).
+    defends = forms.ChoiceField(required=False, choices=[("yes", "yes"), ("no", "no")])
     bunit = forms.MultipleChoiceField(required=False)
     sdie1 = forms.IntegerField(required=False, min_value=1, max_value=6)
     sdie2 = forms.IntegerField(required=False, min_value=1, max_value=6)

@@ -49,7 +49,9 @@ from rules.game.engine import (
     bombard_keep,
     bombard_roll,
     casualties,
+    defence_roll,
     draw,
+    emplacements_roll,
     end_turn,
     give_order,
     log_entry_from_data,
@@ -404,6 +406,12 @@ def _build(form: ActionForm, door: Door):
                 return bombard_roll(state, side, server_rng, units=data["bombard_units"], dice=data["bombard_dice"])
             if data["roll"] == "bombard-keep":
                 return bombard_keep(state, side, data["bombard_kept"])
+            if data["roll"] == "defender":
+                defends = {"yes": True, "no": False}.get(data["defends"])
+                return defence_roll(state, side, server_rng, dice=data["support_dice"], defends=defends)
+            if data["roll"] == "emplacements":
+                die = data["support_dice"][0] if data["support_dice"] else None
+                return emplacements_roll(state, side, server_rng, die=die)
             return support_roll(state, side, data["roll"], server_rng, dice=data["support_dice"])
         if kind == "pins":
             return unit_action(state, kind, {"delta": data["delta"] if data["delta"] is not None else 1})

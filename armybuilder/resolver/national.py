@@ -52,6 +52,7 @@ NAMES = {
     "vengeance": gettext_lazy("Vengeance"),
     "cedere-obbedire-combattere": gettext_lazy("Cedere, Obbedire, Combattere"),
     "blood-curdling-charge": gettext_lazy("Blood Curdling Charge"),
+    "defensive-strategy": gettext_lazy("Defensive Strategy"),
 }
 # The Italian bonus as applied (``national.unit_bonus``: its slug is the chosen bonus's): the rule a unit
 # gains, with the bonus that gives it.
