@@ -83,9 +83,12 @@ def test_army_for_rules_reads_the_rule_slugs_a_list_army_carries():
     assert national.army_for_rules("v2", {"blitzkrieg", "hitler-s-buzzsaw"}) == "germany"
     assert national.army_for_rules("v2", {"gyro-stabilisers"}) == "us"
     assert national.army_for_rules("v2", {"banzai-charge"}) == "imperial-japan"
-    assert national.army_for_rules("v2", {"defensive-strategy"}) == ""  # shown only
-    # The bonus acts per unit (rules.combat.unit_rules), but it makes the army Italy's all the same.
-    assert national.army_for_rules("v2", {"defensive-strategy", "cedere-obbedire-combattere"}) == "italy"
+    assert national.army_for_rules("v2", {"forward-artillery-doctrine"}) == ""  # shown only
+    # Game day's Defensive Strategy, and the bonus (it acts per unit, rules.combat.unit_rules), make the
+    # army Italy's; on the shooting page only the effects it asks for count.
+    assert national.army_for_rules("v2", {"defensive-strategy"}) == "italy"
+    assert national.army_for_rules("v2", {"defensive-strategy"}, frozenset({"d2_pins", "reroll_pen"})) == ""
+    assert national.army_for_rules("v2", {"forward-artillery-doctrine", "cedere-obbedire-combattere"}) == "italy"
     assert national.modelled_armies("v2") == ("germany", "great-britain", "italy", "us")
     assert national.modelled_armies("v2", frozenset({"morale_reroll"})) == ("soviet-union",)
 
