@@ -16,7 +16,8 @@
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
    - "Add" shows the unit's row (pending) and the totals at once, priced by the server ahead
-     (the Add button's data), and the answer replaces them (see "Add at once");
+     (the Add button's data), and the answer replaces them; quick taps are sent one after the
+     other, each with its own unit (see "Add at once");
      their request waits for the unit's changes made before the tap (so the server copies or
      removes the unit the player saw);
    - a change of men, quality or options shows the unit's points and the totals at once, priced
@@ -469,18 +470,50 @@
     return { putBack: putBack, failed: failed };
   }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var form = event.detail.elt;
-    if (!form || form.id !== "add-form") return;
-    var config = event.detail.requestConfig || {};
-    var trigger = config.triggeringEvent;
-    var button = trigger && trigger.submitter;
-    if (!button || !button.hasAttribute("data-points")) {
-      var unit = config.formData && config.formData.get("unit");
-      button = unit ? document.getElementById("add-unit-" + unit) : null;
+  // Taps on "Add" are shown at once and sent one after the other, each with the unit and the
+  // platoon of its own tap: htmx would hold a second request of the form until the first is
+  // answered, then send it (and any third, dropping the one between) with the last button tapped.
+  // Uses htmx's documented "htmx:confirm" event, as the editors' queue does.
+  var adds = { items: [], current: null };
+
+  function sendAdd() {
+    while (!adds.current && adds.items.length) {
+      var item = adds.items.shift();
+      adds.current = item;
+      issuing = item;
+      try {
+        item.send(true);
+      } finally {
+        issuing = null;
+      }
+      if (item.xhr) {
+        if (item.preview) pending.set(item.xhr, item.preview);
+        return; // the next once this one is answered
+      }
+      adds.current = null; // not sent (the form is gone): nothing to show
+      if (item.preview) item.preview.putBack();
     }
-    if (!button || !button.hasAttribute("data-points")) return; // the answer alone shows it
-    pending.set(event.detail.xhr, foreseeAdd(button, form));
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var detail = event.detail;
+    if (issuing || detail.elt.id !== "add-form") return;
+    event.preventDefault();
+    var trigger = detail.triggeringEvent;
+    var button = trigger && trigger.submitter;
+    adds.items.push({
+      data: snapshot(detail.elt, trigger),
+      send: detail.issueRequest,
+      // Without the button's figures (none given): the answer alone shows the unit.
+      preview: button && button.hasAttribute("data-points") ? foreseeAdd(button, detail.elt) : null,
+    });
+    sendAdd();
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!adds.current || adds.current.xhr !== event.detail.xhr) return;
+    adds.current = null;
+    setTimeout(sendAdd, 0); // htmx releases the form after this event
   });
 
   function foresee(button, editor) {

@@ -1021,3 +1021,42 @@ def test_add_shows_its_row_and_the_totals_before_the_server_answers(phone, live_
     expect(dice).to_have_text("13")
     ids = phone.eval_on_selector_all(f"#{group}-rows > li", "rows => rows.map(r => r.id)")
     assert ids == [f"entry-{e.pk}" for e in _rows(army_list)]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_quick_adds_each_show_at_once_and_are_sent_in_turn_none_lost(phone, live_server):
+    """Three taps on "Add" before any answer: three pending rows and the totals at once; sent one
+    after the other, each with its own unit (htmx alone would drop the middle one)."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad, officer = _rows(army_list)[0], _rows(army_list)[-1]
+    group = f"platoon-{squad.platoon_id}"
+    points, dice = phone.locator("#summary-points"), phone.locator("#summary-dice")
+    pending = phone.locator(".unit-row.is-pending")
+    expect(points).to_have_text("820")
+    held = _held(phone, "**/entries/add/")
+    for unit in (squad.unit_id, officer.unit_id, squad.unit_id):
+        phone.tap(f"#add-unit-{unit}")
+    expect(points).to_have_text("970")
+    expect(dice).to_have_text("15")
+    expect(pending).to_have_count(3)
+    expect(pending.nth(1)).to_contain_text("Second Lieutenant")
+    # One at a time: each is sent once the one before is answered; the totals stay the same.
+    for left in (2, 1, 0):
+        _wait_held(phone, held)
+        held.pop().continue_()
+        expect(pending).to_have_count(left)
+        expect(phone.locator(f"#{group}-rows > li[id]")).to_have_count(15 - left)
+        expect(points).to_have_text("970")
+        expect(dice).to_have_text("15")
+    phone.unroute("**/entries/add/")
+    added = _rows(army_list)[12:]
+    assert [e.unit_id for e in added] == [squad.unit_id, officer.unit_id, squad.unit_id]
+    ids = phone.eval_on_selector_all(f"#{group}-rows > li", "rows => rows.map(r => r.id)")
+    assert ids == [f"entry-{e.pk}" for e in _rows(army_list)]
+    phone.reload()
+    expect(points).to_have_text("970")
+    expect(dice).to_have_text("15")
