@@ -15,7 +15,7 @@ down, 0.75 Mbps up, CPU slowed 4x). For each it measures, as medians of ``--runs
   quality, option, move, rename): from the click to the moment the new total is on screen, or
   for the actions that do not change it (move, rename) to the end of htmx's swap, and for
   opening and closing a unit's editor to the moment it (or its row) is in the page; with the
-  requests each action made and their bytes on the wire and decoded. Remove and duplicate move
+  requests each action made and their bytes on the wire and decoded. Add, remove and duplicate move
   the total before the server answers: their "(server's answer in)" line is the time until its
   answer is swapped in. "open a unit's editor (page quiet)" opens a different unit each run once
   the background copy of every unit's editor (fetched when the page is idle) is in; that fetch's
@@ -236,7 +236,7 @@ def _session_cookie(user) -> dict:
 # is on screen: the total shows a new figure (``until`` "total"), htmx has settled every swap of
 # the response ("settle"), or an element matching ``until`` is in the page (an editor opened or
 # closed without a request). With ``confirm``, also the milliseconds until htmx has settled the
-# server's answer (for the actions shown before it comes: remove, duplicate).
+# server's answer (for the actions shown before it comes: add, remove, duplicate).
 _ACT = """
 async ([selector, how, value, until, confirm]) => {
   const total = () => (document.querySelector('#summary-points') || {}).textContent;
@@ -387,7 +387,9 @@ def actions(browser, base, cookie, army_list, squad_entry: int, add_unit: int, w
         page.keyboard.press("Escape")
         page.wait_for_selector(f"#entry-{other}-open")
         traffic.take()
-        act("add", f"#add-unit-{add_unit}")
+        # Shown at the tap (a pending row, the totals moved): the server's answer timed apart.
+        act("add", f"#add-unit-{add_unit}", confirm=True)
+        page.wait_for_selector(".unit-row.is-pending", state="detached")
         # Opened at once (the browser fetches a unit's editor as soon as it is added).
         open_editor(_newest_entry(army_list), name="open editor of the unit just added")
         open_editor(squad_entry)

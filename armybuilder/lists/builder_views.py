@@ -40,6 +40,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -75,8 +76,11 @@ from armybuilder.lists.conditional import owned_list_page
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
-from rules.army.model import ListSummary
+from rules.army.model import EntrySpec, ListSummary, UnitSpec
+from rules.army.order_dice import entry_order_dice
+from rules.army.points import entry_points
 from rules.combat.national import check_choice
+from rules.errors import RulesError
 
 TEMPLATE = "lists/builder.html"
 # "Undo" after removing a unit carries the removed entry, signed: nothing is kept on the server.
@@ -277,6 +281,43 @@ class CatalogueRow:
     costs: str  # costs per quality, with "pts"
     weapons: str
     own: bool = False  # the player's entry, typed from their book: marked, not checked data
+    # The unit as "Add" puts it in the list (``added``): builder.js shows it at the tap.
+    added_points: int | None = None
+    added_dice: int = 0
+    added_facts: str = ""
+
+
+def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, str]:
+    """Points, order dice and row facts of ``unit`` as ``services.entry_add`` adds it (its default
+    quality, base men, no option), priced by rules/ as the list's summary prices an entry.
+
+    The spec leaves out the unit's options: none is taken, so they play no part in the price, and
+    the catalogue needs no query for them. None when rules/ cannot price it (bad data): the page
+    then leaves the figures to the server's answer.
+    """
+    quality = services.default_quality(unit)
+    spec = EntrySpec(
+        key="",
+        name=unit.name,
+        unit=UnitSpec(
+            key=str(unit.pk),
+            name=unit.name,
+            unit_type=unit.unit_type,
+            slot=unit.slot,
+            base_cost=unit.base_cost(),
+            per_model_cost=unit.per_model_cost(),
+            base_models=unit.base_models,
+            max_models=unit.max_models,
+        ),
+        quality=quality,
+        models=unit.base_models,
+    )
+    try:
+        points = entry_points(spec)
+    except RulesError:
+        points = None
+    models = ngettext("%(counter)s model", "%(counter)s models", unit.base_models) % {"counter": unit.base_models}
+    return points, entry_order_dice(spec), f"{quality_labels.get(quality, quality)} · {models}"
 
 
 # Teams and guns are their weapon: searched by it, they come before vehicles that mount it.
@@ -321,6 +362,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
             models = _("%(n)s models") % {"n": unit.base_models} if unit.base_models > 1 else _("1 model")
         else:
             models = _("%(low)s–%(high)s models") % {"low": unit.base_models, "high": unit.max_models}
+        points, dice, facts = added(unit, qualities)
         rows.append(
             CatalogueRow(
                 pk=unit.pk,
@@ -329,6 +371,9 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,
                 own=unit.is_own,
+                added_points=points,
+                added_dice=dice,
+                added_facts=facts,
             )
         )
     return rows

@@ -15,6 +15,9 @@
    - "Remove" and "Duplicate" show their result at once (the row goes or a greyed copy appears,
      the totals move), put back just before the server's answer is swapped in, so the page
      always ends with the server's figures; a failed request puts the row back with a message;
+   - "Add" shows the unit's row (pending) and the totals at once, priced by the server ahead
+     (the Add button's data), and the answer replaces them; quick taps are sent one after the
+     other, each with its own unit (see "Add at once");
      their request waits for the unit's changes made before the tap (so the server copies or
      removes the unit the player saw);
    - a change of men, quality or options shows the unit's points and the totals at once, priced
@@ -268,6 +271,11 @@
       var link = event.target.closest(".unit-open");
       var done = !link && event.target.closest(".editor-close");
       if (!link && !done) return;
+      if (link && link.closest(".is-pending")) {
+        event.preventDefault(); // a row not answered yet (a copy, a unit being added): nothing to open
+        event.stopPropagation();
+        return;
+      }
       event.preventDefault();
       event.stopPropagation();
       if (link) openEditor(link);
@@ -278,7 +286,8 @@
 
   document.addEventListener("pointerdown", function (event) {
     var link = event.target.closest && event.target.closest(".unit-open");
-    if (link && event.button === 0 && !closedEditors.has(link.closest(".unit-row").id)) fetchEditor(link);
+    if (!link || link.closest(".is-pending")) return; // not in the list yet: nothing to fetch
+    if (event.button === 0 && !closedEditors.has(link.closest(".unit-row").id)) fetchEditor(link);
   });
 
   // Escape in a unit's editor closes it, as its "Done" link does.
@@ -337,6 +346,15 @@
     var shifts = {};
     function add(id, points) { shifts[id] = (shifts[id] || 0) + points; }
     previews.forEach(function (preview) {
+      if (preview.adding) {
+        // A unit being added: its pending row is in the page already, the totals move by it.
+        if (preview.points !== null) {
+          add("summary-points", preview.points);
+          add(preview.group + "-points", preview.points);
+        }
+        add("summary-dice", preview.dice);
+        return;
+      }
       var row = document.getElementById(preview.id);
       if (!row || !row.classList.contains("is-open")) return; // answered meanwhile: nothing to lay on
       var points = preview.sent ? Number(row.getAttribute("data-points")) || 0 : preview.points;
@@ -370,12 +388,133 @@
       addToFigure(element, delta);
       shifted.set(id, { el: element, base: base, shown: element.textContent });
     });
+    markAdding();
   }
 
   function addToFigure(element, delta) {
     if (!element) return;
     element.textContent = element.textContent.replace(/-?\d+/, function (n) { return String(Number(n) + delta); });
   }
+
+  // --- Add at once ---------------------------------------------------------------------------
+  //
+  // Each catalogue "Add" button carries the unit as the server adds it (its default quality and
+  // base men, no option): name, points, order dice and facts, priced by the server (the
+  // catalogue's ``added``). At the tap a pending row appears last in the platoon chosen in "Add
+  // to" (where the server puts it) and the totals move; just before the server's answer is
+  // swapped in, both are put back, so the answer (its row, its totals) has the last word. A
+  // refusal (the list full, a unit no longer offered) answers its message and no totals: the page
+  // is as it was, with the message. No answer at all: the same, with a message of our own. What
+  // cannot be known cheaply ("n left", problems, officers) waits for the answer, marked.
+
+  function markAdding() {
+    // "n left" (and, for a unit the server could not price, the points) waits for the answer.
+    var adding = previews.some(function (preview) { return preview.adding; });
+    var note = document.querySelector("#summary-bar .summary-note");
+    if (!note) return;
+    note.classList.toggle("is-guess", adding);
+    if (adding) note.setAttribute("aria-busy", "true");
+    else note.removeAttribute("aria-busy");
+  }
+
+  function addedRow(button) {
+    var row = document.createElement("li");
+    row.className = "unit-row is-pending";
+    row.setAttribute("aria-busy", "true");
+    var look = document.createElement("a"); // as a closed row looks; nothing to open yet
+    look.className = "unit-open";
+    [
+      ["unit-name", button.getAttribute("data-name")],
+      ["unit-points", button.getAttribute("data-points") || "–"],
+      ["unit-facts", button.getAttribute("data-facts")],
+    ].forEach(function (part) {
+      var span = document.createElement("span");
+      span.className = part[0];
+      span.textContent = part[1] || "";
+      look.appendChild(span);
+    });
+    row.appendChild(look);
+    return row;
+  }
+
+  function foreseeAdd(button, form) {
+    var select = document.getElementById("add-platoon");
+    var group = select && select.value ? "platoon-" + select.value : "platoon-none";
+    var rows = document.getElementById(group + "-rows") || document.getElementById("platoon-none-rows");
+    var points = count(button.getAttribute("data-points") || "");
+    var preview = { adding: true, group: group, points: points, dice: count(button.getAttribute("data-dice") || "") || 0, row: addedRow(button) };
+    if (rows) {
+      rows.appendChild(preview.row);
+      preview.row.scrollIntoView({ block: "nearest" });
+    }
+    previews.push(preview);
+    previewFigures();
+    function putBack() {
+      var at = previews.indexOf(preview);
+      if (at < 0) return;
+      previews.splice(at, 1);
+      preview.row.remove();
+      previewFigures();
+    }
+    function failed() {
+      // No answer, or an error: the server's message when it sent one is not ours to show.
+      var errors = document.getElementById("add-errors");
+      if (!errors) return;
+      var list = document.createElement("ul");
+      list.className = "errorlist";
+      var item = document.createElement("li");
+      item.textContent = form.getAttribute("data-failed");
+      list.appendChild(item);
+      errors.replaceChildren(list);
+    }
+    return { putBack: putBack, failed: failed };
+  }
+
+  // Taps on "Add" are shown at once and sent one after the other, each with the unit and the
+  // platoon of its own tap: htmx would hold a second request of the form until the first is
+  // answered, then send it (and any third, dropping the one between) with the last button tapped.
+  // Uses htmx's documented "htmx:confirm" event, as the editors' queue does.
+  var adds = { items: [], current: null };
+
+  function sendAdd() {
+    while (!adds.current && adds.items.length) {
+      var item = adds.items.shift();
+      adds.current = item;
+      issuing = item;
+      try {
+        item.send(true);
+      } finally {
+        issuing = null;
+      }
+      if (item.xhr) {
+        if (item.preview) pending.set(item.xhr, item.preview);
+        return; // the next once this one is answered
+      }
+      adds.current = null; // not sent (the form is gone): nothing to show
+      if (item.preview) item.preview.putBack();
+    }
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var detail = event.detail;
+    if (issuing || detail.elt.id !== "add-form") return;
+    event.preventDefault();
+    var trigger = detail.triggeringEvent;
+    var button = trigger && trigger.submitter;
+    adds.items.push({
+      data: snapshot(detail.elt, trigger),
+      send: detail.issueRequest,
+      // Without the button's figures (none given): the answer alone shows the unit.
+      preview: button && button.hasAttribute("data-points") ? foreseeAdd(button, detail.elt) : null,
+    });
+    sendAdd();
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!adds.current || adds.current.xhr !== event.detail.xhr) return;
+    adds.current = null;
+    setTimeout(sendAdd, 0); // htmx releases the form after this event
+  });
 
   function foresee(button, editor) {
     var preview = {
@@ -456,7 +595,8 @@
     if (!guess) return;
     pending.delete(event.detail.xhr);
     guess.putBack(); // the server's answer, swapped next, has the real figures
-    if (failed) refused(guess.editor);
+    if (failed && guess.failed) guess.failed();
+    else if (failed) refused(guess.editor);
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {

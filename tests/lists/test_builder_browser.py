@@ -94,6 +94,9 @@ def test_it_builds_a_list_without_reloading_the_page(page, live_server):
     page.select_option("#add-platoon", "")
     page.click(f"#add-unit-{squad.pk}")
     expect(dice).to_have_text("4")
+    expect(page.locator(".unit-row.is-pending")).to_have_count(
+        0
+    )  # the server's answers are in (the totals move at the tap)
     stray = _entries(army_list)[-1]
     expect(problems).to_contain_text("Rifle Section #3 is not in a platoon")  # the third of that name
     platoon_id = str(stray.army_list.platoons.get().pk)
@@ -206,6 +209,9 @@ def test_it_builds_without_javascript(new_browser_context, live_server):
     page.click(f"#add-unit-{squad.pk}")
     expect(page.locator("#summary-dice")).to_have_text("3")
     expect(page.locator("#summary-points")).to_have_text("150")
+    expect(page.locator(".unit-row.is-pending")).to_have_count(
+        0
+    )  # the server's answers are in (the totals move at the tap)
     first_squad = _entries(army_list)[1]
     card = f"#entry-{first_squad.pk}"
     page.click(f"{card}-open")

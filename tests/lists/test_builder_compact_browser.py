@@ -917,3 +917,146 @@ def test_duplicate_and_remove_wait_for_the_units_changes_made_before_them(phone,
     expect(phone.locator(f"#{k}-points")).to_have_text("80")
     expect(phone.locator(f"#{k}-open")).to_contain_text("Light machine gun")
     expect(phone.locator(f"#{c}-points")).to_have_text("50")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_add_shows_its_row_and_the_totals_before_the_server_answers(phone, live_server, monkeypatch):
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    phone.evaluate("window.__marker = 1")
+    squad = _rows(army_list)[0]
+    group = f"platoon-{squad.platoon_id}"
+    points, dice, head = (
+        phone.locator("#summary-points"),
+        phone.locator("#summary-dice"),
+        phone.locator(f"#{group}-points"),
+    )
+    note = phone.locator("#summary-bar .summary-note")
+    rows = phone.locator(f"#{group}-rows > li")
+    pending = phone.locator(".unit-row.is-pending")
+    expect(points).to_have_text("820")
+    expect(dice).to_have_text("12")
+
+    # The answer held back (the server has added the unit): a pending row is already last in the
+    # platoon chosen in "Add to", at the unit's Regular price for 5 men, and the totals have moved.
+    slow = []  # (route, the server's answer)
+
+    def answer_late(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        slow.append((route, route.fetch()))
+
+    phone.route("**/entries/add/", answer_late)
+    phone.tap(f"#add-unit-{squad.unit_id}")
+    expect(points).to_have_text("870")
+    expect(head).to_have_text("870 pts")
+    expect(dice).to_have_text("13")
+    expect(rows).to_have_count(13)
+    expect(phone.locator(f"#{group}-rows > li:last-child.is-pending")).to_contain_text("Rifle Squad")
+    expect(pending.locator(".unit-points")).to_have_text("50")
+    expect(pending.locator(".unit-facts")).to_have_text("Regular · 5 models")
+    expect(note).to_have_class(re.compile("is-guess"))  # "n left": the server's to say
+    _wait_held(phone, slow)
+    assert Entry.objects.filter(army_list=army_list).count() == 13
+    late, response = slow.pop()
+    late.fulfill(response=response)
+    # The server's row replaces it, with its totals: the page shows what the server has.
+    added = _rows(army_list)[-1]
+    expect(pending).to_have_count(0)
+    expect(phone.locator(f"#{group}-rows > li:last-child")).to_have_id(f"entry-{added.pk}")
+    expect(phone.locator(f"#entry-{added.pk}-points")).to_have_text("50")
+    expect(rows).to_have_count(13)
+    expect(points).to_have_text("870")
+    expect(head).to_have_text("870 pts")
+    expect(dice).to_have_text("13")
+    expect(note).to_have_text("630 left")
+    expect(note).not_to_have_class(re.compile("is-guess"))
+    phone.unroute("**/entries/add/")
+    ids = phone.eval_on_selector_all(f"#{group}-rows > li", "rows => rows.map(r => r.id)")
+    assert ids == [f"entry-{e.pk}" for e in _rows(army_list)]
+
+    # No answer (the network failed): the pending row goes, the totals come back, with a message.
+    held = _held(phone, "**/entries/add/")
+    phone.tap(f"#add-unit-{squad.unit_id}")
+    expect(points).to_have_text("920")
+    expect(pending).to_have_count(1)
+    _wait_held(phone, held)
+    held.pop().abort()
+    expect(pending).to_have_count(0)
+    expect(phone.locator("#add-errors")).to_have_text(
+        "No answer from the server: the list may not have changed. Try again."
+    )
+    expect(points).to_have_text("870")
+    expect(head).to_have_text("870 pts")
+    expect(dice).to_have_text("13")
+    expect(note).not_to_have_class(re.compile("is-guess"))
+    expect(rows).to_have_count(13)
+    phone.unroute("**/entries/add/")
+
+    # An add the server refuses (the list is full): the same, with the server's reason.
+    monkeypatch.setattr("armybuilder.lists.services.ENTRIES_MAX", 13)
+    held = _held(phone, "**/entries/add/")
+    phone.tap(f"#add-unit-{squad.unit_id}")
+    expect(points).to_have_text("920")
+    expect(dice).to_have_text("14")
+    _wait_held(phone, held)
+    held.pop().continue_()
+    expect(phone.locator("#add-errors")).to_contain_text("A list holds at most")
+    expect(pending).to_have_count(0)
+    expect(points).to_have_text("870")
+    expect(head).to_have_text("870 pts")
+    expect(dice).to_have_text("13")
+    expect(rows).to_have_count(13)
+    assert Entry.objects.filter(army_list=army_list).count() == 13
+    assert phone.evaluate("window.__marker") == 1
+    phone.unroute("**/entries/add/")
+
+    # After a reload, the same page.
+    phone.reload()
+    expect(points).to_have_text("870")
+    expect(dice).to_have_text("13")
+    ids = phone.eval_on_selector_all(f"#{group}-rows > li", "rows => rows.map(r => r.id)")
+    assert ids == [f"entry-{e.pk}" for e in _rows(army_list)]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_quick_adds_each_show_at_once_and_are_sent_in_turn_none_lost(phone, live_server):
+    """Three taps on "Add" before any answer: three pending rows and the totals at once; sent one
+    after the other, each with its own unit (htmx alone would drop the middle one)."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad, officer = _rows(army_list)[0], _rows(army_list)[-1]
+    group = f"platoon-{squad.platoon_id}"
+    points, dice = phone.locator("#summary-points"), phone.locator("#summary-dice")
+    pending = phone.locator(".unit-row.is-pending")
+    expect(points).to_have_text("820")
+    held = _held(phone, "**/entries/add/")
+    for unit in (squad.unit_id, officer.unit_id, squad.unit_id):
+        phone.tap(f"#add-unit-{unit}")
+    expect(points).to_have_text("970")
+    expect(dice).to_have_text("15")
+    expect(pending).to_have_count(3)
+    expect(pending.nth(1)).to_contain_text("Second Lieutenant")
+    # One at a time: each is sent once the one before is answered; the totals stay the same.
+    for left in (2, 1, 0):
+        _wait_held(phone, held)
+        held.pop().continue_()
+        expect(pending).to_have_count(left)
+        expect(phone.locator(f"#{group}-rows > li[id]")).to_have_count(15 - left)
+        expect(points).to_have_text("970")
+        expect(dice).to_have_text("15")
+    phone.unroute("**/entries/add/")
+    added = _rows(army_list)[12:]
+    assert [e.unit_id for e in added] == [squad.unit_id, officer.unit_id, squad.unit_id]
+    ids = phone.eval_on_selector_all(f"#{group}-rows > li", "rows => rows.map(r => r.id)")
+    assert ids == [f"entry-{e.pk}" for e in _rows(army_list)]
+    phone.reload()
+    expect(points).to_have_text("970")
+    expect(dice).to_have_text("15")

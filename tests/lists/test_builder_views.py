@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -10,8 +11,10 @@ from django.test import Client
 from armybuilder.catalogue.models import Unit
 from armybuilder.lists.access import SESSION_KEY
 from armybuilder.lists.models import ArmyList, Entry, Platoon
+from armybuilder.lists.summary import list_summary
 from tests.lists.factories import (
     make_army,
+    make_deep_catalogue,
     make_edition,
     make_entry,
     make_list,
@@ -811,3 +814,23 @@ def test_a_list_holding_an_option_with_one_it_excludes_reports_a_problem(alice_c
     world.squad.save()
     problems = [str(problem.message) for problem in list_summary(world.army_list).problems]
     assert any("cannot be taken with Panzerfaust" in message for message in problems), problems
+
+
+@pytest.mark.django_db
+def test_each_add_button_carries_the_points_and_dice_the_server_then_gives_the_unit(alice_client, world):
+    """builder.js shows an added unit at the tap from its Add button's data: the same figures as
+    the answer, for each unit (a Veteran-only one, a tank whose variant is required, a free gun)."""
+    make_deep_catalogue(world.army_list.army)
+    url = f"/lists/{world.army_list.pk}/"
+    page = alice_client.get(url).content.decode()
+    buttons = re.findall(r'<button[^>]*id="add-unit-(\d+)"[^>]*data-points="(\d*)" data-dice="(\d+)"', page)
+    assert len(buttons) == Unit.objects.filter(army=world.army_list.army).count() >= 7
+    for pk, points, dice in buttons:
+        before = list_summary(ArmyList.objects.for_builder(details=False).get(pk=world.army_list.pk))
+        response = alice_client.post(f"{url}entries/add/", {"unit": pk, "platoon": world.platoon.pk}, headers=HX)
+        assert response.status_code == 200
+        added = Entry.objects.filter(army_list=world.army_list).latest("position")
+        assert added.unit_id == int(pk)
+        after = list_summary(ArmyList.objects.for_builder(details=False).get(pk=world.army_list.pk))
+        assert int(points) == after.entry_points[str(added.pk)] == after.points - before.points, pk
+        assert int(dice) == after.order_dice - before.order_dice == 1

@@ -55,4 +55,7 @@ def test_a_new_player_builds_a_german_list_with_a_squad_and_a_tank(page):
     page.click(f"#add-unit-{tank.pk}")
     expect(page.locator("#summary-points")).to_have_text(str(50 + tank.cost_regular))
     expect(page.locator("#summary-dice")).to_have_text("2")
+    expect(page.locator(".unit-row.is-pending")).to_have_count(
+        0
+    )  # the server's answers are in (the totals move at the tap)
     assert sorted(army_list.entries.values_list("unit__slug", flat=True)) == [squad.slug, tank.slug]
