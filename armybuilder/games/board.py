@@ -692,6 +692,14 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             side: bool(national.rule_in(state.setup.edition, side_rules(state, side), "blitzkrieg"))
             for side in ("a", "b")
         },
+        # Communication Breakdown!: the sides whose first die of the game its enemy may send back
+        # (engine.die_to_send_back), and whether that once is used; the page keeps its own flag after.
+        "send_back_sides": [
+            side
+            for side in ("a", "b")
+            if national.rule_in(state.setup.edition, side_rules(state, side), "send_back") is not None
+        ],
+        "sent_back": state.sent_back,
         "line": {
             "turn": _("Turn %(turn)s"),
             "recorded": _("Die recorded: %(side)s"),
@@ -715,6 +723,7 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "damage": _("%(unit)s: %(result)s"),
             "knocked_out": _("second Immobilised result: knocked out"),
             "remove": _("%(unit)s destroyed"),
+            "send_back": _("Communication Breakdown: %(side)s's die goes back in the bag"),
             "end_turn": _("End of turn %(turn)s"),
             "down_pins": _("pins lost for staying Down: %(units)s"),
             "vengeance_shed": _("Vengeance %(die)s: a pin lost (%(before)s → %(after)s)"),

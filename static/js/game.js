@@ -662,6 +662,34 @@
     return text;
   }
 
+  // Communication Breakdown! (rules.game.engine.die_to_send_back): the game's first die, drawn on
+  // turn 1 before any unit has an order, may go back to the bag once when its side carries the
+  // rule. The bar's own form is offered by the die, so the tap is queued as any other.
+  function dropSendBack() {
+    document.querySelectorAll("#game-bar .send-back-form").forEach(function (form) { form.remove(); });
+  }
+  function sentBack() {
+    // Read afresh: a send-back made online swaps in a board whose words say so (words() keeps the first).
+    var el = document.getElementById("offline-words"), fresh = {};
+    try { fresh = el ? JSON.parse(el.textContent) : {}; } catch (error) { fresh = {}; }
+    return !!fresh.sent_back || panel().dataset.sentBack === "1";
+  }
+  function offerSendBack(side) {
+    var template = document.getElementById("send-back-template");
+    var current = document.getElementById("current-die");
+    var w = words();
+    if (!template || !current || sentBack() || turnNow() !== 1) return;
+    if ((w.send_back_sides || []).indexOf(side) < 0) return;
+    var ordered = Array.prototype.some.call(document.querySelectorAll("li.unit"), function (row) {
+      return !!row.dataset.order;
+    });
+    if (ordered) return;
+    var form = template.content.firstElementChild.cloneNode(true);
+    form.dataset.side = side;
+    current.after(form);
+    window.htmx.process(form);
+  }
+
   function showLocally(params, label) {
     var w = words();
     var action = pick("action", params);
@@ -696,11 +724,24 @@
       if (dice) dice.textContent = Math.max(number(dice) - 1, 0);
       text = fill(w.line.recorded, {side: w.sides[pick("side", params)] || ""});
       dropOrderForms();
+      dropSendBack();
       endSnap();  // the next die drawn: the officer's moment has passed
       offerOrders(pick("side", params));
+      offerSendBack(pick("side", params));
+    } else if (action === "send_back") {
+      // The die goes back in the bag (engine._send_back: no die pending, the once used).
+      var form = document.querySelector("#game-bar .send-back-form");
+      var back = form ? form.dataset.side : "";
+      var count = document.querySelector("#dice-" + back + " strong");
+      if (count) count.textContent = number(count) + 1;
+      panel().dataset.sentBack = "1";
+      text = fill(w.line.send_back, {side: w.sides[back] || ""});
+      dropOrderForms();
+      dropSendBack();
     } else if (action === "order") {
       var passOn = takeOrder(row, params, label);
       dropOrderForms();
+      dropSendBack();
       endSnap();
       offerSnap(row, pick("order", params), passOn);
     } else if (action === "snap") {
@@ -711,6 +752,7 @@
       passSnap(row);
     } else if (action === "end_turn") {
       dropOrderForms();
+      dropSendBack();
       endSnap();
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
@@ -719,7 +761,7 @@
     }
     if (text) writeLog(text);
     var current = document.getElementById("current-die");
-    if (current && (action === "record" || action === "order" || action === "end_turn")) current.hidden = true;
+    if (current && (action === "record" || action === "order" || action === "send_back" || action === "end_turn")) current.hidden = true;
   }
 
   // --- Taps: say which board they were made on; offline, queue them ---------------------------

@@ -629,3 +629,57 @@ def test_offline_an_officers_order_is_passed_on_and_replayed(django_db_setup, li
     game = _synced(page, context)
     assert [a.kind for a in game.actions.all()] == ["draw", "order", "snap"]
     assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+@pytest.mark.parametrize("drawn", ["offline", "online"])
+def test_offline_communication_breakdown_sends_the_first_french_die_back_once(
+    django_db_setup, live_server, new_browser_context, drawn
+):
+    """Alice's French list (Communication Breakdown!) on a one-phone game: its first die, drawn on
+    this phone offline or shown by the server before the network went, is sent back offline; the
+    bag, the order buttons and the log move as the engine has them, and the sync agrees."""
+    alice = list_factories.make_user("alice")
+    army_list = list_factories.make_builder_list(alice, entries=2)  # 2nd edition, where the rule is
+    army_list.army.national_rules.add(make_rule(army_list.edition, "communication-breakdown"))
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    client = log_in(context, live_server, alice)
+    game = Game.objects.get(pk=int(start(client, army_list)["Location"].split("/")[2]))
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    dice_a = int(page.locator("#dice-a strong").inner_text())
+    if drawn == "online":
+        page.locator(".record-form button[name=side][value=a]").first.click()
+        wait_until(page, "() => document.querySelector('#send-back') !== null")
+    context.set_offline(True)
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert page.locator("#send-back").count() == (1 if drawn == "online" else 0)
+    if drawn == "offline":
+        page.locator("#offline-play button[name=side][value=a]").click()
+    assert page.locator("#dice-a strong").inner_text() == str(dice_a - 1)
+    assert page.locator("#side-a .order-form").count() == 2
+    _shot(page, f"game-offline-send-back-{drawn}-phone")
+    page.locator("#send-back").click()
+    # The die is back in the bag: no order to give, no second send-back, the server's sentence logged.
+    assert page.locator("#dice-a strong").inner_text() == str(dice_a)
+    assert page.locator("#send-back").count() == 0
+    assert page.locator(".order-form").count() == 0
+    assert page.locator("#current-die").is_hidden()
+    assert _offline_lines(page)[0] == "Turn 1 · Communication Breakdown: Alice's die goes back in the bag"
+    page.locator("#offline-play button[name=side][value=b]").click()
+    assert page.locator("#send-back").count() == 0  # Bob's army has no such rule
+    bob_unit = page.locator("#side-b li.unit").first
+    bob_unit.locator(".offline-order button[name=order][value=advance]").click()
+    page.locator("#offline-play button[name=side][value=a]").click()
+    assert page.locator("#send-back").count() == 0  # once only, and an order was given
+    shown = _offline_lines(page)
+
+    game = _synced(page, context)
+    kinds = ["send_back", "draw", "order", "draw"]
+    assert [a.kind for a in game.actions.all()] == ["draw", *kinds]
+    state = game.state()
+    bob_key = bob_unit.get_attribute("id").removeprefix("u-")
+    assert state.sent_back and state.units[bob_key].order == "advance" and state.pending == "a"
+    assert page.locator("#dice-a strong").inner_text() == str(dice_a - 1)
+    assert page.locator("#send-back").count() == 0
+    assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown

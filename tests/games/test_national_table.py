@@ -120,8 +120,11 @@ def test_communication_breakdown_sends_the_first_french_die_back(client):
     french.army.national_rules.add(make_rule(french.edition, "communication-breakdown"))
     game = _game(client, french)
     base = f"/games/{game.pk}/"
-    assert "Send it back to the bag" not in client.get(base).text
+    # Before a die is drawn, the page keeps the form only as the offline copy (data-side="?", inert).
+    html = client.get(base).text
+    assert 'class="send-back-form" data-side="a"' not in html and 'data-side="?"' in html
     act(client, base, action="record", side="a", rev="0")
+    assert 'class="send-back-form" data-side="a"' in client.get(base).text
     assert "Send it back to the bag (Communication Breakdown)" in client.get(base).text
     act(client, base, action="send_back", rev="1")
     state = Game.objects.get(pk=game.pk).state()
@@ -129,6 +132,13 @@ def test_communication_breakdown_sends_the_first_french_die_back(client):
     html = client.get(base).text
     assert "Communication Breakdown: Alice&#x27;s die goes back in the bag" in html
     assert "Send it back to the bag" not in html
+
+
+def test_an_army_without_communication_breakdown_carries_no_offline_send_back(client):
+    alice = make_user("alice")
+    client.force_login(alice)
+    game = _game(client, make_builder_list(alice, entries=1))
+    assert 'id="send-back-template"' not in client.get(f"/games/{game.pk}/").text
 
 
 def test_a_japanese_squad_banzai_charges_without_a_test(client):
