@@ -666,6 +666,12 @@ def test_offline_communication_breakdown_sends_the_first_french_die_back_once(
     assert page.locator(".order-form").count() == 0
     assert page.locator("#current-die").is_hidden()
     assert _offline_lines(page)[0] == "Turn 1 · Communication Breakdown: Alice's die goes back in the bag"
+    # Taken back, the die is drawn again and may still be sent back (the once is not used up).
+    page.click("#offline-undo")
+    assert page.locator("#dice-a strong").inner_text() == str(dice_a - 1)
+    assert page.locator("#side-a .order-form").count() == 2
+    page.locator("#send-back").click()
+    assert page.locator("#dice-a strong").inner_text() == str(dice_a)
     page.locator("#offline-play button[name=side][value=b]").click()
     assert page.locator("#send-back").count() == 0  # Bob's army has no such rule
     bob_unit = page.locator("#side-b li.unit").first
