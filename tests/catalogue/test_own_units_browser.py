@@ -165,6 +165,7 @@ def test_a_german_list_with_three_units_from_the_book(live_server, new_browser_c
         expected += unit.cost_regular
         expect(page.locator("#summary-points")).to_have_text(str(expected))
     expect(page.locator("#summary-dice")).to_have_text("4")
+    expect(page.locator(".unit-row.is-pending")).to_have_count(0, timeout=20_000)  # the server's answer is in
     expect(page.locator(".unit-row .own-mark")).to_have_count(3)
     expect(page.locator(".unit-row .own-mark").first).to_have_text(words["your_entry"])
 

@@ -45,6 +45,7 @@ def test_a_german_list_reads_in_french_on_a_phone(new_browser_context, live_serv
     phone.fill("#catalogue-q", "grenadiers")
     expect(phone.locator(f"#add-unit-{grenadiers.pk}")).to_be_visible()
     phone.tap(f"#add-unit-{grenadiers.pk}")
+    expect(phone.locator(".unit-row.is-pending")).to_have_count(0, timeout=20_000)  # the server's answer is in
     second = army_list.entries.exclude(pk=first.pk)
     expect(phone.locator(".unit-row .unit-name")).to_have_count(2)
     expect(row.locator(".unit-name")).to_have_text("Escouade de grenadiers (Heer) #1")

@@ -46,6 +46,7 @@ def test_mg42_puts_the_mmg_team_first_on_a_phone(new_browser_context, live_serve
     rows.first.click()
     shown = (mmg.name_fr or mmg.name) if language == "fr" else mmg.name
     expect(page.locator("#roster")).to_contain_text(shown)
+    expect(page.locator(".unit-row.is-pending")).to_have_count(0, timeout=20_000)  # the server's answer is in
     assert list(army_list.entries.values_list("unit__slug", flat=True)) == ["medium-machine-gun-team"]
 
     # Typed as players do, with a space: the same order.
