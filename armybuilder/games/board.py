@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -242,11 +243,11 @@ def board(
                     officer_tests=officer_tests,
                     awaits_snap=awaits_snap and can_act and not state.finished,
                     snap_test=snap_test,
-                    commissar=_commissar(state, unit, test, snap_test, snap.officer if snap else None),
+                    commissar=_with_rule(commissar_odds, state, unit, test, snap_test, snap.officer if snap else None),
                     tiger=_tiger(state, unit, awaits or awaits_snap, snap.officer if awaits_snap and snap else None),
                     avanti=avanti_modifier(state, key),
                     banzai=assault_rule_name(state, key) if awaits and banzai_applies(state, unit.key) else "",
-                    vengeance=_vengeance(state, unit, test, snap_test, snap.officer if snap else None),
+                    vengeance=_with_rule(vengeance_odds, state, unit, test, snap_test, snap.officer if snap else None),
                     nco_penalty=nco_penalty(state, unit),
                     nco_offer=_nco_offer(state, unit),
                     nco_if_lost=lost_nco_modifier(state, unit),
@@ -393,33 +394,20 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     }
 
 
-def _commissar(
+def _with_rule(
+    odds: Callable[..., Fraction | None],
     state: GameState,
     unit: UnitState,
     test: OrderTestResult | None,
     snap_test: OrderTestResult | None,
     officer: str | None,
 ) -> Fraction | None:
-    """The pass chance with Not One Step Back!'s re-roll, for the test the unit would take now."""
+    """The pass chance a rule's ``odds`` (Not One Step Back!'s re-roll, Vengeance's die) gives the test
+    the unit would take now: its own order's, or the officer's passed-on order's (with his bonus)."""
     if test is not None:
-        return commissar_odds(state, unit.key)
+        return odds(state, unit.key)
     if snap_test is not None:
-        return commissar_odds(state, unit.key, officer)
-    return None
-
-
-def _vengeance(
-    state: GameState,
-    unit: UnitState,
-    test: OrderTestResult | None,
-    snap_test: OrderTestResult | None,
-    officer: str | None,
-) -> Fraction | None:
-    """The pass chance with Vengeance's die first, for the test the unit would take now."""
-    if test is not None:
-        return vengeance_odds(state, unit.key)
-    if snap_test is not None:
-        return vengeance_odds(state, unit.key, officer)
+        return odds(state, unit.key, officer)
     return None
 
 
