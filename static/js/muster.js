@@ -5,6 +5,9 @@
  *    player typed or chose stays in place, ready to be sent again.
  * 2. The language menu switches as soon as a language is chosen (its Go button serves without
  *    JavaScript).
+ * 3. The header's "Menu" (a <details>, which opens without JavaScript) also closes on Escape, giving
+ *    the focus back to its button, and when the player taps elsewhere.
+ * 4. "Install the app" appears where the browser offers to install Muster, and asks it to.
  */
 (function () {
   "use strict";
@@ -67,5 +70,48 @@
     if (event.target.matches("select[data-autosubmit]")) {
       event.target.form.submit();
     }
+  });
+
+  function openMenus() {
+    return document.querySelectorAll("details[data-nav-menu][open]");
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") {
+      return;
+    }
+    openMenus().forEach(function (menu) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
+  });
+  document.addEventListener("click", function (event) {
+    openMenus().forEach(function (menu) {
+      if (!menu.contains(event.target)) {
+        menu.open = false;
+      }
+    });
+  });
+
+  // The browser's own offer, kept until the player asks (browsers fire it only when Muster can be installed).
+  var installOffer = null;
+  window.addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault();
+    installOffer = event;
+    document.querySelectorAll("[data-install]").forEach(function (button) {
+      button.hidden = false;
+    });
+  });
+  window.addEventListener("appinstalled", function () {
+    installOffer = null;
+    document.querySelectorAll("[data-install]").forEach(function (button) {
+      button.hidden = true;
+    });
+  });
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-install]") || !installOffer) {
+      return;
+    }
+    installOffer.prompt();
+    installOffer = null;
   });
 })();

@@ -110,6 +110,22 @@ MEASURE = """() => {
 }"""
 
 
+# Opens the header's menu, reads where each of its links and controls sits, and closes it again.
+MENU_REACH = """() => {
+  // The offline and stand-alone error pages carry a header of their own, with no menu.
+  const menu = document.querySelector('details[data-nav-menu]');
+  if (menu) menu.open = true;
+  const reachable = '.site-nav a, .site-nav button:not([hidden]), .site-nav select, .site-nav summary';
+  const items = [...document.querySelectorAll(reachable)].filter((el) => el.checkVisibility());
+  const off = items.filter((el) => {
+    const box = el.getBoundingClientRect();
+    return box.left < 0 || box.right > window.innerWidth + 1 || box.width === 0;
+  }).map((el) => el.textContent.trim());
+  if (menu) menu.open = false;
+  return {menu: !!menu, items: items.length, off};
+}"""
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -134,6 +150,9 @@ def test_no_page_is_wider_than_a_phone(new_browser_context, live_server, languag
         # The header is one line: at most a finger's height, whatever the language.
         if seen["header"]:
             assert seen["header"] <= 48, where
+            # Everything the header offers is on screen, in the bar or in its opened menu.
+            reach = page.evaluate(MENU_REACH)
+            assert reach["off"] == [] and (reach["items"] >= 5 or not reach["menu"]), (where, reach)
     expect(page.locator("html")).to_have_attribute("lang", language)
 
 
