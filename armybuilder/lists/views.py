@@ -7,6 +7,8 @@ POSTs redirect (PRG); htmx POSTs re-render the part of the page they changed.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -24,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from armybuilder.catalogue import own_units
 from armybuilder.http import HtmxHttpRequest
-from armybuilder.lists import exchange
+from armybuilder.lists import exchange, forum_text
 from armybuilder.lists.access import get_list_for_user, get_shared_list, keep_made_list, lists_for_user, owner_for
 from armybuilder.lists.conditional import shared_list_page
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
@@ -280,6 +282,51 @@ def export_text(request: HttpRequest, pk: int) -> HttpResponse:
 def shared_export_text(request: HttpRequest, token: str) -> HttpResponse:
     response = _text_response(get_shared_list(token))
     response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+FORUM_FORMATS = {"md": (forum_text.MARKDOWN, "text/markdown"), "bbcode": (forum_text.BBCODE, "text/plain")}
+
+
+def _forum_response(army_list: ArmyList, request: HttpRequest, kind: str) -> HttpResponse:
+    """Markdown or BBCode, ``?style=compact`` for one line a unit; any other style is the full list."""
+    markup, content_type = FORUM_FORMATS[kind]
+    style = "compact" if request.GET.get("style") == "compact" else "full"
+    text = forum_text.render(army_list, list_summary(army_list), markup=markup, style=style)
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    name = f"{slugify(army_list.name) or 'list'}-{style}.{'md' if kind == 'md' else 'txt'}"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@require_safe
+def export_forum(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    return _forum_response(get_list_for_user(request, pk, for_builder=True), request, kind)
+
+
+@require_safe
+def shared_export_forum(request: HttpRequest, token: str, kind: str) -> HttpResponse:
+    response = _forum_response(get_shared_list(token), request, kind)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_safe
+def export_all(request: HttpRequest) -> HttpResponse:
+    """Every list of mine (not the trash) in one zip: each as Muster's JSON, to import again, and as text."""
+    army_lists = list(lists_for_user(request).active().for_builder().order_by("pk"))
+    if not army_lists:
+        messages.info(request, _("You have no lists to export yet."))
+        return redirect("ab-list-index")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for army_list in army_lists:
+            # Names may repeat: the list's number keeps each file apart.
+            stem = f"{army_list.pk}-{slugify(army_list.name) or 'list'}"
+            archive.writestr(f"{stem}.json", exchange.export_json(army_list))
+            archive.writestr(f"{stem}.txt", exchange.export_text(army_list, list_summary(army_list)))
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="muster-lists-{timezone.localdate():%Y-%m-%d}.zip"'
     return response
 
 
