@@ -46,13 +46,17 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-# What a deploy changes: a release with new templates, code or translations gets new ETags.
+# What a deploy changes: a release with new templates, code, translations or static files (scripts,
+# styles, icons: a page names them, and a page cached with an old script's behaviour is a stale page)
+# gets new ETags.
 BUILD_GLOBS = (
     "armybuilder/**/*.py",
+    "armybuilder/**/*.mo",
+    "armydata/**/*.py",
     "rules/**/*.py",
     "templates/**/*.html",
     "locale/**/*.mo",
-    "static/**/*.css",
+    "static/**/*",
 )
 
 
@@ -69,6 +73,8 @@ def build_stamp() -> str:
     root = Path(settings.BASE_DIR)
     for pattern in BUILD_GLOBS:
         for path in sorted(root.glob(pattern)):
+            if not path.is_file():
+                continue
             stat = path.stat()
             digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()
