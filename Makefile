@@ -18,7 +18,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 python3; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done)
 
-.PHONY: run test install install-dev data messages bench check-deploy lint format clean playsheet-png \
+.PHONY: run test test-fast test-browser install install-dev data messages bench check-deploy lint format clean playsheet-png \
 	system-deps-run system-deps-test loadtest smoke
 
 $(VENV)/.base-installed: pyproject.toml
@@ -64,6 +64,17 @@ test: system-deps-test install-dev messages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# The fast tier: everything but the browser tests (views through the test client, rules, importers,
+# PDFs), for the change-test-change loop; `make test` stays the whole suite, as CI runs it.
+test-fast: install-dev messages
+	$(PY) -m pytest -m "not browser" -q
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# The browser tests alone (Playwright driving Debian's Chromium).
+test-browser: system-deps-test install-dev messages
+	$(PY) -m pytest -m browser
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
