@@ -37,14 +37,6 @@ class Matcher:
     def __bool__(self) -> bool:
         return bool(self.query)
 
-    def in_name(self, *texts: str) -> bool:
-        """A word of these names begins with the query, or they contain a word it stands for.
-
-        From the start of a word: "mg" is not the end of "smg", "machine gun" not the end of
-        "submachine gun".
-        """
-        return self.rank(*texts) is not None
-
     def rank(self, *texts: str) -> int | None:
         """How well these names match: lower is better, None for no match.
 

@@ -103,8 +103,3 @@ REQUIRED_WEAPON_SLUGS: dict[str, frozenset[str]] = {
     "v2": _CHART_WEAPON_SLUGS,
     "v3": _CHART_WEAPON_SLUGS,
 }
-
-
-def topics_for(edition_slug: str, table_slugs: set[str]) -> list[Topic]:
-    """The topics that have something to show for an edition (weapons always do)."""
-    return [t for t in TOPICS if t.slug == "weapons" or any(s in table_slugs for s in t.tables)]

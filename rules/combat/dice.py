@@ -120,11 +120,6 @@ def point(k: int = 0) -> PMF:
     return {k: ONE}
 
 
-def bernoulli(q: Fraction) -> PMF:
-    """{0: 1-q, 1: q} without zero entries."""
-    return _clean({0: ONE - q, 1: q})
-
-
 def _clean(pmf: Mapping[int, Fraction]) -> PMF:
     return {k: v for k, v in sorted(pmf.items()) if v}
 

@@ -164,11 +164,6 @@ def casualties_marginal(outcome: Outcome) -> PMF:
     return dict(sorted(out.items()))
 
 
-def cap_pins(pins: Mapping[int, Fraction], pin_cap: int | None) -> PMF:
-    """``pins`` with every count at or above ``pin_cap`` folded onto it (None: unchanged)."""
-    return dict(pins) if pin_cap is None else cap(pins, pin_cap)
-
-
 def _as_counts(outcome: Outcome) -> tuple[dict[tuple[int, int, bool], int], int]:
     """Integer weights over the joint's least common denominator: merging two joints then multiplies
     integers, not Fractions (each Fraction product reduces by a gcd)."""

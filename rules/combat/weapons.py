@@ -98,11 +98,6 @@ class Weapon:
         }
         return tuple(b for b in BANDS if possible[b])
 
-    @property
-    def fires_he_only(self) -> bool:
-        """True for mortars, howitzers and similar: HE template and no AP Pen."""
-        return self.he_size is not None and self.pen == 0
-
 
 def check_band(field: str, weapon: Weapon, band: str) -> str:
     """Return ``band`` if ``weapon`` can fire in it, else raise RulesError naming ``field``."""
