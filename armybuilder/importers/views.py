@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -36,16 +37,19 @@ from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.importers import jobs
+from armybuilder.importers.compare import compare_sources
 from armybuilder.importers.models import ImportJob
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
 from armydata.github import parse_repository
 from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
+from armydata.sources import KNOWN_SOURCES, KnownSource, repository_name
 
 ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
+COMPARE_TEMPLATE = "importers/compare.html"
 # How often the page asks again while a GitHub import runs (htmx, or a meta refresh without it).
 JOB_POLL_SECONDS = 2
 
@@ -200,10 +204,30 @@ def _render(
         elif job.is_failed:
             errors.append(_job_error(job))
     context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
+    if not request.htmx:
+        context["sources"] = source_rows()
     response = render(request, template, context)
     if job is not None:
         response["Cache-Control"] = "no-store"  # a job's report changes while it runs
     return response
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """A known source as the page lists it: its facts and this Muster's last import of it."""
+
+    source: KnownSource
+    last: ImportJob | None
+
+    @property
+    def army_reports(self) -> list[dict]:
+        report = (self.last.report if self.last else None) or {}
+        return [army for catalogue in report.get("catalogues", []) for army in catalogue.get("army_reports", [])]
+
+
+def source_rows() -> list[SourceRow]:
+    latest = ImportJob.objects.latest_per_repository()
+    return [SourceRow(source, latest.get(repository_name(source.repository))) for source in KNOWN_SOURCES]
 
 
 def _job_error(job: ImportJob) -> str:
@@ -276,3 +300,21 @@ def catalogue_import_job(request: HtmxHttpRequest, job: uuid.UUID) -> HttpRespon
     """A GitHub import the worker runs: its progress, then its report (the page polls while it runs)."""
     import_job = get_object_or_404(ImportJob, pk=job)
     return _render(request, CatalogueUploadForm(initial={"dry_run": import_job.dry_run}), job=import_job)
+
+
+@require_safe
+@_staff_only
+def compare_imported_sources(request: HttpRequest) -> HttpResponse:
+    """Where two sources of one army (same edition and nation) give a unit different costs or sizes."""
+    editions = list(Edition.objects.order_by("number").values_list("slug", "name"))
+    edition = request.GET.get("edition", "")
+    if edition not in {slug for slug, _name in editions}:
+        edition = ""
+    comparisons = compare_sources(edition or None)
+    context = {
+        "comparisons": comparisons,
+        "editions": editions,
+        "edition": edition,
+        "disagreeing": sum(len(comparison.disagreements) for comparison in comparisons),
+    }
+    return render(request, COMPARE_TEMPLATE, context)
