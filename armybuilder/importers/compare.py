@@ -57,13 +57,23 @@ def _plain(text: str) -> str:
     return "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
 
 
+# What an army's name says besides its nation: "BA2 - Armies of the …", "(3rd edition)".
+_NOT_NATION_RE = re.compile(
+    r"^ba\d? |\b(armies|army|of|the|\d(st|nd|rd|th) edition|(second|third) edition|edition)\b"
+)
+
+
 def nation_of(army_name: str) -> str:
-    """The nation an army's name names ("BA2 - Armies of the  Soviet Union": Soviet Union)."""
+    """The nation an army's name names ("BA2 - Armies of the  Soviet Union": Soviet Union).
+
+    A name that names no nation Muster knows is its own nation, less the words every army's
+    name may carry ("Armies of Testland" and "Testland (3rd edition)" are both Testland)."""
     words = _words(_plain(army_name), False)
     for nation, pattern in _NATION_RES:
         if pattern.search(words):
             return nation
-    return army_name.strip()
+    rest = " ".join(_NOT_NATION_RE.sub(" ", words).split())
+    return rest.title() if rest else army_name.strip()
 
 
 def unit_key(name: str) -> str:
