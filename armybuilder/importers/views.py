@@ -206,6 +206,9 @@ def _render(
     context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
     if not request.htmx:
         context["sources"] = source_rows()
+    elif job is not None and job.is_done and not job.dry_run:
+        # The source's card on the page shows its new last import (an out-of-band swap).
+        context["refreshed_source"] = _source_row_of(job)
     response = render(request, template, context)
     if job is not None:
         response["Cache-Control"] = "no-store"  # a job's report changes while it runs
@@ -228,6 +231,11 @@ class SourceRow:
 def source_rows() -> list[SourceRow]:
     latest = ImportJob.objects.latest_per_repository()
     return [SourceRow(source, latest.get(repository_name(source.repository))) for source in KNOWN_SOURCES]
+
+
+def _source_row_of(job: ImportJob) -> SourceRow | None:
+    name = repository_name(job.repository)
+    return next((row for row in source_rows() if repository_name(row.source.repository) == name), None)
 
 
 def _job_error(job: ImportJob) -> str:

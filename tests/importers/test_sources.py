@@ -101,6 +101,9 @@ def test_import_this_source_runs_the_github_import_and_the_list_shows_it(staff_c
     # The per-army report: what was read, guessed and dropped.
     assert "Testland (3rd edition)</strong>: 8 units read, 8 imported (2 options), 0 guessed, 0 dropped" in fragment
     assert archive_server.requested == [SOVIET_ARCHIVE]
+    # The source's card comes along, swapped out of band: it now offers a re-import.
+    oob = fragment[fragment.index('id="source-jelle-kuipers-nrdata" hx-swap-oob="true"') :]
+    assert "Re-import" in oob[: oob.index("</li>")] and oob.count('hx-swap-oob="true"') == 1
     job = ImportJob.objects.get()
     assert (job.repository, job.commit) == (SOVIET.repository, COMMIT)
     assert job.report["catalogues"][0]["army_reports"] == [
@@ -138,7 +141,8 @@ def test_without_javascript_the_button_goes_to_the_jobs_page(staff_client, archi
 
 def test_a_dry_run_or_a_failed_import_is_not_the_sources_last_update(staff_client, archive_server):  # noqa: F811
     archive_server.archives[SOVIET_ARCHIVE] = nr3_zip()
-    staff_client.post("/catalogue/import/", {"github": SOVIET.repository, "dry_run": "on"}, headers=HTMX)
+    dry = staff_client.post("/catalogue/import/", {"github": SOVIET.repository, "dry_run": "on"}, headers=HTMX)
+    assert "hx-swap-oob" not in dry.content.decode()
     staff_client.post("/catalogue/import/", {"github": known_source("barracks").repository}, headers=HTMX)  # 404
     assert ImportJob.objects.count() == 2 and ImportJob.objects.last_import_of(SOVIET) is None
     page = staff_client.get("/catalogue/import/").content.decode()
