@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from armybuilder.catalogue.models import Unit
-from armybuilder.importers.compare import compare_sources, nation_of, unit_key
+from armybuilder.importers.compare import nation_of, unit_key
 from armybuilder.importers.writer import import_files
 from tests.importers.test_nr3 import NR3
 from tests.importers.test_writer import make_chart

@@ -99,7 +99,10 @@ def test_import_this_source_runs_the_github_import_and_the_list_shows_it(staff_c
     fragment = staff_client.post("/catalogue/import/", {"github": SOVIET.repository}, headers=HTMX).content.decode()
     assert 'data-status="done"' in fragment and "Import complete." in fragment
     # The per-army report: what was read, guessed and dropped.
-    assert "Testland (3rd edition)</strong>: 8 units read, 8 imported (2 options), 0 guessed, 0 dropped" in fragment
+    assert (
+        "Testland (3rd edition)</strong>: units read: 8 · imported: 8 · options: 2 · guessed: 0 · dropped: 0"
+        in fragment
+    )
     assert archive_server.requested == [SOVIET_ARCHIVE]
     # The source's card comes along, swapped out of band: it now offers a re-import.
     oob = fragment[fragment.index('id="source-jelle-kuipers-nrdata" hx-swap-oob="true"') :]
@@ -114,7 +117,7 @@ def test_import_this_source_runs_the_github_import_and_the_list_shows_it(staff_c
     assert f"Imported {date}" in card and f"from {SOVIET.repository}" in card
     assert '<code title="' + COMMIT + '">3f1c2a9</code>' in card
     assert "Re-import" in card and "Import this source" not in card
-    assert "8 units read, 8 imported, 0 guessed, 0 dropped" in card
+    assert "units read: 8 · imported: 8 · guessed: 0 · dropped: 0" in card
     assert f'href="/catalogue/import/jobs/{job.pk}/"' in card
     # Other sources were not touched.
     assert "Never imported here" in source_card(staff_client.get("/catalogue/import/").content.decode(), "barracks")

@@ -33,7 +33,7 @@ def test_staff_import_a_known_source_in_one_step_then_re_import_it(page, live_se
     card.get_by_role("button", name="Import this source: Bolt Action: Third Edition (NewRecruit data)").click()
     report = page.locator("#import-report")
     expect(report).to_contain_text("Import complete.", timeout=30_000)
-    expect(report).to_contain_text("8 units read, 8 imported (2 options), 0 guessed, 0 dropped")
+    expect(report).to_contain_text("units read: 8 · imported: 8 · options: 2 · guessed: 0 · dropped: 0")
     # The card was refreshed in place: its last update and a re-import button.
     expect(card).to_contain_text(COMMIT[:7])
     expect(card.get_by_role("button", name="Re-import: Bolt Action: Third Edition (NewRecruit data)")).to_be_visible()
