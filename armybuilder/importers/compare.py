@@ -58,9 +58,7 @@ def _plain(text: str) -> str:
 
 
 # What an army's name says besides its nation: "BA2 - Armies of the …", "(3rd edition)".
-_NOT_NATION_RE = re.compile(
-    r"^ba\d? |\b(armies|army|of|the|\d(st|nd|rd|th) edition|(second|third) edition|edition)\b"
-)
+_NOT_NATION_RE = re.compile(r"^ba\d? |\b(armies|army|of|the|\d(st|nd|rd|th) edition|(second|third) edition|edition)\b")
 
 
 def nation_of(army_name: str) -> str:
