@@ -222,3 +222,27 @@ def test_a_player_cannot_start_a_sources_import(archive_server):  # noqa: F811
     player.force_login(make_user("player"))
     assert player.post("/catalogue/import/", {"github": SOVIET.repository}).status_code == 403
     assert not ImportJob.objects.exists() and archive_server.requested == []
+
+
+def test_a_repository_archive_gives_its_commit_and_the_shallowest_barracks_folder():
+    from armydata import github
+
+    repository = github.parse_repository("someone/app")
+    archive = github_zip(
+        {
+            "public/data/armies.json": b"{}",
+            "public/data/core.json": b"{}",
+            "public/data/units/testland.json": b"{}",
+            "public/data/notes.json": b"{}",
+            "tests/fixtures/data/armies.json": b"{}",
+            "package.json": b"{}",
+        },
+        commit=COMMIT,
+    )
+    assert sorted(github.catalogue_files(repository, archive)) == [
+        "public/data/armies.json",
+        "public/data/core.json",
+        "public/data/units/testland.json",
+    ]
+    assert github.archive_commit(archive) == COMMIT
+    assert github.archive_commit(b"not a zip") == ""
