@@ -33,10 +33,12 @@ class ImportJobQuerySet(JobQuerySet):
 
     def latest_per_repository(self) -> dict[str, ImportJob]:
         """The last finished import of each repository, by ``OWNER/REPO`` in lower case (any ref)."""
-        latest: dict[str, ImportJob] = {}
-        for job in self.imports().order_by("-finished_at", "-created_at"):
-            latest.setdefault(repository_name(job.repository), job)
-        return latest
+        # Names first, then only the rows wanted: a report may be large, and most rows are not wanted.
+        wanted: dict[str, object] = {}
+        for pk, repository in self.imports().order_by("-finished_at", "-created_at").values_list("pk", "repository"):
+            wanted.setdefault(repository_name(repository), pk)
+        rows = self.model.objects.in_bulk(list(wanted.values()))
+        return {name: rows[pk] for name, pk in wanted.items()}
 
     def last_import_of(self, source: KnownSource) -> ImportJob | None:
         return self.latest_per_repository().get(repository_name(source.repository))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -39,11 +38,11 @@ from armybuilder.http import HtmxHttpRequest
 from armybuilder.importers import jobs
 from armybuilder.importers.compare import compare_sources
 from armybuilder.importers.models import ImportJob
+from armybuilder.importers.source_list import source_row_of, source_rows
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
 from armydata.github import parse_repository
 from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
-from armydata.sources import KNOWN_SOURCES, KnownSource, repository_name
 
 ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100
@@ -208,34 +207,11 @@ def _render(
         context["sources"] = source_rows()
     elif job is not None and job.is_done and not job.dry_run:
         # The source's card on the page shows its new last import (an out-of-band swap).
-        context["refreshed_source"] = _source_row_of(job)
+        context["refreshed_source"] = source_row_of(job)
     response = render(request, template, context)
     if job is not None:
         response["Cache-Control"] = "no-store"  # a job's report changes while it runs
     return response
-
-
-@dataclass(frozen=True)
-class SourceRow:
-    """A known source as the page lists it: its facts and this Muster's last import of it."""
-
-    source: KnownSource
-    last: ImportJob | None
-
-    @property
-    def army_reports(self) -> list[dict]:
-        report = (self.last.report if self.last else None) or {}
-        return [army for catalogue in report.get("catalogues", []) for army in catalogue.get("army_reports", [])]
-
-
-def source_rows() -> list[SourceRow]:
-    latest = ImportJob.objects.latest_per_repository()
-    return [SourceRow(source, latest.get(repository_name(source.repository))) for source in KNOWN_SOURCES]
-
-
-def _source_row_of(job: ImportJob) -> SourceRow | None:
-    name = repository_name(job.repository)
-    return next((row for row in source_rows() if repository_name(row.source.repository) == name), None)
 
 
 def _job_error(job: ImportJob) -> str:
