@@ -46,7 +46,12 @@ _NATIONS: tuple[tuple[str, str], ...] = (
     ("Netherlands", r"netherlands|dutch"),
     ("Norway", r"norw"),
     ("Greece", r"greece|greek"),
-    ("Commonwealth", r"commonwealth|australia|canad|new zeal|india|south africa"),
+    ("Australia", r"australia"),
+    ("Canada", r"canad"),
+    ("New Zealand", r"new zea?land"),
+    ("India", r"\bindia"),
+    ("South Africa", r"south africa"),
+    ("Commonwealth", r"commonwealth"),
     ("Partisans", r"partisan"),
 )
 _NATION_RES = tuple((nation, re.compile(pattern)) for nation, pattern in _NATIONS)
