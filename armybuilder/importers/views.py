@@ -290,9 +290,9 @@ def catalogue_import_job(request: HtmxHttpRequest, job: uuid.UUID) -> HttpRespon
 @_staff_only
 def compare_imported_sources(request: HttpRequest) -> HttpResponse:
     """Where two sources of one army (same edition and nation) give a unit different costs or sizes."""
-    editions = list(Edition.objects.order_by("number").values_list("slug", "name"))
+    editions = list(Edition.objects.order_by("number"))
     edition = request.GET.get("edition", "")
-    if edition not in {slug for slug, _name in editions}:
+    if edition not in {choice.slug for choice in editions}:
         edition = ""
     comparisons = compare_sources(edition or None)
     context = {

@@ -19,6 +19,7 @@ from django.test import Client
 from armybuilder.catalogue.models import Unit
 from armybuilder.importers.compare import nation_of, unit_key
 from armybuilder.importers.writer import import_files
+from armybuilder.reference.models import Edition
 from tests.importers.test_nr3 import NR3
 from tests.importers.test_writer import make_chart
 
@@ -133,6 +134,7 @@ def test_the_page_lists_the_disagreements_unit_by_unit(two_sources):
     ]
     assert all(row in page for row in rows)
     assert "Machine Gun Team" not in page
+    assert "<h2>Testland · Edition v3</h2>" in page
 
 
 def test_the_page_has_an_empty_state_and_speaks_french():
@@ -145,5 +147,8 @@ def test_the_page_has_an_empty_state_and_speaks_french():
 
 
 def test_the_page_speaks_french_in_its_table(two_sources):
+    Edition.objects.filter(slug="v3").update(name_fr="Troisième édition")
     french = staff_client().get("/catalogue/import/compare/", headers={"Accept-Language": "fr"}).content.decode()
     assert "<td>Coût (Régulier)</td><td>55</td><td>50</td>" in french
+    assert "<h2>Testland · Troisième édition</h2>" in french
+    assert '<option value="v3">Troisième édition</option>' in french
