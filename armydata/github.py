@@ -5,17 +5,21 @@ when left out). The archive is downloaded over HTTPS from a base URL the caller 
 Django setting ``CATALOGUE_GITHUB_ARCHIVE_URL``; tests serve a local archive over plain HTTP,
 which only their ``allow_loopback_http`` accepts), read in chunks
 and refused as soon as it passes the size limit, then unpacked with the same guards as an
-upload (member count, sizes, compression ratio, paths). Only BattleScribe files are kept.
+upload (member count, sizes, compression ratio, paths). Only BattleScribe files are kept, or,
+in a repository with none, the Barracks data folder (``armies.json``, ``core.json``, ``units/``).
+The commit the archive was made from is read from the zip's comment, where GitHub writes it.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .safety import CatalogueImportError, expand_archive
 
@@ -27,6 +31,8 @@ _CHUNK = 256 * 1024
 _NAME_RE = re.compile(r"^(?P<owner>[A-Za-z0-9][A-Za-z0-9-]{0,38})/(?P<repo>[A-Za-z0-9._-]{1,100})(?:@(?P<ref>.+))?$")
 _REF_RE = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_BARRACKS_RE = re.compile(r"(^|/)(armies\.json|core\.json|units/[^/]+\.json)$", re.IGNORECASE)
+_COMMIT_RE = re.compile(rb"^[0-9a-f]{40}$")
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class Repository:
     owner: str
     repo: str
     ref: str  # "HEAD" for the default branch
+    commit: str = ""  # the commit the downloaded archive holds, when the archive says
 
     @property
     def label(self) -> str:
@@ -128,16 +135,45 @@ def catalogue_files(repository: Repository, archive: bytes) -> dict[str, bytes]:
     GitHub puts everything under one ``REPO-REF/`` folder; it is dropped. Other files (read-me
     files, images, workflows) are not unpacked at all.
     """
-    members = expand_archive(
-        f"{repository.label}.zip", archive, keep=lambda name: name.lower().endswith(CATALOGUE_SUFFIXES)
-    )
+    members = expand_archive(f"{repository.label}.zip", archive, keep=_worth_reading)
     files: dict[str, bytes] = {}
     for name, data in members.items():
         inside = name.split("/", 1)[1] if "/" in name else name
         files[inside] = data
-    if not files:
-        raise CatalogueImportError(f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz)")
-    return files
+    battlescribe = {name: data for name, data in files.items() if name.lower().endswith(CATALOGUE_SUFFIXES)}
+    if battlescribe:
+        return battlescribe
+    barracks = _barracks_folder(files)
+    if not barracks:
+        raise CatalogueImportError(
+            f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz) and no Barracks data "
+            "(armies.json, core.json, units/*.json)"
+        )
+    return barracks
+
+
+def _worth_reading(name: str) -> bool:
+    return name.lower().endswith(CATALOGUE_SUFFIXES) or bool(_BARRACKS_RE.search(name))
+
+
+def _barracks_folder(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The JSON of the folder that holds ``armies.json`` (a Barracks app keeps its data in one folder)."""
+    folders = sorted(name[: -len("armies.json")] for name in files if name.lower().rsplit("/", 1)[-1] == "armies.json")
+    if not folders:
+        return {}
+    # The shallowest data folder: a copy deeper in the tree (a test fixture, a build) is left alone.
+    folder = min(folders, key=lambda path: (path.count("/"), path))
+    return {name: data for name, data in files.items() if name.startswith(folder) and _BARRACKS_RE.search(name)}
+
+
+def archive_commit(archive: bytes) -> str:
+    """The commit id GitHub writes as the zip's comment, or "" when the archive has none."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(archive)) as zf:
+            comment = zf.comment.strip()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return ""
+    return comment.decode("ascii") if _COMMIT_RE.match(comment) else ""
 
 
 def fetch_repository(
@@ -147,10 +183,11 @@ def fetch_repository(
     progress: Progress | None = None,
     allow_loopback_http: bool = False,
 ) -> tuple[Repository, dict[str, bytes]]:
-    """Download ``OWNER/REPO[@REF]`` and return its catalogue files.
+    """Download ``OWNER/REPO[@REF]`` and return it (with the commit downloaded) and its catalogue files.
 
     ``allow_loopback_http`` (tests only) accepts plain HTTP on the loopback interface."""
     repository = parse_repository(text)
     url = archive_url(repository, url_template, allow_loopback_http=allow_loopback_http)
     archive = download(url, progress=progress, allow_loopback_http=allow_loopback_http)
-    return repository, catalogue_files(repository, archive)
+    files = catalogue_files(repository, archive)
+    return replace(repository, commit=archive_commit(archive)), files

@@ -44,6 +44,7 @@ def report_data(result: ImportResult) -> dict:
                 "changed": catalogue.changed,
                 "skipped": [list(pair) for pair in catalogue.skipped],
                 "warnings": list(catalogue.warnings),
+                "army_reports": [army.as_json() for army in catalogue.army_reports],
             }
             for catalogue in result.catalogues
         ],
@@ -72,13 +73,13 @@ def run(job_id: str) -> str:
             _update(job, received=received)
 
     try:
-        _repository, files = fetch_repository(
+        repository, files = fetch_repository(
             job.repository,
             url_template=settings.CATALOGUE_GITHUB_ARCHIVE_URL,
             allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
             progress=downloading,
         )
-        _update(job, stage="importing", received=sum(len(data) for data in files.values()))
+        _update(job, stage="importing", received=sum(len(data) for data in files.values()), commit=repository.commit)
         result = import_files(files, edition=job.edition or None, dry_run=job.dry_run)
     except CatalogueImportError as exc:
         _update(job, status=ImportJob.Status.FAILED, error=exc.message, finished_at=timezone.now())

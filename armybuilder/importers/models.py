@@ -14,10 +14,34 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.jobs import Job, JobQuerySet
+from armydata.sources import KnownSource, repository_name
 
 # A finished import's report is kept this long; a job running longer than JOB_STALE lost its worker.
 JOB_KEEP = timedelta(days=7)
 JOB_STALE = timedelta(minutes=15)
+
+
+class ImportJobQuerySet(JobQuerySet):
+    def imports(self) -> ImportJobQuerySet:
+        """Finished imports that wrote to the catalogue (dry runs and failures left out)."""
+        return self.filter(status=Job.Status.DONE, dry_run=False)
+
+    def expired(self) -> ImportJobQuerySet:
+        """Old rows, except each repository's last import: the sources list shows its date and report."""
+        keep = [job.pk for job in self.model.objects.latest_per_repository().values()]
+        return super().expired().exclude(pk__in=keep)
+
+    def latest_per_repository(self) -> dict[str, ImportJob]:
+        """The last finished import of each repository, by ``OWNER/REPO`` in lower case (any ref)."""
+        # Names first, then only the rows wanted: a report may be large, and most rows are not wanted.
+        wanted: dict[str, object] = {}
+        for pk, repository in self.imports().order_by("-finished_at", "-created_at").values_list("pk", "repository"):
+            wanted.setdefault(repository_name(repository), pk)
+        rows = self.model.objects.in_bulk(list(wanted.values()))
+        return {name: rows[pk] for name, pk in wanted.items()}
+
+    def last_import_of(self, source: KnownSource) -> ImportJob | None:
+        return self.latest_per_repository().get(repository_name(source.repository))
 
 
 class ImportJob(Job):
@@ -38,12 +62,15 @@ class ImportJob(Job):
     dry_run = models.BooleanField(default=False)
     stage = models.CharField(max_length=12, default="queued")
     received = models.PositiveBigIntegerField(default=0)  # bytes of the archive so far
+    # The commit the archive held (GitHub writes it in the zip), so staff see which version was imported.
+    commit = models.CharField(max_length=40, blank=True)
     # What the page shows when done: {"dry_run": bool, "catalogues": [{"title", "counts", "changed",
-    # "skipped": [[entry, reason]], "warnings"}]}, the shape of ``writer.ImportResult``.
+    # "skipped": [[entry, reason]], "warnings", "army_reports": [{"name", "read", "imported", "options",
+    # "guessed": [text], "dropped": [[entry, reason]]}]}]}, the shape of ``writer.ImportResult``.
     report = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
 
-    objects = JobQuerySet.as_manager()
+    objects = ImportJobQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.repository} ({self.status})"
@@ -51,6 +78,10 @@ class ImportJob(Job):
     @property
     def stage_label(self) -> str:
         return str(self.STAGES.get(self.stage, self.get_status_display()))
+
+    @property
+    def short_commit(self) -> str:
+        return self.commit[:7]
 
     @property
     def received_megabytes(self) -> str:

@@ -36,7 +36,9 @@ from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.importers import jobs
+from armybuilder.importers.compare import compare_sources
 from armybuilder.importers.models import ImportJob
+from armybuilder.importers.source_list import source_row_of, source_rows
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
 from armydata.github import parse_repository
@@ -46,6 +48,7 @@ ALLOWED_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip", ".json")
 MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
+COMPARE_TEMPLATE = "importers/compare.html"
 # How often the page asks again while a GitHub import runs (htmx, or a meta refresh without it).
 JOB_POLL_SECONDS = 2
 
@@ -200,6 +203,11 @@ def _render(
         elif job.is_failed:
             errors.append(_job_error(job))
     context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
+    if not request.htmx:
+        context["sources"] = source_rows()
+    elif job is not None and job.is_done and not job.dry_run:
+        # The source's card on the page shows its new last import (an out-of-band swap).
+        context["refreshed_source"] = source_row_of(job)
     response = render(request, template, context)
     if job is not None:
         response["Cache-Control"] = "no-store"  # a job's report changes while it runs
@@ -276,3 +284,21 @@ def catalogue_import_job(request: HtmxHttpRequest, job: uuid.UUID) -> HttpRespon
     """A GitHub import the worker runs: its progress, then its report (the page polls while it runs)."""
     import_job = get_object_or_404(ImportJob, pk=job)
     return _render(request, CatalogueUploadForm(initial={"dry_run": import_job.dry_run}), job=import_job)
+
+
+@require_safe
+@_staff_only
+def compare_imported_sources(request: HttpRequest) -> HttpResponse:
+    """Where two sources of one army (same edition and nation) give a unit different costs or sizes."""
+    editions = list(Edition.objects.order_by("number"))
+    edition = request.GET.get("edition", "")
+    if edition not in {choice.slug for choice in editions}:
+        edition = ""
+    comparisons = compare_sources(edition or None)
+    context = {
+        "comparisons": comparisons,
+        "editions": editions,
+        "edition": edition,
+        "disagreeing": sum(len(comparison.disagreements) for comparison in comparisons),
+    }
+    return render(request, COMPARE_TEMPLATE, context)

@@ -134,6 +134,38 @@ class Tally:
 
 
 @dataclass
+class ArmyReport:
+    """What one army's import read, guessed and dropped: the per-army part of the report."""
+
+    name: str
+    read: int = 0  # units the data holds for the army
+    imported: int = 0  # of them, written (created, updated or unchanged)
+    options: int = 0
+    guessed: list[str] = field(default_factory=list)
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (
+            f"{self.name}: {self.read} unit{'s' if self.read != 1 else ''} read, {self.imported} imported "
+            f"({self.options} option{'s' if self.options != 1 else ''}), {len(self.guessed)} guessed, "
+            f"{len(self.dropped)} dropped"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "read": self.read,
+            "imported": self.imported,
+            "options": self.options,
+            "guessed": list(self.guessed),
+            "dropped": [list(pair) for pair in self.dropped],
+        }
+
+
+_TYPE_SOURCE_WORDS = {"profiles": "its profiles", "name": "its name"}
+
+
+@dataclass
 class CatalogueResult:
     """What one catalogue's import did; ``lines()`` is the report the command and the page show."""
 
@@ -151,6 +183,7 @@ class CatalogueResult:
     rules_created: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    army_reports: list[ArmyReport] = field(default_factory=list)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -212,6 +245,12 @@ class CatalogueResult:
         if self.warnings:
             lines.append(f"  {len(self.warnings)} warning{'s' if len(self.warnings) != 1 else ''}:")
             lines += [f"    - {warning}" for warning in self.warnings]
+        if self.army_reports:
+            lines.append("  Per army (read, guessed, dropped):")
+            for army in self.army_reports:
+                lines.append(f"    {army.line()}")
+                lines += [f"      guessed: {text}" for text in army.guessed]
+                lines += [f"      dropped: {entry}: {reason}" for entry, reason in army.dropped]
         return lines
 
 
@@ -463,6 +502,8 @@ class _CatalogueWriter:
     # units
 
     def _units(self, army: Army, imported: ImportedArmy) -> None:
+        report = ArmyReport(name=imported.name, read=len(imported.units))
+        self.result.army_reports.append(report)
         existing: dict[str, Unit] = {}
         slugs: set[str] = set()
         for unit in Unit.objects.filter(army=army).prefetch_related("options", "weapons", "special_rules"):
@@ -477,8 +518,14 @@ class _CatalogueWriter:
                 self._unit(army, unit, source_id, (index + 1) * 10, existing.get(source_id), slugs)
             except _Skip as skip:
                 self.result.skipped.append((f"{imported.name}: {unit.name}", str(skip)))
+                report.dropped.append((unit.name, str(skip)))
             else:
                 seen.add(source_id)
+                report.imported += 1
+                report.options += len(unit.options)
+                if unit.type_source in _TYPE_SOURCE_WORDS:
+                    kind = unit.unit_type.replace("_", " ")
+                    report.guessed.append(f"{unit.name}: {kind}, from {_TYPE_SOURCE_WORDS[unit.type_source]}")
             self.progress.step(1, imported.name, unit.name)
         gone = [unit for source_id, unit in existing.items() if source_id not in seen and not unit.removed]
         if gone and not imported.units:

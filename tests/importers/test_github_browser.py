@@ -27,7 +27,7 @@ def test_staff_import_a_repository_by_name(page, live_server, archive_server):  
     page.goto("/catalogue/import/")
     page.evaluate("window.muster_marker = 'same page'")
     page.get_by_label("Or a GitHub repository").fill("muster/testland@main")
-    page.get_by_role("button", name="Import").click()
+    page.get_by_role("button", name="Import", exact=True).click()
     expect(page.locator("#import-report")).to_contain_text("Import complete.")
     expect(page.locator("#import-report")).to_contain_text("Units: 8 (8 created")
     # Swapped in place by htmx: the page was not reloaded.

@@ -13,9 +13,12 @@ from typing import Any, TextIO
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
-from armybuilder.importers.writer import import_catalogues, parse_files
-from armydata.github import fetch_repository
+from armybuilder.importers.jobs import report_data
+from armybuilder.importers.models import ImportJob
+from armybuilder.importers.writer import ImportResult, import_catalogues, parse_files
+from armydata.github import Repository, fetch_repository
 from armydata.loader import load_paths
 from armydata.safety import CatalogueImportError
 
@@ -85,6 +88,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         stderr = self.stderr._out
         bar = ProgressBar(stderr, tty=self.stderr.isatty(), enabled=options["verbosity"] > 0)
+        self.repository: Repository | None = None
+        started = timezone.now()
         if not options["paths"] and not options["github"]:
             raise CommandError("give PATH arguments, --github OWNER/REPO, or both")
         try:
@@ -97,8 +102,23 @@ class Command(BaseCommand):
             raise CommandError(f"{exc.message}. Nothing was imported.") from exc
         finally:
             bar.finish()
+        if self.repository is not None and not options["dry_run"]:
+            self._record(self.repository, options["edition"] or "", result, started)
         for line in result.lines():
             self.stdout.write(line)
+
+    def _record(self, repository: Repository, edition: str, result: ImportResult, started) -> None:
+        """Keep the import with the page's: the sources list shows each repository's last import and report."""
+        ImportJob.objects.create(
+            repository=repository.label,
+            edition=edition,
+            status=ImportJob.Status.DONE,
+            stage="done",
+            commit=repository.commit,
+            report=report_data(result),
+            started_at=started,
+            finished_at=timezone.now(),
+        )
 
     def _github(self, name: str, files: dict[str, bytes], stream: TextIO, *, enabled: bool) -> dict[str, bytes]:
         last = [-1]
@@ -117,8 +137,10 @@ class Command(BaseCommand):
             progress=progress,
             allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
         )
+        self.repository = repository
         if enabled:
-            stream.write(f"{repository.label}: {len(fetched)} BattleScribe files\n")
+            kind = "Barracks" if all(key.lower().endswith(".json") for key in fetched) else "BattleScribe"
+            stream.write(f"{repository.label}: {len(fetched)} {kind} files\n")
         for key, data in fetched.items():
             if key in files:
                 raise CatalogueImportError(f"two files are named {key}")
