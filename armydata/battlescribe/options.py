@@ -344,6 +344,16 @@ class _UnitOptions:
                 per_model_flags.add(False)
                 adds_models = max(adds_models, men or _team_size(node) or 1)
                 costs[quality] = _round(delta)
+            elif (revealed := tree_ctx.model_entries - ctx.model_entries) > 0:
+                # A choice that brings men the unit lists elsewhere ("LMG Team (gunner and loader)"
+                # showing a gunner and a loader in their own group): a team that adds them.
+                per_model_flags.add(False)
+                adds_models = max(adds_models, revealed)
+                costs[quality] = _round(delta)
+                if not option_weapons:
+                    # Their weapons are the team's (the gunner's LMG).
+                    before = _weapons_of(root)
+                    option_weapons = [w for w in _weapons_of(tree) if w not in before]
             else:
                 slope = self._slope(unit, quality, node, per_model_node, tree, tree_ctx, root, delta, context)
                 if abs(slope) > 1e-9:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from armydata.classify import weapon_mount
 from armydata.model import ImportedWeaponLine
@@ -26,6 +26,9 @@ _MAN_NAME_RE = re.compile(
     r"\b(soldiers?|nco|man|men|trooper|troopers|crewman|crewmen|attendants?|rifleman|riflemen|spotters?|loaders?)\b",
     re.IGNORECASE,
 )
+# Groups of choices rather than of men, whatever else their name says ("Squad Options").
+_CHOICES_GROUP_RE = re.compile(r"\b(options?|upgrades?|equipment|weapons?)\b", re.IGNORECASE)
+_TEAM_NAME_RE = re.compile(r"\bteams?\b", re.IGNORECASE)
 _CREW_RE = re.compile(r"^\s*crew\s*\(?\s*(\d+)", re.IGNORECASE)
 _KNOWN_CONDITIONS = frozenset(
     {"lessThan", "greaterThan", "equalTo", "notEqualTo", "atLeast", "atMost", "instanceOf", "notInstanceOf"}
@@ -86,7 +89,12 @@ class _Unit:
         # choice): the unit is offered at a quality only through one of them, so the minimal
         # selection leaves them out and each variant is priced as a required option.
         self.variant_groups: set[int] = set()
+        # The quality choice of the entry the unit sits in, when that choice prices it (see
+        # ``_find_wrapper_quality``): quality -> a stand-in selected with the unit.
+        self.outer_quality: dict[str, _Node] = {}
         self._find_quality_groups(node)
+        if not self.quality_groups and wrapper is not None:
+            self._find_wrapper_quality(node, wrapper)
         if not self.quality_groups:
             self._find_variant_groups(node)
         self.qualities: dict[str, _Node | None] = {}
@@ -135,6 +143,31 @@ class _Unit:
                 self.quality_groups[id(child)] = mapping
             else:
                 self._find_quality_groups(child)
+
+    def _find_wrapper_quality(self, node: _Node, wrapper: _Node) -> None:
+        """The quality choice of the entry a unit sits in, when the unit is priced by it.
+
+        A team the data types as a unit inside a squad it types as a model (a "Light Machine Gun
+        Team" in a "Tank Rider Squad") has no quality choice of its own: its men's costs test the
+        squad's ("root-entry" conditions on its Regular and Veteran). It is offered at each of them.
+        """
+        tested = {c.child_id for n in _nodes(node) for m in n.modifiers for c in _conditions(m.condition)}
+        for child in wrapper.children:
+            if child.kind != "group" or child.hidden:
+                continue
+            entries = [c for c in child.children if c.kind == "entry"]
+            qualities = [quality_of(e.name) for e in entries]
+            if not entries or not all(qualities) or not any(e.ids & tested for e in entries):
+                continue
+            mapping: dict[str, _Node] = {}
+            for entry, quality in zip(entries, qualities, strict=True):
+                mapping.setdefault(quality or "", entry)
+                self.known_ids |= entry.ids
+                # Selected beside the unit's own entries so conditions count it; it costs nothing
+                # here (its price, if any, is the squad's).
+                self.outer_quality.setdefault(quality or "", replace(entry, costs=(), modifiers=(), children=()))
+            self.quality_groups[id(child)] = mapping
+            return
 
     def _find_variant_groups(self, node: _Node) -> None:
         for child in node.children:
@@ -325,11 +358,13 @@ class _Unit:
         if node.type == "model":
             return True
         if group is not None:
-            if _MEN_GROUP_RE.search(group.name):
+            # "Squad Members" holds men; "Squad Options" holds the squad's choices.
+            if _MEN_GROUP_RE.search(group.name) and not _CHOICES_GROUP_RE.search(group.name):
                 return True
             if any(sibling.type == "model" for sibling in group.children if sibling.kind == "entry"):
                 return True
-        return bool(_MAN_NAME_RE.search(node.name))
+        # "Loader" is one man; "LMG Team (gunner and loader)" is a team, whose men are its own entries.
+        return bool(_MAN_NAME_RE.search(node.name)) and not _TEAM_NAME_RE.search(node.name)
 
     def _select(
         self, node: _Node, count: int, group: _Node | None, quality: str, extras: dict[_Node, int], ctx: _Ctx
@@ -452,14 +487,36 @@ class _Unit:
         # Visibility depends on what is selected and the selection depends on visibility;
         # a second pass with the first pass's selection settles the Bolt Action patterns.
         root = _Sel(self.node, 1, [], False, None)
+        outer = self.outer_quality.get(quality)
         for _ in range(2):
-            root = _Sel(self.node, 1, self._children(self.node, quality, extras, ctx), False, None)
+            children = self._children(self.node, quality, extras, ctx)
+            if outer is not None:
+                children.append(_Sel(outer, 1, [], False, None))
+            root = _Sel(self.node, 1, children, False, None)
             ctx = self.context(root)
         return root, ctx
 
     def cost(self, selection: _Sel, ctx: _Ctx) -> float:
         own = self.own_cost(selection.node, ctx)
         return selection.count * (own + sum(self.cost(child, ctx) for child in selection.children))
+
+
+def _nodes(root: _Node):
+    """The node and every node below it."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+def _conditions(group: _ConditionGroup | None):
+    """Every condition of a condition group, its nested groups' included."""
+    if group is None:
+        return
+    yield from group.conditions
+    for inner in group.groups:
+        yield from _conditions(inner)
 
 
 def _walk(selection: _Sel):

@@ -13,7 +13,7 @@ from armydata.unit_kinds import first_int
 from .document import _Document
 from .links import _Resolver
 from .options import _UnitOptions
-from .profile_kinds import _profile_kinds
+from .profile_kinds import _profile_kinds, _type_text_vehicle
 from .selection import (
     _Ctx,
     _find_selection,
@@ -220,8 +220,7 @@ class _ArmyParser(_UnitOptions):
         Room is None when nothing in the source caps the number of models.
         """
         best: tuple[float, int, _Node] | None = None
-        loose_room: int | None = 0
-        group_rooms: dict[int, list[int | None]] = {}
+        group_rooms: dict[int, int | None] = {}
         for index, (node, group) in enumerate(self._model_slots(unit)):
             if unit.hidden(node, ctx) or (group is not None and unit.hidden(group, ctx)):
                 continue
@@ -229,17 +228,13 @@ class _ArmyParser(_UnitOptions):
                 continue
             maximum = unit.limit(node, "max", ctx)
             room = None if maximum is None else max(0, maximum - ctx.counts.get(node.id, 0))
-            if group is None:
-                loose_room = _add(loose_room, room)
-                group_room = None
-            else:
+            group_room = None
+            if group is not None:
                 if id(group) not in group_rooms:
                     group_max = unit.limit(group, "max", ctx)
                     taken = sum(ctx.counts.get(c.id, 0) for c in group.children if c.kind == "entry")
-                    group_rooms[id(group)] = [0, None if group_max is None else max(0, group_max - taken)]
-                record = group_rooms[id(group)]
-                record[0] = _add(record[0], room)
-                group_room = record[1]
+                    group_rooms[id(group)] = None if group_max is None else max(0, group_max - taken)
+                group_room = group_rooms[id(group)]
             if room == 0 or group_room == 0:
                 continue
             grown, grown_ctx = unit.configure(quality, {node: 1})
@@ -248,12 +243,40 @@ class _ArmyParser(_UnitOptions):
             candidate = (unit.cost(grown, grown_ctx) - base, index, node)
             if best is None or candidate[:2] < best[:2]:
                 best = candidate
-        capacity = loose_room
-        for entries_room, group_room in group_rooms.values():
-            capacity = _add(capacity, _smaller(entries_room, group_room))
+        capacity = self._room(unit, ctx)
         if best is None:
             return None, 0.0, capacity
         return best[2], best[0], capacity
+
+    def _room(self, unit: _Unit, ctx: _Ctx) -> int | None:
+        """The room left for models: each model entry's, bounded by every group it sits in.
+
+        A group's maximum counts the entries of the groups inside it too (the NKVD squad's troops
+        group of at most 10 holds its dog handlers' group), so nested rooms add up under it. None
+        when nothing in the source caps the number of models.
+        """
+
+        def taken(group: _Node) -> int:
+            return sum(
+                ctx.counts.get(child.id, 0) if child.kind == "entry" else taken(child) for child in group.children
+            )
+
+        def walk(container: _Node, group: _Node | None) -> int | None:
+            room: int | None = 0
+            for child in container.children:
+                if child.kind == "group":
+                    if id(child) not in unit.quality_groups and not unit.hidden(child, ctx):
+                        room = _add(room, walk(child, child))
+                elif child.type != "unit" and unit.is_model(child, group):
+                    if unit.hidden(child, ctx) or unit.option_man(child, group, ctx):
+                        continue
+                    maximum = unit.limit(child, "max", ctx)
+                    room = _add(room, None if maximum is None else max(0, maximum - ctx.counts.get(child.id, 0)))
+            if group is not None and (maximum := unit.limit(group, "max", ctx)) is not None:
+                room = _smaller(room, max(0, maximum - taken(group)))
+            return room
+
+        return walk(unit.node, None)
 
     def _assemble(self, unit: _Unit, priced: _Priced, wrapper: _Node | None) -> ImportedUnit:
         node = unit.node
@@ -285,6 +308,12 @@ class _ArmyParser(_UnitOptions):
                 vehicle = next((p for p in wrapper.profiles if p.is_vehicle), None)
         damage_text = vehicle.get("damage value", "damage", "dv") if vehicle else None
         transport_text = vehicle.get("transport", "transport capacity") if vehicle else None
+        if damage_text is None or transport_text is None:
+            # Data with no vehicle profile writes the card in the unit's type text:
+            # "6+ (soft-skin) Transport Up to 3 men".
+            typed_damage, typed_transport = _type_text_vehicle(profiles)
+            damage_text = damage_text or typed_damage
+            transport_text = transport_text or (typed_transport if damage_text else None)
         kind, type_source = self._classify(unit, wrapper, damage_text, transport_text, profiles, rules)
         hidden = _static_hidden(node) or (wrapper is not None and _static_hidden(wrapper))
         if hidden:
