@@ -8,7 +8,10 @@ Order of the tests, and why:
 
 1. Roster settings ("Configuration", "Game options"...) are not units at all.
 2. A vehicle profile (a damage value) makes a vehicle, unless the category says it is a gun
-   (an "M7 Priest" is a vehicle whatever its name says).
+   (an "M7 Priest" is a vehicle whatever its name says). A vehicle that carries men is a
+   transport even when its category says artillery (a tow filed beside the guns it pulls). The
+   damage value may come from a profile or from the unit's type text ("6+ (soft-skin)"); either
+   way it decides soft-skin or armoured, whatever a broad category ("Armour") says.
 3. National characters (commissars, chaplains, political officers) are named by category or
    name; they are checked before the other categories so that a character filed under an
    infantry category is never counted as an infantry squad.
@@ -22,6 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .unit_kinds import first_int
 
 
 @dataclass(frozen=True)
@@ -148,13 +153,8 @@ def officer_rank(name: str) -> str | None:
     return next((rank for pattern, rank in RANKS if pattern.search(name)), None)
 
 
-def _first_int(text: str | None, pattern: str) -> int | None:
-    match = re.search(pattern, text or "")
-    return int(match.group(1)) if match else None
-
-
 def _vehicle_type(damage: str) -> str:
-    value = _first_int(damage, r"(\d+)\s*\+")
+    value = first_int(damage, r"(\d+)\s*\+")
     soft = "soft" in damage.lower() or (value is not None and value <= 6)
     return "vehicle_soft" if soft else "vehicle_armoured"
 
@@ -170,14 +170,16 @@ def classify(
     categories = [c for c in categories if c and not SETTING_RE.match(c)]
     specific = next((kind for c in categories if (kind := _match(SPECIFIC_CATEGORIES, c)) is not None), None)
     broad = next((kind for c in categories if (kind := _match(BROAD_CATEGORIES, c)) is not None), None)
-    # A vehicle profile first: an "M7 Priest" is a self-propelled gun, not a priest.
-    if damage is not None and (specific is None or specific[0] != "artillery"):
+    # A vehicle profile first: an "M7 Priest" is a self-propelled gun, not a priest. A gun category
+    # does not make a vehicle that carries men a gun (a half-track tow filed under Artillery).
+    carries_men = bool(first_int(transport, r"(\d+)"))
+    if damage is not None and (specific is None or specific[0] != "artillery" or carries_men):
         vehicle = _vehicle_type(damage)
         if specific is not None and specific[0] in ("transport", "vehicle_soft", "vehicle_armoured"):
             unit_type, slot = specific
         elif VEHICLE_OTHER_RE.search(name) or (specific is None and broad is not None and broad[0] == "headquarters"):
             unit_type, slot = vehicle, "other"
-        elif _first_int(transport, r"(\d+)"):
+        elif carries_men:
             unit_type, slot = "transport", "transport"
         else:
             unit_type, slot = vehicle, "tank"

@@ -31,6 +31,8 @@ MAX_PEN = 12
 MAX_NAME = 200
 # Words that stand for "no penetration bonus" in the files.
 _NO_PEN = frozenset({"", "-", "–", "—", "n/a", "na", "none", "0", "he", "he only", "x"})
+# Words that stand for "no range": the weapon is used in close combat only.
+_NO_RANGE = frozenset({"-", "–", "—", "n/a", "na", "none", "cc", "close combat", "close-combat", "melee"})
 _NUMBER_RE = re.compile(r"\d+")
 _BAND_RE = re.compile(r"(\d+)\s*\"?\s*[-–]\s*(\d+)")
 _PEN_RE = re.compile(r"^\+?\s*(\d+)\b")
@@ -100,7 +102,11 @@ def _inches(digits: str, part: str) -> int:
 
 
 def parse_range(text: str) -> tuple[int | None, int, int | None, int | None]:
-    """``'12-60"'`` to (12, 60, None, None); ``'72" (or 36-84)'`` to (None, 72, 36, 84)."""
+    """``'12-60"'`` to (12, 60, None, None); ``'72" (or 36-84)'`` to (None, 72, 36, 84); ``'-'`` to
+    (None, 0, None, None): a weapon with no range (grenades, a demolition charge, a launcher's
+    close-combat profile) is used in close combat, never fired at a distance."""
+    if text.strip().lower() in _NO_RANGE:
+        return None, 0, None, None
     main, _sep, extra = text.partition("(")
     numbers = _NUMBER_RE.findall(main)
     if not numbers:

@@ -26,6 +26,9 @@ from armydata.classify import is_setting, platoon_kind
 from armydata.roster_file import Roster, RosterForce, RosterSelection, parse_roster
 from armydata.safety import CatalogueImportError
 from rules.army.force_org import KIND_LABELS, edition_rules
+from rules.army.model import EntrySpec
+from rules.army.points import entry_points
+from rules.errors import RulesError
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 DEFAULT_POINTS_LIMIT = 1000
@@ -205,6 +208,7 @@ class _Matcher:
         taken: dict[str, int] = {}
         models = 0
         added = 0  # "Additional soldier" entries: men on top of the unit's base size
+        beside = 0  # men of a team taken whom the roster lists next to the team, not inside it
         pending = list(selection.children)
         while pending:
             child = pending.pop(0)
@@ -213,6 +217,8 @@ class _Matcher:
                 option = names.find(child.name, loose=True)
             if option is not None:
                 taken[option.slug] = taken.get(option.slug, 0) + child.number
+                if option.adds_models and not any(_is_man(item) for item in _walk(child)):
+                    beside += option.adds_models * child.number
                 if self.by_name and (child.type == "model" or _MODEL_NAME_RE.search(child.name)):
                     # "Regular Soldier with LMG" is one of the squad's men who carries the option.
                     models += child.number
@@ -220,7 +226,7 @@ class _Matcher:
             if quality_of(child.name) is not None:
                 pending.extend(child.children)  # a variant's quality may hold its own choices
                 continue
-            if child.type == "model" or (child.type != "unit" and _MODEL_NAME_RE.search(child.name)):
+            if _is_man(child):
                 models += child.number
                 if _ADDED_RE.search(child.name):
                     added += child.number
@@ -233,6 +239,8 @@ class _Matcher:
                 continue
             pending.extend(child.children)
         count = unit.implicit_models + models if models else unit.base_models
+        if beside and not self.by_name:
+            count = _without_team_men(unit, quality, count, beside, taken, selection)
         if self.by_name and added:
             # Another author's data lists the men added to the squad's base size as such; the
             # others it lists (a soldier with an LMG) are base men.
@@ -251,6 +259,52 @@ class _Matcher:
             "options": taken,
             "platoon": platoon,
         }
+
+
+def _is_man(selection: RosterSelection) -> bool:
+    """A model selection, or (2nd-edition data) an upgrade named for the soldier it adds."""
+    return selection.type == "model" or (selection.type != "unit" and bool(_MODEL_NAME_RE.search(selection.name)))
+
+
+def _points(unit: Unit, quality: str, models: int, options: dict[str, int]) -> int | None:
+    """Muster's points for the unit so taken, or None when Muster refuses that reading."""
+    spec = EntrySpec(
+        key="roster", name=unit.name, unit=unit.to_rules(), quality=quality, models=models, options=options
+    )
+    try:
+        return entry_points(spec)
+    except RulesError:
+        return None
+
+
+def _roster_points(selection: RosterSelection) -> set[int]:
+    """The unit's points as the roster gives them, read both ways tools write them: on the unit for
+    everything below it, or on each selection for itself."""
+    own = selection.points
+    below = sum(item.points for item in _walk(selection))
+    number = max(selection.number, 1)
+    return {round(value / number) for value in (own, own + below) if value > 0}
+
+
+def _without_team_men(
+    unit: Unit, quality: str, count: int, beside: int, taken: dict[str, int], selection: RosterSelection
+) -> int:
+    """The unit's own men when a team taken brings men the roster also lists as the unit's models.
+
+    Some data shows a team's men (an LMG gunner and loader) as model entries beside the team's own
+    choice; a roster then lists the choice and the men. They are the team's, which already counts
+    and charges them: counting them as the squad's too charges them twice. The roster's own points
+    for the unit are the check: the reading whose points are the roster's is kept, and without
+    points the team's men are the team's.
+    """
+    fewer = count - beside
+    if fewer < unit.base_models:
+        return count
+    roster = _roster_points(selection)
+    for models in (fewer, count):
+        if roster and _points(unit, quality, models, taken) in roster:
+            return models
+    return fewer
 
 
 def _builtin_army(roster: Roster, catalogue_name: str) -> Army | None:

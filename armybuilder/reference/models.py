@@ -281,6 +281,8 @@ class Weapon(Stamped):
 
     @property
     def range_display(self) -> str:
+        if not self.range_max and self.indirect_max is None:
+            return "–"  # no range: a close-combat weapon (grenades, a demolition charge)
         if self.indirect_min is not None and self.indirect_max is not None:
             return f'{self.range_max}" ({self.indirect_min}–{self.indirect_max}")'
         if self.range_min:

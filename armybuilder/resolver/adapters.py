@@ -125,16 +125,23 @@ def readable(row: WeaponRow) -> bool:
     return True
 
 
+def fires(row: WeaponRow) -> bool:
+    """Whether the odds pages can fire the row at a distance: the engine reads it and it reaches some
+    range band. A weapon with no range (grenades, a demolition charge: imported data writes its range
+    "-") is used in close combat; it stays on its unit but is never offered or prefilled to shoot."""
+    return readable(row) and bool(bands(row))
+
+
 def weapons_for_edition(edition_slug: str) -> list[WeaponRow]:
     """The edition's weapons the odds pages offer, with what ``to_rules_weapon`` reads: the rulebook
     chart in chart order (small arms first, the rifle at the top, as the chart prints them: the
     models' ordering sorts the categories by name, which put the HMG and autocannons first), then
     the weapons imports brought (units of imported armies fire them). A row whose profile cannot be
-    read is left out, never a 500."""
+    read, or that has no range (a close-combat weapon), is left out, never a 500."""
     order = {value: index for index, value in enumerate(WeaponCategory.values)}
     rows = WeaponRow.objects.all().for_chart().filter(edition__slug=edition_slug)
     rows = sorted(rows, key=lambda row: (row.imported, order.get(row.category, len(order)), row.position, row.name))
-    return [row for row in rows if readable(row)]
+    return [row for row in rows if fires(row)]
 
 
 @dataclass(frozen=True)
@@ -180,8 +187,8 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
     men and its weapon. Expects ``unit__weapons`` and ``unit__options``.
     """
     unit = entry.unit
-    # A weapon the engine cannot read (see ``readable``) is left out of the prefill, not fired.
-    rows = sorted((w for w in unit.weapons.all() if readable(w)), key=lambda w: (w.position, w.pk))
+    # A weapon the engine cannot read, or with no range to fire at (see ``fires``), is left out.
+    rows = sorted((w for w in unit.weapons.all() if fires(w)), key=lambda w: (w.position, w.pk))
     total = min(max(entry.total_models, 1), MAX_MODELS)  # a team's men fire too
     counts: dict[int, int] = {}
     by_pk = {row.pk: row for row in rows}
@@ -196,7 +203,7 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
         # the weapons the options took on and without the ones they replaced.
         options = list(unit.options.all())
         for option in options:
-            if option.grants_weapon is not None and readable(option.grants_weapon):
+            if option.grants_weapon is not None and fires(option.grants_weapon):
                 by_pk.setdefault(option.grants_weapon.pk, option.grants_weapon)
         by_slug = {row.slug: row for row in by_pk.values()}
         slugs = {row.pk: row.slug for row in by_pk.values()}
@@ -225,7 +232,7 @@ def firer_from_entry(entry: Entry) -> FirerPrefill:
             used += 2 if "team" in weapon_flags(row) else 1
         for option in unit.options.all():
             taken = int((entry.options or {}).get(option.slug, 0) or 0)
-            if taken <= 0 or option.grants_weapon is None or not readable(option.grants_weapon):
+            if taken <= 0 or option.grants_weapon is None or not fires(option.grants_weapon):
                 continue
             add(option.grants_weapon, taken)
             used += taken * (2 if "team" in weapon_flags(option.grants_weapon) else 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from armydata.classify import classify, is_setting, weapon_mount
+from armydata.unit_kinds import damage_text, kinds_named, transport_text
 
 
 @pytest.mark.parametrize(
@@ -108,3 +109,42 @@ def test_officer_ranks_read_through_bracketed_local_ranks(name, rank):
 )
 def test_a_weapon_entrys_name_gives_its_mount_and_arc(name, expected):
     assert weapon_mount(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "damage", "transport"),
+    [
+        ("10+ (heavy tank)", "10+ (heavy tank)", None),
+        ("6+ (soft-skin) Transport up to 3 men Tow Light howitzer", "6+ (soft-skin)", "3"),
+        ("7+ (armoured carrier) Transport Up to 12 men Tow Any howitzer", "7+ (armoured carrier)", "12"),
+        ("3+ (literally soft-skinned) Tow Any gun or howitzer", "3+ (literally soft-skinned)", None),
+        ("Damage Value: 9+", "9+", None),
+        ("Damage Value:9+", "9+", None),
+        ("1 NCO and 4 men; add up to 5 men", None, None),
+        ("2-man team", None, None),
+        ("Pen +2", None, None),
+        ("99+ (fortress)", None, None),
+    ],
+)
+def test_a_type_text_states_a_damage_value_and_the_men_carried(text, damage, transport):
+    assert (damage_text(text), transport_text(text)) == (damage, transport)
+
+
+def test_an_armoured_carrier_is_not_an_armoured_car():
+    assert kinds_named(["7+ (armoured carrier) Transport Up to 12 men"]) == ["Transport"]
+    assert kinds_named(["Heavy armoured car"]) == ["Armoured car"]
+
+
+@pytest.mark.parametrize(
+    ("categories", "damage", "transport", "expected"),
+    [
+        (["Armour"], "6+ (soft-skin)", None, ("vehicle_soft", "tank")),
+        (["Armour"], "10+ (heavy tank)", None, ("vehicle_armoured", "tank")),
+        (["Artillery"], "7+ (armoured carrier)", "12", ("transport", "transport")),
+        (["Artillery"], "7+", None, ("artillery", "artillery")),
+        ([], "6+ (soft-skin)", None, ("vehicle_soft", "tank")),
+    ],
+)
+def test_a_damage_value_and_the_men_carried_decide_the_vehicle_kind(categories, damage, transport, expected):
+    result = classify(categories, "Vehicle", damage=damage, transport=transport)
+    assert (result.unit_type, result.slot) == expected

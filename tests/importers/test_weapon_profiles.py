@@ -29,6 +29,13 @@ def test_ranges_are_read_as_the_files_write_them(text, expected):
     assert parse_range(text) == expected
 
 
+@pytest.mark.parametrize("text", ["-", "–", "n/a", "Close combat"])
+def test_a_weapon_with_no_range_is_a_close_combat_weapon(text):
+    profile = parse_profile("Demolition Charge", text, "1", "HE", ['HE (3")', "one-shot"])
+    assert (profile.range_max, profile.range_min, profile.he_size, profile.shots) == (0, None, 3, "1")
+    assert Weapon(name=profile.name, slug="demolition-charge", range_max=profile.range_max).bands == ()
+
+
 @pytest.mark.parametrize(
     ("shots", "expected"),
     [("4", ("4", None)), ("D6+1", ("D6+1", None)), ("2 D6", ("2D6", None)), ("1 (D6 hits)", ("1", "D6"))],
