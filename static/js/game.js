@@ -139,7 +139,8 @@
     if (empty) empty.remove();
     var line = document.createElement("li");
     line.className = "log-queued";
-    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text;
+    var typedLine = typedNow && words().line.typed ? " · " + words().line.typed : "";
+    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text + typedLine;
     list.prepend(line);
   }
   // Pins at the unit's unmodified morale destroy it (rules.game.engine._pin_limit_reached), unless it
@@ -766,6 +767,32 @@
 
   // --- Taps: say which board they were made on; offline, queue them ---------------------------
 
+  // Every action carries an id made here: the server applies a send retried or replayed once.
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64;  // version 4
+    b[8] = (b[8] & 63) | 128;  // the RFC 4122 variant
+    var h = Array.prototype.map.call(b, function (x) { return (x < 16 ? "0" : "") + x.toString(16); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // The fields that carry a die's value (games.forms.DICE_FIELDS, the bombardment's and the Down pins').
+  var DICE = ["die1", "die2", "reroll1", "reroll2", "fubar", "rally", "vengeance_die", "nco_die", "sdie1", "sdie2", "down_pins"];
+  function diceGiven(entries) {
+    var names = [];
+    entries.forEach(function (value, name) {
+      if (value !== "" && (DICE.indexOf(name) >= 0 || /^bd[12]-/.test(name)) && names.indexOf(name) < 0) names.push(name);
+    });
+    return names;
+  }
+  // Whether the player typed some of the action's dice (the phone lists those it rolled itself).
+  function typedByPlayer(entries) {
+    var rolled = (entries.get("phone_rolled") || "").split(" ");
+    return diceGiven(entries).some(function (name) { return rolled.indexOf(name) < 0; });
+  }
+  var typedNow = false;  // the action being shown locally had dice typed by the player
+
   document.addEventListener("htmx:configRequest", function (event) {
     var s = sync();
     var game = document.getElementById("game");
@@ -777,6 +804,7 @@
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
+    if (/\/act\/$/.test(event.detail.path) && !params.action_id) params.action_id = newId();
     if (!offline()) {
       // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
       // if it moved.
@@ -799,10 +827,13 @@
     // copy says which, for what it shows and for the end of the turn (the server ignores it here).
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
+    var typedDice = diceGiven(entries);
     if (action === "end_turn") rollDownPins(entries);
     if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     if (action === "casualties") rollNco(sent, entries);
+    var rolledHere = diceGiven(entries).filter(function (name) { return typedDice.indexOf(name) < 0; });
+    if (rolledHere.length) entries.set("phone_rolled", rolledHere.join(" "));
     var queue = readQueue();
     if (!queue.length) keepBase();
     // Each action accepted moves the revision by one: a guarded action must meet the revision
@@ -813,7 +844,9 @@
     if (entries.get("morale")) item.expect = testResult(entries).given;
     queue.push(item);
     writeQueue(queue);
+    typedNow = typedByPlayer(entries);
     showLocally(entries, label.replace(/:\s*$/, ""));
+    typedNow = false;
     if (row && (action === "pins" || action === "casualties" || action === "damage")) {
       // Whether the page removed the unit (a rout, the last man, knocked out): checked against
       // the server's answer when the queue is sent.
@@ -839,7 +872,12 @@
       game.replaceWith(holder.firstElementChild);
       window.htmx.process(document.getElementById("game"));
       var label = ((document.getElementById("offline-waiting") || {dataset: {}}).dataset.label || "").replace(/:\s*$/, "");
-      queue.forEach(function (item) { showLocally(new URLSearchParams(item.body), label); });
+      queue.forEach(function (item) {
+        var entries = new URLSearchParams(item.body);
+        typedNow = typedByPlayer(entries);
+        showLocally(entries, label);
+        typedNow = false;
+      });
     }
     note("");
     showWaiting();
@@ -919,9 +957,12 @@
           headers: {"HX-Request": "true", "X-CSRFToken": csrf()},
           credentials: "same-origin",
         });
-        var answer = refusedText(await response.text());
+        var text = await response.text();
+        var answer = refusedText(text);
         if (!response.ok || answer.error) {
-          conflict(answer.error || response.status + " " + response.statusText);
+          // A refusal outright (403: the other player's side) is a sentence of plain text.
+          var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
+          conflict(answer.error || plain || response.status + " " + response.statusText);
           break;
         }
         queue.shift();
