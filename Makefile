@@ -62,6 +62,7 @@ run: system-deps-run data
 
 test: system-deps-test install-dev messages
 	$(PY) -m pytest
+	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 

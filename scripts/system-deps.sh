@@ -10,6 +10,9 @@ set -euo pipefail
 
 run_packages=(libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core gettext)
 test_packages=("${run_packages[@]}" chromium poppler-utils)
+# Node runs the phone's rules against the engine's cases (`node --test tests/js/`): the machine's own
+# Node where there is one, else Debian's.
+command -v node >/dev/null 2>&1 || test_packages+=(nodejs)
 stack_packages=(nginx redis-server postgresql openssl curl)
 
 case "${1:-}" in

@@ -391,6 +391,7 @@ def start_game(pairing: Pairing, entrant: Entrant):
         opponent_list=lists[temporary[opponent_id]],
         opponent_name=submissions[opponent_id].entrant.name,
         scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
+        two_phones=True,  # each player's phone acts for its own side only
     )
     ArmyList.objects.filter(pk__in=temporary.values()).delete()
     pairing.game = game

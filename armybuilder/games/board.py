@@ -78,6 +78,7 @@ ERRORS = {
     "not-vehicle": gettext_lazy("Only vehicles take damage results."),
     "nothing": gettext_lazy("Nothing to undo."),
     "not-yours": gettext_lazy("Only the game's creator can undo this action."),
+    "opponents-action": gettext_lazy("Only your opponent can undo their own action."),
     "not-your-side": gettext_lazy("You act for your own side only."),
     "not-your-game": gettext_lazy("Only the game's creator can end it."),
     "edition": gettext_lazy("Both lists must be of the same edition."),
@@ -206,7 +207,8 @@ def board(
     last_order: Any = None,
     can_undo: bool = True,
 ) -> dict[str, Any]:
-    """Everything the game page reads. ``opponent``: the viewer came by the share link (acts for side b).
+    """Everything the game page reads. ``opponent``: the viewer came by the share link (acts for side b);
+    the creator acts for both sides, or for side a alone in a two-phone game (``Game.acting_sides``).
 
     ``log``: the log lines to show as (number, entry), newest last; by default the whole of
     ``state.log`` (the page), a fragment passes only the new ones with ``last_order`` (the last
@@ -214,10 +216,11 @@ def board(
     ``can_undo``: the viewer may undo the last action (the opponent only their own).
     """
     odds = game.setup.get("odds", {})
+    acting = game.acting_sides(opponent=opponent)
     sides = []
     for side in game.setup["sides"]:
         key = side["key"]
-        can_act = not opponent or key == "b"
+        can_act = key in acting
         units = []
         for unit in state.side_units(key):
             awaits = state.pending == key and unit.can_take_order and not state.finished
@@ -286,7 +289,7 @@ def board(
         "snap": snap,
         "snap_officer": snap_officer,
         "snap_order_label": ORDER_LABELS[snap.order] if snap else "",
-        "snap_can_act": snap is not None and (not opponent or snap.side == "b"),
+        "snap_can_act": snap is not None and snap.side in acting,
         "pending_name": game.side_name(state.pending) if state.pending else "",
         "last_order": log_line(game, state, last_order) if last_order and last_order.turn == state.turn else "",
         "kept_units": [(u, ORDER_LABELS[u.order or "down"]) for u in kept],
@@ -295,14 +298,12 @@ def board(
         "log": [(seq, log_line(game, state, entry)) for seq, entry in reversed(log)],
         "opponent": opponent,
         "can_undo": can_undo,
-        "send_back": _send_back(state, opponent),
-        "support": _support(game, state, opponent),
-        "bombard": _bombard(game, state, opponent),
-        "bombard_keep": _bombard_keep(game, state, opponent),
-        "defence": _defence(game, state, opponent),
-        "emplacements": [
-            (side, game.side_name(side)) for side in _sides(opponent) if emplacements_offered(state, side)
-        ],
+        "send_back": _send_back(state, acting),
+        "support": _support(game, state, acting),
+        "bombard": _bombard(game, state, acting),
+        "bombard_keep": _bombard_keep(game, state, acting),
+        "defence": _defence(game, state, acting),
+        "emplacements": [(side, game.side_name(side)) for side in acting if emplacements_offered(state, side)],
         # The side whose Run buttons are hidden (its enemy defends with Defensive Strategy, turn 1), or "".
         "no_run": next((side for side in ("a", "b") if run_refused(state, side) and not state.finished), ""),
         "defender_name": game.side_name(state.defender) if state.defender else "",
@@ -444,11 +445,9 @@ class SupportOffer:
     left: int = 0  # air strikes the side may still call
 
 
-def _support(game: Game, state: GameState, opponent: bool) -> list[SupportOffer]:
+def _support(game: Game, state: GameState, acting: tuple[str, ...]) -> list[SupportOffer]:
     offers = []
-    for side in ("a", "b"):
-        if opponent and side != "b":
-            continue  # the share link acts for side b only
+    for side in acting:
         for kind in support_offers(state, side):
             rule = support_rule(state, side, kind)
             name = str(NATIONAL_NAMES.get(rule.slug, rule.name)) if rule else ""
@@ -499,9 +498,9 @@ class DefenceOffer:
     pc: str
 
 
-def _defence(game: Game, state: GameState, opponent: bool) -> list[DefenceOffer]:
+def _defence(game: Game, state: GameState, acting: tuple[str, ...]) -> list[DefenceOffer]:
     offers = []
-    for side in _sides(opponent):
+    for side in acting:
         if defence_offered(state, side):
             p = defender_odds(state, side)
             name = _rule_name(defensive_rule(state, side))
@@ -509,17 +508,13 @@ def _defence(game: Game, state: GameState, opponent: bool) -> list[DefenceOffer]
     return offers
 
 
-def _sides(opponent: bool) -> tuple[str, ...]:
-    return ("b",) if opponent else ("a", "b")  # the share link acts for side b only
-
-
 def _rule_name(rule: Any) -> str:
     return str(NATIONAL_NAMES.get(rule.slug, rule.name)) if rule else ""
 
 
-def _bombard(game: Game, state: GameState, opponent: bool) -> list[BombardOffer]:
+def _bombard(game: Game, state: GameState, acting: tuple[str, ...]) -> list[BombardOffer]:
     offers = []
-    for side in _sides(opponent):
+    for side in acting:
         if not bombard_offered(state, side):
             continue
         n = bombard_dice(state, side)
@@ -529,9 +524,9 @@ def _bombard(game: Game, state: GameState, opponent: bool) -> list[BombardOffer]
     return offers
 
 
-def _bombard_keep(game: Game, state: GameState, opponent: bool) -> list[BombardKeep]:
+def _bombard_keep(game: Game, state: GameState, acting: tuple[str, ...]) -> list[BombardKeep]:
     waiting = []
-    for side in _sides(opponent):
+    for side in acting:
         dice = bombard_to_keep(state, side)
         if dice:
             units = [(key, _unit_name(state, key), list(values)) for key, values in dice.items()]
@@ -539,11 +534,11 @@ def _bombard_keep(game: Game, state: GameState, opponent: bool) -> list[BombardK
     return waiting
 
 
-def _send_back(state: GameState, opponent: bool) -> str:
+def _send_back(state: GameState, acting: tuple[str, ...]) -> str:
     """The side whose first die the viewer may send back (Communication Breakdown!), or ""."""
     side = die_to_send_back(state)
-    if side is None or (opponent and side == "b"):
-        return ""  # the share link acts for side b: it may only send back side a's die
+    if side is None or ("b" if side == "a" else "a") not in acting:
+        return ""  # only the die's enemy sends it back: a phone acting for one side, the other side's die
     return side
 
 
@@ -635,7 +630,14 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
         text = result_text(game, d["result"])
     else:
         text = entry.kind
+    if d.get("typed"):
+        text += " · " + typed_words()
     return f"{turn} · {text}"
+
+
+def typed_words() -> str:
+    """What a log line adds when the players typed its dice (the phone writes it offline too)."""
+    return _("dice typed by a player")
 
 
 def _nco_line(d: Any) -> str:
@@ -713,6 +715,7 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "remove": _("%(unit)s destroyed"),
             "send_back": _("Communication Breakdown: %(side)s's die goes back in the bag"),
             "end_turn": _("End of turn %(turn)s"),
+            "typed": typed_words(),
             "down_pins": _("pins lost for staying Down: %(units)s"),
             "vengeance_shed": _("Vengeance %(die)s: a pin lost (%(before)s → %(after)s)"),
             "vengeance_stay": _("Vengeance %(die)s: the pins stay"),

@@ -68,10 +68,20 @@ class NewGameForm(forms.Form):
         return data
 
 
+# The fields that carry a die's value (the bombardment's ``bd1-<unit>``/``bd2-<unit>`` and the Down
+# pins' D3s too): a value given was typed by the player, unless the phone says it rolled it.
+DICE_FIELDS = ("die1", "die2", "reroll1", "reroll2", "fubar", "rally", "vengeance_die", "nco_die", "sdie1", "sdie2")
+
+
 class ActionForm(forms.Form):
     """Every button of the table posts here; ``action`` says which, the rest is what it needs."""
 
     action = forms.ChoiceField(choices=[(k, k) for k in KINDS])
+    # The id the phone made for this action (game.js): a send retried or replayed is applied once.
+    action_id = forms.UUIDField(required=False)
+    # The dice fields the phone rolled itself (offline, names apart by spaces): the others it carries
+    # were typed by the player, and the log says so.
+    phone_rolled = forms.CharField(required=False, max_length=2000)
     rev = forms.IntegerField(required=False, min_value=0)
     unit = forms.CharField(required=False, max_length=40)
     side = forms.ChoiceField(required=False, choices=[("a", "a"), ("b", "b")])
@@ -167,7 +177,17 @@ class ActionForm(forms.Form):
         data["bombard_kept"] = {
             key: data[f"keep-{key}"] for key in self.unit_keys if data.get(f"keep-{key}") is not None
         }
+        data["typed_dice"] = self._typed_dice(data)
         return data
+
+    def _typed_dice(self, data: dict[str, Any]) -> bool:
+        """Whether the player typed any of the action's dice (rather than Muster or the phone rolling them)."""
+        rolled_here = set((data.get("phone_rolled") or "").split())
+        names = [*DICE_FIELDS, *(f"bd{i}-{key}" for key in self.unit_keys for i in (1, 2))]
+        given = {name for name in names if data.get(name) is not None}
+        if data.get("down_pins"):
+            given.add("down_pins")
+        return bool(given - rolled_here)
 
     def _down_pins(self, raw: str) -> dict[str, int]:
         """``key:n`` pairs, each a unit of the game and a D3 (1 to 3)."""

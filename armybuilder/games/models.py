@@ -104,6 +104,9 @@ class Game(models.Model):
     revision = models.PositiveIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(default=1)  # copied from the state for My games
     result = models.CharField(max_length=4, choices=Result.choices, blank=True)
+    # Played on two phones, each acting for its own side only (a game started from an event
+    # pairing): the creator's phone acts for side a, the share link for side b.
+    two_phones = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -207,6 +210,13 @@ class Game(models.Model):
     def last_action(self) -> GameAction | None:
         return self.actions.order_by("-seq").only("pk", "seq", "by_opponent").first()
 
+    def acting_sides(self, *, opponent: bool) -> tuple[str, ...]:
+        """The sides a phone acts for: the share link side b; the creator both on a one-phone game, side
+        a alone on a two-phone one."""
+        if opponent:
+            return ("b",)
+        return ("a",) if self.two_phones else ("a", "b")
+
     def side_name(self, side: str) -> str:
         return next((s["name"] for s in self.setup["sides"] if s["key"] == side), side)
 
@@ -220,11 +230,21 @@ class GameAction(models.Model):
     # The state after this action (rules.game.engine.state_to_data), on every SNAPSHOT_EVERY-th one.
     snapshot = models.JSONField(null=True, blank=True)
     by_opponent = models.BooleanField(default=False)  # made through the share link
+    # The id the phone gave the action (game.js, a UUID): a send retried or replayed from the offline
+    # queue carries the same id, and is applied once. None for actions stored before ids existed.
+    client_id = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_game_action_seq")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_game_action_seq"),
+            models.UniqueConstraint(
+                fields=["game", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="unique_game_action_client_id",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.kind}"

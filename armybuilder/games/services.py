@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -155,8 +156,10 @@ def game_start(
     opponent_name: str = "",
     opponent_dice: int = 0,
     scenario: str = "",
+    two_phones: bool = False,
 ) -> Game:
-    """Freeze both forces into a new game; RulesError if the two lists are not of the same edition."""
+    """Freeze both forces into a new game; RulesError if the two lists are not of the same edition.
+    ``two_phones``: each player's phone acts for its own side only (a game from an event pairing)."""
     if opponent_list is not None and opponent_list.edition_id != army_list.edition_id:
         raise RulesError("Both lists must be of the same edition.", code="edition")
     side_a, odds = side_from_list("a", my_name, army_list)
@@ -174,22 +177,38 @@ def game_start(
         points_limit=army_list.points_limit,
         scenario=scenario,
         setup=setup,
+        two_phones=two_phones,
     )
 
 
-def _locked(game: Game, revision: int | None) -> tuple[Game, GameAction | None, list[GameAction]]:
+def _locked(
+    game: Game, revision: int | None, known: Callable[[Game], bool] | None = None
+) -> tuple[Game, GameAction | None, list[GameAction]]:
     # The row lock serialises the two phones: each action is checked against the state it extends.
     # ``revision``: the one the player saw; a double tap or the other phone's move makes it stale.
+    # ``known``: whether the action is stored already (a send retried), asked before the revision,
+    # which the first send moved on.
     locked = Game.objects.select_for_update().get(pk=game.pk)
+    if known is not None and known(locked):
+        raise AlreadyApplied
     if revision is not None and revision != locked.revision:
         raise RulesError("The game moved on since this page was loaded.", code="moved-on")
     base, rows = locked.latest_actions()
     return locked, base, rows
 
 
+class AlreadyApplied(Exception):  # noqa: N818 - a signal, not an error: the send was applied before
+    """The action's id is stored already: a retried or replayed send, applied once."""
+
+
 def game_act(
-    *, game: Game, build: Callable[[GameState], Action], by_opponent: bool = False, revision: int | None = None
-) -> Action:
+    *,
+    game: Game,
+    build: Callable[[GameState], Action],
+    by_opponent: bool = False,
+    revision: int | None = None,
+    client_id: uuid.UUID | None = None,
+) -> Action | None:
     """Build an action from the current state (rolling any dice), check it, store it and move the revision.
 
     ``game`` is brought up to date with it (revision, turn, result), so that its answer needs not
@@ -198,10 +217,22 @@ def game_act(
     The state is the last snapshot and the few actions after it (``Game.latest_actions``); the
     new action stores its log line, and the state after it when its number is a multiple of
     ``SNAPSHOT_EVERY``. A game of ``ACTIONS_MAX`` actions accepts only the end of the game.
+
+    ``client_id``: the id the phone made for the action; an action already stored under it (the same
+    send retried, or replayed from an offline queue) is not applied again, and None is returned.
     """
     caller = game
+
+    def known(locked: Game) -> bool:
+        return client_id is not None and locked.actions.filter(client_id=client_id).exists()
+
     with transaction.atomic():
-        game, base, rows = _locked(game, revision)
+        try:
+            game, base, rows = _locked(game, revision, known)
+        except AlreadyApplied:
+            logger.info("game %s: action %s already applied", game.pk, client_id)
+            caller.refresh_from_db(fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
+            return None
         count = rows[-1].seq if rows else (base.seq if base else 0)
         state = game.state(log=False, latest=(base, rows))
         action = build(state)
@@ -219,6 +250,7 @@ def game_act(
             log=log_entry_to_data(state.log[-1]),
             snapshot=state_to_data(state) if seq % SNAPSHOT_EVERY == 0 else None,
             by_opponent=by_opponent,
+            client_id=client_id,
         )
         if action.kind == "end_game":
             game.result = state.result or ""
@@ -233,8 +265,11 @@ def game_act(
     return action
 
 
-def game_undo(*, game: Game, by_opponent: bool = False, revision: int | None = None) -> GameAction:
-    """Drop the last action (the opponent may only drop their own); RulesError when there is none.
+def game_undo(
+    *, game: Game, by_opponent: bool = False, revision: int | None = None, own_only: bool | None = None
+) -> GameAction:
+    """Drop the last action (the opponent may only drop their own, and so may the creator of a
+    two-phone game: ``own_only``, by default the game's); RulesError when there is none.
 
     Its snapshot, if it held one, goes with it: the state is then the previous snapshot and
     the actions after it, still fewer than ``SNAPSHOT_EVERY``.
@@ -246,6 +281,8 @@ def game_undo(*, game: Game, by_opponent: bool = False, revision: int | None = N
             raise RulesError("Nothing to undo.", code="nothing")
         if by_opponent and not last.by_opponent:
             raise RulesError("Only the game's creator can undo this action.", code="not-yours")
+        if (game.two_phones if own_only is None else own_only) and last.by_opponent != by_opponent:
+            raise RulesError("Only your opponent can undo their own action.", code="opponents-action")
         last.delete()
         state = game.state(log=False)
         game.result = state.result or ""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -62,6 +62,8 @@ from rules.game.engine import (
 )
 
 POLL_SECONDS = 3
+# Refusals of an action that is the other player's to make (a 403, with its sentence).
+NOT_YOURS = ("not-your-side", "not-your-game")
 # Actions that must not be repeated by a double tap or a second phone that has not seen the first.
 GUARDED = ("draw", "record", "end_turn", "end_game", "send_back", "support")
 
@@ -76,6 +78,11 @@ class Door:
     @property
     def base(self) -> str:
         return f"/g/{self.game.share_token}/" if self.opponent else f"/games/{self.game.pk}/"
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides this phone acts for (``Game.acting_sides``)."""
+        return self.game.acting_sides(opponent=self.opponent)
 
 
 def _door(request: HttpRequest, pk: int | None, token: str | None) -> Door:
@@ -231,9 +238,12 @@ def game(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
 def _can_undo(door: Door, last_by_opponent: bool | None) -> bool:
     """``last_by_opponent``: who made the last action (None: there is none).
 
-    The opponent sees no Undo they could not use: only their own last action is theirs to undo.
+    The opponent sees no Undo they could not use: only their own last action is theirs to undo, and so
+    it is for the creator of a two-phone game.
     """
-    return last_by_opponent is not None and (not door.opponent or last_by_opponent)
+    if last_by_opponent is None:
+        return False
+    return len(door.sides) == 2 or last_by_opponent == door.opponent
 
 
 def _page_context(request: HttpRequest, door: Door, context: dict, last: tuple[int, int], opponent_acted: bool) -> dict:
@@ -244,7 +254,7 @@ def _page_context(request: HttpRequest, door: Door, context: dict, last: tuple[i
         seen=f"{last[0]}-{last[1]}",
         log_count=last[0],
         # Played on the creator's phone alone so far: it may go on offline, its actions queued.
-        one_phone=not door.opponent and not opponent_acted,
+        one_phone=not door.opponent and not opponent_acted and not door.game.two_phones,
     )
     return context
 
@@ -339,14 +349,30 @@ def _changes(
 
 
 def _build(form: ActionForm, door: Door):
-    """The engine call for a posted action, checked against the state when it is built."""
+    """The engine call for a posted action, checked against the state when it is built; an action
+    whose dice the player typed says so (``typed``), for the log."""
+    inner = _build_action(form, door)
+    if not form.cleaned_data["typed_dice"]:
+        return inner
+
+    def build(state: GameState) -> Action:
+        action = inner(state)
+        return replace(action, data={**action.data, "typed": True})
+
+    return build
+
+
+def _build_action(form: ActionForm, door: Door):
     data = form.cleaned_data
     kind = data["action"]
 
+    def own_side(side: str | None) -> None:
+        if side not in door.sides:
+            raise RulesError("You act for your own side only.", code="not-your-side")
+
     def unit_action(state: GameState, name: str, payload: dict) -> Action:
         unit = state.unit(data["unit"])
-        if door.opponent and unit.side != "b":
-            raise RulesError("You act for your own side only.", code="not-your-side")
+        own_side(unit.side)
         return Action(name, side=unit.side, unit=unit.key, data=payload)
 
     def build(state: GameState) -> Action:
@@ -393,13 +419,11 @@ def _build(form: ActionForm, door: Door):
             return casualties(state, data["unit"], delta, server_rng, nco=data["nco"], nco_die=data["nco_die"])
         if kind == "send_back":
             action = send_back(state)
-            if door.opponent and action.side != "b":
-                raise RulesError("You act for your own side only.", code="not-your-side")
+            own_side(action.side)
             return action
         if kind == "support":
             side = data["side"] or ""
-            if door.opponent and side != "b":
-                raise RulesError("You act for your own side only.", code="not-your-side")
+            own_side(side)
             if data["roll"] == "bombard":
                 if not data["bombard_units"]:
                     raise RulesError("Choose the enemy units on the table.", code="bombard-units")
@@ -475,8 +499,17 @@ def act(request: HtmxHttpRequest, pk: int | None = None, token: str | None = Non
     revision = data["rev"] if data["action"] in GUARDED else None
     error = ""
     try:
-        game_act(game=door.game, build=_build(form, door), by_opponent=door.opponent, revision=revision)
+        game_act(
+            game=door.game,
+            build=_build(form, door),
+            by_opponent=door.opponent,
+            revision=revision,
+            client_id=data["action_id"],
+        )
     except RulesError as exc:
+        if exc.code in NOT_YOURS:
+            # Acting for the other player's side is refused outright, not shown as a rules error.
+            return refusal(request, 403, presenter.error_text(exc))
         error = presenter.error_text(exc)
     anchor = f"u-{data['unit']}" if data.get("unit") and data["action"] not in ("order", "snap") else ""
     return _after_post(request, door, error, anchor, seen, fresh=not error)
@@ -511,7 +544,7 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
     door = _door(request, pk, token)
     state = door.game.state(log=False)
     firer = state.units.get(request.GET.get("firer", ""))
-    if firer is None or firer.destroyed or (door.opponent and firer.side != "b"):
+    if firer is None or firer.destroyed or firer.side not in door.sides:
         raise Http404("No such unit")
     frozen = door.game.setup.get("odds", {})
     query: dict[str, str] = {

@@ -187,10 +187,12 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
     _only(data, ("edition", "order", "firer", "groups", "target"), "body")
     edition = _edition(data)
     order = _choice(data.get("order", "fire"), "order", ORDERS)
-    firer_quality, firer_pins = _firer(data, ("army", "gyro", "fire_and_manoeuvre"))
+    firer_quality, firer_pins = _firer(data, ("army", "gyro", "fire_and_manoeuvre", "vehicle"))
     firer_data = data.get("firer", {})
     army = _choice(firer_data.get("army", ""), "firer.army", FIRER_ARMIES)
     gyro = _bool(firer_data.get("gyro", False), "firer.gyro")
+    # A vehicle's Fixed guns fire on an Advance order; a gyro-stabilised gun is always a vehicle's.
+    firer_vehicle = _bool(firer_data.get("vehicle", False), "firer.vehicle") or gyro
     # A Bersaglieri unit of an Italian list that chose Combattere: its rifles advance without the -1.
     fire_and_manoeuvre = _bool(firer_data.get("fire_and_manoeuvre", False), "firer.fire_and_manoeuvre")
 
@@ -282,6 +284,7 @@ def resolve_shooting(data: dict[str, Any]) -> dict[str, Any]:
         groups=prepared.groups,
         target=prepared.target,
         d2_pins=prepared.d2_pins,
+        vehicle=firer_vehicle,
     )
     applied = [
         {"rule": a.slug, "name": a.name, "change": a.change, "group": i}
@@ -301,7 +304,8 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
     rows = _weapons(edition, [slug])
     if slug not in rows:
         raise BadInput("weapon", f"Unknown weapon {slug!r} for edition {edition}.")
-    firer_quality, firer_pins = _firer(data)
+    firer_quality, firer_pins = _firer(data, ("vehicle",))
+    firer_vehicle = _bool(_object(data.get("firer", {}), "firer").get("vehicle", False), "firer.vehicle")
     target = _object(_get(data, "target", "target"), "target")
     _only(
         target,
@@ -318,6 +322,7 @@ def resolve_anti_tank(data: dict[str, Any]) -> dict[str, Any]:
         order=_choice(data.get("order", "fire"), "order", ORDERS),
         firer_quality=firer_quality,
         firer_pins=firer_pins,
+        vehicle=firer_vehicle,
         anti_tank_gun=adapters.is_anti_tank_gun(rows[slug]),
         vehicle_quality=_choice(target.get("quality", "regular"), "target.quality", QUALITIES),
         pins=_int(target.get("pins", 0), "target.pins", 0, MAX_PINS),

@@ -225,6 +225,8 @@ class ShootingForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    # A vehicle's Fixed guns fire on an Advance order; a towed gun's do not (2nd edition and before).
+    firer_vehicle = forms.BooleanField(label=_("The firer is a vehicle"), required=False)
     # National rules that change a shot (``rules.combat.national``); a unit from a list fills them in.
     army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
     gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)
@@ -333,6 +335,7 @@ class AntiTankForm(EditionForm):
     order = forms.ChoiceField(label=_("Order"), choices=ORDER_CHOICES)
     firer_quality = forms.ChoiceField(label=_("Firer quality"), choices=QUALITY_CHOICES)
     firer_pins = count_field(_("Pins on the firer"), 0, 12)
+    firer_vehicle = forms.BooleanField(label=_("The firer is a vehicle"), required=False)
     # National rules that spare the -1 for moving (Gyro-Stabilisers, Fire and Manoeuvre).
     army = forms.ChoiceField(label=_("National rules"), choices=national_rules.ARMY_CHOICES, required=False)
     gyro = forms.BooleanField(label=_("Gyro-stabilised gun (Veteran crew)"), required=False)

@@ -167,11 +167,20 @@ def _target_gain(gains: Iterable[str]) -> str:
     return next((g for g in ("fanatics", "stubborn") if g in gains), "")
 
 
+# The catalogue's unit types that are vehicles: their Fixed guns fire on an Advance order.
+VEHICLE_UNIT_TYPES = frozenset({"vehicle_soft", "vehicle_armoured", "transport"})
+VEHICLE_TARGET_KINDS = frozenset({"soft_skin", "armoured"})
+
+
+def _vehicle_field(vehicle: bool) -> dict[str, str]:
+    return {"firer_vehicle": "on"} if vehicle else {}
+
+
 def entry_prefill(entry: Entry) -> dict[str, str]:
-    """The shooting form's national fields for a firing unit from a list: its army's rules, its gyro
-    and the rule its Italian bonus gives it."""
+    """The shooting form's firer fields a list's unit fills in: whether it is a vehicle (its unit type),
+    its army's rules, its gyro and the rule its Italian bonus gives it."""
     army = list_army(entry.army_list)
-    fields = _firer_gains(entry_gains(entry))
+    fields = {**_vehicle_field(entry.unit.unit_type in VEHICLE_UNIT_TYPES), **_firer_gains(entry_gains(entry))}
     if army not in SHOOTING_ARMIES:
         return fields
     return {"army": army, **({"gyro": "on"} if entry_has_gyro(entry) else {}), **fields}
@@ -201,9 +210,11 @@ def _frozen_gains(frozen: dict[str, Any]) -> list[str]:
 
 
 def odds_query(frozen: dict[str, Any]) -> dict[str, str]:
-    """The shooting page's query for a firing unit game day froze with ``odds_setup``."""
+    """The shooting page's query for a firing unit game day froze with ``odds_setup`` (a vehicle by the
+    target kind frozen beside it, so games started before the vehicle box know it too)."""
     army = str(frozen.get("army") or "")
-    fields = _firer_gains(_frozen_gains(frozen))
+    vehicle = frozen.get("kind") in VEHICLE_TARGET_KINDS
+    fields = {**_vehicle_field(vehicle), **_firer_gains(_frozen_gains(frozen))}
     if army not in SHOOTING_ARMIES:
         return fields
     return {"army": army, **({"gyro": "on"} if frozen.get("gyro") else {}), **fields}

@@ -280,6 +280,11 @@ def _weapon_names(weapons: Iterable[WeaponRow]) -> dict[str, str]:
     return {w.slug: w.display_name for w in weapons}
 
 
+def firer_is_vehicle(cd: Mapping[str, Any]) -> bool:
+    """The firer is a vehicle: its box is ticked, or its gun is gyro-stabilised (only a vehicle's is)."""
+    return bool(cd.get("firer_vehicle") or cd.get("gyro"))
+
+
 def _common(page: str, title: str) -> dict[str, Any]:
     return {"page": page, "page_title": title}
 
@@ -394,6 +399,7 @@ def _shooting_result(form: forms.ShootingForm, weapons: Mapping[str, WeaponRow])
         groups=prepared.groups,
         target=prepared.target,
         d2_pins=prepared.d2_pins,
+        vehicle=firer_is_vehicle(cd),
     )
     result = present_shooting(raw, cd, [weapons[g["weapon"]] for g in used], used)
     names = [weapons[g["weapon"]].display_name for g in used]
@@ -593,6 +599,7 @@ def anti_tank(request: HtmxHttpRequest) -> HttpResponse:
                 order=cd["order"],
                 firer_quality=cd["firer_quality"],
                 firer_pins=cd["firer_pins"],
+                vehicle=firer_is_vehicle(cd),
                 anti_tank_gun=adapters.is_anti_tank_gun(row),
                 vehicle_quality=cd["target_quality"],
                 pins=cd["target_pins"],

@@ -203,7 +203,7 @@ def _plan_groups(
                 params={"field": f"{field}.indirect", **_weapon_params(w)},
             )
         member = replace(shooter, short_crew=g.short_crew, steady_on_move=shooter.steady_on_move or g.steady_on_move)
-        if w.fixed and shooter.order == "advance":
+        if w.fixed and shooter.order == "advance" and not shooter.vehicle:
             used.add("fixed_fires_on_advance")
         try:
             hit = to_hit(
@@ -306,6 +306,7 @@ def shooting(
     target: TargetInput,
     anti_tank_gun: bool = False,
     d2_pins: bool = False,
+    vehicle: bool = False,
 ) -> ShootingResult:
     """Resolve one unit's shooting at one target.
 
@@ -317,11 +318,18 @@ def shooting(
     one HE template against men, else None). A vehicle counts as one model, so its casualties PMF is
     {0: survives, 1: destroyed}. ``anti_tank_gun`` gives every group the Anti-tank Gun rule; a weapon
     can also carry it (``Weapon.anti_tank_gun``). ``d2_pins``: the unit's small-arms fire pins D2, not
-    one, at men and soft-skins (a national rule, ``rules.combat.national.large_squad``).
+    one, at men and soft-skins (a national rule, ``rules.combat.national.large_squad``). ``vehicle``: the
+    firing unit is a vehicle, so its Fixed guns fire on an Advance order (at the -1 for moving); a
+    towed gun's do not in 1st and 2nd edition.
     """
     cfg = config_for(edition)
     shooter = ShooterCtx(
-        quality=firer_quality, pins=firer_pins, order=order, anti_tank_gun=anti_tank_gun, d2_pins=d2_pins
+        quality=firer_quality,
+        pins=firer_pins,
+        order=order,
+        anti_tank_gun=anti_tank_gun,
+        d2_pins=d2_pins,
+        vehicle=vehicle,
     )
     target = _check_target(target)
     if target.is_vehicle:
@@ -657,6 +665,7 @@ def anti_tank(
     carries_flamer: bool = False,
     steady_on_move: bool = False,
     reroll_failed_pen: bool = False,
+    vehicle: bool = False,
 ) -> AntiTankResult:
     """``shots`` separate shots of ``weapon`` at one armoured vehicle, resolved one after the other (§2.6).
 
@@ -667,6 +676,7 @@ def anti_tank(
     on successive turns, or several guns), so each hit from a weapon that could damage the vehicle pins.
     ``steady_on_move``: a national rule spares the weapon the -1 for moving (``rules.combat.national``).
     ``reroll_failed_pen``: a national rule re-rolls a failed pen roll (Italy's Improvised AT).
+    ``vehicle``: the firer is a vehicle, whose Fixed gun fires on an Advance order (see ``shooting``).
     """
     cfg = config_for(edition)
     check_int("shots", shots, 1, MAX_MODELS)
@@ -698,6 +708,7 @@ def anti_tank(
         order=order,
         anti_tank_gun=anti_tank_gun,
         steady_on_move=steady_on_move,
+        vehicle=vehicle,
     )
     if need_to_hit is not None:
         check_int("need_to_hit", need_to_hit, 1, 12)

@@ -75,6 +75,11 @@ class ShooterCtx:
     order: Order = "fire"
     short_crew: bool = False  # team weapon down to one crew or loader away [S004, S002, JK3]
     anti_tank_gun: bool = False  # the 3e Anti-tank Gun rule [JK3]
+    # The firing unit is a vehicle. The weapon charts give "Team, Fixed" to the crewed gun a towed
+    # unit fields [S000, S001, S002], and a tank's gun of that class shares the row; mounted on a
+    # vehicle it is neither a team weapon nor held by Fixed, so it fires on an Advance order at the -1
+    # every edition gives for moving (notes §1), or without it where a national rule says so [R].
+    vehicle: bool = False
     # A national rule lets this weapon fire on the move without the -1 (``rules.combat.national``).
     steady_on_move: bool = False
     # A national rule makes the unit's small-arms fire pin D2 rather than one (Large Squads).

@@ -459,9 +459,11 @@ def vengeance(edition: str, chosen: bool, quality: str, pins: int) -> Applied | 
 
 
 def auto_pass(odds: OrderTestOdds) -> OrderTestOdds:
-    """An order test the rules pass without a roll: certain to pass, no FUBAR, no double one."""
+    """An order test the rules pass without a roll: certain to pass, no FUBAR, no double one, and no man
+    removed to re-take it (Not One Step Back! never comes into play)."""
     return replace(
         odds,
+        p_man_removed=None if odds.p_man_removed is None else ZERO,
         p_pass=ONE,
         p_fail=ZERO,
         p_fubar=ZERO,
@@ -537,8 +539,10 @@ def nco_lost(edition: str, army: str, quality: str = "regular") -> tuple[Fractio
 
 
 def mix_order_odds(odds: OrderTestOdds, other: OrderTestOdds, p_other: Fraction) -> OrderTestOdds:
-    """``odds`` with chance 1 - ``p_other``, ``other`` with chance ``p_other``: exact, field by field.
-    The morale shown stays ``odds``'s (the likelier one when ``p_other`` is small)."""
+    """``odds`` with chance 1 - ``p_other``, ``other`` with chance ``p_other``: exact, field by field
+    (the chance a man is removed too, so each side must already carry its own re-take: the re-take is
+    rolled in the same case as the first test). The morale shown stays ``odds``'s (the likelier one when
+    ``p_other`` is small)."""
     if p_other == 0:
         return odds
     if p_other == 1:
@@ -558,6 +562,7 @@ def mix_order_odds(odds: OrderTestOdds, other: OrderTestOdds, p_other: Fraction)
         p_fubar_friendly_fire=q * odds.p_fubar_friendly_fire + p_other * other.p_fubar_friendly_fire,
         p_fubar_panic=q * odds.p_fubar_panic + p_other * other.p_fubar_panic,
         p_double_one=mix(odds.p_double_one, other.p_double_one),
+        p_man_removed=mix(odds.p_man_removed, other.p_man_removed),
     )
 
 

@@ -57,7 +57,8 @@ def to_hit_modifiers(
     if band == "long" and cfg.long_range_to_hit and not flamer_exempt:
         mods.append(("Long range", cfg.long_range_to_hit))
     if shooter.order == "advance" and not weapon.assault:
-        if weapon.fixed and not cfg.fixed_fires_on_advance:
+        # Only a towed gun is held by Fixed: a vehicle turns with its gun (``ShooterCtx.vehicle``).
+        if weapon.fixed and not shooter.vehicle and not cfg.fixed_fires_on_advance:
             raise RulesError(
                 f"order: {weapon.name} is a fixed weapon and cannot fire on an Advance order",
                 code="fixed-on-advance",

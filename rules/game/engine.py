@@ -989,6 +989,9 @@ def apply(state: GameState, action: Action) -> None:
     if action.kind != "end_game":
         _check_playing(state)
     detail = handler(state, action)
+    if action.data.get("typed"):
+        # The players typed the action's dice (or some of them): its log line says so.
+        detail = {**detail, "typed": True}
     state.log.append(LogEntry(state.turn, action.kind, action.side, action.unit, detail))
 
 

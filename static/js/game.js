@@ -16,6 +16,9 @@
 (function () {
   "use strict";
 
+  // The rules the phone works out (game_rules.js, loaded first): tested in Node against the engine.
+  var RULES = window.MusterGameRules;
+
   function sync() { return document.getElementById("game-sync"); }
   function offline() { return !navigator.onLine; }
   function queueKey() { var s = sync(); return s ? "muster-queue:" + s.dataset.base : null; }
@@ -139,15 +142,16 @@
     if (empty) empty.remove();
     var line = document.createElement("li");
     line.className = "log-queued";
-    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text;
+    var typedLine = typedNow && words().line.typed ? " · " + words().line.typed : "";
+    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text + typedLine;
     list.prepend(line);
   }
   // Pins at the unit's unmodified morale destroy it (rules.game.engine._pin_limit_reached), unless it
   // is Fanatic (data-fanatic) with two or more men left; men unknown: routed, as the engine has it.
   function routs(row) {
-    if (!words().rules.pin_rout || pinsOf(row) < (parseInt(row.dataset.limit, 10) || Infinity)) return false;
-    var men = row.dataset.fanatic ? modelsOf(row) : null;
-    return !(men && men.left >= 2);
+    var men = modelsOf(row);
+    var limit = parseInt(row.dataset.limit, 10) || Infinity;
+    return RULES.routs(pinsOf(row), limit, !!words().rules.pin_rout, !!row.dataset.fanatic, men ? men.left : null);
   }
   function statusBadge(row, text) {
     var badge = document.createElement("span");
@@ -266,18 +270,13 @@
   // the pin Vengeance's die took just before; the test is taken all the same, even without a pin
   // left (null: no test, the unit had no pin).
   function testMorale(row, bonus, tiger, shed) {
-    var range = words().rules.morale_range || [2, 10];
-    var pins = (parseInt(row.dataset.pins, 10) || 0) + (tiger ? 1 : 0);
-    if (pins <= 0) return null;
-    pins -= shed || 0;
-    return Math.min(Math.max(parseInt(row.dataset.morale, 10) + bonus - pins, range[0]), range[1]);
+    var unit = {morale: parseInt(row.dataset.morale, 10), pins: pinsOf(row)};
+    return RULES.testMorale(unit, "", bonus, tiger, shed, words().rules.morale_range || [2, 10]);
   }
 
   // Vengeance's die (a pinned British unit, the box ticked): typed, or rolled here, before the test.
-  var VENGEANCE_SHEDS_ON = 4;  // rules.game.engine.VENGEANCE_SHEDS_ON
   function vengeanceShed(entries) {
-    var die = typed(entries.get("vengeance_die"));
-    return entries.get("vengeance") && die >= VENGEANCE_SHEDS_ON ? 1 : 0;
+    return entries.get("vengeance") ? RULES.vengeanceShed(typed(entries.get("vengeance_die"))) : 0;
   }
 
   function officerBonus(form, entries) {
@@ -323,8 +322,7 @@
     entries.set("die1", d1);
     entries.set("die2", d2);
     entries.set("morale", morale);  // not read by the server: what the page showed, to replay it here
-    var fubar = d1 === 6 && d2 === 6;
-    if (entries.get("commissar") && (fubar || d1 + d2 > morale)) {
+    if (entries.get("commissar") && RULES.retakes([d1, d2], morale)) {
       var r1 = typed(entries.get("reroll1")), r2 = typed(entries.get("reroll2"));
       if (!r1 || !r2) { r1 = die(); r2 = die(); }
       entries.set("reroll1", r1);
@@ -337,9 +335,7 @@
     var morale = parseInt(entries.get("morale"), 10);
     var dice = [typed(entries.get("die1")), typed(entries.get("die2"))];
     if (entries.get("reroll1")) dice = [typed(entries.get("reroll1")), typed(entries.get("reroll2"))];
-    var order = entries.get("order") || "";
-    if (dice[0] === 6 && dice[1] === 6) return {given: "fubar", dice: dice};
-    return {given: dice[0] + dice[1] <= morale ? order : "down", dice: dice};
+    return RULES.testOutcome(dice, null, morale, entries.get("order") || "");
   }
 
   function orderLabel(order) {
@@ -536,12 +532,12 @@
     if (rolled.length) entries.set("down_pins", rolled.join(" "));
   }
 
-  function downPinsLost(entries, row) {
-    if (words().rules.down !== "d3") return pinsOf(row);
+  // The D3 a unit staying Down rolled (sent with the action as key:n), or 0.
+  function downD3(entries, row) {
     var found = (entries.get("down_pins") || "").split(" ").filter(function (pair) {
       return pair.split(":")[0] === row.id.slice(2);
     })[0];
-    return found ? Math.min(parseInt(found.split(":")[1], 10) || 0, pinsOf(row)) : 0;
+    return found ? parseInt(found.split(":")[1], 10) || 0 : 0;
   }
 
   // End of turn on this phone: every unit not destroyed gets its dice back in the bag, but for a
@@ -556,13 +552,13 @@
       total[side] = total[side] || 0;
       if (row.classList.contains("unit-destroyed")) { row.dataset.ordersLeft = 0; return; }
       var dice = parseInt(row.dataset.dice, 10) || 0;
-      var order = row.dataset.order;
-      var kept = (order === "down" || order === "ambush") && released.indexOf(row.id.slice(2)) === -1;
-      row.dataset.ordersLeft = kept ? dice - 1 : dice;
-      if (kept && order === "down" && pinsOf(row)) {
-        var lost = downPinsLost(entries, row);
-        if (lost) shed.push(unitName(row) + " \u2212" + lost);
-        setPins(row, pinsOf(row) - lost);
+      var unit = {destroyed: false, dice: dice, order: row.dataset.order || "", pins: pinsOf(row)};
+      var after = RULES.endOfTurn(unit, released.indexOf(row.id.slice(2)) !== -1, words().rules.down, downD3(entries, row));
+      var kept = after.kept;
+      row.dataset.ordersLeft = after.ordersLeft;
+      if (after.pins !== unit.pins) {
+        shed.push(unitName(row) + " \u2212" + (unit.pins - after.pins));
+        setPins(row, after.pins);
       }
       if (!kept) {
         row.dataset.order = "";
@@ -766,6 +762,32 @@
 
   // --- Taps: say which board they were made on; offline, queue them ---------------------------
 
+  // Every action carries an id made here: the server applies a send retried or replayed once.
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64;  // version 4
+    b[8] = (b[8] & 63) | 128;  // the RFC 4122 variant
+    var h = Array.prototype.map.call(b, function (x) { return (x < 16 ? "0" : "") + x.toString(16); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // The fields that carry a die's value (games.forms.DICE_FIELDS, the bombardment's and the Down pins').
+  var DICE = ["die1", "die2", "reroll1", "reroll2", "fubar", "rally", "vengeance_die", "nco_die", "sdie1", "sdie2", "down_pins"];
+  function diceGiven(entries) {
+    var names = [];
+    entries.forEach(function (value, name) {
+      if (value !== "" && (DICE.indexOf(name) >= 0 || /^bd[12]-/.test(name)) && names.indexOf(name) < 0) names.push(name);
+    });
+    return names;
+  }
+  // Whether the player typed some of the action's dice (the phone lists those it rolled itself).
+  function typedByPlayer(entries) {
+    var rolled = (entries.get("phone_rolled") || "").split(" ");
+    return diceGiven(entries).some(function (name) { return rolled.indexOf(name) < 0; });
+  }
+  var typedNow = false;  // the action being shown locally had dice typed by the player
+
   document.addEventListener("htmx:configRequest", function (event) {
     var s = sync();
     var game = document.getElementById("game");
@@ -777,6 +799,7 @@
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
+    if (/\/act\/$/.test(event.detail.path) && !params.action_id) params.action_id = newId();
     if (!offline()) {
       // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
       // if it moved.
@@ -799,10 +822,13 @@
     // copy says which, for what it shows and for the end of the turn (the server ignores it here).
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
+    var typedDice = diceGiven(entries);
     if (action === "end_turn") rollDownPins(entries);
     if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     if (action === "casualties") rollNco(sent, entries);
+    var rolledHere = diceGiven(entries).filter(function (name) { return typedDice.indexOf(name) < 0; });
+    if (rolledHere.length) entries.set("phone_rolled", rolledHere.join(" "));
     var queue = readQueue();
     if (!queue.length) keepBase();
     // Each action accepted moves the revision by one: a guarded action must meet the revision
@@ -813,7 +839,9 @@
     if (entries.get("morale")) item.expect = testResult(entries).given;
     queue.push(item);
     writeQueue(queue);
+    typedNow = typedByPlayer(entries);
     showLocally(entries, label.replace(/:\s*$/, ""));
+    typedNow = false;
     if (row && (action === "pins" || action === "casualties" || action === "damage")) {
       // Whether the page removed the unit (a rout, the last man, knocked out): checked against
       // the server's answer when the queue is sent.
@@ -839,7 +867,12 @@
       game.replaceWith(holder.firstElementChild);
       window.htmx.process(document.getElementById("game"));
       var label = ((document.getElementById("offline-waiting") || {dataset: {}}).dataset.label || "").replace(/:\s*$/, "");
-      queue.forEach(function (item) { showLocally(new URLSearchParams(item.body), label); });
+      queue.forEach(function (item) {
+        var entries = new URLSearchParams(item.body);
+        typedNow = typedByPlayer(entries);
+        showLocally(entries, label);
+        typedNow = false;
+      });
     }
     note("");
     showWaiting();
@@ -919,9 +952,12 @@
           headers: {"HX-Request": "true", "X-CSRFToken": csrf()},
           credentials: "same-origin",
         });
-        var answer = refusedText(await response.text());
+        var text = await response.text();
+        var answer = refusedText(text);
         if (!response.ok || answer.error) {
-          conflict(answer.error || response.status + " " + response.statusText);
+          // A refusal outright (403: the other player's side) is a sentence of plain text.
+          var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
+          conflict(answer.error || plain || response.status + " " + response.statusText);
           break;
         }
         queue.shift();

@@ -52,7 +52,8 @@ def test_any_side_is_offered_one_die_per_enemy_unit_before_the_first_order(clien
         rev="0",
     )
     entry = Game.objects.get(pk=game.pk).state().log[-1]
-    assert entry.detail == {"roll": "bombard", "dice": {"b1": [3], "b2": [5]}, "rule": ""}
+    # The dice were typed: the log says so (``typed``).
+    assert entry.detail == {"roll": "bombard", "dice": {"b1": [3], "b2": [5]}, "rule": "", "typed": True}
     html = client.get(base).text
     assert "Alice: preparatory bombardment, one die per enemy unit: Unit 1 (3), Unit 2 (5)" in html
     assert "apply each unit's result from your book's chart with its pin and casualty buttons" in html
@@ -148,8 +149,8 @@ def test_the_share_link_bombards_for_its_own_side_only(client):
     link = f"/g/{game.share_token}/"
     html = bob.get(link).text
     assert 'id="bombard-b"' in html and 'id="bombard-a"' not in html
-    act(bob, link, action="support", side="a", roll="bombard", bunit=["b1"], rev="0")
-    assert "You act for your own side only." in bob.get(link).text
+    refused = act(bob, link, action="support", side="a", roll="bombard", bunit=["b1"], rev="0")
+    assert refused.status_code == 403 and "You act for your own side only." in refused.text
     act(bob, link, action="support", side="b", roll="bombard", bunit=_keys(game, "a"), rev="0")
     entry = Game.objects.get(pk=game.pk).state().log[-1]
     assert entry.side == "b" and entry.detail["roll"] == "bombard"

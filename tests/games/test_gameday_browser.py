@@ -517,7 +517,9 @@ def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
     chart = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["fubar"])
     result = "FUBAR: friendly fire" if chart <= 2 else "FUBAR: panic"  # the 2nd edition's chart
     assert page.locator("#offline-note").inner_text() == f"FUBAR (6+6), chart roll {chart} · {result}"
-    assert _offline_lines(page)[0] == f"Turn 1 · {name1}: Fire · order test 6+6 against 8 · {result}"
+    # The dice were typed: the phone's line says so, as the server's will.
+    typed = " · dice typed by a player"
+    assert _offline_lines(page)[0] == f"Turn 1 · {name1}: Fire · order test 6+6 against 8 · {result}{typed}"
     assert squad1.locator(".badge-test").inner_text() == "FUBAR"
 
     # Squad 2, three pins, passes a Rally test: one pin for the test, a D6 more (2nd edition).
@@ -530,7 +532,7 @@ def test_offline_a_fubar_shows_its_chart_result_and_a_rally_its_pins_at_once(
     rally = int(dict(p.split("=", 1) for p in _queue(page)[-1]["body"].split("&"))["rally"])
     left = max(2 - rally, 0)
     assert squad2.get_attribute("data-pins") == str(left)
-    assert _offline_lines(page)[0].endswith(f"order test 1+2 against 6 · passed · pins 3 → {left}")
+    assert _offline_lines(page)[0].endswith(f"order test 1+2 against 6 · passed · pins 3 → {left}{typed}")
     _tools(squad2).get_by_role("button", name="Remove a model (casualty)").click()
     assert _offline_lines(page)[0].endswith(": 1 casualty (9 left)")
     shown = _offline_lines(page)

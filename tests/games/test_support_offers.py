@@ -35,7 +35,8 @@ def test_a_soviet_list_rolls_its_barrage_radius_with_two_dice(client):
     assert f"12″ {Fraction(11, 36)} (30.6 %)" in html and f"7″ {Fraction(1, 36)} (2.8 %)" in html
     act(client, base, action="support", side="a", roll="radius", sdie1="2", sdie2="5", rev="0")
     state = Game.objects.get(pk=game.pk).state()
-    assert state.log[-1].detail == {"roll": "radius", "dice": [2, 5], "rule": "massed-batteries", "radius": 11}
+    expected = {"roll": "radius", "dice": [2, 5], "rule": "massed-batteries", "radius": 11, "typed": True}
+    assert state.log[-1].detail == expected
     html = client.get(base).text
     assert "Alice: barrage radius, dice 2, 5, the higher kept (Massed Batteries): 11″" in html
     french = client.get(base, headers={"Accept-Language": "fr"}).text
@@ -86,8 +87,8 @@ def test_the_share_link_rolls_for_its_own_side_only(client):
     base = f"/g/{game.share_token}/"
     html = bob.get(base).text
     assert 'id="support-air-b"' in html and 'id="support-radius-a"' not in html
-    act(bob, base, action="support", side="a", roll="radius", rev="0")
-    assert "You act for your own side only." in bob.get(base).text
+    refused = act(bob, base, action="support", side="a", roll="radius", rev="0")
+    assert refused.status_code == 403 and "You act for your own side only." in refused.text
     act(bob, base, action="support", side="b", roll="air", sdie1="4", rev="0")
     entry = Game.objects.get(pk=game.pk).state().log[-1]
     assert (entry.side, entry.detail["outcome"], entry.detail["left"]) == ("b", "arrives", 1)

@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from armybuilder.resolver.adapters import to_rules_weapon
+from armybuilder.resolver.national import order_test as page_order_test
 from rules.combat import api as engine
 from rules.combat import national
 from rules.combat.tank_assault import tank_assault
@@ -34,6 +35,7 @@ _RULES = {
     "flamer": "flamethrower",
     "indirect": "indirect-fire",
     "at_gun": "anti-tank-gun",
+    "fixed": "fixed",
 }
 
 
@@ -74,35 +76,33 @@ def _reaction(fire: dict[str, Any] | None) -> dict[str, int] | None:
     return {"shots": fire["shots"], "to_hit": fire["to_hit"], "attacker_pins": fire.get("pins", 0)}
 
 
+def _firer_vehicle(s: dict[str, Any]) -> bool:
+    """The firer is a vehicle as the API reads it: said so, or its gun is gyro-stabilised."""
+    return bool(s.get("vehicle") or s.get("gyro"))
+
+
 def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
     """The engine's answer to scenario ``s``: statistic -> (exact mean, exact variance of one play)."""
     if s["calc"] == "order_test":
-        # National rules change the test's inputs as the order test page does.
-        tiger = national.tiger_fear(s["edition"], "germany", bool(s.get("tiger")))
-        lost = {"behind": (national.AVANTI_GAP, 0), "ahead": (0, national.AVANTI_GAP)}.get(s.get("avanti", ""), (0, 0))
-        savoia, _ = national.avanti_savoia(s["edition"], s.get("army", ""), *lost)
-        p_nco = national.nco_lost(s["edition"], s.get("army", ""), s["quality"])[0] if s.get("nco") else 0
-
-        def test(penalty: int, shed: int = 0) -> Any:
-            return engine.order_test(
-                s["edition"],
-                quality=s["quality"],
-                pins=s["pins"] - shed + (1 if tiger else 0),
-                officer_bonus=s["officer"],
-                modifier=s["modifier"] + savoia + penalty,
-            )
-
-        def nco_mix(shed: int) -> Any:
-            return national.mix_order_odds(test(0, shed), test(national.NCO_LOST, shed), Fraction(p_nco))
-
-        res = nco_mix(0)
-        if national.vengeance(s["edition"], bool(s.get("vengeance")), s["quality"], s["pins"]):
-            res = national.mix_order_odds(res, nco_mix(1), national.VENGEANCE_SHEDS)
-        if s.get("banzai") and national.banzai(s["edition"], s.get("army", ""), charging=True):
-            res = national.auto_pass(res)
-        elif national.not_one_step_back(s["edition"], s.get("army", ""), bool(s.get("commissar"))):
-            res = national.commissar_reroll(res)
-        return {"pass": _p(res.p_pass), "fubar": _p(res.p_fubar), "man_removed": _p(res.p_man_removed or 0)}
+        # Through the order test page's own function, its boxes ticked as the scenario says: each
+        # army's rule has its box, and ``boxes`` names the armies ticked besides the unit's own.
+        armies = {s.get("army", ""), *s.get("boxes", ())}
+        odds, _ = page_order_test(
+            {
+                "edition": s["edition"],
+                "quality": s["quality"],
+                "pins": s["pins"],
+                "officer_bonus": s["officer"],
+                "modifier": s["modifier"],
+                "tiger_fear": bool(s.get("tiger")),
+                "avanti": s.get("avanti", "") if "italy" in armies else "",
+                "nco": ("lost_german" if "germany" in armies else "lost") if s.get("nco") else "",
+                "commissar": bool(s.get("commissar")) and "soviet-union" in armies,
+                "banzai": bool(s.get("banzai")) and "imperial-japan" in armies,
+                "vengeance": bool(s.get("vengeance")),
+            }
+        )
+        return {"pass": _p(odds.p_pass), "fubar": _p(odds.p_fubar), "man_removed": _p(odds.p_man_removed or 0)}
     if s["calc"] == "close_quarters":
         att, dfd = s["attacker"], s["defender"]
         res = engine.close_quarters(
@@ -175,6 +175,7 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
             has_turret=t["turret"],
             slow=t["slow"],
             carries_flamer=t["flamer"],
+            vehicle=_firer_vehicle(s),
         )
         n = s["shots"]
         return {
@@ -234,6 +235,7 @@ def exact(s: dict[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
         groups=prepared.groups,
         target=prepared.target,
         d2_pins=prepared.d2_pins,
+        vehicle=_firer_vehicle(s),
     )
     if armoured:
         return {

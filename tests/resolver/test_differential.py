@@ -13,10 +13,12 @@ from tests.resolver.differential import compare
 from tests.rules.combat.simulator import (
     italian_bonus_scenarios,
     national_scenarios,
+    order_test_box_scenarios,
     random_scenarios,
     reaction_scenarios,
     tank_assault_scenarios,
     tough_as_boots_scenarios,
+    vehicle_gun_scenarios,
     vengeance_scenarios,
 )
 
@@ -96,4 +98,31 @@ def test_infantry_assaults_on_vehicles_agree_with_the_simulator():
     assert {s["kind"] for s in scenarios} == {f"tank_assault_{k}" for k in ("soft_skin", "open_topped", "enclosed")}
     assert any(s["army"] == "italy" and s["at"] and s["edition"] == "2e" for s in scenarios)
     problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 2000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_not_one_step_back_with_the_other_boxes_agrees_with_the_simulator():
+    """Not One Step Back! ticked with Vengeance, a lost NCO (Initiative Training or not), the Banzai
+    Charge, Tiger Fear or Avanti Savoia! on the order test page: the simulator rolls Vengeance's and
+    Initiative Training's dice first and re-takes a failed test at the same morale, in its own words
+    (``simulator.order_test``). Fails with the chance a man is removed taken from one case only (as the
+    page showed it before), or with the Banzai Charge leaving it in place."""
+    scenarios = order_test_box_scenarios(40, seed=35)
+    assert any(s["vengeance"] and s["edition"] == "2e" for s in scenarios)
+    assert any("germany" in s["boxes"] and s["edition"] == "2e" for s in scenarios)
+    assert any(s["banzai"] and s["edition"] == "2e" for s in scenarios)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 3000)]
+    assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_vehicle_guns_on_the_move_agree_with_the_simulator():
+    """Guns the charts mark Fixed fired on an Advance order: a vehicle's (every edition, often a US
+    Veteran gyro-stabilised one) at the -1 for moving or without it, and a towed one in 3rd edition; the
+    simulator refuses a towed gun on the move before 3rd edition and otherwise takes the -1 in its own
+    words (``simulator.to_hit_need``). Fails with the engine refusing every Fixed gun on the move."""
+    scenarios = vehicle_gun_scenarios(40, seed=35)
+    assert {s["edition"] for s in scenarios} == {"1e", "2e", "3e"}
+    assert any(s.get("gyro") and s["edition"] == "2e" for s in scenarios)
+    assert any(not s["vehicle"] for s in scenarios)
+    problems = [d for i, s in enumerate(scenarios) for d in compare(i, s, 1000)]
     assert not problems, "\n".join(str(p) for p in problems[:20])

@@ -169,6 +169,10 @@ def to_hit_need(ed: Ed, s: dict[str, Any], g: dict[str, Any]) -> int:
         mod += ed.pb
     if g["band"] == "long" and not exempt:
         mod += ed.long
+    if s["order"] == "advance" and w.get("fixed") and not s.get("vehicle") and s["edition"] != "3e":
+        # A towed gun is Fixed (§15): it cannot fire on the move before 3rd edition. A vehicle's gun turns
+        # with the vehicle, so it fires like any other weapon on the move.
+        raise ValueError("a towed gun cannot fire on an Advance order before 3rd edition")
     if s["order"] == "advance" and not w.get("assault") and not steady_on_move(s, w) and not bersaglieri_rifle(s, w):
         mod -= 1
     if s["firer_pins"]:
@@ -426,7 +430,10 @@ def shoot_armour(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, flo
 
 
 def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float]:
-    if s.get("banzai") and s.get("army") == "imperial-japan" and s["edition"] == "2e":
+    # The order test page has a box for each army's rule, and a player may tick several: ``boxes`` names
+    # the armies whose rules are ticked besides the unit's own.
+    armies = {s.get("army"), *s.get("boxes", ())}
+    if s.get("banzai") and "imperial-japan" in armies and s["edition"] == "2e":
         return {"pass": 1.0, "fubar": 0.0, "man_removed": 0.0}  # Banzai Charge: given without a roll
     second = s["edition"] == "2e"
     # Tiger Fear (2e): near a Tiger the unit tests with a pin more. Avanti Savoia! (2e): Italians 3
@@ -436,19 +443,19 @@ def order_test(rng: random.Random, ed: Ed, s: dict[str, Any]) -> dict[str, float
     # 4, 5 or 6 takes a pin away; the test is taken all the same.
     if s.get("vengeance") and second and s["quality"] != "inexperienced" and s["pins"] and rng.randint(1, 6) >= 4:
         pins -= 1
-    savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if s.get("army") == "italy" and second else 0
+    savoia = {"behind": -2, "ahead": 2}.get(s.get("avanti", ""), 0) if "italy" in armies and second else 0
     # A squad that lost its NCO: -1, unless German Initiative Training lets another man take over
     # (2e: on a 2+; 3e: Regulars and Veterans ignore the -1).
     nco = 0
     if s.get("nco"):
-        german = s.get("army") == "germany"
+        german = "germany" in armies
         if not german or (second and rng.randint(1, 6) == 1) or (not second and s["quality"] == "inexperienced"):
             nco = -1
     m = min(max(MORALE[s["quality"]] + s["officer"] + s["modifier"] + savoia + nco - pins, 2), ed.cap)
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     lost = 0.0
     # Not One Step Back! (2e): a Soviet unit failing near a commissar shoots a man and tries once more.
-    if s.get("commissar") and s.get("army") == "soviet-union" and s["edition"] == "2e" and a + b > m:
+    if s.get("commissar") and "soviet-union" in armies and s["edition"] == "2e" and (a + b > m or a == b == 6):
         lost = 1.0
         a, b = rng.randint(1, 6), rng.randint(1, 6)
     return {"pass": float(a + b <= m), "fubar": float(a == b == 6), "man_removed": lost}
@@ -1021,4 +1028,72 @@ def tank_assault_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
                 },
             }
         )
+    return out
+
+
+def order_test_box_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Order tests with Not One Step Back! ticked together with the page's other boxes: Vengeance, a lost
+    NCO (German Initiative Training or not), the Banzai Charge, Tiger Fear and Avanti Savoia!, in 2nd
+    edition (where they act) and 3rd; ``boxes`` names the armies of the other rules ticked."""
+    rng = random.Random(seed)
+    others = ("great-britain", "germany", "imperial-japan", "italy")
+    out = []
+    for i in range(count):
+        boxes = rng.sample(others, rng.randint(1, 2))
+        out.append(
+            {
+                "edition": ("2e", "2e", "2e", "3e")[i % 4],
+                "calc": "order_test",
+                "kind": "order_test_boxes",
+                "army": "soviet-union",
+                "boxes": boxes,
+                "quality": rng.choice(("inexperienced", "regular", "veteran")),
+                "pins": rng.randint(1, 4),
+                "officer": rng.choice((0, 0, 1, 2)),
+                "modifier": rng.randint(-1, 1),
+                "commissar": True,
+                "vengeance": "great-britain" in boxes,
+                "nco": "germany" in boxes or rng.random() < 0.3,
+                "banzai": "imperial-japan" in boxes and rng.random() < 0.5,
+                "tiger": "germany" in boxes and rng.random() < 0.5,
+                "avanti": rng.choice(("behind", "ahead")) if "italy" in boxes else "",
+            }
+        )
+    return out
+
+
+# The towed guns of the charts: "Team, Fixed" (notes §18, §15). A tank's gun of the same class shares the
+# profile; mounted on a vehicle it fires on the move.
+FIXED_GUNS = tuple({**w, "fixed": True} for w in (LIGHT_AT, MEDIUM_AT, AUTOCANNON, HOWITZER))
+
+
+def vehicle_gun_scenarios(count: int, seed: int) -> list[dict[str, Any]]:
+    """Guns the charts mark Fixed, on an Advance order: mounted on vehicles (often US Veteran crews with
+    gyro-stabilisers) in every edition, and towed in 3rd edition (where they pivot and fire); at armour
+    and at men."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        edition = ("1e", "2e", "2e", "3e")[i % 4]
+        towed = edition == "3e" and rng.random() < 0.4
+        w = rng.choice(FIXED_GUNS)
+        s: dict[str, Any] = {"edition": edition, "calc": "shooting", "kind": "vehicle_gun", "order": "advance"}
+        s.update(
+            firer_quality=rng.choice(("regular", "veteran", "veteran")),
+            firer_pins=rng.choice((0, 0, 1)),
+            vehicle=not towed,
+        )
+        if not towed and edition != "1e" and rng.random() < 0.6:
+            s.update(army="us", gyro=True)
+        g = _group(rng, edition, w, 1)
+        g.pop("indirect", None)
+        g.pop("attempt", None)
+        if w["slug"] == "light-howitzer" or i % 2:
+            s["target"] = _men(rng)
+        else:
+            g["ammo"] = "ap"
+            g.pop("template", None)
+            s["target"] = _armour(rng)
+        s["groups"] = [g]
+        out.append(s)
     return out

@@ -1,0 +1,184 @@
+"""Test cases for the phone's copy of the table rules (``static/js/game_rules.js``), written by this engine.
+
+Each case is a board situation, an action and its dice, played through ``rules.game.engine`` the way
+the server plays it, with the engine's answer: the order a tested unit takes and the morale it tested
+against, whether pins rout a unit (Fanatics included), and what the end of the turn leaves of a unit.
+``manage.py gameday_js_cases`` writes them to ``tests/js/gameday_cases.json``; Node's test runner
+(``node --test tests/js/``) feeds them to the JavaScript, and ``tests/rules/game/test_js_cases.py``
+checks that the file is what the engine answers now, so a change to either copy alone fails.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from rules.game.editions import game_rules
+from rules.game.engine import (
+    Action,
+    GameSetup,
+    GameState,
+    _test_needed,
+    _test_odds,
+    apply,
+    end_turn,
+    give_order,
+    new_state,
+    recorded_draw,
+)
+
+EDITIONS = ("v1", "v2", "v3")
+QUALITIES = ("inexperienced", "regular", "veteran")
+
+
+class _Threes:
+    """The dice the engine rolls besides the cases' own (FUBAR's chart, a Rally's D6): always a 3, so
+    the cases are the same every time they are written."""
+
+    def randint(self, a: int, b: int) -> int:
+        return min(max(3, a), b)
+
+    def randrange(self, stop: int) -> int:
+        return 0
+
+
+# Dice that reach every outcome: double one, double six (FUBAR), and sums either side of each morale.
+DICE = ((1, 1), (1, 2), (2, 3), (3, 4), (4, 4), (4, 5), (5, 5), (5, 6), (6, 6))
+
+
+def _setup(edition: str, quality: str = "regular", *, models: int | None = 5, fanatic: bool = False, dice: int = 1):
+    unit = {"key": "u", "name": "U", "quality": quality, "models": models, "fanatic": fanatic, "dice": dice}
+    officer = {"key": "o", "name": "O", "quality": "regular", "models": 1, "officer_bonus": 2}
+    return GameSetup.from_data(
+        {
+            "edition": edition,
+            "sides": [
+                {"key": "a", "name": "A", "units": [unit, officer]},
+                {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
+            ],
+        }
+    )
+
+
+def _range(state: GameState) -> list[int]:
+    return [state.rules.combat.morale_min, state.rules.combat.morale_cap]
+
+
+def order_cases() -> list[dict[str, Any]]:
+    """An order given to a unit with 0 to 4 pins, with or without the officer's +2, on each set of dice:
+    the order the engine gives it (``given``) and the morale it tested against (None: no test)."""
+    cases = []
+    for edition, quality, pins, order, officer, dice in itertools.product(
+        EDITIONS, QUALITIES, range(5), ("advance", "rally", "down"), (False, True), DICE
+    ):
+        state = new_state(_setup(edition, quality))
+        state.units["u"].pins = pins
+        apply(state, recorded_draw("a"))
+        row_morale = state.units["u"].setup.base_morale  # the row's data-morale (no Avanti, no NCO lost)
+        action = give_order(state, "u", order, _Threes(), officer="o" if officer else None, dice=dice)
+        apply(state, action)
+        detail = state.log[-1].detail
+        cases.append(
+            {
+                "edition": edition,
+                "unit": {"morale": row_morale, "pins": pins},
+                "order": order,
+                "bonus": 2 if officer else 0,
+                "dice": list(dice),
+                "range": _range(state),
+                "morale": detail.get("morale"),
+                "given": detail["given"],
+            }
+        )
+    return cases
+
+
+def morale_cases() -> list[dict[str, Any]]:
+    """The morale of a test under Tiger Fear (one more pin) and after Vengeance's die shed a pin, as
+    the engine's test odds have it (None: no test)."""
+    cases = []
+    for edition, quality, pins, tiger, shed, bonus in itertools.product(
+        EDITIONS, QUALITIES, range(4), (False, True), (0, 1), (0, 1, 2)
+    ):
+        if shed > pins:
+            continue  # Vengeance acts on a pinned unit only
+        state = new_state(_setup(edition, quality))
+        unit = state.units["u"]
+        unit.pins = pins
+        needed = _test_needed(unit, "advance", tiger)
+        morale = _test_odds(state, unit, bonus, tiger=tiger, shed=shed).morale if needed else None
+        cases.append(
+            {
+                "edition": edition,
+                "unit": {"morale": unit.setup.base_morale, "pins": pins},
+                "bonus": bonus,
+                "tiger": tiger,
+                "shed": shed,
+                "range": _range(state),
+                "morale": morale,
+            }
+        )
+    return cases
+
+
+def pin_cases() -> list[dict[str, Any]]:
+    """A pin added to a unit (men known or not, Fanatic or not) up to and past its morale: routed or not."""
+    cases = []
+    for edition, quality, fanatic, models in itertools.product(EDITIONS, QUALITIES, (False, True), (None, 1, 2, 5)):
+        for pins in range(7, 12):
+            state = new_state(_setup(edition, quality, models=models, fanatic=fanatic))
+            unit = state.units["u"]
+            unit.pins = pins
+            apply(state, Action("pins", side="a", unit="u", data={"delta": 1}))
+            cases.append(
+                {
+                    "edition": edition,
+                    "pins": unit.pins,
+                    "limit": unit.setup.base_morale,
+                    "pin_rout": state.rules.combat.pin_rout,
+                    "fanatic": fanatic,
+                    "men": models,
+                    "routs": unit.destroyed,
+                }
+            )
+    return cases
+
+
+def end_turn_cases() -> list[dict[str, Any]]:
+    """A unit at the end of the turn (its order, released or not, its pins, destroyed or not, one or two
+    dice, the D3 it rolled to stay Down): its dice back in the bag, its order kept, its pins."""
+    cases = []
+    for edition, order, released, pins, destroyed, dice, d3 in itertools.product(
+        EDITIONS, ("down", "ambush", "fire", ""), (False, True), range(4), (False, True), (1, 2), (1, 2, 3)
+    ):
+        state = new_state(_setup(edition, dice=dice))
+        unit = state.units["u"]
+        unit.pins = pins
+        unit.orders = [order] if order else []
+        unit.destroyed = destroyed
+        action = end_turn(state, _Threes(), release=["u"] if released else [], force=True, down_dice={"u": d3})
+        apply(state, action)
+        cases.append(
+            {
+                "edition": edition,
+                "unit": {"destroyed": destroyed, "dice": dice, "order": order, "pins": pins},
+                "released": released,
+                "down": game_rules(edition).down_end_turn,
+                "d3": d3,
+                "orders_left": 0 if unit.destroyed else unit.setup.dice - len(unit.orders),
+                "kept": unit.kept,
+                "order_after": unit.order or "",
+                "pins_after": unit.pins,
+            }
+        )
+    return cases
+
+
+def all_cases() -> dict[str, Any]:
+    return {
+        "written_by": "manage.py gameday_js_cases (rules.game.js_cases)",
+        "orders": order_cases(),
+        "morale": morale_cases(),
+        "pins": pin_cases(),
+        "end_turn": end_turn_cases(),
+    }

@@ -1,0 +1,71 @@
+/* The rules game day works out on the phone, with no page and no network: the order test's morale
+   and outcome, the rout at the pin limit (Fanatics included) and a unit's end of turn. game.js reads
+   the board's rows into plain values and calls these; Node runs them against cases the Python engine
+   wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
+   Each function names the engine function it mirrors (rules/game/engine.py). */
+(function (root, factory) {
+  var rules = factory();
+  if (typeof module === "object" && module.exports) module.exports = rules;
+  else root.MusterGameRules = rules;
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var VENGEANCE_SHEDS_ON = 4;  // engine.VENGEANCE_SHEDS_ON: Vengeance's die loses a pin on 4-6
+
+  // Pins Vengeance's die makes the unit lose before its order (engine._shed): one on 4-6.
+  function vengeanceShed(die) {
+    return die >= VENGEANCE_SHEDS_ON ? 1 : 0;
+  }
+
+  // The morale an order test is taken against, or null when the order needs no test
+  // (engine._test_needed, engine._test_odds). unit: {morale: its row's morale (base, Avanti and a
+  // lost NCO included), pins}; bonus: the officer's; tiger: Tiger Fear (one more pin, so an
+  // unpinned unit tests too); shed: pins Vengeance took away first; range: the edition's [min, max].
+  function testMorale(unit, order, bonus, tiger, shed, range) {
+    if (order === "down") return null;  // a pinned unit given Down takes no test
+    if (unit.pins <= 0 && !tiger) return null;
+    var pins = Math.max(unit.pins - (shed || 0), 0) + (tiger ? 1 : 0);
+    return Math.min(Math.max(unit.morale + (bonus || 0) - pins, range[0]), range[1]);
+  }
+
+  // The order a tested unit takes (engine._passes; Not One Step Back!'s re-roll replaces the dice):
+  // "fubar" on a double six, the order on dice at or under the morale, else "down".
+  function testOutcome(dice, reroll, morale, order) {
+    var final = reroll || dice;
+    if (final[0] === 6 && final[1] === 6) return {given: "fubar", dice: final};
+    return {given: final[0] + final[1] <= morale ? order : "down", dice: final};
+  }
+
+  // Whether the test failed and Not One Step Back! takes it again (a man removed for it).
+  function retakes(dice, morale) {
+    return (dice[0] === 6 && dice[1] === 6) || dice[0] + dice[1] > morale;
+  }
+
+  // Pins at the unit's unmodified morale destroy it (engine._pin_limit_reached), unless the edition
+  // has no pin rout, or it is Fanatic with two or more men left (men unknown: routed).
+  function routs(pins, limit, pinRout, fanatic, men) {
+    if (!pinRout || pins < limit) return false;
+    return !(fanatic && men !== null && men !== undefined && men >= 2);
+  }
+
+  // One unit at the end of the turn (engine._end_turn): a Down or Ambush order not released is kept
+  // (its die stays out of the bag); a unit kept Down sheds pins, a D3 (its die, 1-3) or all of
+  // them, as the edition says. unit: {destroyed, dice, order, pins}; downRule: "d3" or "all".
+  function endOfTurn(unit, released, downRule, d3) {
+    if (unit.destroyed) return {ordersLeft: 0, kept: false, order: unit.order, pins: unit.pins};
+    var kept = (unit.order === "down" || unit.order === "ambush") && !released;
+    var pins = unit.pins;
+    if (kept && unit.order === "down" && pins) pins -= downRule === "d3" ? Math.min(d3 || 0, pins) : pins;
+    return {ordersLeft: kept ? unit.dice - 1 : unit.dice, kept: kept, order: kept ? unit.order : "", pins: pins};
+  }
+
+  return {
+    VENGEANCE_SHEDS_ON: VENGEANCE_SHEDS_ON,
+    vengeanceShed: vengeanceShed,
+    testMorale: testMorale,
+    testOutcome: testOutcome,
+    retakes: retakes,
+    routs: routs,
+    endOfTurn: endOfTurn,
+  };
+});

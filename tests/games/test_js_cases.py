@@ -1,0 +1,32 @@
+"""The cases the phone's rules are tested on (tests/js/gameday_cases.json) are what the engine answers now.
+
+Node's test runner checks static/js/game_rules.js against the file (``node --test tests/js/``, in
+``make test``); this checks the file against rules.game.engine, so changing the engine without the phone
+(or the file by hand) fails here, and changing the phone's copy alone fails there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+from armybuilder.games.management.commands.gameday_js_cases import CASES, cases_text
+
+
+def test_the_committed_cases_are_the_engines_answers_now():
+    assert CASES.read_text(encoding="utf-8") == cases_text(), (
+        "rules.game.engine answers differently: run `manage.py gameday_js_cases`, then `node --test tests/js/`"
+    )
+
+
+def test_the_cases_are_hundreds_over_every_part():
+    cases = json.loads(CASES.read_text(encoding="utf-8"))
+    assert {part: len(cases[part]) > 300 for part in ("orders", "morale", "pins", "end_turn")} == dict.fromkeys(
+        ("orders", "morale", "pins", "end_turn"), True
+    )
+
+
+def test_node_runs_the_phones_rules_against_them():
+    assert shutil.which("node"), "Node runs the phone's rules: `scripts/system-deps.sh test` installs it"
+    done = subprocess.run(["node", "--test", "tests/js/"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

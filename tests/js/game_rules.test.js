@@ -1,0 +1,58 @@
+// The phone's copy of the table rules (static/js/game_rules.js) against the Python engine's answers:
+// tests/js/gameday_cases.json, written by `manage.py gameday_js_cases` (rules/game/js_cases.py).
+// Run with Node's own test runner: `node --test tests/js/` (part of `make test`).
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const fs = require("node:fs");
+
+const rules = require(path.join(__dirname, "..", "..", "static", "js", "game_rules.js"));
+const cases = JSON.parse(fs.readFileSync(path.join(__dirname, "gameday_cases.json"), "utf8"));
+
+function label(c) {
+  return JSON.stringify(c);
+}
+
+test("the cases cover every part, in every edition", () => {
+  for (const part of ["orders", "morale", "pins", "end_turn"]) {
+    assert.ok(cases[part].length > 100, part);
+    assert.deepEqual([...new Set(cases[part].map((c) => c.edition))].sort(), ["v1", "v2", "v3"], part);
+  }
+  const given = new Set(cases.orders.map((c) => c.given));
+  for (const outcome of ["advance", "rally", "down", "fubar"]) assert.ok(given.has(outcome), outcome);
+  assert.ok(cases.pins.some((c) => c.routs) && cases.pins.some((c) => !c.routs && c.pins >= c.limit));
+});
+
+test("an order test's morale and the order the unit takes, as the engine gives them", () => {
+  for (const c of cases.orders) {
+    const morale = rules.testMorale(c.unit, c.order, c.bonus, false, 0, c.range);
+    assert.equal(morale, c.morale, label(c));
+    const given = morale === null ? c.order : rules.testOutcome(c.dice, null, morale, c.order).given;
+    assert.equal(given, c.given, label(c));
+  }
+});
+
+test("Tiger Fear's extra pin and Vengeance's shed pin move the morale as the engine does", () => {
+  for (const c of cases.morale) {
+    assert.equal(rules.testMorale(c.unit, "advance", c.bonus, c.tiger, c.shed, c.range), c.morale, label(c));
+  }
+});
+
+test("pins at the unit's morale rout it, unless it is Fanatic with two men or more", () => {
+  for (const c of cases.pins) {
+    assert.equal(rules.routs(c.pins, c.limit, c.pin_rout, c.fanatic, c.men), c.routs, label(c));
+  }
+});
+
+test("the end of the turn: dice back in the bag, Down and Ambush kept, pins shed staying Down", () => {
+  for (const c of cases.end_turn) {
+    const after = rules.endOfTurn(c.unit, c.released, c.down, c.d3);
+    assert.equal(after.ordersLeft, c.orders_left, label(c));
+    if (c.unit.destroyed) continue;  // a destroyed unit's dice have left the game: nothing else to say
+    assert.equal(after.kept, c.kept, label(c));
+    assert.equal(after.order, c.order_after, label(c));
+    assert.equal(after.pins, c.pins_after, label(c));
+  }
+});
