@@ -70,6 +70,7 @@ test: system-deps-test install-dev messages
 # PDFs), for the change-test-change loop; `make test` stays the whole suite, as CI runs it.
 test-fast: install-dev messages
 	$(PY) -m pytest -m "not browser" -q
+	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
