@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-if TYPE_CHECKING:
-    from armybuilder.lists.models import Entry
+
+class SavedEntry(Protocol):
+    """What a note reads of a list's entry (``lists.models.Entry``), named by its shape: the catalogue
+    sits below the lists and does not import them."""
+
+    pk: int
+    unit: object
+    army_list: object
+
 
 # The unit's stamp for each kind of change, and how the note names it.
 CHANGES = (
@@ -31,7 +38,7 @@ def what_changed(unit: object, since: datetime) -> list[str]:
     return [str(label) for stamp, label in CHANGES if getattr(unit, stamp) > since]
 
 
-def unit_change_notes(entries: Iterable[Entry], *, since: datetime | None = None) -> dict[int, str]:
+def unit_change_notes(entries: Iterable[SavedEntry], *, since: datetime | None = None) -> dict[int, str]:
     """``{entry.pk: note}`` for entries whose unit was removed or changed since the list was saved.
 
     ``since`` defaults to the entry's list ``updated_at``, which every edit of the list moves.

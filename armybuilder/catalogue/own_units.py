@@ -261,13 +261,13 @@ def copy_unit(owner, unit: Unit, army: Army | None = None) -> Unit:
 
 def lists_using(unit: Unit) -> list[str]:
     """The names of the saved lists (the trash's too) that take ``unit``: it cannot go while they do."""
-    from armybuilder.lists.models import ArmyList
-
-    rows = ArmyList.objects.filter(entries__unit=unit).distinct().order_by("name")
-    return [
-        _("%(name)s (in the trash)") % {"name": row.name} if row.deleted_at else row.name
-        for row in rows.only("name", "deleted_at")
-    ]
+    # Through the entries' reverse relation: the catalogue sits below the lists and never imports them.
+    rows = (
+        unit.entries.order_by("army_list__name", "army_list_id")
+        .values_list("army_list_id", "army_list__name", "army_list__deleted_at")
+        .distinct()
+    )
+    return [_("%(name)s (in the trash)") % {"name": name} if deleted else name for _pk, name, deleted in rows]
 
 
 # -- A definition read from a file (a JSON list's ``own_units``) -----------------------------

@@ -20,16 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from armybuilder.catalogue.models import Option, Unit
 from armybuilder.importers.names import _clean, _fit, _name_keys, _unique_slug, _words
 from armybuilder.reference.models import Edition, SpecialRule, Status, Weapon, WeaponCategory
 from armydata.model import ImportedWeapon
 from armydata.weapon_profiles import Profile, ProfileRefused, parse_profile, split_mount
-
-if TYPE_CHECKING:
-    from armybuilder.importers.writer import CatalogueResult
 
 IMPORTED_WEAPON_POSITION = 900
 # The chart's columns (PositiveSmallIntegerField); the profile parser keeps far below them.
@@ -38,6 +35,19 @@ _SMALL = 32767
 
 class RuleResolver(Protocol):
     def resolve_all(self, names: Iterable[str]) -> list[SpecialRule]: ...
+
+
+class WeaponTally(Protocol):
+    """What the mapping counts and warns about: the writer's ``CatalogueResult`` is one. A protocol
+    rather than an import, so the writer, which calls the mapping, is the only one of the two that
+    knows the other."""
+
+    weapons_matched: int
+    weapons_created: int
+    weapons_kept: int
+    weapons_refused: int
+
+    def warn(self, message: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +86,7 @@ class WeaponChart:
     profile, or a profile refused); ``resolve_mounted(name)`` adds the mount a variant's name gives.
     """
 
-    def __init__(self, edition: Edition, source: str, rules: RuleResolver, result: CatalogueResult):
+    def __init__(self, edition: Edition, source: str, rules: RuleResolver, result: WeaponTally):
         self.edition = edition
         self.source = source
         self.rules = rules

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from armybuilder.catalogue.change_notes import unit_change_notes
 from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
-from armybuilder.importers.writer import unit_change_notes
 from armybuilder.lists.builder_forms import option_blocks, platoon_choices, platoon_kind_labels
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,9 +23,17 @@ from rules.errors import RulesError
 if TYPE_CHECKING:
     from armybuilder.catalogue.models import Army
     from armybuilder.lists.models import ArmyList, Entry
-    from armybuilder.playsheets.context import WeaponLine
     from armybuilder.reference.models import Weapon as WeaponRow
     from rules.combat.results import OrderTestOdds
+
+
+class CardLine(Protocol):
+    """A unit card's weapon line (the playsheets' ``WeaponLine``, a frozen dataclass): the shots and
+    rules the national rules rewrite. Named by its shape so the cards depend on these rules, not back."""
+
+    shots: str
+    rules: str
+
 
 NAMES = {
     "hitler-s-buzzsaw": gettext_lazy("Hitler's Buzzsaw"),
@@ -448,7 +456,7 @@ def shooting_notes(prepared: national.PreparedShooting, weapon_names: Sequence[s
     return notes
 
 
-def card_line(army_list: ArmyList, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
+def card_line[L: CardLine](army_list: ArmyList, weapon: WeaponRow, line: L) -> L:
     """A unit card's weapon line with the shots the army's rules give, and the rule named in its rules."""
     army = list_army(army_list)
     if not army:
@@ -465,7 +473,7 @@ def card_rules(entry: Entry) -> list[str]:
     return [str(GAIN_NAMES[g.rule]) for g in entry_gained(entry)]
 
 
-def card_entry_line(entry: Entry, weapon: WeaponRow, line: WeaponLine) -> WeaponLine:
+def card_entry_line[L: CardLine](entry: Entry, weapon: WeaponRow, line: L) -> L:
     """``card_line`` for one unit: also a rifle of a unit with the Italian bonus's Fire and Manoeuvre
     names the rule in its rules ("No −1 for Advancing: Fire and Manoeuvre (Combattere)")."""
     line = card_line(entry.army_list, weapon, line)

@@ -45,6 +45,7 @@ from rules.combat.dice import (
     poisson_binomial,
 )
 from rules.combat.flamer import flamer_hits, resolve_flamethrowers
+from rules.combat.groups import ShotGroupInput
 from rules.combat.he import default_models_under_template, resolve_he
 from rules.combat.morale import order_test as _order_test
 from rules.combat.morale import pins_that_matter, shooting_with_morale
@@ -87,30 +88,6 @@ from rules.combat.weapons import Weapon, check_band
 from rules.errors import RulesError
 
 TargetInput = TargetCtx  # kind, quality, models, cover, down, damage_value, facing, gun_shield, ...
-
-
-@dataclass(frozen=True)
-class ShotGroupInput:
-    """Models of the firing unit that fire the same weapon from the same range band.
-
-    ``models_under_template`` is the count of models one HE template covers (default: see
-    ``he.DEFAULT_MODELS_UNDER_TEMPLATE``). ``ammo`` picks AP or HE for guns with both ("auto": HE at
-    infantry/artillery, which is compulsory [BS2, JK3], AP at vehicles). ``indirect`` overrides the
-    weapon's flag; ``ranging_attempt``/``zeroed`` give the indirect to-hit step.
-    """
-
-    weapon: Weapon
-    models: int
-    band: str = "normal"
-    models_under_template: int | None = None
-    ammo: Literal["auto", "ap", "he"] = "auto"
-    indirect: bool | None = None
-    ranging_attempt: int = 1
-    zeroed: bool = False
-    short_crew: bool = False
-    steady_on_move: bool = False  # no -1 for moving: a national rule (``rules.combat.national``)
-    reroll_failed_pen: bool = False  # a failed pen roll at a vehicle is rolled again: a national rule
-    extra_dice: int = 0  # bonus dice of the group's weapon: a national rule (one per three riflemen)
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from rules.combat.weapons import Weapon
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rules.combat.api import ShotGroupInput
     from rules.combat.context import TargetCtx
+    from rules.combat.groups import ShotGroupInput
     from rules.combat.volley import VolleyResult
 
 Effect = Literal[
