@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .builder_module import sniff_module
 from .safety import CatalogueImportError, expand_archive
 
 DEFAULT_ARCHIVE_URL = "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
@@ -128,16 +129,26 @@ def catalogue_files(repository: Repository, archive: bytes) -> dict[str, bytes]:
     GitHub puts everything under one ``REPO-REF/`` folder; it is dropped. Other files (read-me
     files, images, workflows) are not unpacked at all.
     """
-    members = expand_archive(
-        f"{repository.label}.zip", archive, keep=lambda name: name.lower().endswith(CATALOGUE_SUFFIXES)
-    )
+    members = expand_archive(f"{repository.label}.zip", archive, keep=_maybe_catalogue)
     files: dict[str, bytes] = {}
     for name, data in members.items():
         inside = name.split("/", 1)[1] if "/" in name else name
-        files[inside] = data
+        # A .json or extensionless member is kept only when it is an army-builder module.
+        if name.lower().endswith(CATALOGUE_SUFFIXES) or sniff_module(inside, data):
+            files[inside] = data
     if not files:
-        raise CatalogueImportError(f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz)")
+        raise CatalogueImportError(
+            f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz) and no army-builder module"
+        )
     return files
+
+
+def _maybe_catalogue(name: str) -> bool:
+    """Members worth unpacking: BattleScribe files, and JSON or extensionless files that may be a module
+    (the module ``TTAMBA-Condensed`` has no extension); their content decides, each bounded like any file."""
+    lower = name.lower()
+    base = lower.rsplit("/", 1)[-1]
+    return lower.endswith(CATALOGUE_SUFFIXES) or lower.endswith(".json") or ("." not in base.lstrip(".") and bool(base))
 
 
 def fetch_repository(

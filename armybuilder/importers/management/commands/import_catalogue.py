@@ -1,7 +1,7 @@
-"""Import community army data (BattleScribe or Barracks) into the catalogue.
+"""Import community army data (BattleScribe, Barracks or an army-builder module) into the catalogue.
 
 ``PATH`` may be files, folders or zip archives (.zip, .gstz, .catz); ``--github OWNER/REPO[@REF]``
-downloads a repository's archive and takes every BattleScribe file in it. BattleScribe and
+downloads a repository's archive and takes every BattleScribe file and army-builder module in it. BattleScribe and
 Barracks files given together are parsed separately and written in one transaction. Anything
 that cannot be imported stops the command with exit code 1 and the reason on stderr, and
 nothing is written.
@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from armybuilder.importers.writer import import_catalogues, parse_files
-from armydata.github import fetch_repository
+from armydata.github import CATALOGUE_SUFFIXES, fetch_repository
 from armydata.loader import load_paths
 from armydata.safety import CatalogueImportError
 
@@ -118,7 +118,11 @@ class Command(BaseCommand):
             allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
         )
         if enabled:
-            stream.write(f"{repository.label}: {len(fetched)} BattleScribe files\n")
+            modules = sum(1 for key in fetched if not key.lower().endswith(CATALOGUE_SUFFIXES))
+            described = f"{len(fetched) - modules} BattleScribe files"
+            if modules:
+                described += f", {modules} army-builder module{'s' if modules != 1 else ''}"
+            stream.write(f"{repository.label}: {described}\n")
         for key, data in fetched.items():
             if key in files:
                 raise CatalogueImportError(f"two files are named {key}")
