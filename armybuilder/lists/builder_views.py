@@ -34,6 +34,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.core import signing
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -52,6 +53,7 @@ from armybuilder.lists import national as list_national
 from armybuilder.lists import services
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.builder_forms import (
+    PERIODS,
     AddEntryForm,
     CatalogueFilterForm,
     EntryPlatoonForm,
@@ -162,6 +164,7 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         add_to = choices[1][0] if len(choices) > 1 else ""
     filter_form = CatalogueFilterForm(request.GET)
     query, unit_type = filter_form.filters()
+    period, extra = filter_form.extras()
     army_list = roster.army_list
     return _context(
         roster,
@@ -171,8 +174,12 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         platoon_kinds=platoon_kinds(army_list.edition.slug),
         filter_query=query,
         filter_type=unit_type,
+        filter_period=period,
+        filter_extra=extra,
+        periods=PERIODS,
+        marked_units=_has_marked_units(army_list),
         unit_types=UnitType.choices,
-        catalogue=_catalogue(army_list, query, unit_type, request.user),
+        catalogue=_catalogue(army_list, query, unit_type, request.user, period=period, extra=extra),
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
         national_choice=list_national.choice_context(army_list),
@@ -256,19 +263,36 @@ def builder_editors(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The catalogue's units filtered by name and type: the live filter's fragment."""
     army_list = get_object_or_404(lists_for_user(request).active().select_related("army"), pk=pk)
-    query, unit_type = CatalogueFilterForm(request.GET).filters()
-    params = urlencode({k: v for k, v in (("q", query), ("type", unit_type)) if v})
+    filter_form = CatalogueFilterForm(request.GET)
+    query, unit_type = filter_form.filters()
+    period, extra = filter_form.extras()
+    chosen = (("q", query), ("type", unit_type), ("period", period), ("extra", "on" if extra else ""))
+    params = urlencode({k: v for k, v in chosen if v})
     page_url = builder_url(army_list) + (f"?{params}" if params else "")
     if not request.htmx:
         return HttpResponseRedirect(f"{page_url}#catalogue")
     context = {
-        "catalogue": _catalogue(army_list, query, unit_type, request.user),
+        "catalogue": _catalogue(army_list, query, unit_type, request.user, period=period, extra=extra),
         "filter_query": query,
         "filter_type": unit_type,
+        "filter_period": period,
+        "filter_extra": extra,
     }
     response = HttpResponse(render_to_string(f"{TEMPLATE}#catalogue-results", context, request))
     # Keep the filter in the address bar, so a reload or a shared link shows the same units.
     return replace_url(response, page_url)
+
+
+def source_flag_labels() -> dict[str, str]:
+    """The words a catalogue row uses for the marks imported data puts on units."""
+    return {
+        "campaign": _("campaign"),
+        "community": _("community"),
+        "compendium": _("compendium"),
+        "bluesky": _("blue-sky campaign"),
+        "special": _("special"),
+        "experimental": _("experimental"),
+    }
 
 
 @dataclass
@@ -281,6 +305,7 @@ class CatalogueRow:
     costs: str  # costs per quality, with "pts"
     weapons: str
     own: bool = False  # the player's entry, typed from their book: marked, not checked data
+    marks: str = ""  # what the data marks it as (campaign, community, experimental...), in words
     # The unit as "Add" puts it in the list (``added``): builder.js shows it at the tap.
     added_points: int | None = None
     added_dice: int = 0
@@ -324,7 +349,14 @@ def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, 
 CREW_SERVED = frozenset({UnitType.TEAM, UnitType.ARTILLERY})
 
 
-def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> list[CatalogueRow]:
+def _has_marked_units(army_list: ArmyList) -> bool:
+    """Whether the army has units its data marks (campaign, community, experimental...): the filter offers them."""
+    return any(Unit.objects.filter(army=army_list.army).available().values_list("source_flags", flat=True))
+
+
+def _catalogue(
+    army_list: ArmyList, query: str, unit_type: str, user=None, *, period: str = "", extra: bool = False
+) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
@@ -338,6 +370,12 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
     units = Unit.objects.for_player(army_list.army, user).order_by("position", "name")
     if unit_type:
         units = units.filter(unit_type=unit_type)
+    if period:
+        # A unit whose data names no period is offered in every one.
+        units = units.filter(Q(periods="") | Q(periods__contains=period))
+    if not extra:
+        # Campaign, community and experimental units (imported data marks them) wait until asked for.
+        units = [unit for unit in units if not unit.source_flags]
     if match:
         ranked = [
             (rank, unit)
@@ -354,6 +392,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
         units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
     units = list(units)
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
+    flag_labels = source_flag_labels()
     required = _required_choices(units)
     rows = []
     for unit in units:
@@ -367,6 +406,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
             CatalogueRow(
                 pk=unit.pk,
                 name=unit.display_name,
+                marks=", ".join(flag_labels.get(flag, flag) for flag in unit.source_flags or ()),
                 facts=f"{types.get(unit.unit_type, unit.unit_type)} · {models}",
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,
