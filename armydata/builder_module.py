@@ -348,6 +348,13 @@ class _ModuleParser:
                     units.append(self._unit(nation, label, variant, source_id, army_flags))
                 except CatalogueImportError as exc:
                     self.report.skip(f"{nation}: {label}", exc.message)
+        guessed = sum(1 for unit in units if unit.type_source == "name")
+        marked = sum(1 for unit in units if unit.flags)
+        skipped = sum(1 for entry, _reason in self.report.skipped if entry.startswith(f"{nation}: "))
+        self.report.warn(
+            f"{nation}: {len(units)} units read, {skipped} skipped; {guessed} typed from their name alone; "
+            f"{marked} marked campaign, community or experimental (offered only when a player asks)"
+        )
         return ImportedArmy(source_id=_slug(nation), name=nation, national_rules=national, units=units)
 
     def _variant_label(self, name: str, variant: _Variant, distinct: list[_Variant], number: int) -> str:
@@ -490,7 +497,6 @@ class _ModuleParser:
         models: int,
         default_weapon: str | None,
     ) -> tuple[list[ImportedOption], dict[str, int], int, list[ImportedOptionGroup]]:
-        names = {_text(o.get("name")) for o in options}
         per_model_cost: dict[str, int] = {}
         extra_men = 0
         merged: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -504,7 +510,7 @@ class _ModuleParser:
             unlocked = option.get("unlockedByLocal")
             if isinstance(unlocked, dict):
                 continue  # locked behind a key no list holds
-            offered, needs = _unlocks(unlocked, quality_of, qualities, names)
+            offered, needs = _unlocks(unlocked, quality_of, qualities)
             if not offered:
                 continue
             price = _whole(option.get("points", 0), f"{label} points", minimum=-_MAX_POINTS)
@@ -614,9 +620,7 @@ def _available(option: dict[str, Any], nation: str) -> bool:
     return isinstance(nations, list) and nation in [_text(n) for n in nations]
 
 
-def _unlocks(
-    unlocked: Any, quality_of: dict[str, str], qualities: list[str], names: set[str]
-) -> tuple[list[str], list[str]]:
+def _unlocks(unlocked: Any, quality_of: dict[str, str], qualities: list[str]) -> tuple[list[str], list[str]]:
     """(qualities an option is offered at, options it needs first) from its ``unlockedByLocal``."""
     if unlocked is None:
         return list(qualities), []

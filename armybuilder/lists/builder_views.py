@@ -34,14 +34,13 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.core import signing
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -166,6 +165,8 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
     query, unit_type = filter_form.filters()
     period, extra = filter_form.extras()
     army_list = roster.army_list
+    marked: list[bool] = []
+    catalogue = _catalogue(army_list, query, unit_type, request.user, period=period, extra=extra, marked=marked)
     return _context(
         roster,
         groups=roster.groups(),
@@ -177,9 +178,9 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         filter_period=period,
         filter_extra=extra,
         periods=PERIODS,
-        marked_units=_has_marked_units(army_list),
+        marked_units=any(marked),
         unit_types=UnitType.choices,
-        catalogue=_catalogue(army_list, query, unit_type, request.user, period=period, extra=extra),
+        catalogue=catalogue,
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
         national_choice=list_national.choice_context(army_list),
@@ -286,12 +287,12 @@ def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def source_flag_labels() -> dict[str, str]:
     """The words a catalogue row uses for the marks imported data puts on units."""
     return {
-        "campaign": _("campaign"),
-        "community": _("community"),
-        "compendium": _("compendium"),
-        "bluesky": _("blue-sky campaign"),
-        "special": _("special"),
-        "experimental": _("experimental"),
+        "campaign": pgettext("unit mark", "campaign"),
+        "community": pgettext("unit mark", "community"),
+        "compendium": pgettext("unit mark", "compendium"),
+        "bluesky": pgettext("unit mark", "blue-sky campaign"),
+        "special": pgettext("unit mark", "special"),
+        "experimental": pgettext("unit mark", "experimental"),
     }
 
 
@@ -349,13 +350,15 @@ def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, 
 CREW_SERVED = frozenset({UnitType.TEAM, UnitType.ARTILLERY})
 
 
-def _has_marked_units(army_list: ArmyList) -> bool:
-    """Whether the army has units its data marks (campaign, community, experimental...): the filter offers them."""
-    return any(Unit.objects.filter(army=army_list.army).available().values_list("source_flags", flat=True))
-
-
 def _catalogue(
-    army_list: ArmyList, query: str, unit_type: str, user=None, *, period: str = "", extra: bool = False
+    army_list: ArmyList,
+    query: str,
+    unit_type: str,
+    user=None,
+    *,
+    period: str = "",
+    extra: bool = False,
+    marked: list[bool] | None = None,
 ) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
@@ -364,15 +367,19 @@ def _catalogue(
     words ("MG42", "zook", "AT gun": ``reference.search``), ranked: units named so first (the
     alias's first meaning before its others: "MG42" the MMG team, then the LMG team), then units
     whose main weapon it is, then any other unit that carries one; within a tier, the better
-    match first, then the army's order.
+    match first, then the army's order. ``marked``, when given, receives whether any of the
+    army's units is marked by its data (campaign, community, experimental...), so the page offers
+    the checkbox that shows them without another query.
     """
     match = search.matcher(army_list.edition_id, query)
-    units = Unit.objects.for_player(army_list.army, user).order_by("position", "name")
+    units = list(Unit.objects.for_player(army_list.army, user).order_by("position", "name"))
+    if marked is not None:
+        marked.append(any(unit.source_flags for unit in units))
     if unit_type:
-        units = units.filter(unit_type=unit_type)
+        units = [unit for unit in units if unit.unit_type == unit_type]
     if period:
         # A unit whose data names no period is offered in every one.
-        units = units.filter(Q(periods="") | Q(periods__contains=period))
+        units = [unit for unit in units if not unit.periods or period in unit.periods]
     if not extra:
         # Campaign, community and experimental units (imported data marks them) wait until asked for.
         units = [unit for unit in units if not unit.source_flags]

@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -281,3 +283,31 @@ def test_a_unit_with_a_price_that_is_no_number_is_skipped_with_the_reason():
     catalogue = parse_module({"TTAMBA-Test": json.dumps(data).encode()})
     assert all(u.name != "MMG Team" for u in army(catalogue, "Germany").units)
     assert any("'lots', not a whole number" in reason for _entry, reason in catalogue.report.skipped)
+
+
+def test_hostile_values_anywhere_in_the_file_give_a_clear_refusal_or_a_skip_never_a_crash():
+    """Each value of the test file replaced by an odd one (a bool, a huge number, a list...), 300 times."""
+    base = json.loads(MODULE.read_bytes())
+    odd = [None, True, -5, 10**12, 2.5, "x", "", [], {}, [1, {"a": 2}], {"all": 3}, "Damage Value: 999+"]
+
+    def paths(node, path=()):
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in children:
+            yield (*path, key)
+            yield from paths(value, (*path, key))
+
+    every = list(paths(base))
+    rng = random.Random(32)
+    for _ in range(300):
+        data = copy.deepcopy(base)
+        path = rng.choice(every)
+        holder = data
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = rng.choice(odd)
+        try:
+            read = parse_module({"TTAMBA-Test": json.dumps(data).encode()})
+        except CatalogueImportError as refused:
+            assert refused.message.startswith("TTAMBA-Test")  # the refusal names the file
+        else:
+            assert all(unit.base_cost for army in read.armies for unit in army.units)

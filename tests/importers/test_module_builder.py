@@ -89,3 +89,12 @@ def test_the_live_filter_keeps_the_choice_and_filters_by_war_period(germany, pla
     assert fragment["HX-Replace-Url"].endswith("?period=E")
     late = client.get(f"/lists/{army_list.pk}/catalogue/", {"period": "L", "extra": "on"}, HTTP_HX_REQUEST="true")
     assert "Captain Wolf" in late.content.decode()
+
+
+def test_the_filter_and_the_marks_speak_french(germany, player, client):
+    army_list = make_list(owner=player, army=germany, points_limit=1000)
+    client.cookies["django_language"] = "fr"
+    page = client.get(f"/lists/{army_list.pk}/", {"extra": "on"}).content.decode()
+    assert "Afficher les unités de campagne, de la communauté et expérimentales" in page
+    assert "Période de la guerre" in page
+    assert ">campagne</span>" in page
