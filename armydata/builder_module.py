@@ -52,7 +52,7 @@ _QUALITY_WORDS = {"green": "inexperienced", "experienced": "regular"}
 _EXTRA_MEN_RE = re.compile(r"^\s*additional\s+(men|man|soldiers?|crew(men|man)?)\s*$", re.IGNORECASE)
 _DAMAGE_RE = re.compile(r"^\s*damage\s+value\s*:?\s*(\d+)\s*\+", re.IGNORECASE)
 _PERIOD_RE = re.compile(r"^\s*period\s*:\s*([EML](?:\s*\|\s*[EML])*)\s*$", re.IGNORECASE)
-_TRANSPORT_RE = re.compile(r"^\s*transport\s*[:(]?\s*(\d+)", re.IGNORECASE)
+_TRANSPORT_RE = re.compile(r"(?:^|\n)\s*transport\s*[:(]\s*(\d+)", re.IGNORECASE)
 _EXPERIMENTAL_RE = re.compile(r"\bexperimental\b", re.IGNORECASE)
 _SEPARATOR_RE = re.compile(r"^[\s\-_=*]*$")
 # "Turret Mounted Coaxial MMG", "Casement Light Howitzer", "Hull Mounted F|L Flamethrower (Vehicle)".
@@ -60,11 +60,14 @@ _MOUNTED_RE = re.compile(r"^(?P<mount>.*?)\bmounted\s+(?P<weapon>.+)$", re.IGNOR
 _CASEMATE_RE = re.compile(r"^\s*case(?:ment|mate)\s+(?P<weapon>.+)$", re.IGNORECASE)
 _ARC_CODE_RE = re.compile(r"^\s*([FRLB])\s*\|\s*([FRLB])\s+", re.IGNORECASE)
 _ARC_CODES = {"f": "front", "b": "rear", "l": "left", "r": "right"}
+_TRAILING_ARC_RE = re.compile(r",\s*([FRLB])\s*\|\s*([FRLB])\s*$", re.IGNORECASE)
+_FACING_RE = re.compile(r"^\s*(front|forward|rear|left|right)\s+facing\s+", re.IGNORECASE)
+_ARC_WORDS = {"front": "front", "forward": "front", "rear": "rear", "left": "left", "right": "right"}
 _COAXIAL_RE = re.compile(r"^\s*co-?\s?axial\s+", re.IGNORECASE)
 _TWIN_RE = re.compile(r"^\s*(twin|dual|triple|quad)\s+", re.IGNORECASE)
 # Weapons the chart knows, at the end of an equipment or option name ("NCO SMG", "LMGs"), plural or not.
 _WEAPON_END_RE = re.compile(
-    r"(super[\s-]heavy at gun|(?:light|medium|heavy) (?:at gun|howitzer|mortar|autocannon)|"
+    r"(super[\s-]heavy at gun|(?:light|medium|heavy) (?:at gun|howitzer(?: gun)?|mortar|autocannon)|"
     r"flamethrower(?: \(vehicle\))?|anti-tank rifle|sniper rifle|assault rifle|automatic rifle|rifle|"
     r"smg|lmg|mmg|hmg|pistol|shotgun|bazooka|piat|panzerfaust|panzerschreck)s?$",
     re.IGNORECASE,
@@ -147,43 +150,64 @@ def _weapon_name(text: str) -> str | None:
     match = _WEAPON_END_RE.search(text)
     if match is None:
         return None
-    word = match.group(0)
+    word = re.sub(r"(howitzer) gun$", r"\1", match.group(0), flags=re.IGNORECASE)
     if word.lower().endswith("s") and not word.lower().endswith("(vehicle)"):
         word = word[:-1]
     return word
+
+
+def _arc_of(*letters: str) -> str:
+    """One arc for the module's two-letter arcs: "F|L" (front and left) is the left one, told apart from "F|R"."""
+    arcs = [_ARC_CODES[letter.lower()] for letter in letters]
+    return next((arc for arc in arcs if arc != "front"), "front")
+
+
+def equipment_lines(text: str) -> list[ImportedWeaponLine]:
+    """The weapon lines of one equipment string; "A; B" holds two ("Turret Mounted MMG, F|R; Turret
+    Mounted MMG, F|L": two turret MMGs, front-right and front-left)."""
+    return [line for part in _text(text).split(";") if (line := equipment_line(part)) is not None]
 
 
 def equipment_line(text: str) -> ImportedWeaponLine | None:
     """A weapon line from an equipment string ("Turret Mounted Coaxial MMG": coaxial MMG, 360°), or None.
 
     The module writes the mount before the word "Mounted" (turret, hull, pintle, platform, nose,
-    wing, rear); "Casement" is its spelling of a casemate; "F|L" before a weapon is its arc.
+    wing, rear; "Rear Facing Hull Mounted"); "Casement" is its spelling of a casemate; an arc is
+    written "F|L" before the weapon or after a comma, or in words ("Rear Facing", "Left Facing").
     """
     name = _text(text)
     mount = arc = ""
     weapon = name
-    mounted = _MOUNTED_RE.match(name)
-    casemate = _CASEMATE_RE.match(name)
+    trailing = _TRAILING_ARC_RE.search(weapon)
+    if trailing is not None:
+        arc = _arc_of(trailing.group(1), trailing.group(2))
+        weapon = weapon[: trailing.start()]
+    mounted = _MOUNTED_RE.match(weapon)
+    casemate = _CASEMATE_RE.match(weapon)
     if mounted is not None:
         words = mounted.group("mount")
         weapon = mounted.group("weapon")
-        mount, arc, _coaxial = weapon_mount(f"{words} mounted")
+        mount, word_arc, _coaxial = weapon_mount(f"{words} mounted")
         if not mount and re.search(r"\b(nose|wing)\b", words, re.IGNORECASE):
-            mount, arc = "hull", "front"
-        if re.search(r"\brear\b", words, re.IGNORECASE):
-            arc = "rear"
+            mount, word_arc = "hull", "front"
+        arc = arc or word_arc
     elif casemate is not None:
-        weapon, mount, arc = casemate.group("weapon"), "casemate", "front"
+        weapon, mount = casemate.group("weapon"), "casemate"
     codes = _ARC_CODE_RE.match(weapon)
     if codes is not None:
-        arc = _ARC_CODES[codes.group(1).lower()]
+        arc = arc or _arc_of(codes.group(1), codes.group(2))
         weapon = weapon[codes.end() :]
+    facing = _FACING_RE.match(weapon)
+    if facing is not None:
+        arc = arc or _ARC_WORDS[facing.group(1).lower()]
+        weapon = weapon[facing.end() :]
     if _COAXIAL_RE.match(weapon):
         weapon, mount = _COAXIAL_RE.sub("", weapon), "coaxial"
     count = 1
-    if _TWIN_RE.match(weapon):
-        count = {"twin": 2, "dual": 2, "triple": 3, "quad": 4}[_TWIN_RE.match(weapon).group(1).lower()]
-        weapon = _TWIN_RE.sub("", weapon)
+    twin = _TWIN_RE.match(weapon)
+    if twin is not None:
+        count = {"twin": 2, "dual": 2, "triple": 3, "quad": 4}[twin.group(1).lower()]
+        weapon = weapon[twin.end() :]
     # A turret's weapons, its co-axial one too, fire all round; the module's equipment says so ("360° Arc").
     if (mount == "turret" or (mount == "coaxial" and re.search(r"\bturret\b", name, re.IGNORECASE))) and not arc:
         arc = "360"
@@ -217,6 +241,7 @@ class _ModuleParser:
         self.units = units
         self.exact_prices = 0
         self.needs_option = 0
+        self.needs_unit = 0
         self.rifles_guessed = 0
         self.dropped_unit_points = 0
 
@@ -289,9 +314,14 @@ class _ModuleParser:
             if not name or _SEPARATOR_RE.match(name):
                 self.report.skip(label, "a separator line of the module, not a unit")
                 continue
-            if isinstance(raw.get("unlockedByLocal"), dict):
+            locked = raw.get("unlockedByLocal")
+            if isinstance(locked, dict) and _never_unlocked(locked):
                 self.report.skip(label, "locked in the module (unlocked by a key no list holds)")
                 continue
+            if isinstance(locked, dict):
+                # Offered once the list holds another unit ("quantityRequired": 1, "key": "Ss-Ki"):
+                # imported; Muster does not check the other unit is there (the report counts them).
+                self.needs_unit += 1
             try:
                 pairs = self._availability(raw, label)
             except CatalogueImportError as exc:
@@ -423,20 +453,23 @@ class _ModuleParser:
         qualities = [q for q in QUALITIES if q in base_cost]
 
         damage = next((int(m.group(1)) for k in keywords if (m := _DAMAGE_RE.match(k))), None)
-        transport = next((int(m.group(1)) for k in keywords if (m := _TRANSPORT_RE.match(k))), None)
+        # The capacity is in the unit's text ("Transport: 12\n Tow: ..."), the keyword "Transport" says it carries.
+        special_text = raw.get("specialText") if isinstance(raw.get("specialText"), str) else ""
+        transport = next((int(m.group(1)) for k in [*keywords, special_text] if (m := _TRANSPORT_RE.search(k))), None)
+        carries = transport is not None or any(k.lower() == "transport" for k in keywords)
         periods = next((m.group(1) for k in keywords if (m := _PERIOD_RE.match(k))), "")
         periods = "".join(letter for letter in "EML" if letter in periods.upper())
         rules = [
             k
             for k in keywords
-            if not (_DAMAGE_RE.match(k) or _PERIOD_RE.match(k) or _TRANSPORT_RE.match(k) or k == name)
+            if not (_DAMAGE_RE.match(k) or _PERIOD_RE.match(k) or _TRANSPORT_RE.search(k) or k == name)
         ]
         soft = any(re.search(r"soft.?skin", k, re.IGNORECASE) for k in keywords)
         damage_text = f"{damage}+{' (soft-skin)' if soft else ''}" if damage is not None else None
-        hint = self._platoon_hint(variant.platoons, damage is not None)
-        kind = classify([name, *hint], name, damage=damage_text, transport=str(transport) if transport else None)
+        hint = self._platoon_hint(variant.platoons, vehicle=damage is not None, carries=carries)
+        kind = classify([name, *hint], name, damage=damage_text, transport=str(transport or 1) if carries else None)
 
-        lines = [line for text in equipment if (line := equipment_line(text)) is not None]
+        lines = _equipment(equipment)
         weapons = list(dict.fromkeys(line.weapon for line in lines))
         guessed_rifles = False
         if damage is None and kind.unit_type in ("infantry", "headquarters") and not _SMALL_ARMS.intersection(weapons):
@@ -473,14 +506,14 @@ class _ModuleParser:
             flags=flags,
         )
 
-    def _platoon_hint(self, platoons: list[str], vehicle: bool) -> list[str]:
+    def _platoon_hint(self, platoons: list[str], *, vehicle: bool, carries: bool) -> list[str]:
         """A category for the classifier when every platoon a unit fills says what it is."""
         kinds = {self.platoons.get(p) or platoon_kind(p) or ("hq" if self._is_hq(p) else None) for p in platoons}
         if kinds == {"hq"}:
             return ["Headquarters"]
         if kinds == {"artillery_platoon"} and not vehicle:
             return ["Artillery"]
-        if kinds == {"armoured_platoon"} and vehicle:
+        if kinds == {"armoured_platoon"} and vehicle and not carries:
             return ["Tanks"]
         if kinds == {"heavy_weapons_platoon"}:
             return ["Heavy Weapons"]
@@ -509,7 +542,10 @@ class _ModuleParser:
             label = f"{where}: option {name!r}"
             unlocked = option.get("unlockedByLocal")
             if isinstance(unlocked, dict):
-                continue  # locked behind a key no list holds
+                if _never_unlocked(unlocked):
+                    continue  # locked behind a count no list reaches
+                unlocked = None  # needs another unit in the list: offered, not checked (reported)
+                self.needs_unit += 1
             offered, needs = _unlocks(unlocked, quality_of, qualities)
             if not offered:
                 continue
@@ -613,6 +649,25 @@ class _ModuleParser:
         return imported, per_model_cost, models + extra_men, groups
 
 
+def _equipment(equipment: list[str]) -> list[ImportedWeaponLine]:
+    """Weapon lines of a unit's equipment; an "x2" after a weapon doubles it ("Turret Mounted MMG", "x2")."""
+    lines: list[ImportedWeaponLine] = []
+    for text in equipment:
+        times = re.fullmatch(r"\s*x\s*(\d)\s*", text, re.IGNORECASE)
+        if times is not None and lines:
+            last = lines[-1]
+            lines[-1] = ImportedWeaponLine(last.weapon, last.mount, last.count * int(times.group(1)), last.arc)
+            continue
+        lines.extend(equipment_lines(text))
+    return lines
+
+
+def _never_unlocked(lock: dict[str, Any]) -> bool:
+    """A lock no list opens: the module's separators ask for 1,000 of a key."""
+    needed = lock.get("quantityRequired")
+    return not isinstance(needed, int) or isinstance(needed, bool) or needed >= 100
+
+
 def _available(option: dict[str, Any], nation: str) -> bool:
     nations = option.get("availableIn")
     if nations is None:
@@ -684,6 +739,11 @@ def parse_module(files: dict[str, bytes]) -> ImportedCatalogue:
         report.warn(
             f"{parser.needs_option} options need another option taken first; Muster does not enforce it, "
             "so their names say which ('... (with ...)')"
+        )
+    if parser.needs_unit:
+        report.warn(
+            f"{parser.needs_unit} units or options are offered once the list holds another unit "
+            "(the module's unlock keys); Muster offers them without checking"
         )
     if parser.exact_prices:
         report.warn(

@@ -191,7 +191,7 @@ def test_vehicles_are_typed_from_their_keywords(catalogue):
     assert (tank.unit_type, tank.slot) == ("vehicle_armoured", "tank")
     truck = unit(catalogue, "Germany", "Opel Blitz Truck")
     assert (truck.unit_type, truck.transport_capacity) == ("transport", 12)
-    assert {"Open-Topped", "Wheeled"} <= set(truck.special_rules)
+    assert {"Open Topped", "Transport", "Tow", "Wheeled"} <= set(truck.special_rules)
     kubel = unit(catalogue, "Germany", "Kubelwagen")
     assert kubel.unit_type == "vehicle_soft"
 
@@ -213,10 +213,16 @@ def test_equipment_gives_weapons_with_their_mounts_and_arcs(catalogue):
         ("Hull Mounted MMG", ("MMG", "hull", "front", 1)),
         ("Pintle Mounted MMG", ("MMG", "pintle", "", 1)),
         ("Casement Medium Howitzer", ("Medium Howitzer", "casemate", "front", 1)),
-        ("Hull Mounted F|L Flamethrower (Vehicle)", ("Flamethrower (Vehicle)", "hull", "front", 1)),
+        ("Hull Mounted F|L Flamethrower (Vehicle)", ("Flamethrower (Vehicle)", "hull", "left", 1)),
         ("Rear Mounted MMGs", ("MMG", "", "rear", 1)),
         ("Twin HMG", ("HMG", "", "", 2)),
         ("SMGs", ("SMG", "", "", 1)),
+        ("Turret Mounted Rear Facing MMG", ("MMG", "turret", "rear", 1)),
+        ("Hull Mounted Left Facing Infantry Flamethrower", ("Flamethrower", "hull", "left", 1)),
+        ("Rear Facing Hull Mounted Twin Medium Mortars", ("Medium Mortar", "hull", "rear", 2)),
+        ("Hull Mounted Medium Howitzer Gun", ("Medium Howitzer", "hull", "front", 1)),
+        ("Turret Mounted MMG, F|R", ("MMG", "turret", "right", 1)),
+        ("Turret Mounted Low Velocity Light AT Gun", ("Light AT Gun", "turret", "360", 1)),
     ],
 )
 def test_equipment_strings(text, expected):
@@ -227,6 +233,27 @@ def test_equipment_strings(text, expected):
 @pytest.mark.parametrize("text", ["Gun Shield", "Ivory Handle Pistol Pair", "Command Vehicle", "Light Shell"])
 def test_equipment_that_is_no_weapon_gives_no_line(text):
     assert equipment_line(text) is None
+
+
+def test_a_unit_of_several_weapon_strings_and_repeat_marks_has_a_line_for_each(catalogue):
+    barge = unit(catalogue, "Germany", "Landing Barge")
+    assert [(line.weapon, line.mount, line.count, line.arc) for line in barge.weapon_lines] == [
+        ("MMG", "turret", 2, "360"),  # "Turret Mounted MMG", "x2"
+        ("MMG", "turret", 1, "right"),  # "..., F|R; ..., F|L": one string, two mounts
+        ("MMG", "turret", 1, "left"),
+        ("Medium Mortar", "hull", 2, "rear"),
+        ("Medium Howitzer", "hull", 1, "front"),
+    ]
+
+
+def test_a_unit_unlocked_by_another_unit_is_imported_and_the_report_says_it_is_not_checked(catalogue):
+    assert unit(catalogue, "Germany", "Landing Barge").base_cost == {"regular": 80}
+    assert any("once the list holds another unit" in w for w in catalogue.report.warnings)
+
+
+def test_the_transport_capacity_is_read_from_the_units_text(catalogue):
+    barge = unit(catalogue, "Germany", "Landing Barge")
+    assert (barge.unit_type, barge.transport_capacity) == ("transport", 36)
 
 
 def test_infantry_with_no_small_arms_listed_get_rifles_and_the_report_says_so(catalogue):

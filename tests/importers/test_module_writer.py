@@ -88,7 +88,7 @@ def test_vehicles_keep_damage_value_transport_and_mounts(imported):
     truck = unit("Opel Blitz Truck")
     assert (truck.unit_type, truck.damage_value, truck.transport_capacity) == ("transport", 6, 12)
     assert unit("Kubelwagen").unit_type == "vehicle_soft"
-    assert SpecialRule.objects.filter(units=truck, name="Open-Topped").exists()
+    assert SpecialRule.objects.filter(units=truck, name="Open Topped").exists()
 
 
 def test_order_dice_periods_and_flags_are_stored(imported):
