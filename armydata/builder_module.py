@@ -556,6 +556,11 @@ class _ModuleParser:
             if counted and adds == 1 and _EXTRA_MEN_RE.match(name) and not needs and isinstance(limit, int):
                 # The unit's extra men: its per-model price at each quality, and its largest size.
                 for quality in offered:
+                    if per_model_cost.get(quality, price) != price:
+                        self.report.warn(
+                            f"{nation}: {unit}: two prices for an extra man at {quality} "
+                            f"({per_model_cost[quality]}, {price}); kept the first"
+                        )
                     per_model_cost.setdefault(quality, price)
                 extra_men = max(extra_men, _whole(limit, f"{label} max", maximum=_MAX_MODELS))
                 continue
@@ -602,8 +607,14 @@ class _ModuleParser:
                     "weapon": weapon,
                     "cost": {},
                     "flags": _flags_of(option),
+                    "raw": name,
+                    "excludes": [],
                 },
             )
+            # "unavailableWithLocal": the unit's options this one cannot be taken with.
+            for other in _texts(option.get("unavailableWithLocal")):
+                if other not in entry["excludes"]:
+                    entry["excludes"].append(other)
             for quality in offered:
                 if quality in entry["cost"] and entry["cost"][quality] != price:
                     self.report.warn(
@@ -618,6 +629,10 @@ class _ModuleParser:
                 groups.append(ImportedOptionGroup(key=key, label=key, minimum=1, maximum=1))
         imported: list[ImportedOption] = []
         used: set[str] = set()
+        shown_names: dict[str, list[str]] = {}
+        for entry in merged.values():
+            shown = f"{entry['name']} [{', '.join(entry['flags'])}]" if entry["flags"] else entry["name"]
+            shown_names.setdefault(entry["raw"], []).append(shown)
         for entry in merged.values():
             if set(entry["cost"]) != set(qualities):
                 self.exact_prices += 1
@@ -644,6 +659,7 @@ class _ModuleParser:
                     adds_models=entry["adds"],
                     prices_exact=True,
                     per_man_limit=entry["local"] if entry["per_man"] else None,
+                    excludes=[shown for other in entry["excludes"] for shown in shown_names.get(other, [])],
                 )
             )
         return imported, per_model_cost, models + extra_men, groups

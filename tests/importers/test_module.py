@@ -338,3 +338,9 @@ def test_hostile_values_anywhere_in_the_file_give_a_clear_refusal_or_a_skip_neve
             assert refused.message.startswith("TTAMBA-Test")  # the refusal names the file
         else:
             assert all(unit.base_cost for army in read.armies for unit in army.units)
+
+
+def test_options_unavailable_with_each_other_exclude_each_other(catalogue):
+    squad = unit(catalogue, "Germany", "Heer Rifle Squad")
+    assert option(squad, "LMG").excludes == ["Automatic Rifle"]
+    assert option(squad, "Automatic Rifle").excludes == ["LMG"]

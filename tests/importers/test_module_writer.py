@@ -75,6 +75,7 @@ def test_per_man_swaps_keep_their_own_cap_and_the_shared_one(imported):
         {"key": "gun", "label": "Weapons (gun)", "minimum": 0, "maximum": 1, "per_model": True}
     ]
     assert squad.options.get(name="LMG Team").adds_models == 2
+    assert squad.options.get(name="LMG").excludes == ["automatic-rifle"]
 
 
 def test_vehicles_keep_damage_value_transport_and_mounts(imported):
