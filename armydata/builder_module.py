@@ -24,6 +24,7 @@ writes the result.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -168,6 +169,7 @@ def equipment_lines(text: str) -> list[ImportedWeaponLine]:
     return [line for part in _text(text).split(";") if (line := equipment_line(part)) is not None]
 
 
+@functools.lru_cache(maxsize=4096)
 def equipment_line(text: str) -> ImportedWeaponLine | None:
     """A weapon line from an equipment string ("Turret Mounted Coaxial MMG": coaxial MMG, 360°), or None.
 
@@ -467,7 +469,7 @@ class _ModuleParser:
         soft = any(re.search(r"soft.?skin", k, re.IGNORECASE) for k in keywords)
         damage_text = f"{damage}+{' (soft-skin)' if soft else ''}" if damage is not None else None
         hint = self._platoon_hint(variant.platoons, vehicle=damage is not None, carries=carries)
-        kind = classify([name, *hint], name, damage=damage_text, transport=str(transport or 1) if carries else None)
+        kind = _classify((name, *hint), damage_text, str(transport or 1) if carries else None)
 
         lines = _equipment(equipment)
         weapons = list(dict.fromkeys(line.weapon for line in lines))
@@ -676,6 +678,12 @@ def _equipment(equipment: list[str]) -> list[ImportedWeaponLine]:
             continue
         lines.extend(equipment_lines(text))
     return lines
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify(categories: tuple[str, ...], damage: str | None, transport: str | None):
+    """The shared classifier, once per distinct unit description (a unit open to 21 nations is one)."""
+    return classify(list(categories), categories[0], damage=damage, transport=transport)
 
 
 def _never_unlocked(lock: dict[str, Any]) -> bool:
