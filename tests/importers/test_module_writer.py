@@ -189,3 +189,8 @@ def test_a_repository_archive_yields_the_module_although_it_has_no_extension():
         archive.writestr("BoltAction3D-WWII-main/TTAMBA-Test", MODULE.read_bytes())
     repository = github.parse_repository("someone/BoltAction3D-WWII")
     assert list(github.catalogue_files(repository, buffer.getvalue())) == ["TTAMBA-Test"]
+
+
+def test_the_data_page_says_no_licence_is_stated_for_a_module_army(imported, client):
+    page = client.get("/about/data/").content.decode()
+    assert "None stated: an army-builder module imported by this site&#x27;s staff for their own use" in page
