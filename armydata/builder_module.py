@@ -578,13 +578,14 @@ class _ModuleParser:
             else:
                 max_count = 1
             group = ""
+            one_of = _text(option.get("chooseOneKey")) if isinstance(option.get("chooseOneKey"), str) else ""
             if per_man and isinstance(option.get("maxKey"), str) and option["maxKey"].strip():
                 group = _text(option["maxKey"])
                 group_keys.setdefault(
                     group, ImportedOptionGroup(key=group, label=f"Weapons ({group})", maximum=1, per_model=True)
                 )
-            elif isinstance(option.get("chooseOneKey"), str) and option["chooseOneKey"].strip():
-                group = _text(option["chooseOneKey"])
+            elif one_of:
+                group, one_of = one_of, ""
             elif isinstance(option.get("requireChooseOneKey"), str) and option["requireChooseOneKey"].strip():
                 group = _text(option["requireChooseOneKey"])
                 if not needs:
@@ -611,6 +612,7 @@ class _ModuleParser:
                     "flags": _flags_of(option),
                     "raw": name,
                     "excludes": [],
+                    "one_of": one_of,
                 },
             )
             # "unavailableWithLocal": the unit's options this one cannot be taken with.
@@ -632,9 +634,21 @@ class _ModuleParser:
         imported: list[ImportedOption] = []
         used: set[str] = set()
         shown_names: dict[str, list[str]] = {}
+        one_of: dict[str, list[str]] = {}
         for entry in merged.values():
             shown = f"{entry['name']} [{', '.join(entry['flags'])}]" if entry["flags"] else entry["name"]
+            entry["shown"] = shown
             shown_names.setdefault(entry["raw"], []).append(shown)
+            if entry["one_of"]:
+                one_of.setdefault(entry["one_of"], []).append(shown)
+        # A one-of choice among per-man swaps (the NCO's SMG, or his sword and SMG...): the swaps
+        # already share the men's group, so "one of these" becomes their exclusions of each other.
+        for entry in merged.values():
+            others = [name for name in one_of.get(entry["one_of"], []) if name != entry["shown"]]
+            entry["excluded_names"] = [
+                *(shown for other in entry["excludes"] for shown in shown_names.get(other, [])),
+                *others,
+            ]
         for entry in merged.values():
             if set(entry["cost"]) != set(qualities):
                 self.exact_prices += 1
@@ -644,9 +658,7 @@ class _ModuleParser:
                 option_id = f"{_slug(entry['name'])}#{number}"
                 number += 1
             used.add(option_id)
-            name = entry["name"]
-            if entry["flags"]:
-                name = f"{name} [{', '.join(entry['flags'])}]"
+            name = entry["shown"]
             imported.append(
                 ImportedOption(
                     source_id=option_id,
@@ -661,7 +673,7 @@ class _ModuleParser:
                     adds_models=entry["adds"],
                     prices_exact=True,
                     per_man_limit=entry["local"] if entry["per_man"] else None,
-                    excludes=[shown for other in entry["excludes"] for shown in shown_names.get(other, [])],
+                    excludes=list(dict.fromkeys(entry["excluded_names"])),
                 )
             )
         return imported, per_model_cost, models + extra_men, groups

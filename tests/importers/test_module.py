@@ -344,3 +344,11 @@ def test_options_unavailable_with_each_other_exclude_each_other(catalogue):
     squad = unit(catalogue, "Germany", "Heer Rifle Squad")
     assert option(squad, "LMG").excludes == ["Automatic Rifle"]
     assert option(squad, "Automatic Rifle").excludes == ["LMG"]
+
+
+def test_a_one_of_choice_among_per_man_swaps_keeps_the_mens_group_and_excludes_each_other(catalogue):
+    squad = unit(catalogue, "Germany", "Heer Rifle Squad")
+    nco, sword = option(squad, "NCO SMG"), option(squad, "NCO Sword and SMG")
+    assert (nco.group, sword.group) == ("gun", "gun")
+    assert nco.excludes == ["NCO Sword and SMG"]
+    assert sword.excludes == ["NCO SMG"]
