@@ -414,12 +414,8 @@ class _ModuleParser:
         where = f"{self.name}: {nation}: {name}"
         models = _whole(raw.get("models", 1), f"{where}: models", minimum=1, maximum=_MAX_MODELS)
         order = _whole(raw.get("order", 1), f"{where}: order", maximum=10)
-        keywords = (
-            [_text(k) for k in raw.get("keywords", []) if _text(k)] if isinstance(raw.get("keywords"), list) else []
-        )
-        equipment = (
-            [_text(e) for e in raw.get("equipment", []) if _text(e)] if isinstance(raw.get("equipment"), list) else []
-        )
+        keywords = _texts(raw.get("keywords"))
+        equipment = _texts(raw.get("equipment"))
         raw_options = raw.get("options", [])
         if not isinstance(raw_options, list):
             raise CatalogueImportError(f"{where}: options is not a list")
