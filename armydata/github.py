@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .builder_module import sniff_module
 from .safety import CatalogueImportError, expand_archive
 
 DEFAULT_ARCHIVE_URL = "https://codeload.github.com/{owner}/{repo}/zip/{ref}"
@@ -135,25 +136,26 @@ def catalogue_files(repository: Repository, archive: bytes) -> dict[str, bytes]:
     GitHub puts everything under one ``REPO-REF/`` folder; it is dropped. Other files (read-me
     files, images, workflows) are not unpacked at all.
     """
-    members = expand_archive(f"{repository.label}.zip", archive, keep=_worth_reading)
+    members = expand_archive(f"{repository.label}.zip", archive, keep=_maybe_catalogue)
     files: dict[str, bytes] = {}
     for name, data in members.items():
         inside = name.split("/", 1)[1] if "/" in name else name
         files[inside] = data
-    battlescribe = {name: data for name, data in files.items() if name.lower().endswith(CATALOGUE_SUFFIXES)}
-    if battlescribe:
-        return battlescribe
+    # BattleScribe files, and army-builder modules (a .json or extensionless member whose content is one).
+    found = {
+        name: data
+        for name, data in files.items()
+        if name.lower().endswith(CATALOGUE_SUFFIXES) or sniff_module(name, data)
+    }
+    if found:
+        return found
     barracks = _barracks_folder(files)
     if not barracks:
         raise CatalogueImportError(
-            f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz) and no Barracks data "
-            "(armies.json, core.json, units/*.json)"
+            f"{repository.label} holds no BattleScribe files (.gst, .cat, .gstz, .catz), no army-builder module "
+            "and no Barracks data (armies.json, core.json, units/*.json)"
         )
     return barracks
-
-
-def _worth_reading(name: str) -> bool:
-    return name.lower().endswith(CATALOGUE_SUFFIXES) or bool(_BARRACKS_RE.search(name))
 
 
 def _barracks_folder(files: dict[str, bytes]) -> dict[str, bytes]:
@@ -174,6 +176,14 @@ def archive_commit(archive: bytes) -> str:
     except (zipfile.BadZipFile, OSError, ValueError):
         return ""
     return comment.decode("ascii") if _COMMIT_RE.match(comment) else ""
+
+
+def _maybe_catalogue(name: str) -> bool:
+    """Members worth unpacking: BattleScribe files, and JSON or extensionless files that may be a module
+    (the module ``TTAMBA-Condensed`` has no extension); their content decides, each bounded like any file."""
+    lower = name.lower()
+    base = lower.rsplit("/", 1)[-1]
+    return lower.endswith(CATALOGUE_SUFFIXES) or lower.endswith(".json") or ("." not in base.lstrip(".") and bool(base))
 
 
 def fetch_repository(

@@ -6,6 +6,7 @@ import os
 
 from .barracks import parse_barracks
 from .battlescribe import parse_battlescribe
+from .builder_module import parse_module, sniff_module
 from .model import ImportedCatalogue
 from .safety import CatalogueImportError, expand_archives, read_file
 
@@ -14,6 +15,26 @@ MAX_FILES = 500
 MAX_TOTAL_BYTES = 200 * 1024 * 1024
 _BATTLESCRIBE_SUFFIXES = (".gst", ".cat")
 _BARRACKS_NAMES = ("armies.json", "core.json")
+_ARCHIVE_SUFFIXES = (".gstz", ".catz", ".zip")
+
+
+def has_no_suffix(name: str) -> bool:
+    """A file name without an extension ("TTAMBA-Condensed"): read it and let its content decide."""
+    base = name.replace("\\", "/").split("/")[-1]
+    return "." not in base.lstrip(".")
+
+
+def split_modules(files: dict[str, bytes]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """(army-builder module files, the others): a module is known by its content, whatever its name."""
+    modules: dict[str, bytes] = {}
+    others: dict[str, bytes] = {}
+    for name, data in files.items():
+        lower = name.lower()
+        if not lower.endswith(_BATTLESCRIBE_SUFFIXES + _ARCHIVE_SUFFIXES) and sniff_module(name, data):
+            modules[name] = data
+        else:
+            others[name] = data
+    return modules, others
 
 
 def load_paths(paths: list[str]) -> dict[str, bytes]:
@@ -47,8 +68,12 @@ def load_paths(paths: list[str]) -> dict[str, bytes]:
                     full = os.path.join(folder, filename)
                     if filename.startswith(".") or os.path.islink(full):
                         continue
+                    relative = os.path.relpath(full, path).replace(os.sep, "/")
                     if filename.lower().endswith(KNOWN_SUFFIXES):
-                        add(os.path.relpath(full, path).replace(os.sep, "/"), full)
+                        add(relative, full)
+                    elif has_no_suffix(filename) and sniff_module(relative, read_file(full)):
+                        # A module file carries no extension ("TTAMBA-Condensed"); its content says what it is.
+                        add(relative, full)
         elif os.path.exists(path):
             # read_file refuses anything but a regular file (a FIFO would block the command).
             add(os.path.basename(path), path)
@@ -58,6 +83,8 @@ def load_paths(paths: list[str]) -> dict[str, bytes]:
 
 
 def detect_format(files: dict[str, bytes]) -> str:
+    if files and all(sniff_module(name, data) for name, data in files.items()):
+        return "module"
     names = [name.replace("\\", "/").lower() for name in files]
     battlescribe = any(name.endswith(_BATTLESCRIBE_SUFFIXES) for name in names)
     barracks = any(name.split("/")[-1] in _BARRACKS_NAMES for name in names)
@@ -69,13 +96,17 @@ def detect_format(files: dict[str, bytes]) -> str:
         return "barracks"
     raise CatalogueImportError(
         "no catalogue files recognised: expected BattleScribe .gst and .cat files (or .gstz, .catz, .zip) "
-        "or Barracks armies.json, core.json and units/*.json"
+        "or Barracks armies.json, core.json and units/*.json, or a Bolt Action army-builder module (JSON, "
+        "any name)"
     )
 
 
 def parse_any(files: dict[str, bytes]) -> ImportedCatalogue:
     """Unpack any archives among ``files``, then parse them with the matching importer."""
     expanded = expand_archives(files)
-    if detect_format(expanded) == "battlescribe":
+    kind = detect_format(expanded)
+    if kind == "module":
+        return parse_module(expanded)
+    if kind == "battlescribe":
         return parse_battlescribe(expanded)
     return parse_barracks(expanded)

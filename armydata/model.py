@@ -62,6 +62,11 @@ class ImportedOption:
     # ``free_per_list`` units of the list may be free through this option (None: no limit).
     free_unit: bool = False
     free_per_list: int | None = None
+    # ``cost`` names exactly the qualities the option is offered at (the source unlocks it per
+    # quality); the others are not offered, rather than priced like the nearest quality.
+    prices_exact: bool = False
+    # A per-man choice (``per_model``) that at most this many men may take ("up to 3 SMGs").
+    per_man_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,12 @@ class ImportedUnit:
     type_source: str = "categories"
     # Other ids a roster may name the unit by: the links (a force entry's, the catalogue's) that reach it.
     source_aliases: list[str] = field(default_factory=list)
+    # Order dice the unit gives (one for almost every unit; some sources list attachments at 0).
+    order_dice: int = 1
+    # The war periods the source offers the unit in: letters of "EML" (early, mid, late); "" unknown.
+    periods: str = ""
+    # Why the source keeps the unit out of ordinary play ("campaign", "community", "experimental"...).
+    flags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

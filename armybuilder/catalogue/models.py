@@ -75,6 +75,7 @@ class Origin(models.TextChoices):
     BUILTIN = "builtin", _("Built in")
     BATTLESCRIBE = "battlescribe", _("BattleScribe import")
     BARRACKS = "barracks", _("Barracks import")
+    MODULE = "module", _("Army-builder module import")
 
 
 class ArmyQuerySet(StampedQuerySet):
@@ -284,6 +285,15 @@ class Unit(Stamped):
     )
     hidden = models.BooleanField(default=False)
     removed = models.BooleanField(default=False, help_text="Gone from the latest import; kept for saved lists.")
+    # Dice the unit puts in the bag: one for nearly every unit; an attachment some data lists at 0.
+    order_dice = models.PositiveSmallIntegerField(default=1, help_text="Order dice the unit gives.")
+    # The war periods the data offers the unit in, as letters of "EML" (early, mid, late war); "" = any.
+    periods = models.CharField(max_length=3, blank=True, help_text="War periods: letters of EML; empty = any.")
+    # Why the data keeps the unit out of ordinary play (campaign, community, experimental, ...): the
+    # builder offers such units only to a list that asks for them.
+    source_flags = models.JSONField(
+        default=list, blank=True, help_text="Imported units: campaign, community, experimental... (hidden by default)."
+    )
     # A player's own unit, typed from their book: only they (and whoever they share it with) see
     # it. Null for the shipped and imported data.
     owner = models.ForeignKey(
@@ -352,6 +362,7 @@ class Unit(Stamped):
             damage_value=self.damage_value,
             categories=tuple(self.categories or ()),
             option_groups=tuple(army_rules.OptionGroupSpec(**group) for group in self.option_groups or ()),
+            order_dice=self.order_dice,
         )
 
 

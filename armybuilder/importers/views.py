@@ -41,6 +41,7 @@ from armybuilder.importers.models import ImportJob
 from armybuilder.importers.source_list import source_row_of, source_rows
 from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
+from armydata.builder_module import sniff_module
 from armydata.github import parse_repository
 from armydata.safety import MAX_FILE_BYTES, CatalogueImportError
 
@@ -86,7 +87,9 @@ class MultipleFileInput(forms.ClearableFileInput):
 
 class MultipleFileField(forms.FileField):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ",".join(ALLOWED_SUFFIXES)}))
+        # No "accept" filter: an army-builder module often has no extension, and a file picker
+        # filtered by suffixes would grey it out. The form checks every file instead.
+        kwargs.setdefault("widget", MultipleFileInput())
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
@@ -101,8 +104,9 @@ class CatalogueUploadForm(forms.Form):
         required=False,
         label=gettext_lazy("Files"),
         help_text=gettext_lazy(
-            "BattleScribe .gst and .cat (or .gstz, .catz, .zip), or Barracks armies.json, core.json and the "
-            "units files; several at once. 20 MB at most per file."
+            "BattleScribe .gst and .cat (or .gstz, .catz, .zip), Barracks armies.json, core.json and the "
+            "units files, or a Bolt Action army-builder module (JSON, any name, often no extension); several "
+            "at once. 20 MB at most per file."
         ),
     )
     github = forms.CharField(
@@ -153,21 +157,28 @@ class CatalogueUploadForm(forms.Form):
         names: set[str] = set()
         for upload in uploads:
             name = upload.name or ""
-            if not name.lower().endswith(ALLOWED_SUFFIXES):
-                raise forms.ValidationError(
-                    _("%(name)s is not a catalogue file (%(suffixes)s).")
-                    % {"name": name, "suffixes": ", ".join(ALLOWED_SUFFIXES)}
-                )
             # The size is known from the upload before any of it is read into memory.
             if (upload.size or 0) > MAX_FILE_BYTES:
                 raise forms.ValidationError(
                     _("%(name)s is larger than %(limit)s, the limit per file.")
                     % {"name": name, "limit": _megabytes(MAX_FILE_BYTES)}
                 )
+            if not name.lower().endswith(ALLOWED_SUFFIXES) and not _is_module(upload):
+                raise forms.ValidationError(
+                    _("%(name)s is not a catalogue file (%(suffixes)s, or an army-builder module).")
+                    % {"name": name, "suffixes": ", ".join(ALLOWED_SUFFIXES)}
+                )
             if name in names:
                 raise forms.ValidationError(_("Two files are named %(name)s.") % {"name": name})
             names.add(name)
         return uploads
+
+
+def _is_module(upload: UploadedFile) -> bool:
+    """Whether an upload of any name is an army-builder module: its content says (bounded by the size check)."""
+    data = upload.read()
+    upload.seek(0)
+    return sniff_module(upload.name or "", data)
 
 
 def _staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -35,8 +35,9 @@ from armybuilder.importers.weapons import WeaponChart
 from armybuilder.reference.models import Edition, SpecialRule, Status
 from armydata.barracks import parse_barracks
 from armydata.battlescribe import parse_battlescribe
+from armydata.builder_module import parse_module
 from armydata.french import french_name
-from armydata.loader import detect_format
+from armydata.loader import detect_format, split_modules
 from armydata.model import (
     QUALITIES,
     ImportedArmy,
@@ -58,7 +59,11 @@ _BARRACKS_NAMES = ("armies.json", "core.json")
 UNBOUNDED_MODELS = 100
 # Ranks the parsers know that Muster's officer tables do not: they count as the highest rank it has.
 _RANK_FALLBACK = {"lieutenant_colonel": "major", "colonel": "major"}
-ORIGIN_NAMES = {Origin.BATTLESCRIBE.value: "BattleScribe", Origin.BARRACKS.value: "Barracks"}
+ORIGIN_NAMES = {
+    Origin.BATTLESCRIBE.value: "BattleScribe",
+    Origin.BARRACKS.value: "Barracks",
+    Origin.MODULE.value: "army-builder module",
+}
 
 
 # --- parsing: files to catalogues ----------------------------------------------------------------
@@ -87,6 +92,16 @@ def parse_files(files: dict[str, bytes], *, edition: str | None = None) -> list[
     ``CatalogueImportError`` for anything that cannot be imported.
     """
     expanded = expand_archives(files)
+    # An army-builder module is known by its content (it often has no extension): each is one
+    # catalogue of its own, whatever else was given with it.
+    modules, expanded = split_modules(expanded)
+    parsed = []
+    for name, data in sorted(modules.items()):
+        catalogue = parse_module({name: data})
+        catalogue = replace(catalogue, edition=edition) if edition else catalogue
+        parsed.append(ParsedImport(origin=Origin.MODULE.value, files=(name,), catalogue=catalogue))
+    if not expanded:
+        return parsed
     battlescribe = {name: data for name, data in expanded.items() if name.lower().endswith(_BATTLESCRIBE_SUFFIXES)}
     others = {name: data for name, data in expanded.items() if name not in battlescribe}
     barracks_given = any(name.replace("\\", "/").split("/")[-1] in _BARRACKS_NAMES for name in others)
@@ -94,7 +109,6 @@ def parse_files(files: dict[str, bytes], *, edition: str | None = None) -> list[
         groups = [("battlescribe", battlescribe), ("barracks", others)]
     else:
         groups = [(detect_format(expanded), expanded)]
-    parsed = []
     for kind, group in groups:
         if kind == "battlescribe":
             catalogue = parse_battlescribe(group, edition=edition)
@@ -584,6 +598,9 @@ class _CatalogueWriter:
             "source_aliases": [_fit(alias, 120) for alias in unit.source_aliases],
             "hidden": unit.hidden,
             "removed": False,
+            "order_dice": max(0, min(unit.order_dice, 10)),
+            "periods": "".join(letter for letter in "EML" if letter in unit.periods),
+            "source_flags": [_fit(_clean(flag), 30) for flag in unit.flags],
             "option_groups": [
                 {
                     "key": _fit(_clean(group.key), 60),
@@ -687,7 +704,10 @@ class _CatalogueWriter:
     def _option_values(self, unit: Unit, option: ImportedOption, source_id: str, position: int) -> dict[str, Any]:
         required = {group["key"] for group in unit.option_groups or () if group.get("minimum", 0) >= 1}
         cost: dict[str, int | None]
-        if option.cost and _fit(_clean(option.group), 60) in required:
+        if option.prices_exact:
+            # The source says at which qualities the option is offered: null at the others.
+            cost = {quality: option.cost.get(quality) for quality in QUALITIES}
+        elif option.cost and _fit(_clean(option.group), 60) in required:
             # A required choice carrying the prices (a tank's variant): offered only at the
             # qualities it is priced at (null elsewhere), so no quality gets a borrowed price.
             cost = {quality: option.cost.get(quality) for quality in QUALITIES}
@@ -706,7 +726,7 @@ class _CatalogueWriter:
             "all_models": option.all_models,
             # An imported per-model option is an upgrade for the whole unit priced per model; in
             # Muster that is a per-model option taken once per model, which is what no cap means.
-            "max_count": None if option.per_model else option.max_count,
+            "max_count": option.per_man_limit if option.per_model else option.max_count,
             "group": _fit(_clean(option.group), 60),
             "adds_models": max(option.adds_models, 0),
             "free_unit": option.free_unit,

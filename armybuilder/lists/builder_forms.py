@@ -60,9 +60,21 @@ def platoon_choices(army_list: ArmyList) -> list[tuple[str, str]]:
     ]
 
 
+PERIODS = (("E", _("Early war")), ("M", _("Mid war")), ("L", _("Late war")))
+
+
 class CatalogueFilterForm(forms.Form):
     q = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH, required=False)
     type = forms.ChoiceField(label=_("Unit type"), choices=[("", _("All types")), *UnitType.choices], required=False)
+    period = forms.ChoiceField(label=_("War period"), choices=[("", _("Any period")), *PERIODS], required=False)
+    # Imported data marks some units as campaign, community or experimental: offered only when asked.
+    extra = forms.BooleanField(label=_("Campaign, community and experimental units"), required=False)
+
+    def extras(self) -> tuple[str, bool]:
+        """The valid period filter ("E", "M", "L" or "") and whether marked units are asked for."""
+        if not self.is_valid():
+            return "", False
+        return self.cleaned_data["period"], self.cleaned_data["extra"]
 
     def filters(self) -> tuple[str, str]:
         """The valid filters (name, unit type); an invalid value filters nothing."""

@@ -40,7 +40,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -52,6 +52,7 @@ from armybuilder.lists import national as list_national
 from armybuilder.lists import services
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.builder_forms import (
+    PERIODS,
     AddEntryForm,
     CatalogueFilterForm,
     EntryPlatoonForm,
@@ -162,7 +163,10 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         add_to = choices[1][0] if len(choices) > 1 else ""
     filter_form = CatalogueFilterForm(request.GET)
     query, unit_type = filter_form.filters()
+    period, extra = filter_form.extras()
     army_list = roster.army_list
+    marked: list[bool] = []
+    catalogue = _catalogue(army_list, query, unit_type, request.user, period=period, extra=extra, marked=marked)
     return _context(
         roster,
         groups=roster.groups(),
@@ -171,8 +175,12 @@ def _page_context(request: HttpRequest, roster: Roster, *, add_to: str | None = 
         platoon_kinds=platoon_kinds(army_list.edition.slug),
         filter_query=query,
         filter_type=unit_type,
+        filter_period=period,
+        filter_extra=extra,
+        periods=PERIODS,
+        marked_units=any(marked),
         unit_types=UnitType.choices,
-        catalogue=_catalogue(army_list, query, unit_type, request.user),
+        catalogue=catalogue,
         share_url=request.build_absolute_uri(reverse("ab-list-shared", args=[army_list.share_token])),
         undo=_undo_notice(army_list, undo) if undo else None,
         national_choice=list_national.choice_context(army_list),
@@ -256,19 +264,36 @@ def builder_editors(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def builder_catalogue(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The catalogue's units filtered by name and type: the live filter's fragment."""
     army_list = get_object_or_404(lists_for_user(request).active().select_related("army"), pk=pk)
-    query, unit_type = CatalogueFilterForm(request.GET).filters()
-    params = urlencode({k: v for k, v in (("q", query), ("type", unit_type)) if v})
+    filter_form = CatalogueFilterForm(request.GET)
+    query, unit_type = filter_form.filters()
+    period, extra = filter_form.extras()
+    chosen = (("q", query), ("type", unit_type), ("period", period), ("extra", "on" if extra else ""))
+    params = urlencode({k: v for k, v in chosen if v})
     page_url = builder_url(army_list) + (f"?{params}" if params else "")
     if not request.htmx:
         return HttpResponseRedirect(f"{page_url}#catalogue")
     context = {
-        "catalogue": _catalogue(army_list, query, unit_type, request.user),
+        "catalogue": _catalogue(army_list, query, unit_type, request.user, period=period, extra=extra),
         "filter_query": query,
         "filter_type": unit_type,
+        "filter_period": period,
+        "filter_extra": extra,
     }
     response = HttpResponse(render_to_string(f"{TEMPLATE}#catalogue-results", context, request))
     # Keep the filter in the address bar, so a reload or a shared link shows the same units.
     return replace_url(response, page_url)
+
+
+def source_flag_labels() -> dict[str, str]:
+    """The words a catalogue row uses for the marks imported data puts on units."""
+    return {
+        "campaign": pgettext("unit mark", "campaign"),
+        "community": pgettext("unit mark", "community"),
+        "compendium": pgettext("unit mark", "compendium"),
+        "bluesky": pgettext("unit mark", "blue-sky campaign"),
+        "special": pgettext("unit mark", "special"),
+        "experimental": pgettext("unit mark", "experimental"),
+    }
 
 
 @dataclass
@@ -281,6 +306,7 @@ class CatalogueRow:
     costs: str  # costs per quality, with "pts"
     weapons: str
     own: bool = False  # the player's entry, typed from their book: marked, not checked data
+    marks: str = ""  # what the data marks it as (campaign, community, experimental...), in words
     # The unit as "Add" puts it in the list (``added``): builder.js shows it at the tap.
     added_points: int | None = None
     added_dice: int = 0
@@ -324,7 +350,16 @@ def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, 
 CREW_SERVED = frozenset({UnitType.TEAM, UnitType.ARTILLERY})
 
 
-def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> list[CatalogueRow]:
+def _catalogue(
+    army_list: ArmyList,
+    query: str,
+    unit_type: str,
+    user=None,
+    *,
+    period: str = "",
+    extra: bool = False,
+    marked: list[bool] | None = None,
+) -> list[CatalogueRow]:
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
@@ -332,12 +367,22 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
     words ("MG42", "zook", "AT gun": ``reference.search``), ranked: units named so first (the
     alias's first meaning before its others: "MG42" the MMG team, then the LMG team), then units
     whose main weapon it is, then any other unit that carries one; within a tier, the better
-    match first, then the army's order.
+    match first, then the army's order. ``marked``, when given, receives whether any of the
+    army's units is marked by its data (campaign, community, experimental...), so the page offers
+    the checkbox that shows them without another query.
     """
     match = search.matcher(army_list.edition_id, query)
-    units = Unit.objects.for_player(army_list.army, user).order_by("position", "name")
+    units = list(Unit.objects.for_player(army_list.army, user).order_by("position", "name"))
+    if marked is not None:
+        marked.append(any(unit.source_flags for unit in units))
     if unit_type:
-        units = units.filter(unit_type=unit_type)
+        units = [unit for unit in units if unit.unit_type == unit_type]
+    if period:
+        # A unit whose data names no period is offered in every one.
+        units = [unit for unit in units if not unit.periods or period in unit.periods]
+    if not extra:
+        # Campaign, community and experimental units (imported data marks them) wait until asked for.
+        units = [unit for unit in units if not unit.source_flags]
     if match:
         ranked = [
             (rank, unit)
@@ -354,6 +399,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
         units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
     units = list(units)
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
+    flag_labels = source_flag_labels()
     required = _required_choices(units)
     rows = []
     for unit in units:
@@ -367,6 +413,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
             CatalogueRow(
                 pk=unit.pk,
                 name=unit.display_name,
+                marks=", ".join(flag_labels.get(flag, flag) for flag in unit.source_flags or ()),
                 facts=f"{types.get(unit.unit_type, unit.unit_type)} · {models}",
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,

@@ -130,6 +130,8 @@ def licence_of(army: Army) -> str:
         return _("As the BattleScribe data repository it was imported from states")
     if army.origin == Origin.BARRACKS:
         return _("MIT (Barracks data, imported)")
+    if army.origin == Origin.MODULE:
+        return _("None stated: an army-builder module imported by this site's staff for their own use")
     return _("Muster's own compilation (points as the source says)")
 
 

@@ -70,6 +70,7 @@ class UnitSpec:
     damage_value: int | None = None
     categories: tuple[str, ...] = ()  # imported units: the source data's category ids
     option_groups: tuple[OptionGroupSpec, ...] = ()
+    order_dice: int = 1  # dice the unit puts in the bag (an attachment some data lists gives none)
 
 
 @dataclass(frozen=True)

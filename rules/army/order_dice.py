@@ -17,8 +17,9 @@ DICE_PER_UNIT = 1
 
 
 def entry_order_dice(entry: EntrySpec) -> int:
-    """Dice an entry brings to the bag: one, whatever its type (transports included)."""
-    return DICE_PER_UNIT
+    """Dice an entry brings to the bag: one, whatever its type (transports included), unless its
+    data says otherwise (an attachment imported data lists at 0 dice)."""
+    return max(entry.unit.order_dice, 0)
 
 
 def count_order_dice(entries: Iterable[EntrySpec]) -> int:

@@ -1,7 +1,7 @@
-"""Import community army data (BattleScribe or Barracks) into the catalogue.
+"""Import community army data (BattleScribe, Barracks or an army-builder module) into the catalogue.
 
 ``PATH`` may be files, folders or zip archives (.zip, .gstz, .catz); ``--github OWNER/REPO[@REF]``
-downloads a repository's archive and takes every BattleScribe file in it. BattleScribe and
+downloads a repository's archive and takes every BattleScribe file and army-builder module in it. BattleScribe and
 Barracks files given together are parsed separately and written in one transaction. Anything
 that cannot be imported stops the command with exit code 1 and the reason on stderr, and
 nothing is written.
@@ -18,7 +18,7 @@ from django.utils import timezone
 from armybuilder.importers.jobs import report_data
 from armybuilder.importers.models import ImportJob
 from armybuilder.importers.writer import ImportResult, import_catalogues, parse_files
-from armydata.github import Repository, fetch_repository
+from armydata.github import CATALOGUE_SUFFIXES, Repository, fetch_repository
 from armydata.loader import load_paths
 from armydata.safety import CatalogueImportError
 
@@ -139,8 +139,15 @@ class Command(BaseCommand):
         )
         self.repository = repository
         if enabled:
-            kind = "Barracks" if all(key.lower().endswith(".json") for key in fetched) else "BattleScribe"
-            stream.write(f"{repository.label}: {len(fetched)} {kind} files\n")
+            battlescribe = sum(1 for key in fetched if key.lower().endswith(CATALOGUE_SUFFIXES))
+            if not battlescribe and any(key.lower().endswith("armies.json") for key in fetched):
+                described = f"{len(fetched)} Barracks files"
+            else:
+                modules = len(fetched) - battlescribe
+                described = f"{battlescribe} BattleScribe files"
+                if modules:
+                    described += f", {modules} army-builder module{'s' if modules != 1 else ''}"
+            stream.write(f"{repository.label}: {described}\n")
         for key, data in fetched.items():
             if key in files:
                 raise CatalogueImportError(f"two files are named {key}")
