@@ -216,13 +216,22 @@ CACHES = {
 # evicts when full, and a flood of cached pages must not evict the counters (docs/deploy.md).
 # Without it (or without REDIS_URL) they share the default cache's configuration.
 RATELIMIT_REDIS_URL = os.environ.get("RATELIMIT_REDIS_URL", "")
+# With Redis down or full the counters are kept per process (armybuilder/security/cache.py's
+# RateLimitCache): the limits hold, looser, rather than letting every failed login through.
 CACHES["ratelimit"] = (
-    {**CACHES["default"], "LOCATION": RATELIMIT_REDIS_URL} if REDIS_URL and RATELIMIT_REDIS_URL else CACHES["default"]
+    {
+        **CACHES["default"],
+        "BACKEND": "armybuilder.security.cache.RateLimitCache",
+        "LOCATION": RATELIMIT_REDIS_URL or REDIS_URL,
+    }
+    if REDIS_URL
+    else CACHES["default"]
 )
 RATELIMIT_USE_CACHE = "ratelimit"
 
 # Rate limits (armybuilder/security/middleware.py): RATELIMIT_ENABLE=0 turns them off, for a load
-# test from one address; a cache outage lets requests through rather than locking everyone out.
+# test from one address. A Redis outage moves the counters into each process (RateLimitCache);
+# fail-open is left only for a store that cannot count at all.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)
 RATELIMIT_FAIL_OPEN = True
 # Behind the proxy REMOTE_ADDR is the proxy's (gunicorn does not rewrite it): the limits count per

@@ -187,7 +187,9 @@ def _write_options(unit: Unit, rows, weapons: dict[str, Weapon]) -> None:
             "adds_models": row.get("adds_models") or 0,
             "grants_weapon": weapons.get(row.get("grants") or ""),
             "replaces_weapon": weapons.get(row.get("replaces") or ""),
-            **{f"cost_{q}": row.get("cost", 0) for q in QUALITIES},
+            # The form and a file refuse a cost below 0; a copy of a built-in option that saves
+            # points (or of a unit saved before that bound) is kept at 0, never below.
+            **{f"cost_{q}": max(0, row.get("cost") or 0) for q in QUALITIES},
         }
         option = existing.get(slug)
         if option is None:
@@ -394,7 +396,8 @@ def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dic
             {
                 "key": key,
                 "name": name.strip(),
-                "cost": number(option.get("cost", 0), f"{where}.cost", -own_units.COST_MAX, own_units.COST_MAX) or 0,
+                # Never below 0, as in the unit form: no option takes a list's points down.
+                "cost": number(option.get("cost", 0), f"{where}.cost", 0, own_units.COST_MAX) or 0,
                 "per_model": option.get("per_model") is True,
                 # Optional (files before it was carried have none): the whole unit or nobody.
                 "all_models": option.get("all_models") is True,

@@ -53,6 +53,12 @@ ERRORS = {
     "bye": gettext_lazy("A bye has no result to enter."),
     "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
+    "points-unstorable": gettext_lazy(
+        "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
+    ),
+    "unstorable": gettext_lazy(
+        "This list could not be sealed as it is: nothing was submitted. Check its units and submit again."
+    ),
 }
 
 
@@ -160,17 +166,17 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
-        sealed = _attempt(
-            request,
-            services.seal,
-            entrant,
-            form.cleaned_data["army_list"],
-            success=_("Your list is sealed. Editing it now changes nothing until you submit again."),
-        )
-        if sealed:
+        try:
+            services.seal(entrant, form.cleaned_data["army_list"])
+        except services.EventError as error:
+            # Refused with words next to the choice, the form kept, never a 500.
+            form.add_error("army_list", str(ERRORS.get(error.code, error.code)))
+        else:
+            messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
             marker.remember(request, form.cleaned_data["army_list"])
-        return redirect("events-event", slug=event.slug)
-    return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
+            return redirect("events-event", slug=event.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists}, status=status)
 
 
 @require_safe
