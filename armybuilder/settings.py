@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    # Before django_tasks_db: its `db_worker` command is Muster's, which waits out a database outage.
+    "armybuilder.worker",
     "django_tasks_db",
     "armybuilder.reference",
     "armybuilder.catalogue",
