@@ -24,7 +24,6 @@ from rules.events import pairing as swiss_pairing
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
 
-
 logger = logging.getLogger(__name__)
 
 # The largest points a sealed list can store (``Submission.points``, a positive integer column).

@@ -53,7 +53,7 @@ def test_an_option_that_saves_less_than_the_unit_costs_is_priced_as_before():
 def test_a_list_total_is_never_negative(option_costs, base):
     options = tuple(make_option(f"o{i}", cost=cost) for i, cost in enumerate(option_costs))
     unit = make_unit(
-        "Any", base_cost={q: base for q in QUALITIES}, per_model_cost={}, base_models=1, max_models=1, options=options
+        "Any", base_cost=dict.fromkeys(QUALITIES, base), per_model_cost={}, base_models=1, max_models=1, options=options
     )
     entries = [make_entry(unit, quality=q, options={o.key: 1 for o in options}) for q in QUALITIES]
     summary = summarise(make_list(entries, force_org="none"))

@@ -12,6 +12,7 @@ job is old (the job pages say so), as when a worker dies. Supervisors restart it
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 
@@ -49,10 +50,8 @@ class ResilientWorker(db_worker.Worker):
     def _drop_connections() -> None:
         # A broken connection is replaced at the next query only once it is closed.
         for connection in connections.all(initialized_only=True):
-            try:
+            with contextlib.suppress(*DATABASE_DOWN):
                 connection.close()
-            except DATABASE_DOWN:
-                pass
 
 
 class Command(db_worker.Command):
