@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
@@ -39,6 +40,12 @@ class NeedsAccount(Exception):
 
 def room_for(owner, count: int = 1) -> bool:
     return Unit.objects.filter(owner=owner).count() + count <= own_units.OWN_UNITS_MAX
+
+
+def _lock_owner(owner) -> None:
+    """Lock the owner's user row until the transaction ends, so the cap is counted by one writer
+    at a time: racing creates each counted 199 and the red team ended at 202 own units."""
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).values_list("pk", flat=True).first()
 
 
 def _unique(base: str, taken: set[str], length: int) -> str:
@@ -146,6 +153,7 @@ def write_unit(owner, army: Army, data: dict, unit: Unit | None = None) -> Unit:
         values[f"cost_{quality}"] = data.get("cost", {}).get(quality)
         values[f"per_model_{quality}"] = data.get("per_model", {}).get(quality)
     if unit is None:
+        _lock_owner(owner)
         if not room_for(owner):
             raise TooManyUnits
         taken = set(Unit.objects.filter(army=army).values_list("slug", flat=True))
