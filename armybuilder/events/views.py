@@ -91,7 +91,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
         event = form.save(commit=False)
         event.organiser = request.user
@@ -106,7 +106,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def edit(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
-    form = EventForm(request.POST or None, instance=event)
+    form = EventForm(request.POST or None, instance=event, organiser=event.organiser)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Event saved."))
