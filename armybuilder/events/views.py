@@ -286,6 +286,12 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
+        # A sealed list is linked only where it can be read (``can_see_list``): before the reveal a
+        # player sees their own list, not their opponent's (that link answered 404).
+        pairing.list_a, pairing.list_b = (
+            event.lists_revealed or is_organiser or (entrant is not None and player == entrant.pk)
+            for player in (pairing.player_a_id, pairing.player_b_id)
+        )
         # The finished game's result, proposed to its two players only: replaying a game costs
         # queries, and another viewer's page must not grow with the games of the round.
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
