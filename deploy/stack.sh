@@ -104,7 +104,7 @@ start() {
   # main configuration of our own (TLS with a throw-away self-signed certificate).
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
     -keyout "$DIR/tls.key" -out "$DIR/tls.crt" >/dev/null 2>&1
-  for file in muster-http.conf muster-locations.conf muster-proxy.conf; do
+  for file in muster-http.conf muster-locations.conf muster-proxy.conf muster-tls.conf; do
     sed -e "s|@@STATIC_ROOT@@|$DIR/static|g" -e "s|@@UPSTREAM@@|muster_app|g" -e "s|@@CONF_DIR@@|$DIR|g" \
       "deploy/nginx/$file" >"$DIR/$file"
   done
@@ -134,6 +134,7 @@ $upstream  }
     server_name localhost;
     ssl_certificate $DIR/tls.crt;
     ssl_certificate_key $DIR/tls.key;
+    include $DIR/muster-tls.conf;
     include $DIR/muster-locations.conf;
   }
 }
