@@ -11,7 +11,8 @@ from a rate limit shared by every worker (Redis), per-client limits (the clients
 apart by their loopback source address, 127.0.0.2, 127.0.0.3...: one's failed logins do not
 lock out another, and a forged X-Forwarded-For changes nothing), an oversized body refused by
 nginx, 600 slow TLS connections (Slowloris) that neither keep another client out nor stay open
-past nginx's header timeout, gunicorn workers killed under load without a 502, and, last, the
+past nginx's header timeout, gunicorn workers killed under load without a 502, the task worker
+killed and started again by its supervisor, and, last, the
 site with its Redis stopped (pages still 200, failed logins still limited, counted in each
 process, and ``/healthz/`` names the cache and the rate-limit store as failed). The last two read
 ``$STACK_DIR/stack.env`` (written by ``deploy/stack.sh``; ``STACK_DIR`` defaults to stack.sh's
@@ -39,7 +40,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 
-from stackctl import busy_worker, redis_command, stack_env, stop_redis, worker_pids
+from stackctl import busy_worker, redis_command, stack_env, stop_redis, task_worker_pid, worker_pids
 
 TIMEOUT = 30
 CONTEXT = ssl.create_default_context()
@@ -213,6 +214,7 @@ def main(base: str, apps: list[str]) -> None:
     slow_clients(base)
     stack = stack_env(base)
     workers_killed(base, stack)
+    task_worker_restarted(stack)
     redis_stopped(base, stack)
 
 
@@ -465,6 +467,21 @@ def workers_killed(base: str, stack: dict[str, str]) -> None:
     while len(worker_pids(stack)) < 2 * len(stack["APP_PORTS"].split()) and time.monotonic() < deadline:
         time.sleep(0.5)
     check(len(worker_pids(stack)) >= 2 * len(stack["APP_PORTS"].split()), "each app server replaced its workers")
+
+
+def task_worker_restarted(stack: dict[str, str]) -> None:
+    """The task worker killed (as by the OOM killer): its supervisor starts another within seconds."""
+    first = task_worker_pid(stack)
+    check(first is not None, "the task worker runs under its supervisor")
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    again = None
+    while time.monotonic() < deadline:
+        again = task_worker_pid(stack)
+        if again is not None and again != first:
+            break
+        time.sleep(0.2)
+    check(again is not None and again != first, f"a killed task worker is started again ({first} -> {again})")
 
 
 def redis_stopped(base: str, stack: dict[str, str]) -> None:
