@@ -76,9 +76,11 @@ def _handshake(port: int, context: ssl.SSLContext) -> tuple[str, str] | None:
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
-            with context.wrap_socket(raw, server_hostname="localhost") as tls:
-                return tls.version(), tls.cipher()[0]
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname="localhost") as tls,
+        ):
+            return tls.version(), tls.cipher()[0]
     except (ssl.SSLError, ConnectionResetError):
         return None
 

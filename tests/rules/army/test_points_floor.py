@@ -7,7 +7,7 @@ options would take it below 0 is refused with a problem, and a list's total is n
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.army.model import QUALITIES
@@ -49,6 +49,7 @@ def test_an_option_that_saves_less_than_the_unit_costs_is_priced_as_before():
     assert entry_points(make_entry(unit, options={"no-nco": 1})) == 40
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a shared machine may stall
 @given(st.lists(savings, min_size=1, max_size=4), st.integers(min_value=0, max_value=300))
 def test_a_list_total_is_never_negative(option_costs, base):
     options = tuple(make_option(f"o{i}", cost=cost) for i, cost in enumerate(option_costs))
