@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    # Before django_tasks_db: its `db_worker` command is Muster's, which waits out a database outage.
+    "armybuilder.worker",
     "django_tasks_db",
     "armybuilder.reference",
     "armybuilder.catalogue",
@@ -216,13 +218,22 @@ CACHES = {
 # evicts when full, and a flood of cached pages must not evict the counters (docs/deploy.md).
 # Without it (or without REDIS_URL) they share the default cache's configuration.
 RATELIMIT_REDIS_URL = os.environ.get("RATELIMIT_REDIS_URL", "")
+# With Redis down or full the counters are kept per process (armybuilder/security/cache.py's
+# RateLimitCache): the limits hold, looser, rather than letting every failed login through.
 CACHES["ratelimit"] = (
-    {**CACHES["default"], "LOCATION": RATELIMIT_REDIS_URL} if REDIS_URL and RATELIMIT_REDIS_URL else CACHES["default"]
+    {
+        **CACHES["default"],
+        "BACKEND": "armybuilder.security.cache.RateLimitCache",
+        "LOCATION": RATELIMIT_REDIS_URL or REDIS_URL,
+    }
+    if REDIS_URL
+    else CACHES["default"]
 )
 RATELIMIT_USE_CACHE = "ratelimit"
 
 # Rate limits (armybuilder/security/middleware.py): RATELIMIT_ENABLE=0 turns them off, for a load
-# test from one address; a cache outage lets requests through rather than locking everyone out.
+# test from one address. A Redis outage moves the counters into each process (RateLimitCache);
+# fail-open is left only for a store that cannot count at all.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", True)
 RATELIMIT_FAIL_OPEN = True
 # Behind the proxy REMOTE_ADDR is the proxy's (gunicorn does not rewrite it): the limits count per
@@ -260,7 +271,13 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", True)
+    # Preload is off unless asked (SECURE_HSTS_PRELOAD=1): submitting a domain to the browsers'
+    # preload list binds it and every subdomain to HTTPS for months, and leaving the list is slow,
+    # so it is the operator's choice, made once HTTPS works everywhere (docs/deploy.md).
+    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # check --deploy's "no preload" warning: a deliberate default, not an oversight.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {

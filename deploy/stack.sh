@@ -28,8 +28,14 @@ stop() {
     [ -f "$pidfile" ] || continue
     pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    # The worker (under its supervisor) finishes the task in hand: up to 30 s; the others 5 s.
+    local tries=50
+    [ "$(basename "$pidfile")" = worker.pid ] && tries=300
+    for _ in $(seq 1 "$tries"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      pkill -9 -P "$pid" 2>/dev/null || true  # the supervised worker, then its supervisor
+      kill -9 "$pid" 2>/dev/null || true
+    fi
     rm -f "$pidfile"
   done
 }
@@ -87,8 +93,10 @@ start() {
   done
 
   # The task worker (deploy/systemd/muster-worker.service): big lists' PDFs are made here, not in
-  # gunicorn. Same environment as the app servers; its own process, stopped with the rest.
-  nohup "$PY" manage.py db_worker --no-reload --queue-name '*' --interval 0.5 -v 1 \
+  # gunicorn. Same environment as the app servers; its own process, stopped with the rest. It
+  # waits out a database outage itself, and deploy/supervise.sh starts it again if it ever exits
+  # (systemd's Restart=always in production); worker.pid is the supervisor's.
+  nohup deploy/supervise.sh worker "$PY" manage.py db_worker --no-reload --queue-name '*' --interval 0.5 -v 1 \
     >"$DIR/worker.log" 2>&1 &
   echo $! >"$DIR/worker.pid"
 
@@ -96,7 +104,7 @@ start() {
   # main configuration of our own (TLS with a throw-away self-signed certificate).
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
     -keyout "$DIR/tls.key" -out "$DIR/tls.crt" >/dev/null 2>&1
-  for file in muster-http.conf muster-locations.conf muster-proxy.conf; do
+  for file in muster-http.conf muster-locations.conf muster-proxy.conf muster-tls.conf; do
     sed -e "s|@@STATIC_ROOT@@|$DIR/static|g" -e "s|@@UPSTREAM@@|muster_app|g" -e "s|@@CONF_DIR@@|$DIR|g" \
       "deploy/nginx/$file" >"$DIR/$file"
   done
@@ -126,6 +134,7 @@ $upstream  }
     server_name localhost;
     ssl_certificate $DIR/tls.crt;
     ssl_certificate_key $DIR/tls.key;
+    include $DIR/muster-tls.conf;
     include $DIR/muster-locations.conf;
   }
 }

@@ -34,6 +34,18 @@ def worker_pids(stack: dict[str, str]) -> list[int]:
     return pids
 
 
+def task_worker_pid(stack: dict[str, str]) -> int | None:
+    """The task worker process now: the child of its supervisor (deploy/supervise.sh, worker.pid)."""
+    supervisor = int(Path(stack["DIR"], "worker.pid").read_text())
+    for child in Path(f"/proc/{supervisor}/task/{supervisor}/children").read_text().split():
+        try:
+            if b"db_worker" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return int(child)
+        except OSError:
+            continue  # gone meanwhile (the supervisor's pause between two starts is a child too)
+    return None
+
+
 def busy_worker(stack: dict[str, str], within: float = 0.5) -> int | None:
     """A worker that is running now (state R in /proc), else any: within ``within`` seconds."""
     deadline = time.monotonic() + within

@@ -41,9 +41,20 @@ QUALITY_LABELS = {
 }
 
 
-def _cost_field(label: str, *, allow_negative: bool = False) -> forms.IntegerField:
-    low = -own_units.COST_MAX if allow_negative else 0
-    return forms.IntegerField(label=label, required=False, min_value=low, max_value=own_units.COST_MAX)
+# No cost of an own unit is below 0: a negative option took a list's points below zero ("Points:
+# −1800 / 200"), a way to hide a unit's price under an event's limit, and the sealed list could not
+# be stored. A cheaper variant is typed as its own lower price instead.
+COST_BELOW_ZERO = _("A cost cannot be below 0: type the cheaper price itself instead.")
+
+
+def _cost_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=own_units.COST_MAX,
+        error_messages={"min_value": COST_BELOW_ZERO},
+    )
 
 
 class OwnUnitForm(forms.Form):
@@ -156,9 +167,7 @@ class WeaponLineForm(forms.Form):
 
 class OptionForm(forms.Form):
     name = forms.CharField(label=_("Option"), max_length=160, required=False)
-    cost = forms.IntegerField(
-        label=_("Cost"), required=False, min_value=-own_units.COST_MAX, max_value=own_units.COST_MAX
-    )
+    cost = _cost_field(_("Cost"))
     per_model = forms.BooleanField(label=_("Per man"), required=False)
     all_models = forms.BooleanField(label=_("Whole unit or none"), required=False)
     max_count = forms.IntegerField(label=_("Limit"), required=False, min_value=1, max_value=own_units.MODELS_MAX)
@@ -181,7 +190,7 @@ class OptionForm(forms.Form):
             if filled:
                 self.add_error("name", _("Name the option."))
             return data
-        if data.get("cost") is None:
+        if data.get("cost") is None and "cost" not in self.errors:  # one refusal per field
             self.add_error("cost", _("Give the option's cost (0 if free)."))
         return data
 

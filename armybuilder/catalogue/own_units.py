@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
@@ -39,6 +40,12 @@ class NeedsAccount(Exception):
 
 def room_for(owner, count: int = 1) -> bool:
     return Unit.objects.filter(owner=owner).count() + count <= own_units.OWN_UNITS_MAX
+
+
+def _lock_owner(owner) -> None:
+    """Lock the owner's user row until the transaction ends, so the cap is counted by one writer
+    at a time: racing creates each counted 199 and the red team ended at 202 own units."""
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).values_list("pk", flat=True).first()
 
 
 def _unique(base: str, taken: set[str], length: int) -> str:
@@ -146,6 +153,7 @@ def write_unit(owner, army: Army, data: dict, unit: Unit | None = None) -> Unit:
         values[f"cost_{quality}"] = data.get("cost", {}).get(quality)
         values[f"per_model_{quality}"] = data.get("per_model", {}).get(quality)
     if unit is None:
+        _lock_owner(owner)
         if not room_for(owner):
             raise TooManyUnits
         taken = set(Unit.objects.filter(army=army).values_list("slug", flat=True))
@@ -187,7 +195,9 @@ def _write_options(unit: Unit, rows, weapons: dict[str, Weapon]) -> None:
             "adds_models": row.get("adds_models") or 0,
             "grants_weapon": weapons.get(row.get("grants") or ""),
             "replaces_weapon": weapons.get(row.get("replaces") or ""),
-            **{f"cost_{q}": row.get("cost", 0) for q in QUALITIES},
+            # The form and a file refuse a cost below 0; a copy of a built-in option that saves
+            # points (or of a unit saved before that bound) is kept at 0, never below.
+            **{f"cost_{q}": max(0, row.get("cost") or 0) for q in QUALITIES},
         }
         option = existing.get(slug)
         if option is None:
@@ -394,7 +404,8 @@ def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dic
             {
                 "key": key,
                 "name": name.strip(),
-                "cost": number(option.get("cost", 0), f"{where}.cost", -own_units.COST_MAX, own_units.COST_MAX) or 0,
+                # Never below 0, as in the unit form: no option takes a list's points down.
+                "cost": number(option.get("cost", 0), f"{where}.cost", 0, own_units.COST_MAX) or 0,
                 "per_model": option.get("per_model") is True,
                 # Optional (files before it was carried have none): the whole unit or nobody.
                 "all_models": option.get("all_models") is True,

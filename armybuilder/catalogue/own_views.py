@@ -11,6 +11,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -286,11 +287,15 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
         if share.owner_id == request.user.pk:
             messages.info(request, _("These are your own units already."))
             return redirect("ab-own-units")
-        if not own_units.room_for(request.user, len(units)):
-            messages.error(request, str(own_units.TooManyUnits()))
+        try:
+            if not own_units.room_for(request.user, len(units)):
+                raise own_units.TooManyUnits
+            with transaction.atomic():  # all of them or none: another tab may fill the room meanwhile
+                for unit in units:
+                    own_units.copy_unit(request.user, unit)
+        except own_units.TooManyUnits as full:
+            messages.error(request, str(full))
         else:
-            for unit in units:
-                own_units.copy_unit(request.user, unit)
             messages.success(request, _("%(n)s units are copied into your units.") % {"n": len(units)})
             return redirect("ab-own-units")
     response = render(

@@ -67,7 +67,11 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "max_order_dice": event.max_order_dice,
             "max_platoons": event.max_platoons,
             "allowed_armies": sorted(army.slug for army in event.allowed_armies.all()),
-            "banned_units": sorted(unit.slug for unit in event.banned_units.all()),
+            # Units of the data and the organiser's own; a ban saved before bans were limited to
+            # those names no other player's unit (its slug carries their account's number).
+            "banned_units": sorted(
+                unit.slug for unit in event.banned_units.all() if unit.owner_id in (None, event.organiser_id)
+            ),
             "data_cutoff": event.data_cutoff.isoformat() if event.data_cutoff else None,
             "list_deadline": event.list_deadline.isoformat() if event.list_deadline else None,
             "rounds": event.rounds,

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
@@ -55,9 +56,12 @@ class EventForm(forms.ModelForm):
         }
         help_texts = {"allowed_armies": _("None ticked: every army of the edition.")}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, organiser: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        # Bans name units of the data, or the organiser's own: another player's own unit is theirs
+        # alone (its slug carries their account's number), never found by its name here.
+        self.organiser = organiser
         self.fields["allowed_armies"].queryset = Army.objects.visible().select_related("edition")
         if self.instance.pk:
             self.initial["banned"] = "\n".join(unit.slug for unit in self.instance.banned_units.all())
@@ -71,7 +75,9 @@ class EventForm(forms.ModelForm):
         names = [line.strip() for line in re.split(r"[\n,]", data.get("banned") or "") if line.strip()]
         units: list[Unit] = []
         if names and edition is not None:
-            found = Unit.objects.filter(army__edition=edition)
+            found = Unit.objects.filter(army__edition=edition).filter(
+                Q(owner__isnull=True) | Q(owner_id=getattr(self.organiser, "pk", None))
+            )
             unknown = []
             for name in names:
                 match = found.filter(slug=name).first() or found.filter(name__iexact=name).first()

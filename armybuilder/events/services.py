@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
@@ -22,6 +23,11 @@ from rules.army.model import ListSummary, Problem
 from rules.events import pairing as swiss_pairing
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
+
+logger = logging.getLogger(__name__)
+
+# The largest points a sealed list can store (``Submission.points``, a positive integer column).
+POINTS_STORABLE_MAX = 2_147_483_647
 
 
 class EventError(Exception):
@@ -88,7 +94,15 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
         "status": Submission.Status.PENDING,
         "note": "",
     }
-    submission, _created = Submission.objects.update_or_create(entrant=entrant, defaults=values)
+    if not 0 <= summary.points <= POINTS_STORABLE_MAX:
+        raise EventError("points-unstorable")
+    try:
+        # Its own savepoint: a row the database refuses leaves the caller's transaction usable.
+        with transaction.atomic():
+            submission, _created = Submission.objects.update_or_create(entrant=entrant, defaults=values)
+    except (IntegrityError, DataError) as exc:
+        logger.warning("A sealed list could not be stored (entrant %s): %s", entrant.pk, exc)
+        raise EventError("unstorable") from exc
     # The builder shows "legal for <event>" only for a submitted list: move the list's stamp so a
     # builder page the browser kept (its ETag, armybuilder.lists.conditional) is fetched anew.
     ArmyList.objects.filter(pk=army_list.pk).update(updated_at=submission.submitted_at)

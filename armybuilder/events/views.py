@@ -53,6 +53,12 @@ ERRORS = {
     "bye": gettext_lazy("A bye has no result to enter."),
     "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
+    "points-unstorable": gettext_lazy(
+        "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
+    ),
+    "unstorable": gettext_lazy(
+        "This list could not be sealed as it is: nothing was submitted. Check its units and submit again."
+    ),
 }
 
 
@@ -85,7 +91,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
         event = form.save(commit=False)
         event.organiser = request.user
@@ -100,7 +106,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def edit(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
-    form = EventForm(request.POST or None, instance=event)
+    form = EventForm(request.POST or None, instance=event, organiser=event.organiser)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Event saved."))
@@ -160,17 +166,17 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
-        sealed = _attempt(
-            request,
-            services.seal,
-            entrant,
-            form.cleaned_data["army_list"],
-            success=_("Your list is sealed. Editing it now changes nothing until you submit again."),
-        )
-        if sealed:
+        try:
+            services.seal(entrant, form.cleaned_data["army_list"])
+        except services.EventError as error:
+            # Refused with words next to the choice, the form kept, never a 500.
+            form.add_error("army_list", str(ERRORS.get(error.code, error.code)))
+        else:
+            messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
             marker.remember(request, form.cleaned_data["army_list"])
-        return redirect("events-event", slug=event.slug)
-    return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists})
+            return redirect("events-event", slug=event.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists}, status=status)
 
 
 @require_safe
@@ -280,6 +286,12 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
         pairing.res = getattr(pairing, "result", None)
+        # A sealed list is linked only where it can be read (``can_see_list``): before the reveal a
+        # player sees their own list, not their opponent's (that link answered 404).
+        pairing.list_a, pairing.list_b = (
+            event.lists_revealed or is_organiser or (entrant is not None and player == entrant.pk)
+            for player in (pairing.player_a_id, pairing.player_b_id)
+        )
         # The finished game's result, proposed to its two players only: replaying a game costs
         # queries, and another viewer's page must not grow with the games of the round.
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None

@@ -549,6 +549,14 @@ def _parse_entry(
 def import_list(text: str, *, owner: Any = None) -> ArmyList:
     """Check then save a ``muster-list/3`` (``/2``, ``/1``) file as a new list, all or nothing."""
     parsed = parse_list(text, owner)
+    try:
+        made_list = _write_import(parsed, owner)
+    except own_units.TooManyUnits as full:  # another tab's units took the room since the check
+        raise ListImportError([f"own_units: {full}"]) from full
+    return made_list
+
+
+def _write_import(parsed, owner: Any) -> ArmyList:
     with transaction.atomic():
         made = {id(draft): own_units.same_or_new(owner, parsed.army, draft.data) for draft in parsed.drafts.values()}
         army_list = ArmyList.objects.create(

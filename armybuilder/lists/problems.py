@@ -146,6 +146,9 @@ MESSAGES: dict[str, object] = {
         "option-cost": _("%(name)s: %(option)s has no cost at %(quality)s."),
         "option-exclusive": _("%(name)s: %(options)s exclude each other; choose one."),
         "option-excludes": _("%(name)s: %(option)s cannot be taken with %(other)s."),
+        "negative-points": _(
+            "%(name)s would cost %(points)s points with its options; an entry never costs less than 0."
+        ),
         "option-group-max": ngettext_lazy(
             "%(name)s: %(group)s allows at most %(limit)s choice; %(count)s were taken.",
             "%(name)s: %(group)s allows at most %(limit)s choices; %(count)s were taken.",

@@ -11,6 +11,12 @@ with ``RATELIMIT_FAIL_OPEN`` the request goes through. Each failure is logged, a
 ``LOG_EVERY`` seconds per process, so an outage does not flood the log.
 
 ``available()`` is the health check's probe: a write and a read of a fresh value.
+
+``RateLimitCache`` is the rate-limit counters' store: while its Redis is down or full the counters
+are kept in this process instead (``fallback_active``), so failed logins stay limited through an
+outage. Refusing every limited request instead would let anyone who fills Redis lock every player
+out of signing in; counting per process keeps the limits, only looser: with W worker processes
+a client meets at most W times the limit (gunicorn's workers, cores + 1 per server).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import threading
 import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
@@ -30,6 +37,7 @@ logger = logging.getLogger(__name__)
 # that is not.
 FAILURES = (RedisError, OSError)
 LOG_EVERY = 10.0
+WINDOW_MAX = 3600 + 60  # seconds: the longest rate-limit window Muster uses (per hour), and a margin
 
 
 class ResilientRedisCache(RedisCache):
@@ -131,3 +139,51 @@ class ResilientRedisCache(RedisCache):
         except FAILURES as exc:
             self._failed("health check", exc)
             return False
+
+
+class RateLimitCache(ResilientRedisCache):
+    """Redis for the rate-limit counters, each process's own memory while Redis cannot count.
+
+    django-ratelimit counts with ``add`` (a new window), ``incr`` (a request in it) and ``get``;
+    those three fall back to a per-process cache, so a counter is always kept somewhere.
+    """
+
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        # A name of its own per store: Django's local memory caches share their data by name.
+        self._local = LocMemCache(f"muster-ratelimit-fallback-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
+        self._failed_at = 0.0
+
+    def _fall_back(self, operation: str, exc: Exception) -> LocMemCache:
+        self._failed(operation, exc)
+        self._failed_at = time.monotonic()
+        return self._local
+
+    @property
+    def fallback_active(self) -> bool:
+        """Whether a counter had to be kept in this process within the last minute."""
+        return bool(self._failed_at) and time.monotonic() - self._failed_at < 60
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        try:
+            return RedisCache.add(self, key, value, timeout, version)
+        except FAILURES as exc:
+            return self._fall_back("add", exc).add(key, value, timeout, version)
+
+    def incr(self, key, delta=1, version=None):
+        try:
+            return RedisCache.incr(self, key, delta, version)
+        except FAILURES as exc:
+            local = self._fall_back("incr", exc)
+            try:
+                return local.incr(key, delta, version)
+            except ValueError:  # the window began while Redis still answered: start it here
+                # Each window has a key of its own, so outliving it counts nothing twice.
+                local.add(key, delta, WINDOW_MAX, version)
+                return delta
+
+    def get(self, key, default=None, version=None):
+        try:
+            return RedisCache.get(self, key, default, version)
+        except FAILURES as exc:
+            return self._fall_back("get", exc).get(key, default, version)

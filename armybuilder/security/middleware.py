@@ -8,8 +8,9 @@ PostgreSQL then refuses on import).
 
 ``RateLimitMiddleware`` applies ``LIMITS``, a table keyed by URL name, through django-ratelimit's
 counters in the default cache (Redis in production, so every worker and machine shares them),
-so no view that other parts of Muster own needs a decorator. With the cache down or full the
-counters cannot be kept and the limits let requests through (``armybuilder/security/cache.py``).
+so no view that other parts of Muster own needs a decorator. With their Redis down or full the
+counters are kept in each process instead, so the limits hold, looser by the number of worker
+processes (``RateLimitCache`` in ``armybuilder/security/cache.py``), and /healthz/ says so.
 """
 
 from __future__ import annotations

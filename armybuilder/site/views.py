@@ -36,8 +36,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"editions": editions})
 
 
-def _cache_state() -> str:
-    cache = caches["default"]
+def _store_state(alias: str) -> str:
+    cache = caches[alias]
     if not isinstance(cache, ResilientRedisCache):
         return "local"  # a per-process cache (no REDIS_URL) cannot fail
     return "ok" if cache.available() else "degraded"
@@ -45,23 +45,31 @@ def _cache_state() -> str:
 
 @require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness, a database round trip and the cache, for the load balancer and monitors.
+    """Liveness, a database round trip, the cache and the rate-limit store, for load balancers and monitors.
 
     503 while the database is unreachable (nothing works without it). A Redis that is down or full
-    is reported as ``"cache": "degraded"`` with a 200: Muster keeps answering without it (no kept
-    pages, rate limits not counted), so the server must stay in the pool, but someone should look.
+    (the cache's, or the rate-limit counters') makes ``"status": "degraded"`` and names the part in
+    ``"failed"``, with a 200: Muster keeps answering without it (no kept pages; the rate limits
+    counted in each process, looser), so the server must stay in the pool, but someone should look.
     """
-    cache_state = _cache_state()
+    parts = {"cache": _store_state("default")}
+    # The counters' store is reported apart only when it is one (RATELIMIT_REDIS_URL, or the
+    # cache's Redis reached through its own alias).
+    if settings.RATELIMIT_USE_CACHE != "default":
+        parts["ratelimit"] = _store_state(settings.RATELIMIT_USE_CACHE)
+    failed = [name for name, state in parts.items() if state == "degraded"]
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError as exc:
         logger.error("Health check: the database is unreachable: %s", exc)
-        response = JsonResponse({"status": "unavailable", "database": "unreachable", "cache": cache_state}, status=503)
+        body = {"status": "unavailable", "database": "unreachable", **parts, "failed": ["database", *failed]}
+        response = JsonResponse(body, status=503)
         response["Retry-After"] = "10"
         return response
-    status = "degraded" if cache_state == "degraded" else "ok"
-    return JsonResponse({"status": status, "database": "ok", "cache": cache_state})
+    if failed:
+        logger.error("Health check: degraded (%s)", ", ".join(failed))
+    return JsonResponse({"status": "degraded" if failed else "ok", "database": "ok", **parts, "failed": failed})
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

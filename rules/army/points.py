@@ -263,12 +263,22 @@ def entry_points(entry: EntrySpec) -> int:
     """Points of one entry: base cost at its quality, extra models, then options.
 
     A free unit (``OptionSpec.free_unit`` taken) costs 0 in all, its options included, once its
-    choices are checked; ``list_option_problems`` holds it to the option's limit per list.
+    choices are checked; ``list_option_problems`` holds it to the option's limit per list. An entry
+    whose options would take it below 0 points is refused (``RulesError``, code "negative-points").
     """
     cost = unit_cost(entry.unit, entry.quality, entry.models, entry.name)
     cost += options_cost(entry.unit, entry.quality, entry.models, dict(entry.options), entry.name)
     if free_option(entry.unit, entry.options) is not None:
         return 0
+    if cost < 0:
+        # Options that save points never take an entry below nothing: a total below 0 would hide
+        # other units' points under a limit (a player's own unit once allowed an option at −2000).
+        name = entry.name or entry.unit.name
+        raise RulesError(
+            f"{name} would cost {cost} points with its options; an entry never costs less than 0.",
+            code="negative-points",
+            params={"name": name, "points": cost},
+        )
     return cost
 
 

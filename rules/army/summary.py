@@ -30,7 +30,9 @@ def summarise(spec: ListSpec) -> ListSummary:
             problems.append(
                 Problem(str(error), "entry-points", entry_key=entry.key, platoon_key=entry.platoon, params=params)
             )
-    total = sum(points.values())
+    # Never below 0 whatever the entries say (each is refused below 0 already): a negative total
+    # reads as room under a points limit, and an event cannot store it.
+    total = max(0, sum(points.values()))
     problems += list_option_problems(spec)
     problems += officer_problems(spec)
     problems += validate(spec, points=total)

@@ -364,3 +364,25 @@ def test_the_standings_columns_follow_the_events_tiebreak_order(cast):
     data = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
     assert data["tiebreaks"] == ["score", "dice", "sos"]
     assert list(data["standings"][0]) == ["place", "entrant", "score", "dice", "sos", "games"]
+
+
+def test_the_round_page_links_only_the_lists_its_reader_can_open(cast):
+    """Before the reveal a player's round page linked their opponent's sealed list, which answered 404."""
+    import re
+
+    event, me, opponent = cast["event"], cast["me"], cast["opponent"]
+    url = f"/events/{event.slug}/rounds/1/"
+
+    def linked(user) -> set[int]:
+        page = _client(user).get(url).content.decode()
+        found = {int(pk) for pk in re.findall(rf"/events/{event.slug}/entrants/(\d+)/list/", page)}
+        for pk in found:  # every link the page offers opens
+            assert _client(user).get(f"/events/{event.slug}/entrants/{pk}/list/").status_code == 200
+        return found
+
+    assert me.pk in linked(me.user) and opponent.pk not in linked(me.user)
+    assert opponent.pk in linked(opponent.user) and me.pk not in linked(opponent.user)
+    assert linked(cast["other_user"]) == set()
+    assert {me.pk, opponent.pk} <= linked(cast["organiser"])
+    Event.objects.filter(pk=event.pk).update(lists_revealed=True)
+    assert {me.pk, opponent.pk} <= linked(me.user)

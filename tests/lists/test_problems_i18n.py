@@ -106,6 +106,12 @@ def _entry_lists():
         make_entry(squad, options={"free": 1, "ausf-a": 1}),
         make_entry(squad, options={"free": 1, "ausf-a": 1}),
         make_entry(make_unit("Commander", slot="officer", officer_rank="platoon_commander")),
+        # An option that would take the entry below 0 points (a player's own unit saved before costs
+        # were bounded at 0).
+        make_entry(
+            make_unit("Cheat", options=(make_option("discount", cost={"regular": -2000}),)),
+            options={"discount": 1},
+        ),
     ]
     yield make_list(bad, force_org="none", edition="v2")
 

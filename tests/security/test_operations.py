@@ -17,7 +17,7 @@ from armybuilder.security.checks import check_mail, check_shared_cache
 def test_healthz_answers_200_with_the_database(client):
     response = client.get("/healthz/")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "local"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "local", "ratelimit": "local", "failed": []}
 
 
 @pytest.mark.django_db
@@ -26,6 +26,7 @@ def test_healthz_answers_503_without_the_database(client):
         response = client.get("/healthz/")
     assert response.status_code == 503
     assert response.json()["database"] == "unreachable"
+    assert response.json()["failed"] == ["database"]
     assert response["Retry-After"]
 
 

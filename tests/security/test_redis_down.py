@@ -27,13 +27,14 @@ def _closed_port() -> int:
 
 def _redis(location: str) -> dict:
     # The rate-limit counters' alias too (settings.RATELIMIT_USE_CACHE): the same Redis, as when
-    # RATELIMIT_REDIS_URL is not set, so the outage reaches the counters as well.
+    # RATELIMIT_REDIS_URL is not set, so the outage reaches the counters as well; each alias with
+    # the backend armybuilder/settings.py gives it.
     server = {
         "BACKEND": "armybuilder.security.cache.ResilientRedisCache",
         "LOCATION": location,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
-    return {"default": server, "ratelimit": dict(server)}
+    return {"default": server, "ratelimit": {**server, "BACKEND": "armybuilder.security.cache.RateLimitCache"}}
 
 
 @pytest.fixture
@@ -69,16 +70,24 @@ def ref(db):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("outage", ["redis_down", "redis_full"])
-def test_login_still_works_and_the_limits_fail_open(client, request, outage, caplog):
+def test_failed_logins_are_still_limited_counted_in_the_process(client, request, outage, caplog):
+    """The red team's 13 failed logins all answered 200 with the counters' Redis down or full."""
     request.getfixturevalue(outage)
     make_user("alice")
+    statuses = []
     with caplog.at_level(logging.WARNING, logger="armybuilder.security.cache"):
-        for n in range(12):  # more than the 10 a minute the limit allows: nothing is counted
+        for n in range(13):
             response = client.post("/accounts/login/", {"username": f"guess{n}", "password": "wrong"})
-            assert response.status_code == 200
-        response = client.post("/accounts/login/", {"username": "alice", "password": "correct-horse-battery"})
-    assert response.status_code == 302
+            statuses.append(response.status_code)
+    assert statuses == [200] * 10 + [429] * 3  # login: 10 a minute per address
+    assert int(response["Retry-After"]) >= 1
     assert any("Cache unavailable" in record.getMessage() for record in caplog.records)
+    # Another address still signs in: the limit is the guesser's, not everyone's.
+    other = client.post(
+        "/accounts/login/", {"username": "alice", "password": "correct-horse-battery"}, REMOTE_ADDR="192.0.2.7"
+    )
+    assert other.status_code == 302
+    assert caches["ratelimit"].fallback_active
 
 
 @pytest.mark.django_db
@@ -108,12 +117,39 @@ def test_healthz_says_degraded_but_stays_in_the_pool(client, request, outage):
     request.getfixturevalue(outage)
     response = client.get("/healthz/")
     assert response.status_code == 200
-    assert response.json() == {"status": "degraded", "database": "ok", "cache": "degraded"}
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "cache": "degraded",
+        "ratelimit": "degraded",
+        "failed": ["cache", "ratelimit"],
+    }
+
+
+@pytest.mark.django_db
+def test_healthz_names_the_rate_limit_store_when_it_alone_is_down(client, redis_down):
+    # The cache's Redis answers its probe; the counters' Redis (a closed port) does not.
+    with mock.patch.object(caches["default"], "available", return_value=True):
+        response = client.get("/healthz/")
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "cache": "ok",
+        "ratelimit": "degraded",
+        "failed": ["ratelimit"],
+    }
 
 
 @pytest.mark.django_db
 def test_healthz_without_redis_reports_the_local_cache(client):
-    assert client.get("/healthz/").json() == {"status": "ok", "database": "ok", "cache": "local"}
+    assert client.get("/healthz/").json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "local",
+        "ratelimit": "local",
+        "failed": [],
+    }
 
 
 @pytest.mark.django_db

@@ -80,7 +80,7 @@ def test_it_raises_for_an_endless_draw() -> None:
     harmless = ((1, 0), 1)  # a die that never causes a casualty
     arms = cq._Arms(harmless, harmless, (1, 0), (1, 0), 0)
     with pytest.raises(RulesError, match="endless draw"):
-        cq._fight(arms, arms, 3, 3, "simultaneous", "simultaneous")
+        cq._chain(arms, arms, 3, 3, "simultaneous", "simultaneous")
 
 
 def test_it_can_repeat_the_first_round_order_in_later_rounds() -> None:
