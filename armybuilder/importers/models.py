@@ -23,6 +23,7 @@ JOB_STALE = timedelta(minutes=15)
 class ImportJob(Job):
     KEEP = JOB_KEEP
     STALE = JOB_STALE
+    REUSE_DONE = False  # importing again is how staff pick up a repository's new commits
 
     STAGES = {
         "queued": _("Waiting for the worker"),

@@ -15,6 +15,12 @@ BASES = (("lists/<int:pk>/", "ps-"), ("s/<str:token>/", "ps-shared-"))
 
 urlpatterns = [
     path("reference/<slug:edition>/sheet.pdf", views.reference_sheet, name="ps-reference-sheet"),
+    path("reference/<slug:edition>/sheet/<uuid:job>/", views.reference_sheet_job, name="ps-reference-sheet-job"),
+    path(
+        "reference/<slug:edition>/sheet/<uuid:job>/file.pdf",
+        views.reference_sheet_job_file,
+        name="ps-reference-sheet-job-file",
+    ),
 ]
 for base, prefix in BASES:
     urlpatterns += [
