@@ -18,12 +18,12 @@ from django.utils import translation
 
 from armybuilder import jobs
 from armybuilder.events.models import Event, ListsPdfJob, Submission
+from armybuilder.http import build_stamp
 from armybuilder.lists.exchange import ListImportError, import_list
 from armybuilder.lists.models import ArmyList
 from armybuilder.playsheets import pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.models import MAX_PDF_BYTES
-from armybuilder.http import build_stamp
 from armybuilder.reference.version import data_version
 
 

@@ -1,8 +1,9 @@
 """GitHub catalogue imports run by the task worker, not inside the staff page's request.
 
 The page checks the form (the repository's name parses, the edition exists), writes an
-``ImportJob`` and enqueues ``import_github`` (through ``armybuilder.jobs``); the worker downloads the archive, imports it
-(one transaction, as the command does) and stores the report on the row for the page to show.
+``ImportJob`` and enqueues ``import_github`` (through ``armybuilder.jobs``); the worker downloads
+the archive, imports it (one transaction, as the command does) and stores the report on the row
+for the page to show.
 """
 
 from __future__ import annotations
