@@ -1,4 +1,4 @@
-"""In a real browser: a big list's print PDF is queued, its page follows the worker, then offers the download."""
+"""In a real browser: a list's print PDF is queued, its page follows the worker, then offers the download."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, m
 def test_the_job_page_follows_the_worker_and_offers_the_download(
     django_db_setup, live_server, browser_context, page, settings
 ):
-    settings.PDF_QUEUE_UNITS = 3  # the factory list's 4 units count as big
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # a real queue, no worker yet
     army_list = alice_with_a_list(browser_context, live_server)
 
@@ -46,7 +45,6 @@ def test_the_job_page_follows_the_worker_and_offers_the_download(
 def test_without_javascript_the_job_page_reloads_itself_until_done(
     django_db_setup, live_server, new_browser_context, settings
 ):
-    settings.PDF_QUEUE_UNITS = 3
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     make_rules_edition()
     army_list = make_playsheet_list(None)
