@@ -163,23 +163,25 @@ def _render_limits():
     return (Limit("6/m", "user_or_ip", ("GET", "POST")), Limit("40/h", "user_or_ip", ("GET", "POST")))
 
 
-def _admit(request: HttpRequest | None, owner: str) -> None:
-    """Raise ``Refused`` when the owner may not queue more work now."""
+def _admit(request: HttpRequest | None, owner: str) -> int:
+    """How many jobs the owner has in progress; ``Refused`` when it may not queue more work now."""
+    in_progress = owner_in_progress(owner) if owner else 0
     if request is None:
-        return
+        return in_progress
     from armybuilder.security.middleware import over_limit, refusal
 
     if getattr(settings, "RATELIMIT_ENABLE", True):
         limited = over_limit(request, "jobs-new-work", _render_limits())
         if limited is not None:
             raise Refused(limited)
-    if owner_in_progress(owner) >= OWNER_LIVE_MAX:
+    if in_progress >= OWNER_LIVE_MAX:
         message = _(
             "You already have %(count)s PDFs or imports being made: wait until one of them is ready, then ask again."
         ) % {"count": OWNER_LIVE_MAX}
         response = refusal(request, 429, message)
         response["Retry-After"] = "10"
         raise Refused(response)
+    return in_progress
 
 
 def enqueue[J: Job](
@@ -198,9 +200,8 @@ def enqueue[J: Job](
         return existing
     if request is not None:
         owner = owner_of(request)
-    _admit(request, owner)
     # Round robin: behind every job the owner already has waiting or running.
-    priority = -min(owner_in_progress(owner), 100) if owner else 0
+    priority = -min(_admit(request, owner), 100)
     job = model.objects.create(input_key=input_key, owner=owner, **fields)
     if priority and task.get_backend().supports_priority:
         task = task.using(priority=priority)

@@ -86,7 +86,7 @@ start() {
     upstream+="    server 127.0.0.1:$app_port max_fails=0;"$'\n'
   done
 
-  # The task worker (deploy/systemd/muster-worker.service): big lists' PDFs are made here, not in
+  # The task worker (deploy/systemd/muster-worker.service): every PDF not already kept is made here, not in
   # gunicorn. Same environment as the app servers; its own process, stopped with the rest.
   nohup "$PY" manage.py db_worker --no-reload --queue-name '*' --interval 0.5 -v 1 \
     >"$DIR/worker.log" 2>&1 &
