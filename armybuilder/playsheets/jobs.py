@@ -43,16 +43,23 @@ def _make(job: PdfJob) -> dict:
 
 
 def enqueue_list_pdf(
-    army_list: ArmyList, *, lang: str, paper: str, parts: Sequence[str], filename: str, request: HttpRequest
+    army_list: ArmyList,
+    *,
+    key: str,
+    lang: str,
+    paper: str,
+    parts: Sequence[str],
+    filename: str,
+    request: HttpRequest,
 ) -> PdfJob:
-    """The job making this list's PDF: a live one for the same list, options and file, else a new one."""
-    key = jobs.input_key(
-        "list", army_list.pk, pdf.list_cache_key(army_list, lang=lang, paper=paper, parts=parts), filename
-    )
+    """The job making this list's PDF: a live one for the same list, options and file, else a new one.
+
+    ``key`` is the PDF's cache key (``pdf.list_cache_key``: the list's revision, options, build, data).
+    """
     return jobs.enqueue(
         PdfJob,
         render_pdf,
-        input_key=key,
+        input_key=jobs.input_key("list", army_list.pk, key, filename),
         request=request,
         army_list=army_list,
         lang=lang,

@@ -239,11 +239,6 @@ def reference_sheet_pdf(edition: Edition, *, lang: str, paper: str) -> bytes:
     return _cached(sheet_cache_key(edition, lang, paper), SHEET_CACHE_SECONDS, render)
 
 
-def kept_reference_sheet_pdf(edition: Edition, *, lang: str, paper: str) -> bytes | None:
-    """The edition's sheet if it is kept for the data and build as they are now, else None."""
-    return cache.get(sheet_cache_key(edition, lang, paper))
-
-
 def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> str:
     from armybuilder.lists.conditional import list_stamp
 
@@ -253,9 +248,9 @@ def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str
     return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
 
 
-def kept_list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes | None:
-    """The list's PDF if it is kept for the list as it is now, else None (nothing is rendered)."""
-    return cache.get(list_cache_key(army_list, lang=lang, paper=paper, parts=parts))
+def kept(key: str) -> bytes | None:
+    """The PDF kept under ``key`` (``list_cache_key``, ``sheet_cache_key``), else None (nothing is rendered)."""
+    return cache.get(key)
 
 
 def join_pdfs(documents: Sequence[bytes]) -> bytes:

@@ -115,12 +115,19 @@ def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str 
     options, _bound = print_options(request.GET)
     parts = KINDS[kind].parts or options.parts
     filename = f"{slugify(army_list.name) or 'list'}-{kind}-{options.lang}-{options.paper}.pdf"
-    data = pdf.kept_list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
+    key = pdf.list_cache_key(army_list, lang=options.lang, paper=options.paper, parts=parts)
+    data = pdf.kept(key)
     if data is None:
         # Up to seconds of rendering: the worker makes it, the visitor follows it on the job's page.
         try:
             job = jobs.enqueue_list_pdf(
-                army_list, lang=options.lang, paper=options.paper, parts=parts, filename=filename, request=request
+                army_list,
+                key=key,
+                lang=options.lang,
+                paper=options.paper,
+                parts=parts,
+                filename=filename,
+                request=request,
             )
         except pipeline.Refused as refused:
             return refused.response
@@ -234,7 +241,7 @@ def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
     options, _bound = print_options(request.GET)
     filename = f"muster-{current.slug}-quick-reference-{options.lang}-{options.paper}.pdf"
-    data = pdf.kept_reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
+    data = pdf.kept(pdf.sheet_cache_key(current, options.lang, options.paper))
     if data is None:
         try:
             job = jobs.enqueue_reference_sheet(
