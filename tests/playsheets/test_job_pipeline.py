@@ -180,6 +180,8 @@ def test_an_owner_has_at_most_three_jobs_waiting_and_is_told_why(edition, queue)
     refused = flooder.get(f"/s/{lists[3].share_token}/roster.pdf")
     assert refused.status_code == 429 and refused["Retry-After"]
     assert "You already have 3 PDFs or imports being made" in refused.content.decode()
+    in_french = flooder.get(f"/s/{lists[3].share_token}/roster.pdf", headers={"Accept-Language": "fr"})
+    assert in_french.status_code == 429 and "Vous avez déjà 3 PDF" in in_french.content.decode()
     # A job the flooder already has is still handed back, and another visitor is not held up.
     status_url(flooder.get(f"/s/{lists[0].share_token}/roster.pdf"))
     status_url(visitor("203.0.113.21").get(f"/s/{lists[4].share_token}/roster.pdf"))
