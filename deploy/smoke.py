@@ -3,10 +3,13 @@
     .venv/bin/python deploy/smoke.py https://127.0.0.1:8443
 
 Standard library only. Checks, in order: health, pages and their headers, static files from
-nginx (gzip), a list import, an htmx action, a PDF, a big list's unit cards made by the task
-worker (enqueued, polled, downloaded), an event (an organiser signs up and in, creates it,
-joins, submits the list, approves it, has the worker make the PDF of every approved list,
-publishes; an anonymous visitor reads its API and standings and cannot get the PDF), a 429
+nginx (gzip), a list import, an htmx action, a PDF made by the task worker (enqueued, polled,
+downloaded, then served at once from what is kept), a big list's unit cards the same way, an
+event (an organiser signs up and in, creates it, joins, submits the list, approves it, has the
+worker make the PDF of every approved list, publishes; an anonymous visitor reads its API and
+standings and cannot get the PDF), an anonymous PDF burst (12 uncached PDFs from 4 addresses at
+once: each answered at once and made by the worker, ``/ping/`` under ``PING_BOUND`` meanwhile), a
+queue flood by one visitor (capped with 429s; another visitor's PDF done within ``FLOOD_BOUND``), a 429
 from a rate limit shared by every worker (Redis), per-client limits (the clients are told
 apart by their loopback source address, 127.0.0.2, 127.0.0.3...: one's failed logins do not
 lock out another, and a forged X-Forwarded-For changes nothing), an oversized body refused by
