@@ -225,7 +225,11 @@ def main(base: str, apps: list[str]) -> None:
 
 
 def big_list_cards(s: Session, builder: str, units: int = 40) -> None:
-    """A big list's unit cards go through the task worker: enqueued, followed, then downloaded."""
+    """A big list's unit cards go through the task worker: enqueued, followed, then downloaded.
+
+    The 40 copies of the smoke list's first unit took about 40 s of CPU to lay out as cards (29
+    November 2026, far above docs/deploy.md's 1.5 s for 40 units): on a busy machine this step
+    can exceed its 3 minutes."""
     status, headers, body = s.request("GET", f"{builder}export.json")
     check(status == 200, "the list exports as JSON")
     document = json.loads(body)
