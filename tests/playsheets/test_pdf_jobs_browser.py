@@ -55,3 +55,22 @@ def test_without_javascript_the_job_page_reloads_itself_until_done(
     call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
     # The meta refresh reloads the page: the download link appears.
     expect(page.locator("#pdf-job-download")).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_quick_reference_sheet_follows_the_worker_with_htmx(django_db_setup, live_server, page, settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    edition = make_rules_edition()
+    page.goto(f"/reference/{edition.slug}/sheet.pdf?lang=en&paper=a4")
+    page.wait_for_url("**/sheet/*/")
+    status = page.locator("#pdf-job")
+    expect(status).to_have_attribute("data-status", "queued")
+    expect(page.locator("h1")).to_contain_text("Quick reference")
+    page.evaluate("window.muster_marker = 'same page'")
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
+    expect(status).to_have_attribute("data-status", "done", timeout=30_000)
+    assert page.evaluate("window.muster_marker") == "same page"  # polled in place, not reloaded
+    with page.expect_download() as download_info:
+        page.click("#pdf-job-download")
+    assert download_info.value.suggested_filename == f"muster-{edition.slug}-quick-reference-en-a4.pdf"
