@@ -293,9 +293,7 @@ LOGGING = {
 # TASKS_BACKEND=django.tasks.backends.immediate.ImmediateBackend runs each task inside the request
 # that asks for it (the tests do, except those of the worker's own path).
 TASKS = {"default": {"BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
-# A list with more units than this has its unit cards (and any print PDF holding them) made by the
-# worker: the request answers at once with a page that follows the job and then offers the file.
-# Smaller lists render inside the request, as they take well under a second.
-PDF_QUEUE_UNITS = int(os.environ.get("PDF_QUEUE_UNITS", "30"))
+# Every PDF not already kept is made by the worker (armybuilder/playsheets/jobs.py): the request
+# answers at once with a page that follows the job and then offers the file.
 
 # Muster's own error pages (templates/500.html, 503.html) and handlers live in armybuilder/site/views.py.

@@ -92,8 +92,8 @@ start() {
     upstream+="    server 127.0.0.1:$app_port max_fails=0;"$'\n'
   done
 
-  # The task worker (deploy/systemd/muster-worker.service): big lists' PDFs are made here, not in
-  # gunicorn. Same environment as the app servers; its own process, stopped with the rest. It
+  # The task worker (deploy/systemd/muster-worker.service): every PDF not already kept is made here, not
+  # in gunicorn. Same environment as the app servers; its own process, stopped with the rest. It
   # waits out a database outage itself, and deploy/supervise.sh starts it again if it ever exits
   # (systemd's Restart=always in production); worker.pid is the supervisor's.
   nohup deploy/supervise.sh worker "$PY" manage.py db_worker --no-reload --queue-name '*' --interval 0.5 -v 1 \

@@ -3,7 +3,7 @@
 #
 #   scripts/run_dev.sh PYTHON HOST:PORT
 #
-# The worker (Muster's db_worker) makes the PDFs of big lists outside the request, as
+# The worker (Muster's db_worker) makes every PDF not already kept outside the request, as
 # deploy/systemd/muster-worker.service does in production. It reloads on code changes, like
 # runserver (its --reload follows DEBUG), waits out a database outage, and deploy/supervise.sh
 # starts it again should it exit.

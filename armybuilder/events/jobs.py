@@ -10,34 +10,48 @@ between lists, outside those transactions, so the status page shows it moving.
 from __future__ import annotations
 
 import json
-import logging
 
 from django.db import transaction
-from django.utils import timezone, translation
+from django.http import HttpRequest
+from django.tasks import task
+from django.utils import translation
 
+from armybuilder import jobs
 from armybuilder.events.models import Event, ListsPdfJob, Submission
+from armybuilder.http import build_stamp
 from armybuilder.lists.exchange import ListImportError, import_list
 from armybuilder.lists.models import ArmyList
 from armybuilder.playsheets import pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.models import MAX_PDF_BYTES
-
-logger = logging.getLogger(__name__)
-
-
-def enqueue(event: Event, *, lang: str, paper: str) -> ListsPdfJob:
-    from armybuilder.events.tasks import render_event_lists_pdf
-
-    ListsPdfJob.objects.expired().delete()
-    job = ListsPdfJob.objects.create(event=event, lang=lang, paper=paper)
-    render_event_lists_pdf.enqueue(str(job.pk))
-    return job
+from armybuilder.reference.version import data_version
 
 
-def _update(job: ListsPdfJob, **fields: object) -> None:
-    ListsPdfJob.objects.filter(pk=job.pk).update(**fields)
-    for name, value in fields.items():
-        setattr(job, name, value)
+@task
+def render_event_lists_pdf(job_id: str) -> str:
+    """Make the PDF of every approved list of the job's event."""
+    return jobs.run(ListsPdfJob, job_id, _make)
+
+
+def _approved(event: Event):
+    return (
+        Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED)
+        .select_related("entrant__user")
+        .order_by("entrant__user__username")
+    )
+
+
+def enqueue(event: Event, *, lang: str, paper: str, request: HttpRequest | None = None) -> ListsPdfJob:
+    """The job for the event's lists as approved now: a live one for the same lists and options, else a new one.
+
+    The key names each approved list as sealed (its submission and hash), the options, the build and
+    the rules data, so a kept PDF is reused only while it still shows what a new one would.
+    """
+    sealed = list(_approved(event).values_list("pk", "hash"))
+    key = jobs.input_key("event-lists", event.pk, lang, paper, sealed, build_stamp(), data_version().stamp)
+    return jobs.enqueue(
+        ListsPdfJob, render_event_lists_pdf, input_key=key, request=request, event=event, lang=lang, paper=paper
+    )
 
 
 def _roster(submission: Submission, *, paper: str):
@@ -54,40 +68,25 @@ def _roster(submission: Submission, *, paper: str):
     return pdf.fitted(html, pdf.font_config())
 
 
-def run(job_id: str) -> str:
-    job = ListsPdfJob.objects.select_related("event").filter(pk=job_id).first()
-    if job is None:
-        return "gone"
-    if job.status != ListsPdfJob.Status.QUEUED:
-        return job.status
-    submissions = list(
-        Submission.objects.filter(entrant__event=job.event, status=Submission.Status.APPROVED)
-        .select_related("entrant__user")
-        .order_by("entrant__user__username")
-    )
-    _update(job, status=ListsPdfJob.Status.RUNNING, started_at=timezone.now(), total=len(submissions))
-    try:
-        with translation.override(job.lang):
-            documents = []
-            skipped = 0
-            for index, submission in enumerate(submissions, start=1):
-                document = _roster(submission, paper=job.paper)
-                if document is None:
-                    skipped += 1
-                else:
-                    documents.append(document)
-                _update(job, rendered=index, skipped=skipped)
-            if documents:
-                data = documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+def _make(job: ListsPdfJob) -> dict:
+    event = Event.objects.get(pk=job.event_id)
+    submissions = list(_approved(event))
+    jobs.update(job, total=len(submissions))
+    with translation.override(job.lang):
+        documents = []
+        skipped = 0
+        for index, submission in enumerate(submissions, start=1):
+            document = _roster(submission, paper=job.paper)
+            if document is None:
+                skipped += 1
             else:
-                context = {"event": job.event, "paper": job.paper, "doc_title": job.event.name, "doc_subtitle": ""}
-                data = pdf.html_to_pdf(pdf.render_html("events/no_lists_document.html", context))
-    except Exception:
-        logger.exception("Event lists PDF job %s failed", job.pk)
-        _update(job, status=ListsPdfJob.Status.FAILED, finished_at=timezone.now())
-        raise
+                documents.append(document)
+            jobs.update(job, rendered=index, skipped=skipped)
+        if documents:
+            data = documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+        else:
+            context = {"event": event, "paper": job.paper, "doc_title": event.name, "doc_subtitle": ""}
+            data = pdf.html_to_pdf(pdf.render_html("events/no_lists_document.html", context))
     if len(data) > MAX_PDF_BYTES * 5:
-        _update(job, status=ListsPdfJob.Status.FAILED, finished_at=timezone.now())
-        return "too large"
-    _update(job, status=ListsPdfJob.Status.DONE, pdf=data, finished_at=timezone.now())
-    return "done"
+        raise jobs.JobRefused()
+    return {"pdf": data}

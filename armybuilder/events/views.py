@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from armybuilder import jobs as pipeline
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
@@ -450,7 +451,10 @@ def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
     lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
     paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
-    job = jobs.enqueue(event, lang=lang, paper=paper)
+    try:
+        job = jobs.enqueue(event, lang=lang, paper=paper, request=request)
+    except pipeline.Refused as refused:
+        return refused.response
     return redirect("events-pdf-job", slug=event.slug, job=job.pk)
 
 

@@ -1,36 +1,49 @@
 """GitHub catalogue imports run by the task worker, not inside the staff page's request.
 
 The page checks the form (the repository's name parses, the edition exists), writes an
-``ImportJob`` and enqueues ``tasks.import_github``; the worker downloads the archive, imports it
-(one transaction, as the command does) and stores the report on the row for the page to show.
+``ImportJob`` and enqueues ``import_github`` (through ``armybuilder.jobs``); the worker downloads
+the archive, imports it (one transaction, as the command does) and stores the report on the row
+for the page to show.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 
 from django.conf import settings
-from django.utils import timezone
+from django.tasks import task
 
+from armybuilder import jobs
 from armybuilder.importers.models import ImportJob
 from armybuilder.importers.writer import ImportResult, import_files
 from armydata.github import fetch_repository
 from armydata.safety import CatalogueImportError
 
-logger = logging.getLogger(__name__)
-
 # Download progress is written to the row at most this often (seconds).
 PROGRESS_EVERY = 0.5
 
 
-def enqueue_github_import(repository: str, *, edition: str, dry_run: bool, user) -> ImportJob:
-    from armybuilder.importers.tasks import import_github
+@task
+def import_github(job_id: str) -> str:
+    """Download and import the repository its ``ImportJob`` names; the report goes on the row."""
+    return jobs.run(ImportJob, job_id, _make, claim_fields={"stage": "downloading"}, failure_fields={"error": ""})
 
-    ImportJob.objects.expired().delete()
-    job = ImportJob.objects.create(repository=repository, edition=edition, dry_run=dry_run, requested_by=user)
-    import_github.enqueue(str(job.pk))
-    return job
+
+def enqueue_github_import(repository: str, *, edition: str, dry_run: bool, user) -> ImportJob:
+    """A new import, or the one already waiting or running for the same repository and options.
+
+    A finished import is never reused: importing again is how staff pick up the repository's new commits.
+    """
+    return jobs.enqueue(
+        ImportJob,
+        import_github,
+        input_key=jobs.input_key("github", repository, edition, dry_run),
+        owner=f"user:{user.pk}",
+        repository=repository,
+        edition=edition,
+        dry_run=dry_run,
+        requested_by=user,
+    )
 
 
 def report_data(result: ImportResult) -> dict:
@@ -51,26 +64,14 @@ def report_data(result: ImportResult) -> dict:
     }
 
 
-def _update(job: ImportJob, **fields: object) -> None:
-    ImportJob.objects.filter(pk=job.pk).update(**fields)
-    for name, value in fields.items():
-        setattr(job, name, value)
-
-
-def run(job_id: str) -> str:
-    job = ImportJob.objects.filter(pk=job_id).first()
-    if job is None:
-        return "gone"
-    if job.status != ImportJob.Status.QUEUED:
-        return job.status
-    _update(job, status=ImportJob.Status.RUNNING, stage="downloading", started_at=timezone.now())
+def _make(job: ImportJob) -> dict:
     last = 0.0
 
     def downloading(received: int, expected: int | None) -> None:
         nonlocal last
         if time.monotonic() - last >= PROGRESS_EVERY:
             last = time.monotonic()
-            _update(job, received=received)
+            jobs.update(job, received=received)
 
     try:
         repository, files = fetch_repository(
@@ -79,14 +80,10 @@ def run(job_id: str) -> str:
             allow_loopback_http=settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP,
             progress=downloading,
         )
-        _update(job, stage="importing", received=sum(len(data) for data in files.values()), commit=repository.commit)
+        jobs.update(
+            job, stage="importing", received=sum(len(data) for data in files.values()), commit=repository.commit
+        )
         result = import_files(files, edition=job.edition or None, dry_run=job.dry_run)
     except CatalogueImportError as exc:
-        _update(job, status=ImportJob.Status.FAILED, error=exc.message, finished_at=timezone.now())
-        return "refused"
-    except Exception:
-        logger.exception("GitHub import job %s failed", job.pk)
-        _update(job, status=ImportJob.Status.FAILED, error="", finished_at=timezone.now())
-        raise
-    _update(job, status=ImportJob.Status.DONE, stage="done", report=report_data(result), finished_at=timezone.now())
-    return "done"
+        raise jobs.JobRefused(error=exc.message) from exc
+    return {"stage": "done", "report": report_data(result)}

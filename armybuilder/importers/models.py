@@ -47,6 +47,7 @@ class ImportJobQuerySet(JobQuerySet):
 class ImportJob(Job):
     KEEP = JOB_KEEP
     STALE = JOB_STALE
+    REUSE_DONE = False  # importing again is how staff pick up a repository's new commits
 
     STAGES = {
         "queued": _("Waiting for the worker"),

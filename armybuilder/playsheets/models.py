@@ -1,8 +1,9 @@
 """A PDF made by the task worker (``playsheets.jobs``): its progress, then its bytes, kept a day.
 
 The row is what the web process reads: the status page polls it, the download serves its bytes.
-It belongs to a list, so it is exactly as private as the list (the views look the list up through
-``lists.access`` first), and it goes when the list goes. Its id is a random UUID, never a count.
+A list's PDF belongs to the list, so it is exactly as private as the list (the views look the list
+up through ``lists.access`` first), and it goes when the list goes. An edition's quick-reference
+sheet (no list) is the same for everyone. Its id is a random UUID, never a count.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.jobs import Job, JobQuerySet
 from armybuilder.lists.models import ArmyList
+from armybuilder.reference.models import Edition
 
 # A finished PDF is kept this long for its download; a new request after that makes it again
 # (from the cache when the list has not changed).
@@ -26,12 +28,6 @@ JOB_STALE = timedelta(minutes=10)
 JOB_SLOW_START = timedelta(minutes=1)
 # The largest PDF kept: a 100-unit print PDF is about 1 MB; anything far larger is refused.
 MAX_PDF_BYTES = 20 * 1024 * 1024
-
-
-class PdfJobQuerySet(JobQuerySet):
-    def live(self) -> PdfJobQuerySet:
-        """Jobs that are waiting, running or done, and still kept."""
-        return self.filter(created_at__gte=timezone.now() - JOB_KEEP).exclude(status=PdfJob.Status.FAILED)
 
 
 class PdfJob(Job):
@@ -49,9 +45,9 @@ class PdfJob(Job):
     }
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="pdf_jobs")
-    # What was asked for: the kept PDF's cache key (list revision, options, build, data version).
-    key = models.CharField(max_length=300, db_index=True)
+    # A list's PDF, or (no list) the edition's quick-reference sheet.
+    army_list = models.ForeignKey(ArmyList, null=True, blank=True, on_delete=models.CASCADE, related_name="pdf_jobs")
+    edition = models.ForeignKey(Edition, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     lang = models.CharField(max_length=8)
     paper = models.CharField(max_length=10)
     parts = models.CharField(max_length=100)
@@ -60,7 +56,7 @@ class PdfJob(Job):
     error = models.CharField(max_length=20, blank=True)  # "render" or "size": see error_message
     pdf = models.BinaryField(null=True, blank=True)
 
-    objects = PdfJobQuerySet.as_manager()
+    objects = JobQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.filename} ({self.status})"

@@ -24,19 +24,24 @@ language and the paper; a list's PDFs under the list's revision (``ArmyListQuery
 its entries', platoons' and units' counts and stamps, read in one query), the same data version
 and build, the language, the paper and the parts printed.
 
+The quick-reference part of a list's print PDF is the edition's quick-reference sheet itself,
+rendered once per edition, language and paper (under the sheet's key above) and appended to the
+list's own parts (``join_pdfs``): at about 6 s of CPU it is the costliest part, and the same for
+every list. Its pages then count on their own ("1 / 2"), as the sheet printed alone does.
+
 What one render may cost is bounded by its input and by the deployment, not in this process: a
 list holds at most 100 units (``lists.models.ENTRIES_MAX``), which bounds the largest render (a
-100-unit print PDF, about 5 s on one core: docs/deploy.md), and the unit cards of a list above
-``settings.PDF_QUEUE_UNITS`` are rendered by the task worker, not in a request (``jobs``); the
-PDF views are rate limited per visitor (``security.middleware``); and gunicorn's sync workers
-(one request at a time each) and their timeout (deploy/gunicorn.conf.py) bound how many renders
-run at once and how long any may take. A render is never interrupted halfway (a signal once left
-a database connection mid-command), and what is rendered is kept, so each PDF is made once per revision.
+100-unit print PDF, about 5 s on one core: docs/deploy.md), and every PDF not already kept is
+rendered by the task worker, not in a request (``jobs``); the PDF views and the new work they
+queue are rate limited per visitor (``security.middleware``, ``armybuilder.jobs``). A render is
+never interrupted halfway (a signal once left a database connection mid-command), and what is
+rendered is kept, so each PDF is made once per revision.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import mimetypes
 import re
 import threading
@@ -243,9 +248,29 @@ def list_cache_key(army_list: Any, *, lang: str, paper: str, parts: Sequence[str
     return f"playsheets:list:{revision}:{lang}:{paper}:{'+'.join(parts)}:{build_stamp()}:{data_version().stamp}"
 
 
-def kept_list_pdf(army_list: Any, *, lang: str, paper: str, parts: Sequence[str]) -> bytes | None:
-    """The list's PDF if it is kept for the list as it is now, else None (nothing is rendered)."""
-    return cache.get(list_cache_key(army_list, lang=lang, paper=paper, parts=parts))
+def kept(key: str) -> bytes | None:
+    """The PDF kept under ``key`` (``list_cache_key``, ``sheet_cache_key``), else None (nothing is rendered)."""
+    return cache.get(key)
+
+
+def join_pdfs(documents: Sequence[bytes]) -> bytes:
+    """One PDF of the documents' pages in order; the first document's title and metadata."""
+    if len(documents) == 1:
+        return documents[0]
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for index, data in enumerate(documents):
+        reader = PdfReader(io.BytesIO(data))
+        writer.append(reader)
+        if index == 0 and reader.metadata is not None:
+            writer.add_metadata(dict(reader.metadata))
+    output = io.BytesIO()
+    writer.write(output)
+    return output.getvalue()
+
+
+REFERENCE_PART = "reference"
 
 
 def list_pdf(
@@ -254,19 +279,29 @@ def list_pdf(
     """A list's PDF of ``parts``, from the cache while the list, its army and the rules are unchanged.
 
     ``army_list`` needs only its row and army: its units are read only when the PDF is rendered.
+    The quick-reference part is the edition's kept sheet (see the module docstring).
     """
     from armybuilder.lists.models import ArmyList
     from armybuilder.playsheets.context import list_context
 
+    own_parts = [part for part in parts if part != REFERENCE_PART]
+
     def render() -> bytes:
-        progress("reading")
-        full = ArmyList.objects.for_builder().get(pk=army_list.pk)
-        reporting = _progress.set(progress)
-        try:
-            with translation.override(lang):
-                return render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=parts))
-        finally:
-            _progress.reset(reporting)
+        documents = []
+        if own_parts or REFERENCE_PART not in parts:
+            progress("reading")
+            full = ArmyList.objects.for_builder().get(pk=army_list.pk)
+            reporting = _progress.set(progress)
+            try:
+                with translation.override(lang):
+                    documents.append(render_pdf(LIST_TEMPLATE, list_context(full, paper=paper, parts=own_parts)))
+            finally:
+                _progress.reset(reporting)
+        if REFERENCE_PART in parts:
+            progress("layout")
+            documents.append(reference_sheet_pdf(army_list.edition, lang=lang, paper=paper))
+        progress("writing")
+        return join_pdfs(documents)
 
     key = list_cache_key(army_list, lang=lang, paper=paper, parts=parts)
     return _cached(key, LIST_CACHE_SECONDS, render)

@@ -1,8 +1,9 @@
 """Playsheet URLs, mounted at the site root: list PDFs by owner (``lists/<pk>/``) or share link (``s/<token>/``).
 
 Each list page exists twice, by owner and by share link, served by the same view; the PDFs come
-from the ``KINDS`` table (``ps-roster-pdf``, ``ps-shared-roster-pdf``, ...). A big list's heavy PDF
-is made by the task worker: its job's page (``pdf/<job>/``) follows it and then serves the file.
+from the ``KINDS`` table (``ps-roster-pdf``, ``ps-shared-roster-pdf``, ...). A PDF not already kept
+is made by the task worker: its job's page (``pdf/<job>/``; ``reference/<edition>/sheet/<job>/`` for
+the quick-reference sheet) follows it and then serves the file.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ BASES = (("lists/<int:pk>/", "ps-"), ("s/<str:token>/", "ps-shared-"))
 
 urlpatterns = [
     path("reference/<slug:edition>/sheet.pdf", views.reference_sheet, name="ps-reference-sheet"),
+    path("reference/<slug:edition>/sheet/<uuid:job>/", views.reference_sheet_job, name="ps-reference-sheet-job"),
+    path(
+        "reference/<slug:edition>/sheet/<uuid:job>/file.pdf",
+        views.reference_sheet_job_file,
+        name="ps-reference-sheet-job-file",
+    ),
 ]
 for base, prefix in BASES:
     urlpatterns += [

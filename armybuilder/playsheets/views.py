@@ -6,6 +6,8 @@ One view serves every PDF of a list, by its owner (``pk``) or by share link (``t
 each PDF holds is the ``KINDS`` table. The views only pick the list and the options; ``context``
 builds the data and ``pdf`` renders (and keeps) it. Every list page answers reloads with 304
 while the list is unchanged (``lists.conditional``); what bounds a render is said in ``pdf``.
+A PDF not already kept is made by the task worker (``jobs``): the request answers with the
+job's status page, which follows it and then offers the file.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from armybuilder import jobs as pipeline
 from armybuilder.http import HtmxHttpRequest, conditional
 from armybuilder.lists.access import get_list_for_user, get_shared_list
 from armybuilder.lists.conditional import list_page
@@ -101,6 +104,10 @@ def _list_and_wrapper(
 # -- A list's PDFs, by its owner and by share link ----------------------------------------------
 
 
+def _job_bytes(job: PdfJob) -> bytes:
+    return bytes(PdfJob.objects.values_list("pdf", flat=True).get(pk=job.pk))
+
+
 @require_safe
 @list_page
 def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str | None = None) -> HttpResponse:
@@ -108,17 +115,26 @@ def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str 
     options, _bound = print_options(request.GET)
     parts = KINDS[kind].parts or options.parts
     filename = f"{slugify(army_list.name) or 'list'}-{kind}-{options.lang}-{options.paper}.pdf"
-    data = None
-    if jobs.needs_worker(army_list, parts):
-        data = pdf.kept_list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
-        if data is None:
-            # Seconds of rendering: the worker makes it, the visitor follows it on the job's page.
-            job = jobs.enqueue_list_pdf(
-                army_list, lang=options.lang, paper=options.paper, parts=parts, filename=filename
-            )
-            return wrap(redirect(f"{base}pdf/{job.pk}/"))
+    key = pdf.list_cache_key(army_list, lang=options.lang, paper=options.paper, parts=parts)
+    data = pdf.kept(key)
     if data is None:
-        data = pdf.list_pdf(army_list, lang=options.lang, paper=options.paper, parts=parts)
+        # Up to seconds of rendering: the worker makes it, the visitor follows it on the job's page.
+        try:
+            job = jobs.enqueue_list_pdf(
+                army_list,
+                key=key,
+                lang=options.lang,
+                paper=options.paper,
+                parts=parts,
+                filename=filename,
+                request=request,
+            )
+        except pipeline.Refused as refused:
+            return refused.response
+        if not job.is_done:
+            return wrap(redirect(f"{base}pdf/{job.pk}/"))
+        # Made already: a kept job for the same input, or a backend that runs tasks at once (development).
+        data = _job_bytes(job)
     return wrap(_pdf_response(data, filename, download=request.GET.get("download") == "1"))
 
 
@@ -140,17 +156,23 @@ def pdf_job(request: HtmxHttpRequest, job: uuid.UUID, pk: int | None = None, tok
     pdf_job, army_list, base, wrap = _job(request, job, pk, token)
     context = {
         "army_list": army_list,
+        "title": army_list.name,
+        "lead": f"{army_list.army.display_name} · {army_list.edition.display_name}",
         "job": pdf_job,
         "status_url": f"{base}pdf/{pdf_job.pk}/",
         "file_url": f"{base}pdf/{pdf_job.pk}/file.pdf",
         "print_url": f"{base}print/",
-        "poll_seconds": JOB_POLL_SECONDS,
     }
-    template = "playsheets/job.html#job-status" if request.htmx else "playsheets/job.html"
-    response = render(request, template, context)
-    response["Cache-Control"] = "no-store"  # it changes every poll
+    response = _job_page(request, context)
     if token is not None:
         response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _job_page(request: HtmxHttpRequest, context: dict) -> HttpResponse:
+    template = "playsheets/job.html#job-status" if request.htmx else "playsheets/job.html"
+    response = render(request, template, {**context, "poll_seconds": JOB_POLL_SECONDS})
+    response["Cache-Control"] = "no-store"  # it changes every poll
     return response
 
 
@@ -159,8 +181,7 @@ def pdf_job_file(request: HttpRequest, job: uuid.UUID, pk: int | None = None, to
     pdf_job, _army_list, base, wrap = _job(request, job, pk, token)
     if not pdf_job.is_done:
         return redirect(f"{base}pdf/{pdf_job.pk}/")
-    data = PdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
-    return wrap(_pdf_response(bytes(data), pdf_job.filename, download=request.GET.get("download") == "1"))
+    return wrap(_pdf_response(_job_bytes(pdf_job), pdf_job.filename, download=request.GET.get("download") == "1"))
 
 
 # -- The print preview page and the HTML document it frames -------------------------------------
@@ -219,6 +240,45 @@ def print_document(request: HttpRequest, pk: int | None = None, token: str | Non
 def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
     current = get_object_or_404(Edition, slug=edition)
     options, _bound = print_options(request.GET)
-    data = pdf.reference_sheet_pdf(current, lang=options.lang, paper=options.paper)
     filename = f"muster-{current.slug}-quick-reference-{options.lang}-{options.paper}.pdf"
+    data = pdf.kept(pdf.sheet_cache_key(current, options.lang, options.paper))
+    if data is None:
+        try:
+            job = jobs.enqueue_reference_sheet(
+                current, lang=options.lang, paper=options.paper, filename=filename, request=request
+            )
+        except pipeline.Refused as refused:
+            return refused.response
+        if not job.is_done:
+            return redirect("ps-reference-sheet-job", edition=current.slug, job=job.pk)
+        data = _job_bytes(job)
     return _pdf_response(data, filename, download=request.GET.get("download") == "1")
+
+
+def _sheet_job(edition: str, job: uuid.UUID) -> tuple[Edition, PdfJob]:
+    current = get_object_or_404(Edition, slug=edition)
+    return current, get_object_or_404(PdfJob.objects.defer("pdf"), pk=job, edition=current, army_list=None)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def reference_sheet_job(request: HtmxHttpRequest, edition: str, job: uuid.UUID) -> HttpResponse:
+    current, sheet_job = _sheet_job(edition, job)
+    base = f"/reference/{current.slug}/sheet/{sheet_job.pk}/"
+    context = {
+        "title": _("Quick reference"),
+        "lead": f"Bolt Action · {current.display_name}",
+        "job": sheet_job,
+        "status_url": base,
+        "file_url": f"{base}file.pdf",
+        "print_url": f"/reference/{current.slug}/",
+    }
+    return _job_page(request, context)
+
+
+@require_safe
+def reference_sheet_job_file(request: HttpRequest, edition: str, job: uuid.UUID) -> HttpResponse:
+    current, sheet_job = _sheet_job(edition, job)
+    if not sheet_job.is_done:
+        return redirect("ps-reference-sheet-job", edition=current.slug, job=sheet_job.pk)
+    return _pdf_response(_job_bytes(sheet_job), sheet_job.filename, download=request.GET.get("download") == "1")

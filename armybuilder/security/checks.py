@@ -85,7 +85,7 @@ def check_task_queue(app_configs, **kwargs) -> list[checks.CheckMessage]:
         return []
     return [
         checks.Warning(
-            f"TASKS_BACKEND is {backend!r}: big lists' PDFs and GitHub imports would run inside requests "
+            f"TASKS_BACKEND is {backend!r}: PDFs and GitHub imports would run inside requests "
             "(or never, with the dummy backend), holding a gunicorn worker for seconds.",
             hint="Leave TASKS_BACKEND unset (django_tasks_db.DatabaseBackend) and run muster-worker.service; "
             "see docs/deploy.md.",

@@ -153,6 +153,8 @@ LIMITS: dict[str, tuple[Limit, ...]] = {
     "imp-roster-import": (Limit("20/m", "user_or_ip"), Limit("200/h", "user_or_ip")),
     "imp-catalogue-import": (Limit("10/m", "user_or_ip"),),
     "ps-reference-sheet": _PDF,
+    # The organiser's PDF of an event's lists: a render of every list, under the PDFs' limits.
+    "events-lists-pdf": (Limit("12/m", "user_or_ip"), Limit("120/h", "user_or_ip")),
     # Every list PDF, by owner and by share link (playsheets.urls: "ps-<kind>-pdf", "ps-shared-<kind>-pdf").
     **{f"ps-{who}{kind}-pdf": _PDF for who in ("", "shared-") for kind in ("roster", "cards", "playsheet", "print")},
     **{

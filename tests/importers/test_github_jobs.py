@@ -112,7 +112,7 @@ def test_the_database_queue_and_its_worker_import_the_repository(archive_server)
     with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
         url = client.post("/catalogue/import/", {"github": "muster/testland"})["Location"]
         assert ImportJob.objects.get().status == ImportJob.Status.QUEUED
-        assert DBTaskResult.objects.get().task_path == "armybuilder.importers.tasks.import_github"
+        assert DBTaskResult.objects.get().task_path == "armybuilder.importers.jobs.import_github"
         assert Unit.objects.count() == 0 and archive_server.requested == []
 
         call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)

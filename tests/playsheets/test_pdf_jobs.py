@@ -1,8 +1,9 @@
-"""Big lists' unit cards are made by the task worker: the request enqueues, a status page follows, a download.
+"""A PDF not already kept is made by the task worker: the request enqueues, a status page follows, a download.
 
-Most tests run tasks at once (tests/conftest.py: Django's immediate backend) with a low threshold,
-so the four-unit list of the factories counts as big and renders quickly; the worker's own path
-(the database backend and ``manage.py db_worker``) is tested at the end.
+Most tests queue tasks without running them (Django's dummy backend, the ``worker`` fixture) and
+then run what is queued, as the worker does, through the task itself; the worker's own path (the
+database backend and ``manage.py db_worker``) is tested at the end. With the immediate backend of
+development the job is made inside the request, which then serves the file at once.
 """
 
 from __future__ import annotations
@@ -24,9 +25,22 @@ pytestmark = pytest.mark.django_db
 JOB_URL = re.compile(r"^/(?:lists/\d+|s/[\w-]+)/pdf/([0-9a-f-]{36})/$")
 
 
+class Worker:
+    """The queue as the worker sees it: tasks wait until ``work()`` runs them (in this process)."""
+
+    def work(self) -> None:
+        from armybuilder.playsheets.jobs import render_pdf
+
+        for pk in (
+            PdfJob.objects.filter(status=PdfJob.Status.QUEUED).order_by("created_at").values_list("pk", flat=True)
+        ):
+            render_pdf.call(str(pk))
+
+
 @pytest.fixture
 def small_threshold(settings):
-    settings.PDF_QUEUE_UNITS = 3  # the factory list has 4 units: it goes to the worker
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}  # nothing runs by itself
+    return Worker()
 
 
 def job_url(response) -> str:
@@ -42,6 +56,9 @@ def test_a_big_lists_cards_go_to_the_worker_and_come_back_as_a_download(
     url = job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=en"))
     job = PdfJob.objects.get()
     assert url == f"/lists/{army_list.pk}/pdf/{job.pk}/"
+    assert job.status == PdfJob.Status.QUEUED and job.owner == f"user:{army_list.owner_id}"
+    small_threshold.work()
+    job.refresh_from_db()
     assert job.status == PdfJob.Status.DONE and job.stage == "done"
 
     page = alice_client.get(url)
@@ -59,26 +76,29 @@ def test_a_big_lists_cards_go_to_the_worker_and_come_back_as_a_download(
     assert inline["Content-Disposition"].startswith("inline;") and inline.content == download.content
 
 
-def test_the_print_pdf_with_cards_goes_to_the_worker_and_without_them_renders_inline(
-    alice_client, army_list, small_threshold
-):
+def test_every_pdf_not_kept_goes_to_the_worker_whatever_its_parts(alice_client, army_list, small_threshold):
     job_url(alice_client.get(f"/lists/{army_list.pk}/print.pdf?parts=roster&parts=cards"))
-    response = alice_client.get(f"/lists/{army_list.pk}/print.pdf?parts=roster&parts=summary")
-    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
-    roster = alice_client.get(f"/lists/{army_list.pk}/roster.pdf")
-    assert roster.status_code == 200 and roster.content.startswith(b"%PDF-")
-    assert PdfJob.objects.count() == 1
+    job_url(alice_client.get(f"/lists/{army_list.pk}/print.pdf?parts=roster&parts=summary"))
+    job_url(alice_client.get(f"/lists/{army_list.pk}/roster.pdf"))
+    assert PdfJob.objects.count() == 3
+    small_threshold.work()
+    # Made once: each is now served at once, without a new job.
+    for url in ("print.pdf?parts=roster&parts=cards", "print.pdf?parts=roster&parts=summary", "roster.pdf"):
+        response = alice_client.get(f"/lists/{army_list.pk}/{url}")
+        assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    assert PdfJob.objects.count() == 3
 
 
-def test_lists_up_to_the_threshold_still_render_inline(alice_client, army_list, settings):
-    assert settings.PDF_QUEUE_UNITS == 30
+def test_with_a_backend_that_runs_tasks_at_once_the_request_serves_the_file(alice_client, army_list):
+    # Development's immediate backend (tests/conftest.py): the job is done when the request looks again.
     response = alice_client.get(f"/lists/{army_list.pk}/cards.pdf")
     assert response.status_code == 200 and response.content.startswith(b"%PDF-")
-    assert not PdfJob.objects.exists()
+    assert PdfJob.objects.get().is_done
 
 
 def test_a_pdf_made_once_is_served_at_once_while_the_list_is_unchanged(alice_client, army_list, small_threshold):
     job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf"))
+    small_threshold.work()
     again = alice_client.get(f"/lists/{army_list.pk}/cards.pdf")
     assert again.status_code == 200 and again.content == bytes(PdfJob.objects.get().pdf)
     # A changed list is made again.
@@ -94,6 +114,7 @@ def test_a_share_link_follows_its_job_and_nobody_else_sees_it(alice_client, army
     url = job_url(client.get(f"{shared}cards.pdf"))
     job = PdfJob.objects.get()
     assert url == f"{shared}pdf/{job.pk}/"
+    small_threshold.work()
     page = client.get(url)
     assert page.status_code == 200 and page["X-Robots-Tag"] == "noindex"
     assert client.get(f"{url}file.pdf").content.startswith(b"%PDF-")
@@ -123,6 +144,8 @@ def test_a_failed_render_is_said_in_words(alice_client, army_list, small_thresho
 
     monkeypatch.setattr(pdf, "render_pdf", broken)
     url = job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf"))
+    with pytest.raises(RuntimeError):
+        small_threshold.work()
     job = PdfJob.objects.get()
     assert job.status == PdfJob.Status.FAILED and job.error == "render"
     html = alice_client.get(url).content.decode()
@@ -133,11 +156,11 @@ def test_a_failed_render_is_said_in_words(alice_client, army_list, small_thresho
     # Asking again makes a new job (a failed one is not reused).
     monkeypatch.undo()
     job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf"))
+    small_threshold.work()
     assert PdfJob.objects.filter(status=PdfJob.Status.DONE).count() == 1
 
 
-def test_a_job_whose_worker_died_is_shown_failed_and_replaced(alice_client, army_list, small_threshold, settings):
-    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}  # nothing runs
+def test_a_job_whose_worker_died_is_shown_failed_and_replaced(alice_client, army_list, small_threshold):
     url = job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf"))
     job = PdfJob.objects.get()
     assert job.status == PdfJob.Status.QUEUED
@@ -151,8 +174,7 @@ def test_a_job_whose_worker_died_is_shown_failed_and_replaced(alice_client, army
     assert job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf")) != url
 
 
-def test_a_waiting_job_polls_with_htmx_and_without_javascript(alice_client, army_list, small_threshold, settings):
-    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+def test_a_waiting_job_polls_with_htmx_and_without_javascript(alice_client, army_list, small_threshold):
     url = job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf"))
     html = alice_client.get(url).content.decode()
     assert f'hx-get="{url}" hx-trigger="every 2s"' in html
@@ -170,6 +192,7 @@ def test_a_waiting_job_polls_with_htmx_and_without_javascript(alice_client, army
 
 def test_the_status_page_speaks_french(alice_client, army_list, small_threshold):
     url = job_url(alice_client.get(f"/lists/{army_list.pk}/cards.pdf?lang=fr"))
+    small_threshold.work()
     html = alice_client.get(url, headers={"Accept-Language": "fr"}).content.decode()
     assert "Votre PDF est prêt." in html
 
@@ -193,9 +216,7 @@ def test_the_database_queue_and_its_worker_make_the_pdf(alice_client, army_list,
     job = PdfJob.objects.get()
     assert job.status == PdfJob.Status.QUEUED
     task = DBTaskResult.objects.get()
-    assert task.task_path == "armybuilder.playsheets.tasks.render_list_pdf" and task.args_kwargs["args"] == [
-        str(job.pk)
-    ]
+    assert task.task_path == "armybuilder.playsheets.jobs.render_pdf" and task.args_kwargs["args"] == [str(job.pk)]
     assert "Waiting for the worker" in alice_client.get(url).content.decode()
 
     # The worker process's own code: take the waiting task, run it, stop when the queue is empty.

@@ -1,4 +1,4 @@
-"""In a real browser: a big list's print PDF is queued, its page follows the worker, then offers the download."""
+"""In a real browser: a list's print PDF is queued, its page follows the worker, then offers the download."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, m
 def test_the_job_page_follows_the_worker_and_offers_the_download(
     django_db_setup, live_server, browser_context, page, settings
 ):
-    settings.PDF_QUEUE_UNITS = 3  # the factory list's 4 units count as big
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # a real queue, no worker yet
     army_list = alice_with_a_list(browser_context, live_server)
 
@@ -46,7 +45,6 @@ def test_the_job_page_follows_the_worker_and_offers_the_download(
 def test_without_javascript_the_job_page_reloads_itself_until_done(
     django_db_setup, live_server, new_browser_context, settings
 ):
-    settings.PDF_QUEUE_UNITS = 3
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     make_rules_edition()
     army_list = make_playsheet_list(None)
@@ -57,3 +55,22 @@ def test_without_javascript_the_job_page_reloads_itself_until_done(
     call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
     # The meta refresh reloads the page: the download link appears.
     expect(page.locator("#pdf-job-download")).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_quick_reference_sheet_follows_the_worker_with_htmx(django_db_setup, live_server, page, settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    edition = make_rules_edition()
+    page.goto(f"/reference/{edition.slug}/sheet.pdf?lang=en&paper=a4")
+    page.wait_for_url("**/sheet/*/")
+    status = page.locator("#pdf-job")
+    expect(status).to_have_attribute("data-status", "queued")
+    expect(page.locator("h1")).to_contain_text("Quick reference")
+    page.evaluate("window.muster_marker = 'same page'")
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
+    expect(status).to_have_attribute("data-status", "done", timeout=30_000)
+    assert page.evaluate("window.muster_marker") == "same page"  # polled in place, not reloaded
+    with page.expect_download() as download_info:
+        page.click("#pdf-job-download")
+    assert download_info.value.suggested_filename == f"muster-{edition.slug}-quick-reference-en-a4.pdf"

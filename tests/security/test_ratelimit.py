@@ -108,6 +108,8 @@ def test_every_named_route_exists():
             kwargs = {"pk": 1}
         elif name == "ps-reference-sheet":
             kwargs = {"edition": "v3"}
+        elif name.startswith("events-"):
+            kwargs = {"slug": "club-night"}
         assert reverse(name, kwargs=kwargs)
 
 
