@@ -198,6 +198,13 @@ class Submission(models.Model):
     def problems(self, rules: legality.EventRules) -> tuple[Problem, ...]:
         return legality.check(rules, self.sealed_facts())
 
+    def sealed_list(self, *, name: str | None = None):
+        """The list as sealed, read into memory (``lists.snapshot.SealedList``), own units included;
+        ``ListImportError`` when the catalogue no longer has a unit or option it takes."""
+        from armybuilder.lists.snapshot import read_sealed
+
+        return read_sealed(self.snapshot, name=name)
+
 
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")

@@ -15,7 +15,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
-from armybuilder.lists.exchange import ListImportError, export_data, import_list
+from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
@@ -358,11 +358,11 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
 def start_game(pairing: Pairing, entrant: Entrant):
     """The pairing's game-day game, with both sealed lists frozen in it (started once, by either player).
 
-    Game day freezes lists from list rows: each sealed export is imported as a throwaway list,
-    frozen into the game and deleted again, all in this transaction. The game is the starter's,
-    and the other player opens it by its share link, shown to the two of them on the round page.
+    Each sealed export is read into memory (``lists.snapshot``), own units included, and frozen
+    into the game: nothing but the game is written. The game is the starter's, and the other
+    player opens it by its share link, shown to the two of them on the round page.
     """
-    from armybuilder.games.services import game_start, lists_for_game
+    from armybuilder.games.services import game_start
 
     pairing = Pairing.objects.select_for_update().select_related("round__event").get(pk=pairing.pk)
     if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
@@ -376,23 +376,21 @@ def start_game(pairing: Pairing, entrant: Entrant):
     }
     if len(submissions) != 2:
         raise EventError("no-submission")
-    temporary = {}
+    sealed = {}
     for entrant_id, submission in submissions.items():
         try:
-            temporary[entrant_id] = import_list(json.dumps(submission.snapshot)).pk
+            sealed[entrant_id] = submission.sealed_list()
         except ListImportError as exc:
             raise EventError("sealed-list-gone") from exc
-    lists = {row.pk: row for row in lists_for_game().filter(pk__in=temporary.values())}
     round_ = pairing.round
     game = game_start(
         owner=entrant.user,
-        army_list=lists[temporary[entrant.pk]],
+        army_list=sealed[entrant.pk],
         my_name=entrant.name,
-        opponent_list=lists[temporary[opponent_id]],
+        opponent_list=sealed[opponent_id],
         opponent_name=submissions[opponent_id].entrant.name,
         scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
     )
-    ArmyList.objects.filter(pk__in=temporary.values()).delete()
     pairing.game = game
     pairing.save(update_fields=["game"])
     return game

@@ -30,6 +30,7 @@ from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitFor
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
 from armybuilder.lists.access import get_list_for_user
+from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
@@ -393,11 +394,18 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
     submission = getattr(entrant, "submission", None)
     if submission is None or not can_see_list(request, event, entrant):
         raise Http404
-    response = render(
-        request,
-        "events/sealed_list.html",
-        {"event": event, "entrant": entrant, "submission": submission, "entries": _entries(submission)},
-    )
+    try:
+        lines = submission.sealed_list().lines()
+    except ListImportError:
+        lines = None  # a unit gone from the data: the list as it was written, without figures
+    context = {
+        "event": event,
+        "entrant": entrant,
+        "submission": submission,
+        "lines": lines,
+        "entries": _entries(submission) if lines is None else [],
+    }
+    response = render(request, "events/sealed_list.html", context)
     response["Cache-Control"] = "private, no-cache"
     return response
 
