@@ -111,9 +111,19 @@ class ResultForm(forms.Form):
     dice_a = forms.IntegerField(label=_("Order dice destroyed by player A"), min_value=0, max_value=200, initial=0)
     dice_b = forms.IntegerField(label=_("Order dice destroyed by player B"), min_value=0, max_value=200, initial=0)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
+        """``names``: the pairing's two players, so the choices say who won rather than "player A"."""
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if names is not None:
+            first, second = names
+            self.fields["outcome"].choices = [
+                (Outcome.A_WINS, _("%(name)s won") % {"name": first}),
+                (Outcome.B_WINS, _("%(name)s won") % {"name": second}),
+                (Outcome.DRAW, _("Draw")),
+            ]
+            self.fields["dice_a"].label = _("Order dice destroyed by %(name)s") % {"name": first}
+            self.fields["dice_b"].label = _("Order dice destroyed by %(name)s") % {"name": second}
 
 
 class SwapForm(forms.Form):

@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
@@ -295,6 +296,14 @@ class Result(models.Model):
     def counts(self) -> bool:
         """Only a confirmed or organiser-set result counts in the standings."""
         return self.confirmed or self.by_organiser
+
+    def outcome_text(self) -> str:
+        """The outcome with the players' names ("alice won"), as the round page says it."""
+        pairing = self.pairing
+        if self.outcome == Outcome.DRAW:
+            return str(Outcome.DRAW.label)
+        winner = pairing.player_a if self.outcome == Outcome.A_WINS else pairing.player_b
+        return gettext("%(name)s won") % {"name": winner.name if winner is not None else "?"}
 
     def outcomes(self) -> tuple[str, str]:
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]

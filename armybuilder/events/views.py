@@ -158,7 +158,10 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     entrant = entrant_of(request, event)
     if entrant is None:
         return redirect("events-event", slug=event.slug)
-    lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
+    # Only lists of the event's edition: a list of another edition can never be legal here.
+    lists = list(
+        ArmyList.objects.active().filter(owner=request.user, edition_id=event.edition_id).values_list("pk", "name")
+    )
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
         sealed = _attempt(
@@ -285,7 +288,8 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # queries, and another viewer's page must not grow with the games of the round.
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
         # Ids unique on the page: each pairing has its own result form.
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed)
+        names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names)
     context = {
         "event": event,
         "round": round_,
