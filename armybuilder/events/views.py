@@ -9,7 +9,6 @@ sealed list stays hidden (404) from everyone but its player and the organiser un
 from __future__ import annotations
 
 import contextlib
-import csv
 import uuid
 
 from django.contrib import messages
@@ -29,6 +28,7 @@ from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
+from armybuilder.events.spreadsheet import csv_response
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
@@ -418,13 +418,10 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
 @login_required
 def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-entrants.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["player", "list", "army", "points", "hash", "status", "legal", "problems"])
+    rows = []
     for row in services.entrant_rows(event):
         sub = row.submission
-        writer.writerow(
+        rows.append(
             [
                 row.entrant.name,
                 sub.list_name if sub else "",
@@ -432,11 +429,54 @@ def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 sub.points if sub else "",
                 sub.hash if sub else "",
                 sub.status if sub else "",
-                "yes" if row.legal else "no",
+                row.legal,
                 " | ".join(problem.message for problem in row.problems),
             ]
         )
-    return response
+    header = ["player", "list", "army", "points", "hash", "status", "legal", "problems"]
+    return csv_response(f"{event.slug}-entrants.csv", header, rows)
+
+
+@require_safe
+@login_required
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every pairing of every published round with its result, one line each."""
+    event = get_organised_event(request, slug)
+    rows = []
+    for round_ in services.rounds_with_pairings(event, published_only=True):
+        for pairing in round_.pairings.all():
+            result = getattr(pairing, "result", None)
+            if pairing.is_bye:
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True])
+                continue
+            outcome = result.outcomes() if result else ("", "")
+            rows.append(
+                [
+                    round_.number,
+                    pairing.table,
+                    pairing.player_a.name,
+                    pairing.player_b.name,
+                    outcome[0],
+                    outcome[1],
+                    result.dice_a if result else "",
+                    result.dice_b if result else "",
+                    bool(result and result.counts),
+                ]
+            )
+    header = ["round", "table", "player_a", "player_b", "result_a", "result_b", "dice_a", "dice_b", "counts"]
+    return csv_response(f"{event.slug}-results.csv", header, rows)
+
+
+@require_safe
+@login_required
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    order = [key for key in event.tiebreak_order if key != "score"]
+    rows = [
+        [item.row.place, item.entrant.name, item.row.score, *(item.row.value(key) for key in order), item.row.played]
+        for item in services.event_standings(event)
+    ]
+    return csv_response(f"{event.slug}-standings.csv", ["place", "player", "score", *order, "games"], rows)
 
 
 # -- One PDF of every approved list, made by the worker -----------------------------------------
