@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
 from armybuilder.events import services
+from armybuilder.events.freshness import api_condition
 from armybuilder.events.models import Event, Round
 
 NOT_FOUND = {"error": "No published event has this address."}
@@ -34,6 +35,7 @@ def _entrant(entrant) -> dict:
 
 
 @require_safe
+@api_condition
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     if event is None:
@@ -82,6 +84,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@api_condition
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
     round_ = None
@@ -116,6 +119,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
+@api_condition
 def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     if event is None:

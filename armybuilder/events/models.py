@@ -169,6 +169,8 @@ class Submission(models.Model):
     submitted_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     note = models.TextField(_("note to the player"), blank=True)
+    # Moves with every save (sealed again, judged): part of the event's version (``freshness``).
+    updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.entrant}: {self.list_name}"
@@ -212,6 +214,7 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     published = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["number"]
@@ -229,6 +232,7 @@ class Pairing(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     # The game-day game played from this pairing (both sealed lists frozen in it), if one was started.
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["position", "pk"]

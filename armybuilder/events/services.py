@@ -101,7 +101,7 @@ def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Su
         raise EventError("no-submission")
     submission.status = Submission.Status.APPROVED if approve else Submission.Status.RETURNED
     submission.note = "" if approve else note
-    submission.save(update_fields=["status", "note"])
+    submission.save(update_fields=["status", "note", "updated_at"])
     return submission
 
 
@@ -300,12 +300,13 @@ def swap_players(round_: Round, first: int, second: int) -> None:
             raise EventError("rematch")
         pairing.player_a_id = plan.players[0]
         pairing.player_b_id = plan.players[1] if len(plan.players) > 1 else None
-    Pairing.objects.bulk_update(pairings, ["player_a", "player_b"])
+        pairing.updated_at = timezone.now()  # bulk_update does not move auto_now fields
+    Pairing.objects.bulk_update(pairings, ["player_a", "player_b", "updated_at"])
 
 
 def publish_round(round_: Round) -> None:
     round_.published = True
-    round_.save(update_fields=["published"])
+    round_.save(update_fields=["published", "updated_at"])
 
 
 # -- Results ----------------------------------------------------------------------------------
@@ -392,5 +393,5 @@ def start_game(pairing: Pairing, entrant: Entrant):
         scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
     )
     pairing.game = game
-    pairing.save(update_fields=["game"])
+    pairing.save(update_fields=["game", "updated_at"])
     return game

@@ -20,12 +20,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.freshness import event_page_condition
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
@@ -110,6 +112,8 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
@@ -269,6 +273,8 @@ def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
@@ -364,6 +370,7 @@ STANDINGS_POLL_SECONDS = 20
 
 @require_safe
 @vary_on_headers("HX-Request")
+@event_page_condition
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     if not can_follow(request, event, entrant_of(request, event)):
@@ -392,6 +399,8 @@ def _entries(submission: Submission) -> list[dict]:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     event = get_event(slug)
     entrant = get_object_or_404(Entrant.objects.select_related("user", "submission"), event=event, pk=entrant_id)
@@ -410,7 +419,6 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
         "entries": _entries(submission) if lines is None else [],
     }
     response = render(request, "events/sealed_list.html", context)
-    response["Cache-Control"] = "private, no-cache"
     return response
 
 
