@@ -131,5 +131,6 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         for tiebreak in event.tiebreak_order:
             row[tiebreak] = item.row.value(tiebreak)
         row["games"] = item.row.played
+        row["dropped"] = item.entrant.dropped
         rows.append(row)
     return _json({"tiebreaks": list(event.tiebreak_order), "standings": rows})

@@ -135,3 +135,30 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = players
         self.fields["second"].choices = players
+
+
+class DropForm(forms.Form):
+    from_round = forms.IntegerField(
+        label=_("Drop from round"),
+        min_value=1,
+        error_messages={"invalid": _("Enter a round number."), "required": _("Enter a round number.")},
+    )
+
+    def __init__(self, *args: Any, first: int, last: int, **kwargs: Any) -> None:
+        """``first``: the next round to be paired; ``last``: the event's last round."""
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.first, self.last = first, last
+        self.fields["from_round"].initial = first
+        self.fields["from_round"].widget.attrs.update({"min": first, "max": last})
+
+    def clean_from_round(self) -> int:
+        number = self.cleaned_data["from_round"]
+        if not self.first <= number <= self.last:
+            if self.first > self.last:
+                raise forms.ValidationError(_("Every round of the event has been paired: nobody can be dropped now."))
+            raise forms.ValidationError(
+                _("Choose a round from %(first)s (the next to be paired) to %(last)s.")
+                % {"first": self.first, "last": self.last}
+            )
+        return number

@@ -49,7 +49,7 @@ PARTS = {
     "result_stamp": (Result.objects, "pairing__round__event", Max("updated_at")),
     "entrant_count": (Entrant.objects, "event", Count("pk")),
     "entrant_ids": (Entrant.objects, "event", Sum("pk")),
-    "entrant_stamp": (Entrant.objects, "event", Max("joined_at")),
+    "entrant_stamp": (Entrant.objects, "event", Max("updated_at")),
     "submission_count": (Submission.objects, "entrant__event", Count("pk")),
     "submission_stamp": (Submission.objects, "entrant__event", Max("updated_at")),
 }

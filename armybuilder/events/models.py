@@ -134,6 +134,10 @@ class Entrant(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries")
     joined_at = models.DateTimeField(auto_now_add=True)
     dropped = models.BooleanField(default=False)
+    # The first round the player is no longer paired in (their earlier games still count, and they
+    # stay in the standings marked as dropped). Null with ``dropped``: dropped before any round.
+    dropped_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["user__username", "pk"]

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
@@ -197,14 +197,48 @@ def event_standings(event: Event, rounds: list[Round] | None = None) -> list[Sta
             "entrant_id", flat=True
         )
     )
+    # A dropped player stays in the standings with the games they played (marked on the page).
     entrants = {
         e.pk: e
-        for e in Entrant.objects.filter(event=event, dropped=False).select_related("user")
-        if e.pk in played or e.pk in approved
+        for e in Entrant.objects.filter(event=event).select_related("user")
+        if e.pk in played or (e.pk in approved and not e.dropped)
     }
     names = {pk: entrant.name for pk, entrant in entrants.items()}
     rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
     return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
+
+
+# -- Dropping a player -----------------------------------------------------------------------
+
+
+def first_droppable_round(event: Event) -> int:
+    """A player can be dropped from the next round to be paired on (paired rounds keep their games)."""
+    return Round.objects.filter(event=event).count() + 1
+
+
+@transaction.atomic
+def drop(event: Event, entrant_id: int, from_round: int) -> Entrant:
+    """Stop pairing the entrant from round ``from_round`` on; their games so far still count."""
+    entrant = Entrant.objects.select_for_update().filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    if entrant.dropped:
+        raise EventError("already-dropped")
+    if not first_droppable_round(event) <= from_round <= event.rounds:
+        raise EventError("drop-round")
+    entrant.dropped, entrant.dropped_from = True, from_round
+    entrant.save(update_fields=["dropped", "dropped_from", "updated_at"])
+    return entrant
+
+
+def reinstate(event: Event, entrant_id: int) -> Entrant:
+    """Take a drop back: the player is paired again from the next round."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    entrant.dropped, entrant.dropped_from = False, None
+    entrant.save(update_fields=["dropped", "dropped_from", "updated_at"])
+    return entrant
 
 
 # -- Rounds -----------------------------------------------------------------------------------
@@ -226,10 +260,11 @@ def pair_next_round(event: Event) -> Round:
         for pairing in round_.pairings.all():
             if not pairing.is_bye and not (getattr(pairing, "result", None) and pairing.result.counts):
                 raise EventError("results-missing")
+    number = len(rounds) + 1
     players = list(
-        Entrant.objects.filter(event=event, dropped=False, submission__status=Submission.Status.APPROVED).values_list(
-            "pk", "submission__army_slug"
-        )
+        Entrant.objects.filter(event=event, submission__status=Submission.Status.APPROVED)
+        .filter(Q(dropped=False) | Q(dropped_from__gt=number))
+        .values_list("pk", "submission__army_slug")
     )
     if len(players) < 2:
         raise EventError("too-few")
@@ -257,7 +292,7 @@ def pair_next_round(event: Event) -> Round:
             planned = swiss_pairing.swiss(swiss_players, prefer_sides=event.prefer_sides)
         except swiss_pairing.PairingImpossible as exc:
             raise EventError("impossible") from exc
-    round_ = Round.objects.create(event=event, number=len(rounds) + 1)
+    round_ = Round.objects.create(event=event, number=number)
     Pairing.objects.bulk_create(
         Pairing(
             round=round_,

@@ -26,7 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
-from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.forms import DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.freshness import event_page_condition
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
@@ -55,6 +55,9 @@ ERRORS = {
     "own-entry": gettext_lazy("Your opponent confirms the result you entered."),
     "bye": gettext_lazy("A bye has no result to enter."),
     "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
+    "no-entrant": gettext_lazy("This player is not an entrant of the event."),
+    "already-dropped": gettext_lazy("This player is already dropped."),
+    "drop-round": gettext_lazy("A player can only be dropped from a round not paired yet."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
 }
 
@@ -184,8 +187,16 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_organised_event(request, slug)
+    return _dashboard(request, get_organised_event(request, slug))
+
+
+def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None = None, status: int = 200):
+    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row."""
     rows = services.entrant_rows(event)
+    first, last = services.first_droppable_round(event), event.rounds
+    for row in rows:
+        bound = drop_form if drop_form is not None and drop_form.entrant_id == row.entrant.pk else None
+        row.drop_form = bound or DropForm(first=first, last=last, auto_id=f"drop-{row.entrant.pk}-%s")
     for row in rows:
         row.messages = [display_problem(problem) for problem in row.problems]
     rounds = services.rounds_with_pairings(event)
@@ -206,8 +217,43 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "current": current,
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
+        "can_drop": first <= last,
     }
-    return render(request, "events/dashboard.html", context)
+    return render(request, "events/dashboard.html", context, status=status)
+
+
+@require_POST
+@login_required
+def drop(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Drop a player from a round on; a refused number is shown next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    first = services.first_droppable_round(event)
+    form = DropForm(request.POST, first=first, last=event.rounds, auto_id=f"drop-{entrant.pk}-%s")
+    form.entrant_id = entrant.pk
+    if not form.is_valid():
+        return _dashboard(request, event, drop_form=form, status=400)
+    number = form.cleaned_data["from_round"]
+    message = _("%(name)s is dropped from round %(number)s on; their games so far still count.")
+    _attempt(
+        request,
+        services.drop,
+        event,
+        entrant.pk,
+        number,
+        success=message % {"name": entrant.name, "number": number},
+    )
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def reinstate(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    message = _("%(name)s is back: they are paired again from the next round.") % {"name": entrant.name}
+    _attempt(request, services.reinstate, event, entrant.pk, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
 
 
 @require_POST

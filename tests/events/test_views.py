@@ -96,6 +96,7 @@ def test_create_join_submit_approve_pair_result_standings():
         "sos",
         "dice",
         "games",
+        "dropped",
     ]
     rounds = json.loads(_client().get(f"/api/events/{event.slug}/rounds/1/").content)
     assert [p["table"] for p in rounds["pairings"]] == [1, 2]
@@ -364,4 +365,4 @@ def test_the_standings_columns_follow_the_events_tiebreak_order(cast):
     assert page.index("Enemy order dice destroyed") < page.index("Strength of schedule")
     data = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
     assert data["tiebreaks"] == ["score", "dice", "sos"]
-    assert list(data["standings"][0]) == ["place", "entrant", "score", "dice", "sos", "games"]
+    assert list(data["standings"][0]) == ["place", "entrant", "score", "dice", "sos", "games", "dropped"]
