@@ -124,6 +124,9 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     if event is None:
         return _json(NOT_FOUND, status=404)
+    if event.standings_hidden:
+        # Before the prize-giving: nobody's place, and said so.
+        return _json({"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []})
     rows = []
     for item in services.event_standings(event):
         row = {"place": item.row.place, "entrant": _entrant(item.entrant)}
@@ -133,4 +136,4 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         row["games"] = item.row.played
         row["dropped"] = item.entrant.dropped
         rows.append(row)
-    return _json({"tiebreaks": list(event.tiebreak_order), "standings": rows})
+    return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})

@@ -81,6 +81,8 @@ class Event(models.Model):
     prefer_sides = models.BooleanField(_("pair Axis against Allies where possible"), default=False)
     lists_revealed = models.BooleanField(default=False)
     published = models.BooleanField(default=False)
+    # Before the prize-giving: the standings page and API show nobody's place but the organiser's view.
+    standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
     seed = models.CharField(max_length=32, default=_new_seed, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -32,6 +32,7 @@ urlpatterns = [
     path("<slug:slug>/manage/entrants/<int:entrant_id>/reinstate/", views.reinstate, name="events-reinstate"),
     path("<slug:slug>/manage/reveal/", views.toggle, {"flag": "reveal"}, name="events-reveal"),
     path("<slug:slug>/manage/publish/", views.toggle, {"flag": "publish"}, name="events-publish"),
+    path("<slug:slug>/manage/hide-standings/", views.toggle, {"flag": "hide-standings"}, name="events-hide-standings"),
     path("<slug:slug>/manage/pair/", views.pair, name="events-pair"),
     path("<slug:slug>/manage/rounds/<int:number>/swap/", views.swap, name="events-swap"),
     path("<slug:slug>/manage/rounds/<int:number>/publish/", views.publish_round, name="events-publish-round"),

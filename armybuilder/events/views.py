@@ -270,9 +270,9 @@ def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def toggle(request: HttpRequest, slug: str, flag: str) -> HttpResponse:
-    """Reveal or hide the lists; publish or unpublish the event."""
+    """Reveal or hide the lists; publish or unpublish the event; hide or show the standings."""
     event = get_organised_event(request, slug)
-    field = {"reveal": "lists_revealed", "publish": "published"}[flag]
+    field = {"reveal": "lists_revealed", "publish": "published", "hide-standings": "standings_hidden"}[flag]
     setattr(event, field, request.POST.get("on") == "1")
     event.save(update_fields=[field, "updated_at"])
     return redirect("events-manage", slug=event.slug)
@@ -421,13 +421,22 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     if not can_follow(request, event, entrant_of(request, event)):
         raise Http404
-    rows = services.event_standings(event)
+    is_organiser = event.is_organiser(request.user)
+    hidden = event.standings_hidden and not is_organiser
+    rows = [] if hidden else services.event_standings(event)
     # The columns in the event's tiebreak order, so the table reads the way it is sorted.
     labels = dict(Tiebreak.choices)
     columns = [(key, labels[key]) for key in event.tiebreak_order]
     for item in rows:
         item.values = [item.row.value(key) for key, _label in columns]
-    context = {"event": event, "rows": rows, "columns": columns, "poll_seconds": STANDINGS_POLL_SECONDS}
+    context = {
+        "event": event,
+        "rows": rows,
+        "columns": columns,
+        "poll_seconds": STANDINGS_POLL_SECONDS,
+        "hidden": hidden,
+        "is_organiser": is_organiser,
+    }
     # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
     template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
     response = render(request, template, context)
