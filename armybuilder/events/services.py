@@ -22,6 +22,7 @@ from rules.army.model import ListSummary, Problem
 from rules.events import pairing as swiss_pairing
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
+from rules.events.tables import assign_tables
 
 
 class EventError(Exception):
@@ -292,11 +293,20 @@ def pair_next_round(event: Event) -> Round:
             planned = swiss_pairing.swiss(swiss_players, prefer_sides=event.prefer_sides)
         except swiss_pairing.PairingImpossible as exc:
             raise EventError("impossible") from exc
+    # Tables: nobody at a table they have played at before, when that can be avoided.
+    history: dict[int, set[int]] = {}
+    for earlier in rounds:
+        for pairing in earlier.pairings.all():
+            if pairing.table is not None:
+                for key in (pairing.player_a_id, pairing.player_b_id):
+                    history.setdefault(key, set()).add(pairing.table)
+    games = [plan for plan in planned if not plan.is_bye]
+    seats = dict(zip(map(id, games), assign_tables([plan.players for plan in games], history), strict=True))
     round_ = Round.objects.create(event=event, number=number)
     Pairing.objects.bulk_create(
         Pairing(
             round=round_,
-            table=plan.table,
+            table=seats.get(id(plan)),
             player_a_id=plan.players[0],
             player_b_id=plan.players[1] if len(plan.players) > 1 else None,
             position=index,
