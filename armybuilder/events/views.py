@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +19,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -89,10 +91,25 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "events/index.html", {"organised": organised, "joined": joined, "published": published})
 
 
+# Per account and per day: a club or a tournament organiser stays far below; a script does not.
+EVENTS_PER_DAY = 10
+JOINS_PER_DAY = 30
+
+
+def _since_yesterday():
+    return timezone.now() - timedelta(days=1)
+
+
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if Event.objects.filter(organiser=request.user, created_at__gte=_since_yesterday()).count() >= EVENTS_PER_DAY:
+            message = _(
+                "You have created %(n)s events in the last 24 hours, the most one account may: try again tomorrow."
+            )
+            form.add_error(None, message % {"n": EVENTS_PER_DAY})
+            return render(request, "events/form.html", {"form": form, "event": None}, status=429)
         event = form.save(commit=False)
         event.organiser = request.user
         event.save()
@@ -153,6 +170,11 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
+    joined = Entrant.objects.filter(user=request.user, joined_at__gte=_since_yesterday())
+    if not Entrant.objects.filter(event=event, user=request.user).exists() and joined.count() >= JOINS_PER_DAY:
+        message = _("You have joined %(n)s events in the last 24 hours, the most one account may: try again tomorrow.")
+        messages.error(request, message % {"n": JOINS_PER_DAY})
+        return redirect("events-event", slug=event.slug)
     with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
         Entrant.objects.get_or_create(event=event, user=request.user)
     messages.success(request, _("You are entered. Now submit your list."))
