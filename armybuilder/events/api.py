@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
 from armybuilder.events import services
+from armybuilder.events.freshness import api_condition
 from armybuilder.events.models import Event, Round
 
 NOT_FOUND = {"error": "No published event has this address."}
@@ -34,6 +35,7 @@ def _entrant(entrant) -> dict:
 
 
 @require_safe
+@api_condition
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     if event is None:
@@ -86,6 +88,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@api_condition
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
     round_ = None
@@ -120,10 +123,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
+@api_condition
 def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     if event is None:
         return _json(NOT_FOUND, status=404)
+    if event.standings_hidden:
+        # Before the prize-giving: nobody's place, and said so.
+        return _json({"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []})
     rows = []
     for item in services.event_standings(event):
         row = {"place": item.row.place, "entrant": _entrant(item.entrant)}
@@ -131,5 +138,6 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         for tiebreak in event.tiebreak_order:
             row[tiebreak] = item.row.value(tiebreak)
         row["games"] = item.row.played
+        row["dropped"] = item.entrant.dropped
         rows.append(row)
-    return _json({"tiebreaks": list(event.tiebreak_order), "standings": rows})
+    return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})

@@ -117,9 +117,19 @@ class ResultForm(forms.Form):
     dice_a = forms.IntegerField(label=_("Order dice destroyed by player A"), min_value=0, max_value=200, initial=0)
     dice_b = forms.IntegerField(label=_("Order dice destroyed by player B"), min_value=0, max_value=200, initial=0)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
+        """``names``: the pairing's two players, so the choices say who won rather than "player A"."""
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if names is not None:
+            first, second = names
+            self.fields["outcome"].choices = [
+                (Outcome.A_WINS, _("%(name)s won") % {"name": first}),
+                (Outcome.B_WINS, _("%(name)s won") % {"name": second}),
+                (Outcome.DRAW, _("Draw")),
+            ]
+            self.fields["dice_a"].label = _("Order dice destroyed by %(name)s") % {"name": first}
+            self.fields["dice_b"].label = _("Order dice destroyed by %(name)s") % {"name": second}
 
 
 class SwapForm(forms.Form):
@@ -131,3 +141,30 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = players
         self.fields["second"].choices = players
+
+
+class DropForm(forms.Form):
+    from_round = forms.IntegerField(
+        label=_("Drop from round"),
+        min_value=1,
+        error_messages={"invalid": _("Enter a round number."), "required": _("Enter a round number.")},
+    )
+
+    def __init__(self, *args: Any, first: int, last: int, **kwargs: Any) -> None:
+        """``first``: the next round to be paired; ``last``: the event's last round."""
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.first, self.last = first, last
+        self.fields["from_round"].initial = first
+        self.fields["from_round"].widget.attrs.update({"min": first, "max": last})
+
+    def clean_from_round(self) -> int:
+        number = self.cleaned_data["from_round"]
+        if not self.first <= number <= self.last:
+            if self.first > self.last:
+                raise forms.ValidationError(_("Every round of the event has been paired: nobody can be dropped now."))
+            raise forms.ValidationError(
+                _("Choose a round from %(first)s (the next to be paired) to %(last)s.")
+                % {"first": self.first, "last": self.last}
+            )
+        return number

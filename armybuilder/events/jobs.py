@@ -1,17 +1,14 @@
 """The PDF of every approved list of an event, made by the task worker (``manage.py db_worker``).
 
-Each list is printed as it was sealed, not as it is now: its sealed export is imported as a
-throwaway list inside a transaction, laid out with the playsheets' roster (``list_context``
-and the same print template), and the list is deleted again before the transaction ends. The
+Each list is printed as it was sealed, not as it is now: its sealed export is read into memory
+(``lists.snapshot``, the player's own units included, nothing written) and laid out with the
+playsheets' roster (``list_context`` and the same print template). The
 rosters' pages are then written as one PDF. The job row's ``rendered`` count is updated
 between lists, outside those transactions, so the status page shows it moving.
 """
 
 from __future__ import annotations
 
-import json
-
-from django.db import transaction
 from django.http import HttpRequest
 from django.tasks import task
 from django.utils import translation
@@ -19,8 +16,7 @@ from django.utils import translation
 from armybuilder import jobs
 from armybuilder.events.models import Event, ListsPdfJob, Submission
 from armybuilder.http import build_stamp
-from armybuilder.lists.exchange import ListImportError, import_list
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists.exchange import ListImportError
 from armybuilder.playsheets import pdf
 from armybuilder.playsheets.context import list_context
 from armybuilder.playsheets.models import MAX_PDF_BYTES
@@ -55,16 +51,13 @@ def enqueue(event: Event, *, lang: str, paper: str, request: HttpRequest | None 
 
 
 def _roster(submission: Submission, *, paper: str):
-    """The laid-out roster of the list as sealed; None if its units are no longer in the data."""
-    with transaction.atomic():
-        try:
-            temporary = import_list(json.dumps(submission.snapshot))
-        except ListImportError:
-            return None
-        ArmyList.objects.filter(pk=temporary.pk).update(name=f"{submission.entrant.name}: {submission.list_name}")
-        full = ArmyList.objects.for_builder().get(pk=temporary.pk)
-        html = pdf.render_html(pdf.LIST_TEMPLATE, list_context(full, paper=paper, parts=("roster",)))
-        temporary.delete()
+    """The laid-out roster of the list as sealed (read in memory, own units included); None if
+    its units are no longer in the data."""
+    try:
+        sealed = submission.sealed_list(name=f"{submission.entrant.name}: {submission.list_name}")
+    except ListImportError:
+        return None
+    html = pdf.render_html(pdf.LIST_TEMPLATE, list_context(sealed, paper=paper, parts=("roster",)))
     return pdf.fitted(html, pdf.font_config())
 
 

@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
@@ -80,6 +81,8 @@ class Event(models.Model):
     prefer_sides = models.BooleanField(_("pair Axis against Allies where possible"), default=False)
     lists_revealed = models.BooleanField(default=False)
     published = models.BooleanField(default=False)
+    # Before the prize-giving: the standings page and API show nobody's place but the organiser's view.
+    standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
     seed = models.CharField(max_length=32, default=_new_seed, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -133,6 +136,10 @@ class Entrant(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries")
     joined_at = models.DateTimeField(auto_now_add=True)
     dropped = models.BooleanField(default=False)
+    # The first round the player is no longer paired in (their earlier games still count, and they
+    # stay in the standings marked as dropped). Null with ``dropped``: dropped before any round.
+    dropped_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["user__username", "pk"]
@@ -168,6 +175,8 @@ class Submission(models.Model):
     submitted_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     note = models.TextField(_("note to the player"), blank=True)
+    # Moves with every save (sealed again, judged): part of the event's version (``freshness``).
+    updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.entrant}: {self.list_name}"
@@ -198,12 +207,20 @@ class Submission(models.Model):
     def problems(self, rules: legality.EventRules) -> tuple[Problem, ...]:
         return legality.check(rules, self.sealed_facts())
 
+    def sealed_list(self, *, name: str | None = None):
+        """The list as sealed, read into memory (``lists.snapshot.SealedList``), own units included;
+        ``ListImportError`` when the catalogue no longer has a unit or option it takes."""
+        from armybuilder.lists.snapshot import read_sealed
+
+        return read_sealed(self.snapshot, name=name)
+
 
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     published = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["number"]
@@ -221,6 +238,7 @@ class Pairing(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     # The game-day game played from this pairing (both sealed lists frozen in it), if one was started.
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["position", "pk"]
@@ -288,6 +306,14 @@ class Result(models.Model):
     def counts(self) -> bool:
         """Only a confirmed or organiser-set result counts in the standings."""
         return self.confirmed or self.by_organiser
+
+    def outcome_text(self) -> str:
+        """The outcome with the players' names ("alice won"), as the round page says it."""
+        pairing = self.pairing
+        if self.outcome == Outcome.DRAW:
+            return str(Outcome.DRAW.label)
+        winner = pairing.player_a if self.outcome == Outcome.A_WINS else pairing.player_b
+        return gettext("%(name)s won") % {"name": winner.name if winner is not None else "?"}
 
     def outcomes(self) -> tuple[str, str]:
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]

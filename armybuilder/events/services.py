@@ -12,17 +12,18 @@ import logging
 from dataclasses import dataclass
 
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
-from armybuilder.lists.exchange import ListImportError, export_data, import_list
+from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
 from rules.events import pairing as swiss_pairing
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
+from rules.events.tables import assign_tables
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +116,7 @@ def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Su
         raise EventError("no-submission")
     submission.status = Submission.Status.APPROVED if approve else Submission.Status.RETURNED
     submission.note = "" if approve else note
-    submission.save(update_fields=["status", "note"])
+    submission.save(update_fields=["status", "note", "updated_at"])
     return submission
 
 
@@ -211,14 +212,48 @@ def event_standings(event: Event, rounds: list[Round] | None = None) -> list[Sta
             "entrant_id", flat=True
         )
     )
+    # A dropped player stays in the standings with the games they played (marked on the page).
     entrants = {
         e.pk: e
-        for e in Entrant.objects.filter(event=event, dropped=False).select_related("user")
-        if e.pk in played or e.pk in approved
+        for e in Entrant.objects.filter(event=event).select_related("user")
+        if e.pk in played or (e.pk in approved and not e.dropped)
     }
     names = {pk: entrant.name for pk, entrant in entrants.items()}
     rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
     return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
+
+
+# -- Dropping a player -----------------------------------------------------------------------
+
+
+def first_droppable_round(event: Event) -> int:
+    """A player can be dropped from the next round to be paired on (paired rounds keep their games)."""
+    return Round.objects.filter(event=event).count() + 1
+
+
+@transaction.atomic
+def drop(event: Event, entrant_id: int, from_round: int) -> Entrant:
+    """Stop pairing the entrant from round ``from_round`` on; their games so far still count."""
+    entrant = Entrant.objects.select_for_update().filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    if entrant.dropped:
+        raise EventError("already-dropped")
+    if not first_droppable_round(event) <= from_round <= event.rounds:
+        raise EventError("drop-round")
+    entrant.dropped, entrant.dropped_from = True, from_round
+    entrant.save(update_fields=["dropped", "dropped_from", "updated_at"])
+    return entrant
+
+
+def reinstate(event: Event, entrant_id: int) -> Entrant:
+    """Take a drop back: the player is paired again from the next round."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    entrant.dropped, entrant.dropped_from = False, None
+    entrant.save(update_fields=["dropped", "dropped_from", "updated_at"])
+    return entrant
 
 
 # -- Rounds -----------------------------------------------------------------------------------
@@ -240,10 +275,11 @@ def pair_next_round(event: Event) -> Round:
         for pairing in round_.pairings.all():
             if not pairing.is_bye and not (getattr(pairing, "result", None) and pairing.result.counts):
                 raise EventError("results-missing")
+    number = len(rounds) + 1
     players = list(
-        Entrant.objects.filter(event=event, dropped=False, submission__status=Submission.Status.APPROVED).values_list(
-            "pk", "submission__army_slug"
-        )
+        Entrant.objects.filter(event=event, submission__status=Submission.Status.APPROVED)
+        .filter(Q(dropped=False) | Q(dropped_from__gt=number))
+        .values_list("pk", "submission__army_slug")
     )
     if len(players) < 2:
         raise EventError("too-few")
@@ -271,11 +307,20 @@ def pair_next_round(event: Event) -> Round:
             planned = swiss_pairing.swiss(swiss_players, prefer_sides=event.prefer_sides)
         except swiss_pairing.PairingImpossible as exc:
             raise EventError("impossible") from exc
-    round_ = Round.objects.create(event=event, number=len(rounds) + 1)
+    # Tables: nobody at a table they have played at before, when that can be avoided.
+    history: dict[int, set[int]] = {}
+    for earlier in rounds:
+        for pairing in earlier.pairings.all():
+            if pairing.table is not None:
+                for key in (pairing.player_a_id, pairing.player_b_id):
+                    history.setdefault(key, set()).add(pairing.table)
+    games = [plan for plan in planned if not plan.is_bye]
+    seats = dict(zip(map(id, games), assign_tables([plan.players for plan in games], history), strict=True))
+    round_ = Round.objects.create(event=event, number=number)
     Pairing.objects.bulk_create(
         Pairing(
             round=round_,
-            table=plan.table,
+            table=seats.get(id(plan)),
             player_a_id=plan.players[0],
             player_b_id=plan.players[1] if len(plan.players) > 1 else None,
             position=index,
@@ -314,12 +359,13 @@ def swap_players(round_: Round, first: int, second: int) -> None:
             raise EventError("rematch")
         pairing.player_a_id = plan.players[0]
         pairing.player_b_id = plan.players[1] if len(plan.players) > 1 else None
-    Pairing.objects.bulk_update(pairings, ["player_a", "player_b"])
+        pairing.updated_at = timezone.now()  # bulk_update does not move auto_now fields
+    Pairing.objects.bulk_update(pairings, ["player_a", "player_b", "updated_at"])
 
 
 def publish_round(round_: Round) -> None:
     round_.published = True
-    round_.save(update_fields=["published"])
+    round_.save(update_fields=["published", "updated_at"])
 
 
 # -- Results ----------------------------------------------------------------------------------
@@ -372,11 +418,11 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
 def start_game(pairing: Pairing, entrant: Entrant):
     """The pairing's game-day game, with both sealed lists frozen in it (started once, by either player).
 
-    Game day freezes lists from list rows: each sealed export is imported as a throwaway list,
-    frozen into the game and deleted again, all in this transaction. The game is the starter's,
-    and the other player opens it by its share link, shown to the two of them on the round page.
+    Each sealed export is read into memory (``lists.snapshot``), own units included, and frozen
+    into the game: nothing but the game is written. The game is the starter's, and the other
+    player opens it by its share link, shown to the two of them on the round page.
     """
-    from armybuilder.games.services import game_start, lists_for_game
+    from armybuilder.games.services import game_start
 
     pairing = Pairing.objects.select_for_update().select_related("round__event").get(pk=pairing.pk)
     if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
@@ -390,24 +436,22 @@ def start_game(pairing: Pairing, entrant: Entrant):
     }
     if len(submissions) != 2:
         raise EventError("no-submission")
-    temporary = {}
+    sealed = {}
     for entrant_id, submission in submissions.items():
         try:
-            temporary[entrant_id] = import_list(json.dumps(submission.snapshot)).pk
+            sealed[entrant_id] = submission.sealed_list()
         except ListImportError as exc:
             raise EventError("sealed-list-gone") from exc
-    lists = {row.pk: row for row in lists_for_game().filter(pk__in=temporary.values())}
     round_ = pairing.round
     game = game_start(
         owner=entrant.user,
-        army_list=lists[temporary[entrant.pk]],
+        army_list=sealed[entrant.pk],
         my_name=entrant.name,
-        opponent_list=lists[temporary[opponent_id]],
+        opponent_list=sealed[opponent_id],
         opponent_name=submissions[opponent_id].entrant.name,
         scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
         two_phones=True,  # each player's phone acts for its own side only
     )
-    ArmyList.objects.filter(pk__in=temporary.values()).delete()
     pairing.game = game
-    pairing.save(update_fields=["game"])
+    pairing.save(update_fields=["game", "updated_at"])
     return game

@@ -9,8 +9,8 @@ sealed list stays hidden (404) from everyone but its player and the organiser un
 from __future__ import annotations
 
 import contextlib
-import csv
 import uuid
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,18 +19,23 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
-from armybuilder.events.forms import EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.forms import DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.freshness import event_page_condition
 from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
+from armybuilder.events.spreadsheet import csv_response
 from armybuilder.lists.access import get_list_for_user
+from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
@@ -53,6 +58,9 @@ ERRORS = {
     "own-entry": gettext_lazy("Your opponent confirms the result you entered."),
     "bye": gettext_lazy("A bye has no result to enter."),
     "already-confirmed": gettext_lazy("Both players agreed this result: only the organiser can change it now."),
+    "no-entrant": gettext_lazy("This player is not an entrant of the event."),
+    "already-dropped": gettext_lazy("This player is already dropped."),
+    "drop-round": gettext_lazy("A player can only be dropped from a round not paired yet."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
     "points-unstorable": gettext_lazy(
         "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
@@ -90,10 +98,25 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "events/index.html", {"organised": organised, "joined": joined, "published": published})
 
 
+# Per account and per day: a club or a tournament organiser stays far below; a script does not.
+EVENTS_PER_DAY = 10
+JOINS_PER_DAY = 30
+
+
+def _since_yesterday():
+    return timezone.now() - timedelta(days=1)
+
+
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, organiser=request.user)
     if request.method == "POST" and form.is_valid():
+        if Event.objects.filter(organiser=request.user, created_at__gte=_since_yesterday()).count() >= EVENTS_PER_DAY:
+            message = _(
+                "You have created %(n)s events in the last 24 hours, the most one account may: try again tomorrow."
+            )
+            form.add_error(None, message % {"n": EVENTS_PER_DAY})
+            return render(request, "events/form.html", {"form": form, "event": None}, status=429)
         event = form.save(commit=False)
         event.organiser = request.user
         event.save()
@@ -116,6 +139,8 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
@@ -152,6 +177,11 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
+    joined = Entrant.objects.filter(user=request.user, joined_at__gte=_since_yesterday())
+    if not Entrant.objects.filter(event=event, user=request.user).exists() and joined.count() >= JOINS_PER_DAY:
+        message = _("You have joined %(n)s events in the last 24 hours, the most one account may: try again tomorrow.")
+        messages.error(request, message % {"n": JOINS_PER_DAY})
+        return redirect("events-event", slug=event.slug)
     with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
         Entrant.objects.get_or_create(event=event, user=request.user)
     messages.success(request, _("You are entered. Now submit your list."))
@@ -164,7 +194,10 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     entrant = entrant_of(request, event)
     if entrant is None:
         return redirect("events-event", slug=event.slug)
-    lists = list(ArmyList.objects.active().filter(owner=request.user).values_list("pk", "name"))
+    # Only lists of the event's edition: a list of another edition can never be legal here.
+    lists = list(
+        ArmyList.objects.active().filter(owner=request.user, edition_id=event.edition_id).values_list("pk", "name")
+    )
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid():
         try:
@@ -183,8 +216,16 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_organised_event(request, slug)
+    return _dashboard(request, get_organised_event(request, slug))
+
+
+def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None = None, status: int = 200):
+    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row."""
     rows = services.entrant_rows(event)
+    first, last = services.first_droppable_round(event), event.rounds
+    for row in rows:
+        bound = drop_form if drop_form is not None and drop_form.entrant_id == row.entrant.pk else None
+        row.drop_form = bound or DropForm(first=first, last=last, auto_id=f"drop-{row.entrant.pk}-%s")
     for row in rows:
         row.messages = [display_problem(problem) for problem in row.problems]
     rounds = services.rounds_with_pairings(event)
@@ -205,8 +246,43 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "current": current,
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
+        "can_drop": first <= last,
     }
-    return render(request, "events/dashboard.html", context)
+    return render(request, "events/dashboard.html", context, status=status)
+
+
+@require_POST
+@login_required
+def drop(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Drop a player from a round on; a refused number is shown next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    first = services.first_droppable_round(event)
+    form = DropForm(request.POST, first=first, last=event.rounds, auto_id=f"drop-{entrant.pk}-%s")
+    form.entrant_id = entrant.pk
+    if not form.is_valid():
+        return _dashboard(request, event, drop_form=form, status=400)
+    number = form.cleaned_data["from_round"]
+    message = _("%(name)s is dropped from round %(number)s on; their games so far still count.")
+    _attempt(
+        request,
+        services.drop,
+        event,
+        entrant.pk,
+        number,
+        success=message % {"name": entrant.name, "number": number},
+    )
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def reinstate(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    message = _("%(name)s is back: they are paired again from the next round.") % {"name": entrant.name}
+    _attempt(request, services.reinstate, event, entrant.pk, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
 
 
 @require_POST
@@ -223,9 +299,9 @@ def judge(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def toggle(request: HttpRequest, slug: str, flag: str) -> HttpResponse:
-    """Reveal or hide the lists; publish or unpublish the event."""
+    """Reveal or hide the lists; publish or unpublish the event; hide or show the standings."""
     event = get_organised_event(request, slug)
-    field = {"reveal": "lists_revealed", "publish": "published"}[flag]
+    field = {"reveal": "lists_revealed", "publish": "published", "hide-standings": "standings_hidden"}[flag]
     setattr(event, field, request.POST.get("on") == "1")
     event.save(update_fields=[field, "updated_at"])
     return redirect("events-manage", slug=event.slug)
@@ -272,6 +348,8 @@ def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
@@ -297,7 +375,8 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # queries, and another viewer's page must not grow with the games of the round.
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
         # Ids unique on the page: each pairing has its own result form.
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed)
+        names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
+        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names)
     context = {
         "event": event,
         "round": round_,
@@ -372,17 +451,27 @@ STANDINGS_POLL_SECONDS = 20
 
 @require_safe
 @vary_on_headers("HX-Request")
+@event_page_condition
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     if not can_follow(request, event, entrant_of(request, event)):
         raise Http404
-    rows = services.event_standings(event)
+    is_organiser = event.is_organiser(request.user)
+    hidden = event.standings_hidden and not is_organiser
+    rows = [] if hidden else services.event_standings(event)
     # The columns in the event's tiebreak order, so the table reads the way it is sorted.
     labels = dict(Tiebreak.choices)
     columns = [(key, labels[key]) for key in event.tiebreak_order]
     for item in rows:
         item.values = [item.row.value(key) for key, _label in columns]
-    context = {"event": event, "rows": rows, "columns": columns, "poll_seconds": STANDINGS_POLL_SECONDS}
+    context = {
+        "event": event,
+        "rows": rows,
+        "columns": columns,
+        "poll_seconds": STANDINGS_POLL_SECONDS,
+        "hidden": hidden,
+        "is_organiser": is_organiser,
+    }
     # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
     template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
     response = render(request, template, context)
@@ -400,18 +489,26 @@ def _entries(submission: Submission) -> list[dict]:
 
 
 @require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
 def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     event = get_event(slug)
     entrant = get_object_or_404(Entrant.objects.select_related("user", "submission"), event=event, pk=entrant_id)
     submission = getattr(entrant, "submission", None)
     if submission is None or not can_see_list(request, event, entrant):
         raise Http404
-    response = render(
-        request,
-        "events/sealed_list.html",
-        {"event": event, "entrant": entrant, "submission": submission, "entries": _entries(submission)},
-    )
-    response["Cache-Control"] = "private, no-cache"
+    try:
+        lines = submission.sealed_list().lines()
+    except ListImportError:
+        lines = None  # a unit gone from the data: the list as it was written, without figures
+    context = {
+        "event": event,
+        "entrant": entrant,
+        "submission": submission,
+        "lines": lines,
+        "entries": _entries(submission) if lines is None else [],
+    }
+    response = render(request, "events/sealed_list.html", context)
     return response
 
 
@@ -419,13 +516,10 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
 @login_required
 def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-entrants.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["player", "list", "army", "points", "hash", "status", "legal", "problems"])
+    rows = []
     for row in services.entrant_rows(event):
         sub = row.submission
-        writer.writerow(
+        rows.append(
             [
                 row.entrant.name,
                 sub.list_name if sub else "",
@@ -433,11 +527,54 @@ def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 sub.points if sub else "",
                 sub.hash if sub else "",
                 sub.status if sub else "",
-                "yes" if row.legal else "no",
+                row.legal,
                 " | ".join(problem.message for problem in row.problems),
             ]
         )
-    return response
+    header = ["player", "list", "army", "points", "hash", "status", "legal", "problems"]
+    return csv_response(f"{event.slug}-entrants.csv", header, rows)
+
+
+@require_safe
+@login_required
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every pairing of every published round with its result, one line each."""
+    event = get_organised_event(request, slug)
+    rows = []
+    for round_ in services.rounds_with_pairings(event, published_only=True):
+        for pairing in round_.pairings.all():
+            result = getattr(pairing, "result", None)
+            if pairing.is_bye:
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True])
+                continue
+            outcome = result.outcomes() if result else ("", "")
+            rows.append(
+                [
+                    round_.number,
+                    pairing.table,
+                    pairing.player_a.name,
+                    pairing.player_b.name,
+                    outcome[0],
+                    outcome[1],
+                    result.dice_a if result else "",
+                    result.dice_b if result else "",
+                    bool(result and result.counts),
+                ]
+            )
+    header = ["round", "table", "player_a", "player_b", "result_a", "result_b", "dice_a", "dice_b", "counts"]
+    return csv_response(f"{event.slug}-results.csv", header, rows)
+
+
+@require_safe
+@login_required
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    order = [key for key in event.tiebreak_order if key != "score"]
+    rows = [
+        [item.row.place, item.entrant.name, item.row.score, *(item.row.value(key) for key in order), item.row.played]
+        for item in services.event_standings(event)
+    ]
+    return csv_response(f"{event.slug}-standings.csv", ["place", "player", "score", *order, "games"], rows)
 
 
 # -- One PDF of every approved list, made by the worker -----------------------------------------

@@ -311,11 +311,13 @@ def _check_name(value: object, place: str, errors: list[str], *, required: bool)
     return value.strip()
 
 
-def parse_list(text: str, owner: Any = None) -> ParsedList:
+def parse_list(text: str, owner: Any = None, *, saving: bool = True) -> ParsedList:
     """Check a ``muster-list/3`` (``/2``, ``/1``) file against the catalogue; raises ``ListImportError``.
 
     Entries name the army's units (never a player's own units by slug: those only come with
     their definition in ``own_units``, which needs a signed-in ``owner`` to become theirs).
+    ``saving=False``: the file is only read (a sealed list printed or played), so its own units
+    need no owner and count against nobody's units.
     """
     data = _load(text)
     errors: list[str] = []
@@ -394,7 +396,7 @@ def parse_list(text: str, owner: Any = None) -> ParsedList:
     units: dict[str, Unit] = {}
     if army is not None:
         units = {unit.slug: unit for unit in Unit.objects.filter(army=army).builtin().prefetch_related("options")}
-    drafts = _parse_own_units(data, army, owner, errors) if found_format(data) == FORMAT else {}
+    drafts = _parse_own_units(data, army, owner, errors, saving=saving) if found_format(data) == FORMAT else {}
     entries = []
     for i, raw in enumerate(raw_entries):
         if isinstance(raw, dict) and "own_unit" in raw and "unit" not in raw:
@@ -442,17 +444,19 @@ def found_format(data: dict) -> str:
 OWN_UNITS_PER_FILE = ENTRIES_MAX
 
 
-def _parse_own_units(data: dict, army: Army | None, owner: Any, errors: list[str]) -> dict[str, own_units.Draft]:
+def _parse_own_units(
+    data: dict, army: Army | None, owner: Any, errors: list[str], *, saving: bool = True
+) -> dict[str, own_units.Draft]:
     raw = data.get("own_units", [])
     if not isinstance(raw, list) or len(raw) > OWN_UNITS_PER_FILE:
         errors.append(f"own_units: must be a list of at most {OWN_UNITS_PER_FILE} unit definitions.")
         return {}
     if not raw or army is None:
         return {}
-    if owner is None or not owner.is_authenticated:
+    if saving and (owner is None or not owner.is_authenticated):
         errors.append("own_units: this list takes a player's own units; log in to import it, and they become yours.")
         return {}
-    if not own_units.room_for(owner, len(raw)):
+    if saving and not own_units.room_for(owner, len(raw)):
         errors.append(f"own_units: {len(raw)} more would take you past {own_rules.OWN_UNITS_MAX} units of your own.")
         return {}
     drafts: dict[str, own_units.Draft] = {}

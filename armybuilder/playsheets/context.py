@@ -568,8 +568,13 @@ def _used_rules(entries: list[Entry], army_list: ArmyList) -> list[RuleLine]:
 
 
 def list_context(army_list: ArmyList, *, paper: str, parts: Sequence[str] = ("roster",)) -> dict[str, Any]:
-    """Everything the roster, the summary page, the cards and the quick reference of a list show."""
-    prefetch_print_extras(army_list)
+    """Everything the roster, the summary page, the cards and the quick reference of a list show.
+
+    ``army_list``: a saved list, or a sealed one read into memory (``lists.snapshot``), which
+    comes with everything printing reads already loaded.
+    """
+    if isinstance(army_list, ArmyList):
+        prefetch_print_extras(army_list)
     summary = list_summary(army_list)
     entries = list(army_list.entries.all())
     platoon_names = army_list.platoon_names()

@@ -39,9 +39,9 @@ def test_the_dashboard_and_the_sealed_list_mark_the_players_own_units(language):
     assert mark in row.replace("&#x27;", "'") and "Panzer IV Ausf. H" in row
     assert "Rifle Squad" not in row  # only the own unit is named beside the mark
     sealed = client.get(f"/events/{event.slug}/entrants/{entrant.pk}/list/").content.decode().replace("&#x27;", "'")
-    line = next(li for li in sealed.split("<li>") if "Panzer IV Ausf. H" in li)
+    line = next(tr for tr in sealed.split("<tr>") if "Panzer IV Ausf. H" in tr)
     assert mark in line
-    assert mark not in next(li for li in sealed.split("<li>") if "Rifle Squad" in li)
+    assert mark not in next(tr for tr in sealed.split("<tr>") if "Rifle Squad" in tr)
 
 
 def test_a_list_of_checked_data_carries_no_mark():

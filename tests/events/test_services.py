@@ -166,3 +166,30 @@ def test_swap_before_publishing_and_never_into_a_rematch():
     services.publish_round(round_)
     with pytest.raises(services.EventError, match="published"):
         services.swap_players(round_, entrants[0].pk, entrants[1].pk)
+
+
+def test_nobody_sits_at_the_same_table_twice_when_it_can_be_avoided():
+    import itertools
+
+    from armybuilder.events.models import Result
+
+    event = make_event(rounds=3)
+    for _ in range(8):
+        make_entrant(event)
+    seen: dict[int, set[int]] = {}
+    for _number in (1, 2, 3):
+        round_ = services.pair_next_round(event)
+        services.publish_round(round_)
+        pairings = list(round_.pairings.all())
+        games = [(p.player_a_id, p.player_b_id) for p in pairings]
+        best = min(
+            sum(1 for game, t in zip(games, order, strict=True) for key in game if t in seen.get(key, ()))
+            for order in itertools.permutations(range(1, len(games) + 1))
+        )
+        found = sum(1 for p in pairings for key in (p.player_a_id, p.player_b_id) if p.table in seen.get(key, ()))
+        assert sorted(p.table for p in pairings) == [1, 2, 3, 4]
+        assert found == 0 or best > 0
+        for p in pairings:
+            for key in (p.player_a_id, p.player_b_id):
+                seen.setdefault(key, set()).add(p.table)
+            Result.objects.create(pairing=p, outcome="a", by_organiser=True, confirmed=True)
