@@ -151,6 +151,13 @@ def test_the_reference_speaks_the_language(built_in, db, language: str) -> None:
     assert [s for s in absent if s in text] == []
 
 
+def test_a_reference_table_names_itself_and_its_columns_in_german(built_in, db) -> None:
+    # The cells keep the English of the data (no German cells yet); the title and heads are German.
+    text = page(in_language("de"), "/reference/v2/movement/")
+    assert "Bewegungsweiten" in text and "Vorrücken (Zoll)" in text and "Rennen (Zoll)" in text
+    assert "Movement rates" not in text and "Advance (inches)" not in text
+
+
 def test_the_builders_search_finds_a_unit_by_its_german_name(german_list) -> None:
     client = in_language("de", german_list)
     url = f"/lists/{german_list.pk}/catalogue/"

@@ -109,15 +109,14 @@ class RulesTable(Stamped):
 
     @property
     def display_title(self) -> str:
-        return self.title_fr if _is_french() and self.title_fr else self.title
+        return shown(self.title, self.title_fr)
 
     @property
     def display_intro(self) -> str:
         return self.intro_fr if _is_french() and self.intro_fr else self.intro
 
     def column_labels(self) -> list[tuple[str, str]]:
-        french = _is_french()
-        return [(c["key"], (c.get("fr") if french else None) or c["en"]) for c in self.columns]
+        return [(c["key"], shown(c["en"], c.get("fr") or "")) for c in self.columns]
 
 
 # Columns holding modifiers: shown with their sign, as the quick-reference sheets print them.
