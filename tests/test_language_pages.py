@@ -182,3 +182,25 @@ def test_numbers_are_written_as_each_language_writes_them(language: str, odds: s
     with translation.override(language):
         assert percent("7/12") == odds
         assert _grouped(1250) == points
+
+
+def test_the_shared_page_text_export_and_game_board_name_units_in_german(german_list) -> None:
+    german = in_language("de", german_list)
+    shared = page(german, f"/s/{german_list.share_token}/")
+    assert "Grenadiertrupp (Heer)" in shared and "Beobachter" in shared
+    assert "Sturmgewehr" in page(german, f"/lists/{german_list.pk}/export.txt")
+    # A game started in English reads in German: the names are frozen at the start in every
+    # language with a glossary.
+    english = in_language("en", german_list)
+    data = {"my_name": "Hans", "opponent": "dice", "opponent_name": "Bob", "opponent_dice": "3"}
+    game_url = english.post(f"/games/new/?list={german_list.pk}", data)["Location"]
+    assert "Heer Grenadier Squad" in page(english, game_url)
+    board = page(german, game_url)
+    assert "Grenadiertrupp (Heer)" in board and "Team mittlerer Mörser" in board
+    assert "Heer Grenadier Squad" not in board
+
+
+def test_the_odds_page_names_the_unit_in_german(german_list) -> None:
+    squad = german_list.entries.get(unit__slug="heer-grenadier-squad")
+    text = page(in_language("de", german_list), f"/calc/shooting/?from_entry={squad.pk}")
+    assert "Grenadiertrupp (Heer)" in text and "Schieß-Wahrscheinlichkeiten" in text
