@@ -18,7 +18,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 python3; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done)
 
-.PHONY: run test test-fast test-browser install install-dev data messages bench check-deploy lint format clean playsheet-png \
+.PHONY: run test test-fast test-browser install install-dev data messages catalogues bench check-deploy lint format clean playsheet-png \
 	system-deps-run system-deps-test loadtest smoke
 
 $(VENV)/.base-installed: pyproject.toml
@@ -38,8 +38,13 @@ install: $(VENV)/.base-installed
 install-dev: $(VENV)/.dev-installed
 
 messages: install
-	@echo "Compiling the French translations"
+	@echo "Compiling the translations (French, German, Polish, Spanish, Italian)"
 	@$(PY) manage.py compilemessages --ignore=.venv -v 0
+
+# After adding or changing English UI strings: every language's catalogues get the new msgids
+# (msgstr empty until translated; tests/test_translation_coverage.py counts them).
+catalogues: install
+	@$(PY) manage.py makemessages -l fr -l de -l pl -l es -l it --ignore=.venv -v 0
 
 data: install messages
 	@echo "Creating or updating the database"

@@ -140,7 +140,14 @@ LOGIN_REDIRECT_URL = "ab-list-index"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("fr", _("French"))]
+LANGUAGES = [
+    ("en", _("English")),
+    ("fr", _("French")),
+    ("de", _("German")),
+    ("pl", _("Polish")),
+    ("es", _("Spanish")),
+    ("it", _("Italian")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -13,16 +13,12 @@ from django.db.models import Q
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.localised import shown, shown_weapons
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
-
-
-def _is_french() -> bool:
-    return (get_language() or "en").startswith("fr")
 
 
 class Quality(models.TextChoices):
@@ -124,7 +120,7 @@ class Army(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return shown(self.name, self.name_fr)
 
     def force_rules(self) -> tuple[army_rules.ForceEntrySpec, ...]:
         """The imported platoon tables as plain data for rules/ (kept on the instance)."""
@@ -322,7 +318,7 @@ class Unit(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return shown(self.name, self.name_fr)
 
     @property
     def is_own(self) -> bool:
@@ -331,8 +327,9 @@ class Unit(Stamped):
 
     @property
     def display_weapons(self) -> str:
-        # Imported lists have no French armament, so they keep the printed English text.
-        return self.weapons_text_fr if _is_french() and self.weapons_text_fr else self.weapons_text
+        # Imported lists have no stored French armament: French keeps the printed English text,
+        # German composes it weapon by weapon where its glossary knows every part.
+        return shown_weapons(self.weapons_text, self.weapons_text_fr)
 
     def base_cost(self) -> dict[str, int]:
         costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
@@ -454,7 +451,7 @@ class Option(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return shown(self.name, self.name_fr)
 
     def cost(self) -> dict[str, int]:
         """Price per quality; a quality the option is not offered at is left out."""

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from armydata.names import shown_name
+
 # Mount and arc words, in English and French, for the printed lines.
 MOUNTS = {
     "turret": ("turret", "tourelle"),
@@ -61,10 +63,16 @@ def mount_and_arc(text: str, previous_mount: str = "") -> tuple[str, str]:
     return previous_mount or "hull", arc or "front"
 
 
-def mount_label(line: dict, french: bool = False) -> str:
-    """ "hull, front" for a mounted line; empty for a man-carried weapon."""
+def mount_label(line: dict, french: bool = False, language: str = "") -> str:
+    """ "hull, front" for a mounted line; empty for a man-carried weapon.
+
+    French has its words here; another ``language`` with a glossary ("de": "Wanne, vorn") takes
+    them from it, and any other keeps the English.
+    """
     if not line.get("mount"):
         return ""
+    if language and language.split("-")[0] not in ("en", "fr"):
+        return shown_name(mount_label(line), language)
     mount = MOUNTS.get(line["mount"], (line["mount"], line["mount"]))[french]
     arc = ARCS.get(line.get("arc", ""), (line.get("arc", ""),) * 2)[french]
     return f"{mount}, {arc}" if arc else mount

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.catalogue.models import Army, OfficerRank, Slot, Unit, UnitType
 from armybuilder.catalogue.mounts import ARCS, MOUNTS
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from armydata.names import shown_name
 from rules.army import own_units
 from rules.army.model import QUALITIES
 
@@ -148,9 +149,14 @@ class WeaponLineForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["weapon"] = _weapon_choices(edition)
         # The printed cards' own words for mounts and arcs, in the page's language.
-        french = int((get_language() or "en").startswith("fr"))
-        self.fields["mount"].choices = [("", _("Carried")), *((k, v[french]) for k, v in MOUNTS.items())]
-        self.fields["arc"].choices = [(k, v[french] or _("None")) for k, v in ARCS.items()]
+        language = get_language() or "en"
+        french = int(language.startswith("fr"))
+
+        def word(pair: tuple[str, str]) -> str:
+            return shown_name(pair[0], language) if pair[0] and not french else pair[french]
+
+        self.fields["mount"].choices = [("", _("Carried")), *((k, word(v)) for k, v in MOUNTS.items())]
+        self.fields["arc"].choices = [(k, word(v) or _("None")) for k, v in ARCS.items()]
         self.fields["mount"].required = False
         self.fields["count"].required = False
 

@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.lists.models import new_share_token
+from armydata.names import GLOSSARY_MODULES
 from rules.game.engine import SNAPSHOT_EVERY, Action, GameSetup, GameState, log_entry_from_data, resume
 
 # The most actions one game keeps (a six-turn game of 15 dice a side is ~700): beyond it only
@@ -24,8 +25,9 @@ ACTIONS_MAX = 5000
 
 
 # The languages a game's unit names are frozen in at its start (each unit's "names"), so the board
-# reads in the visitor's language whoever started the game.
-NAME_LANGUAGES = ("en", "fr")
+# reads in the visitor's language whoever started the game: English and every language with a
+# glossary of names (the others read the English ones).
+NAME_LANGUAGES = ("en", *GLOSSARY_MODULES)
 
 
 def playable_setup(setup: dict, language: str | None = None) -> dict:

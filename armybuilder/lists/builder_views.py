@@ -363,7 +363,7 @@ def _catalogue(
     """The army's units the player can add, in their order, filtered by name and type.
 
     One query for the army's units and, when a text is typed, one for the edition's search
-    aliases. Names match whatever their case or accents, in English or French, and in players'
+    aliases. Names match whatever their case or accents, in English, French or the page's language, and in players'
     words ("MG42", "zook", "AT gun": ``reference.search``), ranked: units named so first (the
     alias's first meaning before its others: "MG42" the MMG team, then the LMG team), then units
     whose main weapon it is, then any other unit that carries one; within a tier, the better
@@ -389,8 +389,9 @@ def _catalogue(
             for unit in units
             if (
                 rank := match.unit_rank(
-                    (unit.name, unit.name_fr),
-                    (unit.weapons_text, unit.weapons_text_fr),
+                    # The names shown in the active language too (German composes its own).
+                    (unit.name, unit.name_fr, unit.display_name),
+                    (unit.weapons_text, unit.weapons_text_fr, unit.display_weapons),
                     crew_served=unit.unit_type in CREW_SERVED,
                 )
             )

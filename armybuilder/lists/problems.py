@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -254,7 +255,8 @@ def display_problem(problem: Problem) -> str:
 
 
 def _grouped(value: int) -> str:
-    """1250 as "1,250" in English and "1 250" (narrow no-break space) in French."""
-    grouped = f"{value:,}"
+    """1250 as "1,250" in English, "1 250" (narrow no-break space) in French, "1.250" in German."""
     language = get_language() or "en"
-    return grouped.replace(",", "\u202f") if language.startswith("fr") else grouped
+    if language.startswith("fr"):
+        return f"{value:,}".replace(",", "\u202f")
+    return number_format(value, force_grouping=True)

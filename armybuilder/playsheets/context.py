@@ -434,7 +434,8 @@ def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
     if not line.get("mount"):
         return base
     count = int(line.get("count") or 1)
-    where = mount_label(line, french=(get_language() or "en").startswith("fr"))
+    language = get_language() or "en"
+    where = mount_label(line, french=language.startswith("fr"), language=language)
     label = f"{count} × {where}" if count > 1 else where
     rules = _rule_names(r for r in weapon.special_rules.all() if r.slug not in _INFANTRY_ONLY_RULES)
     return replace(base, name=f"{base.name} ({label})", rules=rules)

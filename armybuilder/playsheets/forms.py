@@ -12,7 +12,15 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.playsheets.context import PAPERS, PARTS
 
-LANGUAGES = (("en", "English"), ("fr", "Français"))
+# Each language named in itself, as the site's language switch names it.
+LANGUAGES = (
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("pl", "Polski"),
+    ("es", "Español"),
+    ("it", "Italiano"),
+)
 DEFAULT_PARTS = ("roster", "summary", "cards")
 
 
@@ -52,8 +60,8 @@ class PrintForm(forms.Form):
 
 
 def default_language() -> str:
-    active = translation.get_language() or "en"
-    return "fr" if active.startswith("fr") else "en"
+    active = (translation.get_language() or "en").split("-")[0]
+    return active if active in dict(LANGUAGES) else "en"
 
 
 def print_options(data: QueryDict, *, default_parts: tuple[str, ...] = DEFAULT_PARTS) -> tuple[PrintOptions, PrintForm]:

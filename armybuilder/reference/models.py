@@ -13,6 +13,7 @@ from django.db import models
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.localised import shown
 from armybuilder.stamps import Stamped, StampedManager, StampedQuerySet
 
 
@@ -53,7 +54,10 @@ class Edition(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        if _is_french():
+            return self.name_fr or self.name
+        # "2nd edition" and its like are interface messages, translated in every catalogue.
+        return gettext(self.name) if self.name else self.name
 
 
 class RulesTableQuerySet(StampedQuerySet):
@@ -105,15 +109,14 @@ class RulesTable(Stamped):
 
     @property
     def display_title(self) -> str:
-        return self.title_fr if _is_french() and self.title_fr else self.title
+        return shown(self.title, self.title_fr)
 
     @property
     def display_intro(self) -> str:
         return self.intro_fr if _is_french() and self.intro_fr else self.intro
 
     def column_labels(self) -> list[tuple[str, str]]:
-        french = _is_french()
-        return [(c["key"], (c.get("fr") if french else None) or c["en"]) for c in self.columns]
+        return [(c["key"], shown(c["en"], c.get("fr") or "")) for c in self.columns]
 
 
 # Columns holding modifiers: shown with their sign, as the quick-reference sheets print them.
@@ -206,7 +209,7 @@ class SpecialRule(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return shown(self.name, self.name_fr)
 
     @property
     def display_summary(self) -> str:
@@ -277,7 +280,7 @@ class Weapon(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return shown(self.name, self.name_fr)
 
     @property
     def range_display(self) -> str:

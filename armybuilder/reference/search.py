@@ -77,7 +77,7 @@ class Matcher:
 
 def main_weapon(armament: str) -> str:
     """The first weapon of an armament as printed: "Rifle, LMG" is a rifle; "1 MMG" an MMG."""
-    return re.split(r"[;,]| or | and | ou | et ", armament or "", maxsplit=1)[0]
+    return re.split(r"[;,]| or | and | ou | et | oder | und ", armament or "", maxsplit=1)[0]
 
 
 def _compact(text: str) -> str:

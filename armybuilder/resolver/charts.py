@@ -35,8 +35,13 @@ def to_fraction(value: object) -> Fraction:
     return Fraction(str(value))
 
 
-def _is_french() -> bool:
-    return (get_language() or "en").startswith("fr")
+# Languages whose typography puts a space between a number and "%": French, German (DIN 5008) and
+# Spanish (the RAE's rule); English, Polish and Italian write "58,3%".
+SPACE_BEFORE_PERCENT = frozenset({"fr", "de", "es"})
+
+
+def _space_before_percent() -> bool:
+    return (get_language() or "en").split("-")[0] in SPACE_BEFORE_PERCENT
 
 
 def _localised(number: str) -> str:
@@ -45,14 +50,15 @@ def _localised(number: str) -> str:
 
 
 def _with_sign(number: str) -> str:
-    # French puts a no-break space before "%" ("58,3 %"); U+00A0 keeps the two on one line.
-    return f"{number}\u00a0%" if _is_french() else f"{number}%"
+    # "58,3 %" where the language spaces the sign; U+00A0 keeps the two on one line.
+    return f"{number}\u00a0%" if _space_before_percent() else f"{number}%"
 
 
 def percent(value: object) -> str:
     """A probability as a percentage with one decimal, never showing a possible outcome as 0% or 100%.
 
-    In the active language: "58.3%" in English, "58,3 %" (no-break space) in French.
+    In the active language: "58.3%" in English, "58,3 %" (no-break space) in French and German,
+    "58,3%" in Polish and Italian.
     """
     p = to_fraction(value)
     if p == 0:

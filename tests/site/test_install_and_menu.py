@@ -88,3 +88,5 @@ def test_the_language_choice_names_each_language_in_itself(client):
     page = client.get("/").content.decode()
     assert '<option value="en" lang="en" selected>English</option>' in page
     assert '<option value="fr" lang="fr">Français</option>' in page
+    assert '<option value="de" lang="de">Deutsch</option>' in page
+    assert '<option value="pl" lang="pl">Polski</option>' in page

@@ -1,0 +1,166 @@
+"""Built-in names in every language Muster offers: how many stay English, and the German glossary.
+
+``UNTRANSLATED`` holds, per language, how many distinct built-in army, unit, option, weapon and
+rule names a visitor still reads in English; ``UNTRANSLATED_ARMAMENT`` the same for units'
+printed armament. French counts the stored ``name_fr`` (filled from ``armydata.glossary_fr``);
+the other languages count what ``armydata.names`` composes at render time (German from
+``armydata.glossary_de``; Polish, Spanish and Italian have no glossary yet, so every name stays
+English). The figures may only go down: the test fails if one goes up, and asks for the figure to
+be lowered when it goes down.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from armydata import glossary_de
+from armydata.names import is_designation, translated_armament, translated_name
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILT_IN = (
+    "10_v1_reference.json",
+    "20_v2_reference.json",
+    "30_v3_reference.json",
+    "50_catalogue_v2_generic.json",
+    "55_catalogue_v2_barracks.json",
+    "60_catalogue_v3_generic.json",
+)
+NAMED = {"catalogue.army", "catalogue.unit", "catalogue.option", "reference.weapon", "reference.specialrule"}
+
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 484, "it": 484}
+UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 99, "it": 99}
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+
+def _rows():
+    for name in BUILT_IN:
+        for row in json.loads((ROOT / "fixtures" / name).read_text(encoding="utf-8")):
+            if row["model"] in NAMED:
+                yield row["model"], row["fields"]
+
+
+def untranslated_names(language: str) -> set[tuple[str, str]]:
+    if language == "fr":
+        return {(model, fields["name"]) for model, fields in _rows() if not fields.get("name_fr")}
+    return {(model, fields["name"]) for model, fields in _rows() if translated_name(fields["name"], language) is None}
+
+
+def untranslated_armament(language: str) -> set[str]:
+    texts = {
+        fields["weapons_text"]: fields.get("weapons_text_fr", "")
+        for model, fields in _rows()
+        if model == "catalogue.unit"
+    }
+    texts.pop("", None)
+    if language == "fr":
+        return {text for text, french in texts.items() if not french}
+    return {text for text in texts if translated_armament(text, language) is None}
+
+
+def _hold(language: str, missing: set, held: int, figure: str) -> None:
+    assert len(missing) <= held, (
+        f"{len(missing) - held} more built-in name(s) untranslated in {language} than the {held} held "
+        f"(add them to its glossary): {sorted(missing, key=str)[:8]}"
+    )
+    assert len(missing) >= held, (
+        f"{language} now has {len(missing)} untranslated, fewer than the {held} held: "
+        f'lower {figure}["{language}"] to {len(missing)} in {Path(__file__).name}'
+    )
+
+
+def test_it_holds_a_figure_for_every_language_it_offers() -> None:
+    assert sorted(UNTRANSLATED) == sorted(LANGUAGES) == sorted(UNTRANSLATED_ARMAMENT)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_it_holds_the_count_of_untranslated_built_in_names(language: str) -> None:
+    _hold(language, untranslated_names(language), UNTRANSLATED[language], "UNTRANSLATED")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_it_holds_the_count_of_untranslated_armament(language: str) -> None:
+    _hold(language, untranslated_armament(language), UNTRANSLATED_ARMAMENT[language], "UNTRANSLATED_ARMAMENT")
+
+
+def test_the_counts_are_of_real_rows() -> None:
+    # A figure of 0 would mean nothing if the fixtures had no names to count.
+    names = {(model, fields["name"]) for model, fields in _rows()}
+    assert len(names) > 400
+    assert len(untranslated_armament("pl")) > 50
+
+
+@pytest.mark.parametrize(
+    ("english", "german"),
+    [
+        # Whole names and terms.
+        ("Heer Grenadier Squad", "Grenadiertrupp (Heer)"),
+        ("Inexperienced Infantry Squad", "Unerfahrener Infanterietrupp"),
+        ("Assault rifle", "Sturmgewehr"),
+        ("Anti-tank grenades (if no Panzerfaust taken)", "Panzerabwehrgranaten (nur ohne Panzerfaust)"),
+        # Composed from patterns and terms.
+        ("Regular Infantry Squad (Late-War)", "Regulärer Infanterietrupp (späte Kriegsjahre)"),
+        ("Pintle-mounted MMG with 360° arc of fire", "MMG auf Pivotlafette mit 360°-Feuerbereich"),
+        ("Replace MMG with HMG", "MMG durch HMG ersetzen"),
+        ("95mm medium howitzer - replaces AT gun", "Mittlere Haubitze 95mm (ersetzt Panzerabwehrkanone)"),
+        ("BT-7 Light Tank", "Leichter Panzer BT-7"),
+        ("Horse (Captain / Major only)", "Pferd (nur Hauptmann / Major)"),
+        # A designation and a term that compounds.
+        ("NKVD Squad", "NKVD-Trupp"),
+        ("Fallschirmjäger Squad (Early War)", "Fallschirmjäger-Trupp (frühe Kriegsjahre)"),
+        ("PIAT Team", "PIAT-Team"),
+        # Designations German players use as they are.
+        ("Panzer IV Ausf H", "Panzer IV Ausf H"),
+        ("QF 17-pdr", "QF 17-pdr"),
+        # Armies and rules.
+        ("Germany", "Deutschland"),
+        ("Tiger Fear", "Tigerangst"),
+    ],
+)
+def test_it_composes_german_names(english: str, german: str) -> None:
+    assert translated_name(english, "de") == german
+
+
+def test_it_composes_a_units_armament_weapon_by_weapon() -> None:
+    assert translated_armament("Pistol, Submachine gun (SMG), Rifle", "de") == "Pistole, Maschinenpistole (SMG), Gewehr"
+    assert (
+        translated_armament("Medium anti-tank gun (turret, 360°); Medium machine gun (MMG) (hull, front)", "de")
+        == "Mittlere Panzerabwehrkanone (Turm, 360°); Mittleres Maschinengewehr (MMG) (Wanne, vorn)"
+    )
+    # One unknown weapon keeps the whole armament English, never half translated.
+    assert translated_armament("Rifle, Flux capacitor", "de") is None
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+@pytest.mark.parametrize("english", ["Flux capacitor", "Pintle-mounted flux capacitor", "Replace MMG with wishes", ""])
+def test_a_name_with_an_unknown_word_stays_english(language: str, english: str) -> None:
+    assert translated_name(english, language) is None
+
+
+def test_a_language_without_a_glossary_keeps_every_name_english() -> None:
+    assert translated_name("Rifle", "pl") is None
+    assert translated_name("Rifle", "de-at") == "Gewehr"  # a regional variant uses its language's glossary
+
+
+def test_the_german_glossary_names_a_source_for_every_block() -> None:
+    assert is_designation("SdKfz 251", "de") and not is_designation("Half-Track", "de")
+    for blocks in (glossary_de.WHOLE, glossary_de.TERMS):
+        assert set(blocks) <= {glossary_de.DE_RULEBOOK, glossary_de.MUSTER_DE, glossary_de.MILITARY_DE}
+    assert glossary_de.KEEP_SOURCE and glossary_de.PATTERNS_SOURCE
+
+
+@pytest.mark.django_db
+def test_a_model_shows_the_name_of_the_active_language() -> None:
+    from tests.reference.factories import make_edition, make_weapon
+
+    weapon = make_weapon(make_edition(), name="Assault rifle", name_fr="Fusil d'assaut")
+    shown = {}
+    for language in ("en", "fr", "de", "pl"):
+        with translation.override(language):
+            shown[language] = weapon.display_name
+    assert shown == {"en": "Assault rifle", "fr": "Fusil d'assaut", "de": "Sturmgewehr", "pl": "Assault rifle"}
