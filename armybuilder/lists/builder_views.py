@@ -40,7 +40,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -354,6 +354,8 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
         units = [unit for _, unit in sorted(ranked, key=lambda pair: (pair[0], pair[1].position, pair[1].name))]
     units = list(units)
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
+    # A catalogue row names what the unit is at the table: an infantry unit is a squad.
+    types[UnitType.INFANTRY] = pgettext("catalogue row: an infantry unit", "Squad")
     required = _required_choices(units)
     rows = []
     for unit in units:
