@@ -347,6 +347,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
                     (unit.name, unit.name_fr),
                     (unit.weapons_text, unit.weapons_text_fr),
                     crew_served=unit.unit_type in CREW_SERVED,
+                    also=search.officer_words(unit.officer_rank, unit.slot),
                 )
             )
             is not None
