@@ -4,8 +4,11 @@
 de Panzerfaust)": the name's parts are matched to the glossary's patterns and each part
 translated in turn, so the thousands of option names built on a few shapes ("Pintle-mounted X",
 "Replace X with Y", "X (Late-War)") need a term each, not an entry each. A name with a part the
-glossary does not know gives ``None``: the caller keeps the English name rather than half a
-translation. Plain Python, used by the fixture generator and the importers alike.
+glossary does not know gives ``None``: the fixture generator and the importers store no French
+rather than half a translation. Pages ask ``french_parts`` at render time instead: the parts
+the glossary knows in French, the others as the data wrote them ("Replace Rifle with Mosin":
+"Remplacer fusil par Mosin"), so a glossary that grows reaches every imported row at once.
+Plain Python.
 """
 
 from __future__ import annotations
@@ -87,4 +90,44 @@ def french_name(name: str) -> str | None:
     french = _translate(name, True) if name and name.strip() else None
     if not french:
         return None
+    return french[0].upper() + french[1:]
+
+
+def _partial(text: str) -> str | None:
+    """``text`` with the parts the glossary knows translated and the others kept; None if it knows none."""
+    text = " ".join(text.split())
+    whole = _translate(text, False)
+    if whole is not None:
+        return whole
+    for pattern, french in _PATTERNS:
+        match = pattern.fullmatch(text)
+        if match:
+            parts = [_partial(group) for group in match.groups()]
+            if any(part is not None for part in parts):
+                kept = (part if part is not None else group for part, group in zip(parts, match.groups(), strict=True))
+                return french.format(*kept)
+    # A known term and words the glossary lacks: the term leads, as French puts the noun first
+    # ("Guard Squad": "escouade Guard", as it reads "escouade Wiking").
+    words = text.split()
+    for cut in range(1, len(words)):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        term = _translate(tail, False)
+        if term is not None and not is_designation(tail):
+            return f"{term} {head}"
+    for cut in range(len(words) - 1, 0, -1):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        term = _translate(head, False)
+        if term is not None and not is_designation(head):
+            return f"{term} {tail}"
+    return None
+
+
+@lru_cache(maxsize=8192)
+def french_parts(name: str) -> str:
+    """The French of a name as far as the glossary knows its parts; the name itself if it knows none."""
+    if not name or not name.strip():
+        return name
+    french = french_name(name) or _partial(name)
+    if not french:
+        return name
     return french[0].upper() + french[1:]

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.reference.glossary import localized, localized_list
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
@@ -312,7 +313,10 @@ class Unit(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        # A player's own unit keeps the name they typed; the data's names go through the glossary.
+        if self.owner_id is not None:
+            return self.name_fr if _is_french() and self.name_fr else self.name
+        return localized(self.name, self.name_fr)
 
     @property
     def is_own(self) -> bool:
@@ -321,8 +325,10 @@ class Unit(Stamped):
 
     @property
     def display_weapons(self) -> str:
-        # Imported lists have no French armament, so they keep the printed English text.
-        return self.weapons_text_fr if _is_french() and self.weapons_text_fr else self.weapons_text
+        # Imported lists have no French armament: each weapon goes through the glossary.
+        if self.owner_id is not None:
+            return self.weapons_text_fr if _is_french() and self.weapons_text_fr else self.weapons_text
+        return localized_list(self.weapons_text, self.weapons_text_fr)
 
     def base_cost(self) -> dict[str, int]:
         costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
@@ -443,7 +449,7 @@ class Option(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        return localized(self.name, self.name_fr)
 
     def cost(self) -> dict[str, int]:
         """Price per quality; a quality the option is not offered at is left out."""

@@ -76,6 +76,7 @@ from armybuilder.lists.conditional import owned_list_page
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
+from armydata.french import french_parts
 from rules.army.model import EntrySpec, ListSummary, UnitSpec
 from rules.army.order_dice import entry_order_dice
 from rules.army.points import entry_points
@@ -344,7 +345,7 @@ def _catalogue(army_list: ArmyList, query: str, unit_type: str, user=None) -> li
             for unit in units
             if (
                 rank := match.unit_rank(
-                    (unit.name, unit.name_fr),
+                    (unit.name, unit.name_fr or (french_parts(unit.name) if unit.owner_id is None else "")),
                     (unit.weapons_text, unit.weapons_text_fr),
                     crew_served=unit.unit_type in CREW_SERVED,
                     also=search.officer_words(unit.officer_rank, unit.slot),

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.reference.glossary import localized
 from armybuilder.stamps import Stamped, StampedManager, StampedQuerySet
 
 
@@ -277,7 +278,8 @@ class Weapon(Stamped):
 
     @property
     def display_name(self) -> str:
-        return self.name_fr if _is_french() and self.name_fr else self.name
+        # An imported weapon has no French name: the glossary gives it by its parts.
+        return localized(self.name, self.name_fr)
 
     @property
     def range_display(self) -> str:

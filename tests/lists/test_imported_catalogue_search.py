@@ -72,7 +72,7 @@ def test_a_squad_reads_as_a_squad_and_a_team_as_a_team(alice_client, soviet_list
     ("query", "expected"),
     [
         ("Commissar", ("commisar",)),
-        ("commissaire", ()),  # no French name here: nothing is made up
+        ("commissaire", ("commisar",)),  # the glossary's French for the data's name
         ("Guards", ("squad",)),
         ("guard", ("squad",)),
         ("officer", ("second", "first", "captain", "major", "platoon")),
