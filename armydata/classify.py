@@ -48,7 +48,7 @@ SETTING_RE = re.compile(
     re.IGNORECASE,
 )
 CHARACTER_RE = re.compile(
-    r"commissar|kommissar|politruk|political officer|chaplain|padre|priest|\bimam\b|\brabbi\b|"
+    r"commiss?ar|kommiss?ar|politruk|political officer|chaplain|padre|priest|\bimam\b|\brabbi\b|"
     r"national characters?|^\s*characters?\s*$|\bhero\b",
     re.IGNORECASE,
 )
@@ -57,6 +57,10 @@ CHARACTER_RE = re.compile(
 VEHICLE_OTHER_RE = re.compile(r"ambulance|recovery|\barv\b", re.IGNORECASE)
 # Categories that name one kind of unit. Tested in this order against each category.
 SPECIFIC_CATEGORIES = _patterns(
+    # A category that names squads says so whatever other category the unit carries (the Soviet
+    # 3rd-edition data files its squads under "Infantry Squads" and "Machine Gun Team" both, the
+    # second for the platoon's count of support choices). "Squads and Teams" only narrows (below).
+    (r"^\s*(infantry|rifle|engineer|pioneer|sapper|assault)?\s*(squads?|sections?)\s*$", ("infantry", "infantry")),
     (r"fore?ward observer|\bobservers?\b", ("headquarters", "forward_observer")),
     (r"\bmedics?\b|medical", ("headquarters", "medic")),
     (r"ambulance", ("vehicle_soft", "other")),

@@ -18,3 +18,8 @@ def is_designation(text: str) -> bool:
 def french_name(name: str) -> str | None:
     """The French for a unit's, option's or weapon's English name, or None if the glossary lacks a part."""
     return names.translated_name(name, "fr")
+
+
+def french_parts(name: str) -> str:
+    """The French of a name as far as the glossary knows its parts; the name itself if it knows none."""
+    return names.shown_parts(name, "fr")

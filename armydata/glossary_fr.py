@@ -153,6 +153,15 @@ WHOLE: dict[str, dict[str, str]] = {
             "tourelle fermée avec deux canons automatiques légers de 20mm"
         ),
         "Type 2 twin AA cannon": "canon antiaérien jumelé Type 2",
+        # Names of the community's Soviet 3rd-edition data (its spelling "Commisar" included), as
+        # the French army and French military history name them.
+        "Guard Squad": "escouade de la Garde",
+        "Guards Rifle Squad": "escouade de fusiliers de la Garde",
+        "Tank Rider Squad": "escouade de fantassins portés sur chars",
+        "Commisar": "commissaire politique",
+        "Extra Men": "hommes supplémentaires",
+        "Platoon Commander": "chef de section",
+        "Company Commander": "commandant de compagnie",
     },
 }
 
@@ -237,6 +246,15 @@ TERMS: dict[str, dict[str, str]] = {
         "mid / late-war": "milieu / fin de guerre",
         "l5 series": "série L5",
         "soldier": "soldat",
+        "submachine gun": "pistolet mitrailleur",
+        "heavy machine gun": "mitrailleuse lourde",
+        "men": "hommes",
+        "man": "homme",
+        "officer": "officier",
+        "lieutenant": "lieutenant",
+        "veterancy": "expérience",
+        "weapons": "armes",
+        "upgrades": "améliorations",
         "captain": "capitaine",
         "major": "commandant",
         "captain / major only": "capitaine / commandant seulement",

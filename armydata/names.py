@@ -129,6 +129,54 @@ def translated_name(name: str, language: str) -> str | None:
     return translated[0].upper() + translated[1:]
 
 
+def _partial(text: str, language: str) -> str | None:
+    """``text`` with the parts the glossary knows translated and the others kept; None if it knows none.
+
+    For imported data, whose names mix the book's words with the author's own ("Guard Squad",
+    "Replace Rifle with Mosin"): the known parts read in the language, the rest as the data wrote them.
+    """
+    found = glossary(language)
+    if found is None:
+        return None
+    text = " ".join(text.split())
+    whole = _translate(text, False, language)
+    if whole is not None:
+        return whole
+    for pattern, out in found.patterns:
+        match = pattern.fullmatch(text)
+        if match:
+            parts = [_partial(group, language) for group in match.groups()]
+            if any(part is not None for part in parts):
+                kept = (part if part is not None else group for part, group in zip(parts, match.groups(), strict=True))
+                return out.format(*kept)
+    # A known term and words the glossary lacks. German puts the unknown words first ("Guard Trupp"),
+    # the Romance languages and Polish the term ("escouade Guard", as one reads "escouade Wiking").
+    words = text.split()
+    noun_first = language.split("-")[0] != "de"
+    for cut in range(1, len(words)):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        term = _translate(tail, False, language)
+        if term is not None and not is_designation(tail, language):
+            return f"{term} {head}" if noun_first else f"{head} {term}"
+    for cut in range(len(words) - 1, 0, -1):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        term = _translate(head, False, language)
+        if term is not None and not is_designation(head, language):
+            return f"{term} {tail}"
+    return None
+
+
+@lru_cache(maxsize=16384)
+def shown_parts(name: str, language: str) -> str:
+    """The name as far as the language's glossary knows its parts; the name itself if it knows none."""
+    if not name or not name.strip():
+        return name
+    translated = translated_name(name, language) or _partial(name, language)
+    if not translated:
+        return name
+    return translated[0].upper() + translated[1:]
+
+
 @lru_cache(maxsize=16384)
 def shown_name(name: str, language: str) -> str:
     """The name a page shows in the language: the glossary's, or the English where it has none."""

@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.localised import shown, shown_weapons
+from armybuilder.localised import shown, shown_typed, shown_weapons
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
@@ -318,6 +318,9 @@ class Unit(Stamped):
 
     @property
     def display_name(self) -> str:
+        # A player's own unit keeps the name they typed; the data's names go through the glossary.
+        if self.owner_id is not None:
+            return shown_typed(self.name, self.name_fr)
         return shown(self.name, self.name_fr)
 
     @property
@@ -327,8 +330,9 @@ class Unit(Stamped):
 
     @property
     def display_weapons(self) -> str:
-        # Imported lists have no stored French armament: French keeps the printed English text,
-        # German composes it weapon by weapon where its glossary knows every part.
+        # A player's own unit keeps what they typed; the data's armament goes through the glossary.
+        if self.owner_id is not None:
+            return shown_typed(self.weapons_text, self.weapons_text_fr)
         return shown_weapons(self.weapons_text, self.weapons_text_fr)
 
     def base_cost(self) -> dict[str, int]:

@@ -77,6 +77,7 @@ from armybuilder.lists.conditional import owned_list_page
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
+from armydata.french import french_parts
 from rules.army.model import EntrySpec, ListSummary, UnitSpec
 from rules.army.order_dice import entry_order_dice
 from rules.army.points import entry_points
@@ -389,10 +390,15 @@ def _catalogue(
             for unit in units
             if (
                 rank := match.unit_rank(
-                    # The names shown in the active language too (German composes its own).
-                    (unit.name, unit.name_fr, unit.display_name),
+                    # The names shown in the active language too (the glossary's, for imported rows).
+                    (
+                        unit.name,
+                        unit.name_fr or (french_parts(unit.name) if unit.owner_id is None else ""),
+                        unit.display_name,
+                    ),
                     (unit.weapons_text, unit.weapons_text_fr, unit.display_weapons),
                     crew_served=unit.unit_type in CREW_SERVED,
+                    also=search.officer_words(unit.officer_rank, unit.slot),
                 )
             )
             is not None
@@ -401,6 +407,8 @@ def _catalogue(
     units = list(units)
     qualities, types = labels(Quality.choices), labels(UnitType.choices)
     flag_labels = source_flag_labels()
+    # A catalogue row names what the unit is at the table: an infantry unit is a squad.
+    types[UnitType.INFANTRY] = pgettext("catalogue row: an infantry unit", "Squad")
     required = _required_choices(units)
     rows = []
     for unit in units:

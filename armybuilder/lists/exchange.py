@@ -29,8 +29,10 @@ from django.utils.html import strip_tags
 
 from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Quality, Unit
+from armybuilder.catalogue.mounts import mount_label
 from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
 from armybuilder.reference.models import Edition
+from armybuilder.resolver.adapters import armament
 from armydata import untrusted
 from rules.army import own_units as own_rules
 from rules.army.model import QUALITIES, ListSummary
@@ -134,6 +136,19 @@ def _option_text(options: tuple[tuple[str, str, int], ...]) -> str:
     return ", ".join(_plain(name) if count == 1 else f"{_plain(name)} x{count}" for _, name, count in options)
 
 
+def _armament_text(entry: Entry) -> str:
+    """ "Rifle x4, Submachine gun x3, Light machine gun": each man's weapon after the options taken
+    (a vehicle's mounts by name), as the odds and the cards count them."""
+    parts = []
+    for armed in armament(entry):
+        name = _plain(armed.weapon.display_name)
+        where = mount_label(armed.line)
+        if where:
+            name += f" ({where})"
+        parts.append(name if armed.models == 1 else f"{name} x{armed.models}")
+    return ", ".join(parts)
+
+
 def export_text(army_list: ArmyList, summary: ListSummary) -> str:
     """The list as plain text for a forum post or a message; no HTML, no entities."""
     lines = [
@@ -165,6 +180,9 @@ def export_text(army_list: ArmyList, summary: ListSummary) -> str:
             if row.options:
                 text += f": {_option_text(row.options)}"
             lines.append(f"{text} - {points} pts")
+            armed = _armament_text(row.entry)
+            if armed:
+                lines.append(f"  Weapons: {armed}")
     if summary.officers:
         lines += ["", "Officers"]
         for officer in summary.officers:

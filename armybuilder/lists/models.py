@@ -147,7 +147,10 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
         """
         from armybuilder.catalogue.models import Option
 
-        options = models.Prefetch("options", queryset=Option.objects.order_by("position", "name"))
+        # An option's granted weapon comes with it (joined): who fires what reads it (``armament``).
+        options = models.Prefetch(
+            "options", queryset=Option.objects.select_related("grants_weapon").order_by("position", "name")
+        )
         if not details:
             units = Unit.objects.prefetch_related(options)
             entries = Entry.objects.prefetch_related(models.Prefetch("unit", queryset=units))

@@ -18,12 +18,13 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
-from armybuilder.catalogue.mounts import Change, carried_lines, mount_label
+from armybuilder.catalogue.mounts import mount_label
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
+from armybuilder.resolver.adapters import armament
 from armybuilder.resolver.national import card_entry_line as national_entry_line
 from armybuilder.resolver.national import card_line as national_card_line
 from armybuilder.resolver.national import card_rules as national_unit_rules
@@ -390,30 +391,10 @@ def _rank_label(officer: OfficerEffect) -> str:
 
 
 def entry_lines(entry: Entry) -> list[tuple[Weapon, dict]]:
-    """What the entry fires with: one line per mount for a vehicle (``Unit.weapon_lines``), else
-    one per weapon, after its taken options (``catalogue.mounts.carried_lines``): a weapon an
-    option replaces on every model that carries it is gone, a granted one is added."""
-    unit = entry.unit
-    by_pk: dict[int, Weapon] = {weapon.pk: weapon for weapon in unit.weapons.all()}
-    options = list(unit.options.all())
-    for option in options:
-        if option.grants_weapon is not None:
-            by_pk.setdefault(option.grants_weapon.pk, option.grants_weapon)
-    slugs = {pk: weapon.slug for pk, weapon in by_pk.items()}
-    by_slug = {weapon.slug: weapon for weapon in by_pk.values()}
-    taken = entry.options or {}
-    changes = [
-        Change(
-            name=option.name,
-            grants=slugs.get(option.grants_weapon_id),
-            replaces=slugs.get(option.replaces_weapon_id),
-            count=int(taken.get(option.slug) or 0),
-            whole_unit=option.all_models,
-        )
-        for option in options
-    ]
-    lines = carried_lines(unit.weapon_lines, [w.slug for w in unit.weapons.all()], changes, entry.models_count)
-    return [(by_slug[line["weapon"]], line) for line in lines if line["weapon"] in by_slug]
+    """What the entry fires with, as the odds and game day load it (``resolver.adapters.armament``):
+    one line per mount for a vehicle (``Unit.weapon_lines``), else one per weapon its men carry
+    after its taken options (per-man swaps, whole-unit swaps, teams added); ``count`` is how many."""
+    return [(armed.weapon, armed.line) for armed in armament(entry)]
 
 
 def entry_weapons(entry: Entry) -> list[Weapon]:

@@ -53,26 +53,71 @@ class Matcher:
         for index, phrase in enumerate(self.phrases):
             if f" {phrase} " in padded:
                 return 2 + index
+        if len(self.query) >= PREFIX_MIN and f" {variant(self.query)}" in f" {_skeleton(padded)} ":
+            return 2 + len(self.phrases)
         return None
 
     def unit_rank(
-        self, names: tuple[str, ...], weapons: tuple[str, ...], *, crew_served: bool = False
+        self,
+        names: tuple[str, ...],
+        weapons: tuple[str, ...],
+        *,
+        crew_served: bool = False,
+        also: tuple[str, ...] = (),
     ) -> tuple[int, int, int] | None:
         """A unit's place in the results: named so first, then its main weapon, then any weapon.
 
         The main weapon is the first one its armament lists ("Heavy anti-tank gun (turret); MMG
         (hull)" is a tank's gun, not its machine gun); a team or gun (``crew_served``) *is* its
         weapon, so it comes before a vehicle with the same main weapon ("AT gun": the PaK before
-        the Panzer IV). Within the first two tiers ``rank`` orders; the rest are equal (the army's
+        the Panzer IV). Words that say what the unit is (``also``: an officer's rank, "officer")
+        find it after the units named so. Within the first two tiers ``rank`` orders; the rest are equal (the army's
         order then decides): a tank's co-axial MMG is no better an "MG42" than a squad's LMG.
         """
         if (by_name := self.rank(*names)) is not None:
             return (0, by_name, 0)
+        if also and (by_role := self.rank(*also)) is not None:
+            return (0, ALSO_RANK + by_role, 0)  # what the unit is ("officer"), after units named so
         if (by_main := self.rank(*(main_weapon(w) for w in weapons))) is not None:
             return (1, by_main, 0 if crew_served else 1)
         if self.rank(*weapons) is not None:
             return (2, 0, 0)
         return None
+
+
+# Spelling players and data authors vary: doubled letters ("Commisar", "Commissar") and plurals
+# ("Guards" for a "Guard Squad"). Tried after the names and the aliases.
+def _skeleton(text: str) -> str:
+    """Doubled letters as one: "commissar" and "commisar" are both "comisar"."""
+    return re.sub(r"([a-z])\1+", r"\1", text)
+
+
+def variant(query: str) -> str:
+    """A normalised query as its spelling variants compare: no doubled letters, no plural ending."""
+    words = _skeleton(query).split()
+    return " ".join(w[:-1] if len(w) > PREFIX_MIN and w.endswith("s") else w for w in words)
+
+
+# Where a word of the unit's role ranks among the name tiers: after any name or alias match.
+ALSO_RANK = 100
+
+# What players type for an officer, by the rank the data gives him (English and French): a
+# "Platoon Commander" of the 3rd edition is a lieutenant, a "Company Commander" a captain or major.
+OFFICER_WORDS = {
+    "second_lieutenant": ("officer", "officier", "lieutenant", "second lieutenant", "sous-lieutenant"),
+    "first_lieutenant": ("officer", "officier", "lieutenant", "first lieutenant"),
+    "captain": ("officer", "officier", "captain", "capitaine"),
+    "major": ("officer", "officier", "major", "commandant"),
+    "platoon_commander": ("officer", "officier", "lieutenant", "platoon commander", "chef de section"),
+    "company_commander": ("officer", "officier", "captain", "major", "capitaine", "commandant"),
+}
+
+
+def officer_words(rank: str, slot: str) -> tuple[str, ...]:
+    """The words an officer is searched by, from his rank (or his officer slot, rank unknown)."""
+    if rank:
+        return OFFICER_WORDS.get(rank, ("officer", "officier"))
+    return ("officer", "officier") if slot in ("officer", "company_commander") else ()
 
 
 def main_weapon(armament: str) -> str:

@@ -148,3 +148,25 @@ def test_an_armoured_carrier_is_not_an_armoured_car():
 def test_a_damage_value_and_the_men_carried_decide_the_vehicle_kind(categories, damage, transport, expected):
     result = classify(categories, "Vehicle", damage=damage, transport=transport)
     assert (result.unit_type, result.slot) == expected
+
+
+@pytest.mark.parametrize(
+    ("categories", "name", "kind"),
+    [
+        # The Soviet 3rd-edition data files squads under both; the squad category decides.
+        (["Infantry Squads", "Machine Gun Team"], "Guard Squad", ("infantry", "infantry")),
+        (["Infantry Squads", "Machine Gun Team"], "Submachine Gun Squad", ("infantry", "infantry")),
+        (["Engineer Squad"], "Sapper Squad", ("infantry", "infantry")),
+        # A team filed first under its own category stays a team; "Squads and Teams" only narrows.
+        (["Machine Gun Team", "Infantry Squads"], "Maxim MMG Team", ("team", "machine_gun")),
+        (["Infantry Squads and Teams"], "Sniper team", ("team", "sniper")),
+    ],
+)
+def test_a_category_naming_squads_makes_a_squad(categories, name, kind):
+    result = classify(categories, name)
+    assert (result.unit_type, result.slot) == kind
+
+
+def test_the_datas_commisar_spelling_is_a_national_character():
+    result = classify(["Headquarters Units"], "Commisar")
+    assert (result.unit_type, result.slot, result.character) == ("headquarters", "character", True)
