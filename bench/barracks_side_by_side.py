@@ -1,4 +1,4 @@
-"""Barracks' builder driven the same way as Muster's, for issue 26's side-by-side figures.
+"""Barracks' builder driven the same way as Muster's, for the side-by-side figures.
 
 Used by ``builder_browser_bench.py --barracks-url URL`` (a Barracks build served elsewhere) or
 ``--barracks-dist DIR`` (a built ``dist`` folder of barracks-web, served here: gzipped like a

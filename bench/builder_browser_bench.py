@@ -30,14 +30,14 @@ change after the next frame) shortens both alike.
 
 ``--profiles weak`` measures the weak Wi-Fi phone only (half the run time).
 
-Side by side with Barracks (issue 26): ``--barracks-url URL`` (a Barracks build served elsewhere)
+Side by side with Barracks: ``--barracks-url URL`` (a Barracks build served elsewhere)
 or ``--barracks-dist DIR`` (a built ``dist`` folder of barracks-web, served by the bench, gzipped)
 also drives Barracks' builder on the weak Wi-Fi phone profile in the same run, through
 ``barracks_side_by_side.py`` (what it measures and how is in its docstring), and prints each
 action's Muster and Barracks times with their ratio. Barracks (MIT, fjlaubscher/barracks) is not
 part of this repository: build barracks-web apart (its ``vite build``) and point the bench at it.
 
-The targets of issue #12 are printed with each figure: one request of at most 12 KB per
+The builder's size targets are printed with each figure: one request of at most 12 KB per
 action at 50 units; a 50-unit page of at most 60 KB of HTML before compression; on weak
 Wi-Fi, every action within the round trip plus 100 ms; the 50-unit cold load no slower than
 the static floor.

@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/events_bench.py [--player
 Four rounds are played first (round 1 at random, then Swiss, random results, seeded), so the
 timed fifth round pairs players with real score groups, past opponents to avoid and one bye
 taken per round. Only ``rules`` and networkx are imported: the figure is the matching itself.
-The target is under one second (issue 27). Both the wall-clock time and the process's CPU time are
+The target is under one second. Both the wall-clock time and the process's CPU time are
 printed; the script exits non-zero when the CPU time is above the target (on a shared machine the
 wall clock also counts the time other processes held the CPU).
 """

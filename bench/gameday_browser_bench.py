@@ -1,4 +1,4 @@
-"""Browser benchmark of a game-day tap (issue 26): what a player feels, and what the server pays.
+"""Browser benchmark of a game-day tap: what a player feels, and what the server pays.
 
 Run from the repository root: ``.venv/bin/python bench/gameday_browser_bench.py [--runs N]``.
 
@@ -15,9 +15,9 @@ requests each tap made and their bytes on the wire and decoded:
 
 Then, in this process through Django's test client, the server's cost of each against ``/ping/``
 (medians of ``--server-runs``, 200): the pin as a fragment (what the page now sends), the pin
-answered with the whole board (what a tap cost before issue 26, and still the answer to a phone
+answered with the whole board (what a tap cost before fragments, and still the answer to a phone
 whose board cannot be brought up to date), the two-phone poll after the other phone's pin, and a
-builder change (men +1 on a 50-unit list). The targets of issue 26: on the phone profile a tap
+builder change (men +1 on a 50-unit list). The targets: on the phone profile a tap
 within the round trip + 100 ms; a tap's server cost within 2x a builder change.
 """
 
@@ -61,7 +61,7 @@ async ([selector, watch]) => {
 """
 
 
-# The board's revision: on #game-sync since issue 26, on #game before (the bench runs on both).
+# The board's revision: on #game-sync since fragments, on #game before (the bench runs on both).
 _REVISION = "() => (document.querySelector('#game-sync') || document.querySelector('#game')).dataset.revision"
 
 

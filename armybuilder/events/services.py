@@ -57,7 +57,7 @@ def list_facts(army_list: ArmyList, summary: ListSummary) -> dict:
         "order_dice": summary.order_dice,
         "platoons": len(army_list.platoons.all()),
         "units": [[entry.unit.slug, entry.display_name] for entry in army_list.entries.all()],
-        # Units the player typed from their book (issue 24): the organiser sees them marked, unchecked.
+        # Units the player typed from their book: the organiser sees them marked, unchecked.
         "own_units": [entry.display_name for entry in army_list.entries.all() if entry.unit.is_own],
         "army_data_date": army_list.army.updated_at.date().isoformat(),
         "problems": [_problem_data(problem) for problem in summary.problems],

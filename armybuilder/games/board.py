@@ -320,7 +320,7 @@ def board(
 def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     """What each unit's row on the page shows, per unit key: two boards differ in a row iff these differ.
 
-    A fragment sends only the rows whose fingerprint moved (issue 26), so everything the row's
+    A fragment sends only the rows whose fingerprint moved, so everything the row's
     template reads is here: the unit's state, what the viewer may do with it, its order test, the
     officer's order it may take, and the targets its "odds now" menu lists.
     """
@@ -655,7 +655,7 @@ def _nco_line(d: Any) -> str:
 
 
 def offline_words(game: Game, state: GameState) -> dict[str, Any]:
-    """What game.js needs to show offline what the engine would work out (issue 26): the edition's
+    """What game.js needs to show offline what the engine would work out: the edition's
     numbers (pin rout, the FUBAR chart, Rally, staying Down) and ``log_line``'s own sentences, in
     the active language, with their ``%(name)s`` holes for the page to fill. One source, so the
     line a phone writes offline is the line the server writes when the game syncs."""

@@ -6,7 +6,7 @@ polling: the page asks ``?since=<revision>`` every few seconds and gets 204 unti
 
 A tap or a poll made by htmx says which board the phone shows (``seen``: its last action's number
 and id) and is answered with only what changed since: the rows of the units that changed, the bar
-(dice, current die, undo), the new log lines, out of band (issue 26); the whole board only when the
+(dice, current die, undo), the new log lines, out of band; the whole board only when the
 phone's board cannot be brought up to date that way (an action it saw was undone by the other phone).
 Without JavaScript a post redirects to the whole page.
 """
@@ -261,7 +261,7 @@ def _page_context(request: HttpRequest, door: Door, context: dict, last: tuple[i
 
 def _headers(response: HttpResponse, door: Door) -> HttpResponse:
     # no-store: the back button (after "Odds now") must fetch the board as it is now, not show the
-    # copy the browser loaded one action ago (issue 26). Offline, the service worker keeps its own.
+    # copy the browser loaded one action ago. Offline, the service worker keeps its own.
     response["Cache-Control"] = "private, no-store"
     if door.opponent:
         response["X-Robots-Tag"] = "noindex"
@@ -476,7 +476,7 @@ def _after_post(
 
 def _revision_missing(request: HttpRequest) -> HttpResponse:
     # Without the revision the player saw, a double tap or the other phone's move would be played
-    # on top of a state nobody saw: the stale-revision check must not be skippable (issue 23).
+    # on top of a state nobody saw: the stale-revision check must not be skippable.
     message = _("This action must say which state of the game it was made on (the “rev” field); reload the page.")
     return refusal(request, 400, message, field="rev")
 

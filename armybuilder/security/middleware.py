@@ -54,7 +54,7 @@ def unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
     """The 503 of a database outage, built without touching the database.
 
     Not ``refusal``: its page is the site's layout, which shows the signed-in player and so reads
-    the session from the database; signed-in players got the 500 page instead (issue 23). The page
+    the session from the database; signed-in players got the 500 page instead. The page
     is rendered without the request (no context processors), in the language already active.
     """
     logger.error("Database unavailable: %s", exception)

@@ -314,7 +314,7 @@ def shooting(
     result, used = _shooting(cfg, shooter, groups, target)
     # Against a vehicle each weapon group pushes the vehicle's whole state machine through its own
     # dice, and every unverified switch re-runs all of it: with several groups that reached 1.2 s of
-    # CPU (issue 23). There the switches are named without the size of their effect.
+    # CPU. There the switches are named without the size of their effect.
     measure = not (target.is_vehicle and len(groups) > VEHICLE_GROUPS_MEASURED)
     return _with_unverified(result, cfg, used, lambda alt: _shooting(alt, shooter, groups, target)[0], measure=measure)
 

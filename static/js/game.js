@@ -1,4 +1,4 @@
-/* Game day in the browser (issue 26).
+/* Game day in the browser.
 
    1. Every tap and poll says which board the phone shows (its revision and its last action, from
       #game-sync), so the server answers with only what changed, out of band.

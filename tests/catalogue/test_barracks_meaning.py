@@ -5,7 +5,7 @@ option marked ``free_unit`` with its limit per list, a pistol-only soldier with 
 exclusive groups). This file checks what the rules make of it: a free unit costs nothing (at
 base and full size, at every quality Barracks makes it free), a list may have only as many free
 units as the national rule grants, the added soldier counts as a model, and a Sherman with both
-pintle weapons is refused. The points and model counting are the ``shape`` branch's (issue 21):
+pintle weapons is refused. The points and model counting are the ``shape`` branch's :
 these tests need it merged.
 """
 

@@ -1,4 +1,4 @@
-"""An organiser sees which units of a sealed list are the player's own entries (issue 24), not checked data."""
+"""An organiser sees which units of a sealed list are the player's own entries, not checked data."""
 
 from __future__ import annotations
 

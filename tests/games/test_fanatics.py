@@ -1,4 +1,4 @@
-"""Fanatics at game day (issue 25): frozen per unit when the game starts from its own rule, its side's
+"""Fanatics at game day: frozen per unit when the game starts from its own rule, its side's
 Death Before Dishonour or Cedere, and pins at the limit do not destroy it while two or more men are left."""
 
 from __future__ import annotations

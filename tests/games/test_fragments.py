@@ -1,4 +1,4 @@
-"""Game day answers with fragments (issue 26): a tap or a poll sends only what changed since the
+"""Game day answers with fragments: a tap or a poll sends only what changed since the
 board the phone shows, out of band; the opponent sees no button they cannot use; the back button
 never shows a board one action old."""
 
@@ -123,7 +123,7 @@ def test_the_opponent_sees_no_undo_of_the_creators_action(alice_client, alice, o
 
 
 def test_the_board_is_never_taken_from_the_browsers_cache(alice_client, alice) -> None:
-    # The back button after "Odds now" must fetch the board as it is now (issue 26).
+    # The back button after "Odds now" must fetch the board as it is now.
     game = a_game(alice_client, alice)
     response = alice_client.get(f"/games/{game.pk}/")
     assert "no-store" in response["Cache-Control"]

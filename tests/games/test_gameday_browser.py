@@ -1,4 +1,4 @@
-"""Game day on a 390x844 phone (issue 26): taps answer with fragments, the opponent sees no Undo
+"""Game day on a 390x844 phone: taps answer with fragments, the opponent sees no Undo
 they cannot use, the back button after "Odds now" shows the board as it is, and a game on one
 phone is played offline for a turn and synced when the network is back."""
 
@@ -462,7 +462,7 @@ def test_offline_a_unit_pinned_to_its_morale_routs_and_staying_down_sheds_pins_a
 def test_offline_a_fanatic_squad_at_its_pin_limit_stays_until_one_man_is_left(
     django_db_setup, live_server, new_browser_context, monkeypatch
 ):
-    # Death Before Dishonour: Japanese infantry is Fanatic (issue 25).
+    # Death Before Dishonour: Japanese infantry is Fanatic.
     context, page, game = _game_in_edition(
         live_server, new_browser_context, monkeypatch, "v2", rules=("death-before-dishonour",)
     )

@@ -306,7 +306,7 @@ def test_my_games_shows_the_turn_each_game_is_at(alice_client, alice) -> None:
 @pytest.mark.parametrize("action", [{"action": "draw"}, {"action": "record", "side": "a"}, {"action": "end_turn"}])
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_guarded_action_without_its_revision_is_refused(alice_client, alice, action, htmx) -> None:
-    # It skipped the stale-revision check: a double tap drew two dice (issue 23).
+    # It skipped the stale-revision check: a double tap drew two dice.
     game = a_game(alice_client, alice)
     headers = {"HX-Request": "true"} if htmx else {}
     response = alice_client.post(f"/games/{game.pk}/act/", action, headers=headers)

@@ -1,4 +1,4 @@
-"""End to end after ``bsimport`` is merged with ``shape`` (issue 21): the ``data/bs3`` patterns, imported,
+"""End to end after ``bsimport`` is merged with ``shape`` : the ``data/bs3`` patterns, imported,
 then priced and checked as lists. Rename to ``test_bs3_priced.py`` once both branches are in: before
 the merge the writer does not store option groups and teams, so these would fail there.
 """
@@ -37,7 +37,7 @@ def save(*entries: dict) -> ArmyList:
     army = Army.objects.get(source_id="bs3-ger")
     document = {
         "format": exchange.FORMAT,
-        "name": "Issue 21",
+        "name": "Shapes",
         "edition": "v3",
         "army": ["v3", army.slug],
         "points_limit": 1000,

@@ -221,7 +221,7 @@ def test_it_refuses_a_path_that_does_not_exist(capsys, tmp_path):
     assert (code, "missing.cat does not exist" in err) == (1, True)
 
 
-# another author's 3rd-edition data (issue 21)
+# another author's 3rd-edition data
 
 
 def test_it_reads_the_edition_from_a_game_system_named_3ed_and_reports_guessed_types():

@@ -163,7 +163,7 @@ def test_it_refuses_a_plain_http_address_away_from_this_machine():
 
 
 def test_plain_http_to_this_machine_is_refused_outside_tests():
-    # The tests' allowance used to hold in production too (issue 23).
+    # The tests' allowance used to hold in production too.
     from django.conf import settings
 
     assert settings.CATALOGUE_GITHUB_ALLOW_LOOPBACK_HTTP is False  # and no environment variable sets it

@@ -1,4 +1,4 @@
-"""Issue 22: one imported weapon must not take pages down, nor mount variants fill the rulebook chart.
+"""One imported weapon must not take pages down, nor mount variants fill the rulebook chart.
 
 ``data/untrusted/untrusted.cat`` reproduces what the community 3rd-edition data did: a
 "Co-axial Flamethrower" with shots "1(D6+1)", weapon profiles named with their mounts ("Front

@@ -1,4 +1,4 @@
-"""The writer maps issue 21's imported shapes onto catalogue rows: teams, free units, option groups
+"""The writer maps the community data's imported shapes onto catalogue rows: teams, free units, option groups
 and options offered at some qualities only, and a second import of the same data changes nothing."""
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def test_it_stores_the_options_an_option_excludes_as_their_slugs():
     assert snapshot() == before
 
 
-# the same 3rd-edition data again (issue 21: it said "1 army updated" and counted fewer rules)
+# the same 3rd-edition data again (it said "1 army updated" and counted fewer rules)
 
 
 @pytest.mark.parametrize("read", [read_nr3, read_bs3], ids=["nr3", "bs3"])

@@ -112,7 +112,7 @@ def make_builder_list(owner=None, *, edition: str = "v2", entries: int = 0, **kw
 
 
 def make_deep_catalogue(army: Army) -> dict[str, Unit]:
-    """Issue 21's shapes in one small army: each unit shows one way the books build units.
+    """The community data's shapes in one small army: each unit shows one way the books build units.
 
     - ``guards``: 5 to 10 men; each may swap his rifle for an SMG (+4 a man); an LMG team of 2
       men with its LMG (+20); anti-tank grenades for the whole squad or none (+2 a man); up to 2

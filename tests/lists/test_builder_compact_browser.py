@@ -373,7 +373,7 @@ def test_remove_and_duplicate_show_their_result_before_the_server_answers(phone,
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_grenadier_squad_is_built_in_nine_taps(phone, live_server):
-    """Issue 26's squad (three extra men, 2 SMGs, an LMG, a Panzerfaust) took 15 taps when each
+    """The measured phone squad (three extra men, 2 SMGs, an LMG, a Panzerfaust) took 15 taps when each
     change closed the editor; every tap and key press is counted here."""
     alice = make_user("alice")
     army = make_army(edition=make_edition("v2"), name="Germany")

@@ -13,7 +13,7 @@ from tests.lists.factories import make_builder_list, make_user
 
 HX = {"HX-Request": "true"}
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
-BUDGET = 12 * 1024  # bytes on the wire per action at 50 units (issue #12)
+BUDGET = 12 * 1024  # bytes on the wire per action at 50 units
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_adding_answers_the_new_row_and_totals_only(client, fifty):
 @pytest.mark.django_db
 def test_the_50_unit_page_is_small(client, fifty):
     response = client.get(f"/lists/{fifty.pk}/")
-    # Collapsed rows, no editor: at most 60 KB of HTML before compression (issue #12).
+    # Collapsed rows, no editor: at most 60 KB of HTML before compression.
     assert len(response.content) <= 60 * 1024
     assert len(re.findall(rb'class="unit-row[ "]', response.content)) == 50
     assert b"unit-editor" not in response.content

@@ -1,4 +1,4 @@
-"""Issue 21's shapes downstream, through the client and the adapters: the builder (per-man counts,
+"""The community data's shapes downstream, through the client and the adapters: the builder (per-man counts,
 teams, shared limits refused beside their field, variants carrying quality prices, whole-unit
 choices, free units), the JSON list format, cards, game day and the resolver's prefill."""
 

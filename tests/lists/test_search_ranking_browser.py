@@ -1,4 +1,4 @@
-"""On a 390 x 844 phone, the builder's catalogue puts what players mean first (issue 26).
+"""On a 390 x 844 phone, the builder's catalogue puts what players mean first.
 
 "MG42" used to list the LMG team first and a player added it by mistake: the MMG team now comes
 first, then the LMG team, then units whose main weapon it is, then the rest.

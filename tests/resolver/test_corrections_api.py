@@ -1,4 +1,4 @@
-"""Issue #10's corrections through the JSON API and the shooting page (vectors worked by hand in
+"""The four rules corrections through the JSON API and the shooting page (vectors worked by hand in
 tests/rules/combat/test_corrections.py), plus range bands and starting strength at the edge."""
 
 from __future__ import annotations

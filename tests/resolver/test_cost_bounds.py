@@ -1,4 +1,4 @@
-"""No request the resolver API accepts holds a worker: each answers within 1 s of CPU (issue 23).
+"""No request the resolver API accepts holds a worker: each answers within 1 s of CPU.
 
 A 50-flamethrower volley at 50 men held a worker for 30 s. The strategies below reach every
 documented maximum (docs/resolver-api.md: 50 firing models in up to 8 groups, 50 target models,

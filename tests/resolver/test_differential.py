@@ -2,7 +2,7 @@
 on 231 fixed random scenarios over the three editions and every calculator (see ``differential.py``).
 
 Sized for CI (a few seconds); ``make bench`` runs the same comparison with far more plays. Each of the
-four rules bugs of issue #10 put back makes it fail (checked when it was written: see the issue).
+four rules bugs put back makes it fail (checked when it was written).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-visitor rate limits behind the proxy (issue 23): the forwarded address, believed only from a
+"""Per-visitor rate limits behind the proxy: the forwarded address, believed only from a
 trusted proxy.
 
 Behind nginx every request came from 127.0.0.1 and the limits counted by it: ten failed logins by

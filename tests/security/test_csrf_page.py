@@ -1,4 +1,4 @@
-"""A form refused by the CSRF check gets Muster's page in the visitor's language (issue 23), not
+"""A form refused by the CSRF check gets Muster's page in the visitor's language, not
 Django's unstyled default."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A database outage answers everyone with Muster's 503 page (issue 23).
+"""A database outage answers everyone with Muster's 503 page.
 
 Anonymous readers and /healthz/ got 503s, but signed-in players got the 500 page (61 x 500 on
 game actions and /lists/). The outage is every query failing, as when PostgreSQL is unreachable:

@@ -1,4 +1,4 @@
-"""HEAD answers wherever GET does (issue 23).
+"""HEAD answers wherever GET does.
 
 ``require_GET`` allowed GET only, so HEAD answered 405 on every page, /healthz/ and /ping/
 included, and monitors that use HEAD saw the site down. Every URL pattern is walked: where GET

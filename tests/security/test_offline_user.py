@@ -1,4 +1,4 @@
-"""Whose session a response belongs to, for the service worker (issue 23): after a session ended
+"""Whose session a response belongs to, for the service worker: after a session ended
 without a logout, the worker served the last user's builder offline until a page loaded online."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Redis may fail (issue 23): with it down or full the site keeps answering, without a cache.
+"""Redis may fail: with it down or full the site keeps answering, without a cache.
 
 With Redis down, login, every PDF and uncached reference pages answered 500 (django-ratelimit's
 fail-open catches only ``socket.gaierror``) and /healthz/ still said ok. Here the cache points at

@@ -81,7 +81,7 @@ def _keep_my_list(live_server, browser_context, page):
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_an_expired_session_opens_none_of_my_pages_offline(django_db_setup, live_server, browser_context, page):
-    # Issue 23: the session expired without a logout, and the builder still opened offline.
+    # The session expired without a logout, and the builder still opened offline.
     army_list = _keep_my_list(live_server, browser_context, page)
     browser_context.clear_cookies()  # the browser lets the session cookie, and its companion, expire
     browser_context.set_offline(True)

@@ -1,4 +1,4 @@
-"""Issue 21's shapes in the points rules: per-man swaps, teams inside a unit, shared limits,
+"""The community data's shapes in the points rules: per-man swaps, teams inside a unit, shared limits,
 whole-unit choices, free units and qualities carried by a variant."""
 
 from __future__ import annotations

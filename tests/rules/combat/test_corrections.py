@@ -1,4 +1,4 @@
-"""Exact vectors for the four rules corrections of issue #10, worked by hand (derivations in the comments).
+"""Exact vectors for the four rules corrections, worked by hand (derivations in the comments).
 
 Each was also checked by a brute-force enumeration written apart from the engine; none was produced by
 running the engine. Before the corrections every test here failed; see the issue's report.

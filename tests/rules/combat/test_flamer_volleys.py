@@ -1,4 +1,4 @@
-"""Many flamethrowers or HE shots at once: exact, and bounded in cost (issue 23).
+"""Many flamethrowers or HE shots at once: exact, and bounded in cost.
 
 A 50-flamethrower volley at 50 men held a worker for 30 s: each shot was merged into a joint
 outcome whose pins grew with every shot. ``resolve_flamethrowers`` mixes over the number of hits
@@ -102,7 +102,7 @@ def test_fifty_flamethrowers_at_fifty_men_take_well_under_a_second(edition, flam
 
 
 def reference_he(cfg, p_hit, hits, target, he_size, indirect, *, shots=1, point_blank=False):
-    """``resolve_he`` as it was before issue 23, k templates convolved from scratch in Fractions."""
+    """``resolve_he`` as it was before it was bounded, k templates convolved from scratch in Fractions."""
     models = target.models
     need_dmg = target.dv - he_size
     need_save = cover_save_need(cfg, target, kind="he", indirect=indirect, point_blank=point_blank)

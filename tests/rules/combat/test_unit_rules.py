@@ -84,7 +84,7 @@ def test_a_veteran_hq_unit_is_what_the_player_names_it():
 def test_a_squad_is_its_unit_not_the_name_it_was_given():
     regular = next(u for u in _italian_units() if u["slug"] == "regular-infantry-section")
     assert gained("v2", "italy", "obbedire", _facts(regular, "regular", "Alpini")) == ()
-    # The player's own unit (issue 24) is named by the player: an "Alpini squad" is one.
+    # The player's own unit is named by the player: an "Alpini squad" is one.
     own = UnitFacts(names=("Alpini squad",), kind=unit_kind("infantry", "infantry"), quality="regular")
     assert [g.rule for g in gained("v2", "italy", "obbedire", own)] == ["stubborn"]
     team = UnitFacts(names=("Bersaglieri MMG team",), kind=unit_kind("team", "machine_gun"), quality="veteran")
