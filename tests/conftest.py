@@ -233,3 +233,11 @@ def log_in(context, live_server, user):
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
     return client
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-query-counts",
+        action="store_true",
+        help="write the main pages' query counts to tests/query_counts/ (see tests/test_query_counts.py)",
+    )

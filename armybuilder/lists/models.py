@@ -157,7 +157,15 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
             return self.select_related("edition", "army").prefetch_related(
                 "army__national_rules", "platoons", models.Prefetch("entries", queryset=entries)
             )
-        units = Unit.objects.prefetch_related(options, "weapons", "special_rules")
+        # Who fires what reads each weapon's rules (a team weapon's loader fires nothing): the unit's
+        # weapons and the options' granted weapons come with theirs, so the cost stays flat as a list grows.
+        detailed = models.Prefetch(
+            "options",
+            queryset=Option.objects.select_related("grants_weapon")
+            .prefetch_related("grants_weapon__special_rules")
+            .order_by("position", "name"),
+        )
+        units = Unit.objects.prefetch_related(detailed, "weapons__special_rules", "special_rules")
         entries = Entry.objects.select_related("platoon").prefetch_related(models.Prefetch("unit", queryset=units))
         return self.select_related("edition", "army", "army__edition", "owner").prefetch_related(
             "platoons", models.Prefetch("entries", queryset=entries)

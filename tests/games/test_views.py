@@ -74,7 +74,8 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     french = alice_client.get(base).content.decode()
     assert "Vous autres, en action !" in french
     assert "a reçu l'ordre Avancer : 1 unité de plus à 6″ ou moins peut recevoir le même ordre" in french
-    assert "Avancer aussi (ordre de Second Lieutenant)" in french
+    # The officer's name in French through the glossary, as every data name reads now.
+    assert "Avancer aussi (ordre de Sous-lieutenant)" in french
     del alice_client.cookies["django_language"]
     response = act(alice_client, base, action="snap", unit=squad)
     assert response.status_code == 302

@@ -69,13 +69,12 @@ def test_it_drops_a_column_no_row_fills_in(edition):
 def test_it_reads_a_list_in_a_fixed_number_of_queries(army_list, edition, django_assert_num_queries):
     big = make_playsheet_list(army_list.owner, squads=12)
     loaded_small, loaded_big = _loaded(army_list), _loaded(big)
-    # 1-3: the weapons' special rules, the rules of the weapons options grant (the weapons come
-    # joined to the options, as who fires what reads them), the army's national rules; 4-5: the
-    # summary page's tables and their rows; 6-9: the quick reference's tables, rows, weapons and
-    # weapon rules.
-    with django_assert_num_queries(9):
+    # The loaded list brings its weapons' rules (who fires what reads them). 1: the army's national
+    # rules; 2-3: the summary page's tables and their rows; 4-7: the quick reference's tables, rows,
+    # weapons and weapon rules.
+    with django_assert_num_queries(7):
         list_context(loaded_small, paper="a4", parts=("roster", "summary", "cards", "reference"))
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(7):
         list_context(loaded_big, paper="a4", parts=("roster", "summary", "cards", "reference"))
 
 
