@@ -35,7 +35,7 @@ def _refuse_unless_exportable(army_list: ArmyList) -> dict[str, str]:
         raise RosterRefused(
             _(
                 "A BattleScribe roster can only be made of a list whose army was imported from a BattleScribe "
-                "catalogue; %(army)s comes from %(origin)s."
+                "catalogue; %(army)s is not (its data: %(origin)s)."
             )
             % {"army": army.display_name, "origin": Origin(army.origin).label}
         )

@@ -27,11 +27,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from armybuilder.catalogue import own_units
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists import exchange, forum_text
-from armybuilder.lists.roster_export import RosterRefused, roster_data
 from armybuilder.lists.access import get_list_for_user, get_shared_list, keep_made_list, lists_for_user, owner_for
 from armybuilder.lists.conditional import shared_list_page
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
 from armybuilder.lists.models import ArmyList, new_share_token
+from armybuilder.lists.roster_export import RosterRefused, roster_data
 from armybuilder.lists.summary import list_summary
 from armydata.roster_writer import roster_zip
 from rules.army.model import ListSummary

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalogue', '0013_unit_order_dice_periods_flags'),
+        ("catalogue", "0013_unit_order_dice_periods_flags"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='army',
-            name='roster_header',
-            field=models.JSONField(blank=True, default=dict, help_text='Roster ids read from BattleScribe data.'),
+            model_name="army",
+            name="roster_header",
+            field=models.JSONField(blank=True, default=dict, help_text="Roster ids read from BattleScribe data."),
         ),
     ]
