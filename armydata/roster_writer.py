@@ -127,7 +127,8 @@ def _unit(parent: Element, unit: UnitTaken, type_id: str, next_id: Callable[[], 
         (f"muster-quality-{unit.quality_key}", unit.quality, 1, "upgrade"),
     ]
     if unit.models > 0:
-        choices.append((f"muster-model-{unit.source_id}", unit.model_name, unit.models, "model"))
+        # Named for the unit's own entry (the last of a link path): "::" would make it a path.
+        choices.append((f"muster-model-{unit.source_id.split('::')[-1]}", unit.model_name, unit.models, "model"))
     choices.extend((option.source_id, option.name, option.number, "upgrade") for option in unit.options)
     for entry_id, name, number, kind in choices:
         child = SubElement(

@@ -252,3 +252,38 @@ def test_the_shared_refusal_returns_to_the_shared_page(client, player):
     assert page.redirect_chain == [(f"/s/{army_list.share_token}/", 302)]
     (message,) = _messages(page)
     assert "BattleScribe catalogue" in message
+
+
+def test_units_outside_platoons_come_back_outside_platoons(client, catalogue, player):
+    original = made_list(player)
+    original.entries.update(platoon=None)
+    original.platoons.all().delete()
+    ArmyList.objects.filter(pk=original.pk).update(force_org="none")
+    original = ArmyList.objects.for_builder().get(pk=original.pk)
+    rosz = client.get(f"/lists/{original.pk}/export.rosz").content
+    back = import_roster("back.rosz", rosz, owner=player).army_list
+    back = ArmyList.objects.for_builder().get(pk=back.pk)
+    assert entries(back) == entries(original) and all(row[4] is None for row in entries(back))
+    assert (back.force_org, list_summary(back).points) == ("none", list_summary(original).points)
+
+
+@pytest.mark.parametrize("origin", [Origin.BARRACKS, Origin.MODULE])
+def test_lists_of_barracks_and_module_armies_are_refused(client, player, origin):
+    from tests.lists.factories import make_army, make_list
+
+    army_list = make_list(owner=player, army=make_army(name="Imported elsewhere", origin=origin, source_id="x"))
+    page = client.get(f"/lists/{army_list.pk}/export.rosz", follow=True)
+    (message,) = _messages(page)
+    assert "imported from a BattleScribe catalogue" in message and str(Origin(origin).label) in message
+
+
+def test_importing_the_catalogue_again_fills_what_an_older_import_lacked(catalogue):
+    Army.objects.filter(origin=Origin.BATTLESCRIBE).update(roster_header={})
+    import_files(read_nr3())
+    assert Army.objects.get(origin=Origin.BATTLESCRIBE).roster_header == {
+        "game_system_id": "nr3-sys",
+        "game_system_name": "Bolt Action: Third Edition (Muster test)",
+        "game_system_revision": "4",
+        "catalogue_revision": "2",
+        "points_type_id": "nr3-pts",
+    }
