@@ -52,8 +52,8 @@ def _refuse_unless_exportable(army_list: ArmyList) -> dict[str, str]:
     if own:
         raise RosterRefused(
             _(
-                "The list holds your own unit %(units)s, which the catalogue does not know, so BattleScribe and "
-                "NewRecruit could not read it. Remove it to export the list as a roster."
+                "The list holds %(units)s, a unit from a player's own book that the catalogue does not know, so "
+                "BattleScribe and NewRecruit could not read it. Without it, the list exports as a roster."
             )
             % {"units": ", ".join(f"“{name}”" for name in own)}
         )

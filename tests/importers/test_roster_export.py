@@ -196,7 +196,7 @@ def test_a_list_holding_a_players_own_unit_is_refused(client, catalogue, player)
     page = client.get(f"/lists/{army_list.pk}/export.rosz", follow=True)
     assert page.redirect_chain == [(f"/lists/{army_list.pk}/", 302)]
     (message,) = _messages(page)
-    assert "your own unit “My Commissar”" in message
+    assert "holds “My Commissar”, a unit from a player's own book" in message
 
 
 def test_an_army_imported_before_the_roster_ids_were_kept_asks_for_a_new_import(client, catalogue, player):
