@@ -182,6 +182,8 @@ class ImportedArmy:
     national_rules: list[str] = field(default_factory=list)
     units: list[ImportedUnit] = field(default_factory=list)
     theatre_selectors: list[str] = field(default_factory=list)
+    # The catalogue's revision, written into a roster exported from a list of this army.
+    revision: str = ""
 
 
 @dataclass
@@ -218,3 +220,8 @@ class ImportedCatalogue:
     rules: list[ImportedRule]
     report: ImportReport
     forces: list[ImportedForce] = field(default_factory=list)
+    # What a roster (.ros) names its game system by: the id, revision and points cost type id of
+    # the .gst, so a list of an imported army can be written back as a roster its tools open.
+    system_id: str = ""
+    system_revision: str = ""
+    points_type_id: str = ""

@@ -101,6 +101,10 @@ class Army(Stamped):
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.BUILTIN)
     source = models.CharField(max_length=300)
     source_id = models.CharField(max_length=120, blank=True)
+    # BattleScribe imports: what a roster (.ros) names its data by (game_system_id,
+    # game_system_name, game_system_revision, catalogue_revision, points_type_id), so a list of
+    # the army exports as a roster. Empty for other data and for armies imported before it was kept.
+    roster_header = models.JSONField(default=dict, blank=True, help_text="Roster ids read from BattleScribe data.")
     hidden = models.BooleanField(default=False)
 
     objects = ArmyManager()

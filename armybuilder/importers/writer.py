@@ -300,6 +300,20 @@ def _unique_ids(ids: Iterable[str], length: int) -> list[str]:
     return out
 
 
+def _roster_header(catalogue: ImportedCatalogue, imported: ImportedArmy) -> dict[str, str]:
+    """What a roster exported from a list of this army names its data by; empty unless the data
+    says its game system's id (BattleScribe's), since a roster without it opens nowhere."""
+    if not catalogue.system_id or not catalogue.points_type_id:
+        return {}
+    return {
+        "game_system_id": _fit(catalogue.system_id, 120),
+        "game_system_name": _fit(catalogue.system_name, 200),
+        "game_system_revision": _fit(catalogue.system_revision, 20),
+        "catalogue_revision": _fit(imported.revision, 20),
+        "points_type_id": _fit(catalogue.points_type_id, 120),
+    }
+
+
 def _force_org(catalogue: ImportedCatalogue, edition: str) -> list[dict[str, Any]]:
     """The game system's platoon tables as stored on each of its armies (``Army.force_rules()`` reads them).
 
@@ -478,6 +492,7 @@ class _CatalogueWriter:
             "theatre_selectors": list(imported.theatre_selectors),
             "source": _fit(f"{self.origin_label}: {self.catalogue.system_name}, {name} (id {source_id})", 300),
             "force_org": _force_org(self.catalogue, self.edition.slug),
+            "roster_header": _roster_header(self.catalogue, imported),
         }
         national = {rule.pk for rule in self.rules.resolve_all(imported.national_rules)}
         army = Army.objects.filter(edition=self.edition, origin=self.origin, source_id=source_id).first()

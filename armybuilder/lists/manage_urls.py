@@ -20,10 +20,12 @@ list_patterns = [
     path("lists/<int:pk>/share/regenerate/", views.regenerate_share, name="ab-list-share-regenerate"),
     path("lists/<int:pk>/export.txt", views.export_text, name="ab-list-export-text"),
     path("lists/<int:pk>/export.json", views.export_json, name="ab-list-export-json"),
+    path("lists/<int:pk>/export.rosz", views.export_roster, name="ab-list-export-roster"),
     re_path(r"^lists/(?P<pk>[0-9]+)/export\.(?P<kind>md|bbcode)$", views.export_forum, name="ab-list-export-forum"),
     path("s/<str:token>/", views.shared, name="ab-list-shared"),
     path("s/<str:token>/copy/", views.shared_copy, name="ab-list-shared-copy"),
     path("s/<str:token>/export.txt", views.shared_export_text, name="ab-list-shared-export-text"),
+    path("s/<str:token>/export.rosz", views.shared_export_roster, name="ab-list-shared-export-roster"),
     re_path(
         r"^s/(?P<token>[^/]+)/export\.(?P<kind>md|bbcode)$",
         views.shared_export_forum,

@@ -31,7 +31,9 @@ from armybuilder.lists.access import get_list_for_user, get_shared_list, keep_ma
 from armybuilder.lists.conditional import shared_list_page
 from armybuilder.lists.forms import ArmyListForm, ImportForm, RenameForm
 from armybuilder.lists.models import ArmyList, new_share_token
+from armybuilder.lists.roster_export import RosterRefused, roster_data
 from armybuilder.lists.summary import list_summary
+from armydata.roster_writer import roster_zip
 from rules.army.model import ListSummary
 
 SEARCH_MAX = 100
@@ -307,6 +309,33 @@ def export_forum(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 @require_safe
 def shared_export_forum(request: HttpRequest, token: str, kind: str) -> HttpResponse:
     response = _forum_response(get_shared_list(token), request, kind)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _roster_response(request: HttpRequest, army_list: ArmyList, refused_to: str) -> HttpResponse:
+    """The list as a .rosz, or back to ``refused_to`` with the reason it cannot be one."""
+    try:
+        data = roster_data(army_list, list_summary(army_list))
+    except RosterRefused as refused:
+        messages.error(request, refused.message)
+        return redirect(refused_to)
+    stem = slugify(army_list.name) or "list"
+    response = HttpResponse(roster_zip(data, f"{stem}.ros"), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{stem}.rosz"'
+    return response
+
+
+@require_safe
+def export_roster(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = get_list_for_user(request, pk, for_builder=True)
+    return _roster_response(request, army_list, _builder_url(army_list))
+
+
+@require_safe
+def shared_export_roster(request: HttpRequest, token: str) -> HttpResponse:
+    army_list = get_shared_list(token)
+    response = _roster_response(request, army_list, reverse("ab-list-shared", kwargs={"token": token}))
     response["X-Robots-Tag"] = "noindex"
     return response
 

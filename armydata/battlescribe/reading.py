@@ -100,4 +100,7 @@ def parse_battlescribe(files: dict[str, bytes], edition: str | None = None) -> I
         rules=rules,
         report=report,
         forces=forces,
+        system_id=system.id,
+        system_revision=system.root.get("revision", ""),
+        points_type_id=points,
     )

@@ -91,6 +91,7 @@ class _ArmyParser(_UnitOptions):
             national_rules=national_rules,
             units=units,
             theatre_selectors=selectors,
+            revision=self.catalogue.root.get("revision", ""),
         )
 
     def _units_in(self, root: _Node) -> list[tuple[_Node, _Node | None]]:
