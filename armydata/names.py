@@ -135,6 +135,16 @@ def shown_name(name: str, language: str) -> str:
     return translated_name(name, language) or name
 
 
+def shown_part(name: str, language: str) -> str:
+    """A name as it reads inside a line (a mount in brackets): the glossary's own case, or the English.
+
+    "(casco, frente)" in Spanish, where ``shown_name`` would start a sentence ("Casco, frente");
+    German keeps its nouns' capital ("Wanne, vorn") because its glossary writes them so.
+    """
+    translated = _translate(name, True, language) if name and name.strip() else None
+    return translated or name
+
+
 def _split_top_level(text: str, separator: str) -> list[str]:
     """``text`` cut at ``separator`` outside brackets: "MMG (hull, front); Rifle" in two."""
     parts, depth, start, index = [], 0, 0, 0
