@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 # The languages with a glossary; any other language keeps the English names.
-GLOSSARY_MODULES = {"fr": "armydata.glossary_fr", "de": "armydata.glossary_de"}
+GLOSSARY_MODULES = {"fr": "armydata.glossary_fr", "de": "armydata.glossary_de", "es": "armydata.glossary_es"}
 
 _SEPARATORS = {"/", "&", "-", "×"}
 
@@ -181,6 +181,16 @@ def shown_parts(name: str, language: str) -> str:
 def shown_name(name: str, language: str) -> str:
     """The name a page shows in the language: the glossary's, or the English where it has none."""
     return translated_name(name, language) or name
+
+
+def shown_part(name: str, language: str) -> str:
+    """A name as it reads inside a line (a mount in brackets): the glossary's own case, or the English.
+
+    "(casco, frente)" in Spanish, where ``shown_name`` would start a sentence ("Casco, frente");
+    German keeps its nouns' capital ("Wanne, vorn") because its glossary writes them so.
+    """
+    translated = _translate(name, True, language) if name and name.strip() else None
+    return translated or name
 
 
 def _split_top_level(text: str, separator: str) -> list[str]:

@@ -2,10 +2,11 @@
 
 Pages go through the test client with the ``django_language`` cookie (or ``Accept-Language``).
 ``make test`` compiles the catalogues before pytest runs. The home page, a builder page (a German
-list of the built-in 2nd-edition armies, whose names German composes from ``glossary_de``) and
-the reference index are read in German with a few of its strings, and none of a short list of
-English ones. A language joins ``PAGES`` when its catalogues are complete
-(tests/test_translation_coverage.py); until then its pages carry its ``lang`` and the switch.
+list of the built-in 2nd-edition armies, whose names German and Spanish compose from
+``glossary_de`` and ``glossary_es``) and the reference index are read in German and in Spanish
+with a few of their strings, and none of a short list of English ones. A language joins ``PAGES``
+when its catalogues are complete (tests/test_translation_coverage.py); until then its pages carry
+its ``lang`` and the switch.
 """
 
 from __future__ import annotations
@@ -50,6 +51,31 @@ PAGES = {
         ),
         "reference": (
             ["Jede Kurzreferenztabelle jeder Edition", "2. Edition", "Druckbares Kurzreferenzblatt (PDF):"],
+            ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
+        ),
+    },
+    "es": {
+        "home": (
+            ["Crea listas de ejército de Bolt Action", "Referencia de reglas", "Mis listas", "Probabilidades"],
+            ["Build Bolt Action army lists", "Rules reference", "My lists"],
+        ),
+        "builder": (
+            [
+                "Añadir unidades",
+                "Dados de orden",
+                "Escuadra de granaderos (Heer)",
+                "Fusil de asalto",
+                "Equipo de mortero medio",
+                "Alemania",
+            ],
+            ["Add units", "Order dice", "Heer Grenadier Squad", "Medium Mortar Team", "Assault rifle"],
+        ),
+        "reference": (
+            [
+                "Todas las tablas de referencia rápida de cada edición",
+                "2.ª edición",
+                "Hoja de referencia rápida imprimible (PDF):",
+            ],
             ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
         ),
     },
@@ -131,6 +157,7 @@ def test_a_switched_language_is_remembered(client, language: str) -> None:
 def test_the_home_page_speaks_the_language(built_in, db, language: str) -> None:
     present, absent = PAGES[language]["home"]
     text = page(in_language(language), "/")
+    assert f'<html lang="{language}"' in text
     assert [s for s in present if s not in text] == []
     assert [s for s in absent if s in text] == []
 
@@ -139,6 +166,7 @@ def test_the_home_page_speaks_the_language(built_in, db, language: str) -> None:
 def test_the_builder_speaks_the_language_with_its_unit_names(german_list, language: str) -> None:
     present, absent = PAGES[language]["builder"]
     text = page(in_language(language, german_list), f"/lists/{german_list.pk}/")
+    assert f'<html lang="{language}"' in text
     assert [s for s in present if s not in text] == []
     assert [s for s in absent if s in text] == []
 
@@ -165,6 +193,15 @@ def test_the_builders_search_finds_a_unit_by_its_german_name(german_list) -> Non
     assert "Grenadiertrupp (Heer)" in found
     assert "Team mittlerer Mörser" not in found  # the catalogue was filtered, not listed whole
     assert "Team mittlerer Mörser" in page(client, f"{url}?q=mörser", **{"HX-Request": "true"})
+
+
+def test_the_builders_search_finds_a_unit_by_its_spanish_name(german_list) -> None:
+    client = in_language("es", german_list)
+    url = f"/lists/{german_list.pk}/catalogue/"
+    found = page(client, f"{url}?q=granaderos", **{"HX-Request": "true"})
+    assert "Escuadra de granaderos (Heer)" in found
+    assert "Equipo de mortero medio" not in found  # the catalogue was filtered, not listed whole
+    assert "Equipo de mortero medio" in page(client, f"{url}?q=mortero", **{"HX-Request": "true"})
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from django.conf import settings
 from tests.test_translations import ROOT, Entry, format_fields, messages, parse_po
 
 # UI messages still untranslated, per language (project and playsheets catalogues together).
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 1626, "es": 1626, "it": 1626}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 1626, "es": 0, "it": 1626}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -163,3 +163,30 @@ def test_it_counts_empty_and_fuzzy_messages_as_untranslated(tmp_path) -> None:
 def test_it_uses_the_terms_of_the_german_rulebook(msgid: str, german: str) -> None:
     entries = by_key("de")[(None, msgid)]
     assert {entry.msgstr[0] for entry in entries} == {german}
+
+
+# The Spanish terms Bolt Action players use (dados de orden, chequeo de orden, Inexperto/Regular/
+# Veterano, the orders); pins are "marcadores de supresión"; a platoon is a "pelotón".
+@pytest.mark.parametrize(
+    ("msgid", "spanish"),
+    [
+        ("Order dice", "Dados de orden"),
+        ("Order test", "Chequeo de orden"),
+        ("Morale check", "Chequeo de moral"),
+        ("Inexperienced", "Inexperto"),
+        ("Regular", "Regular"),
+        ("Veteran", "Veterano"),
+        ("Pins", "Marcadores de supresión"),
+        ("Platoon", "Pelotón"),
+        ("Fire", "¡Fuego!"),
+        ("Advance", "Avanzar"),
+        ("Run", "Correr"),
+        ("Ambush", "Emboscada"),
+        ("Rally", "Reagrupar"),
+        ("Down", "Cuerpo a tierra"),
+        ("Close quarters", "Combate cuerpo a cuerpo"),
+    ],
+)
+def test_it_uses_the_terms_spanish_players_use(msgid: str, spanish: str) -> None:
+    entries = by_key("es")[(None, msgid)]
+    assert {entry.msgstr[0] for entry in entries} == {spanish}

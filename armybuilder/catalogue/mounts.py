@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from armydata.names import shown_name
+from armydata.names import shown_part
 
 # Mount and arc words, in English and French, for the printed lines.
 MOUNTS = {
@@ -72,7 +72,7 @@ def mount_label(line: dict, french: bool = False, language: str = "") -> str:
     if not line.get("mount"):
         return ""
     if language and language.split("-")[0] not in ("en", "fr"):
-        return shown_name(mount_label(line), language)
+        return shown_part(mount_label(line), language)
     mount = MOUNTS.get(line["mount"], (line["mount"], line["mount"]))[french]
     arc = ARCS.get(line.get("arc", ""), (line.get("arc", ""),) * 2)[french]
     return f"{mount}, {arc}" if arc else mount

@@ -1,12 +1,12 @@
-"""Built-in names in every language Muster offers: how many stay English, and the German glossary.
+"""Built-in names in every language Muster offers: how many stay English, and the German and Spanish glossaries.
 
 ``UNTRANSLATED`` holds, per language, how many distinct built-in army, unit, option, weapon and
 rule names a visitor still reads in English; ``UNTRANSLATED_ARMAMENT`` the same for units'
 printed armament. French counts the stored ``name_fr`` (filled from ``armydata.glossary_fr``);
 the other languages count what ``armydata.names`` composes at render time (German from
-``armydata.glossary_de``; Polish, Spanish and Italian have no glossary yet, so every name stays
-English). The figures may only go down: the test fails if one goes up, and asks for the figure to
-be lowered when it goes down.
+``armydata.glossary_de``, Spanish from ``armydata.glossary_es``; Polish and Italian have no
+glossary yet, so every name stays English). The figures may only go down: the test fails if one
+goes up, and asks for the figure to be lowered when it goes down.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from armydata import glossary_de
+from armydata import glossary_de, glossary_es
 from armydata.names import is_designation, translated_armament, translated_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +32,8 @@ BUILT_IN = (
 )
 NAMED = {"catalogue.army", "catalogue.unit", "catalogue.option", "reference.weapon", "reference.specialrule"}
 
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 484, "it": 484}
-UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 99, "it": 99}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 0, "it": 484}
+UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 0, "it": 99}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -136,7 +136,7 @@ def test_it_composes_a_units_armament_weapon_by_weapon() -> None:
     assert translated_armament("Rifle, Flux capacitor", "de") is None
 
 
-@pytest.mark.parametrize("language", ["de", "fr"])
+@pytest.mark.parametrize("language", ["de", "es", "fr"])
 @pytest.mark.parametrize("english", ["Flux capacitor", "Pintle-mounted flux capacitor", "Replace MMG with wishes", ""])
 def test_a_name_with_an_unknown_word_stays_english(language: str, english: str) -> None:
     assert translated_name(english, language) is None
@@ -154,13 +154,63 @@ def test_the_german_glossary_names_a_source_for_every_block() -> None:
     assert glossary_de.KEEP_SOURCE and glossary_de.PATTERNS_SOURCE
 
 
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        # Whole names and terms.
+        ("Heer Grenadier Squad", "Escuadra de granaderos (Heer)"),
+        ("Inexperienced Infantry Squad", "Escuadra de infantería inexperta"),
+        ("Assault rifle", "Fusil de asalto"),
+        ("Anti-tank grenades (if no Panzerfaust taken)", "Granadas antitanque (si no se toma Panzerfaust)"),
+        # Composed from patterns and terms, the adjective after its noun.
+        ("Regular Infantry Squad (Late-War)", "Escuadra de infantería regular (final de la guerra)"),
+        ("Pintle-mounted MMG with 360° arc of fire", "MMG sobre afuste de pivote con arco de fuego de 360°"),
+        ("Replace MMG with HMG", "Sustituir MMG por HMG"),
+        ("95mm medium howitzer - replaces AT gun", "Obús medio 95mm (en lugar de cañón antitanque)"),
+        ("BT-7 Light Tank", "Carro ligero BT-7"),
+        ("Horse (Captain / Major only)", "Caballo (solo capitán / comandante)"),
+        # A designation after its term.
+        ("NKVD Squad", "Escuadra NKVD"),
+        ("PIAT Team", "Equipo PIAT"),
+        # Designations Spanish players use as they are.
+        ("Panzer IV Ausf H", "Panzer IV Ausf H"),
+        # Armies and rules, as the Spanish interface names them.
+        ("Germany", "Alemania"),
+        ("Tiger Fear", "Miedo al Tiger"),
+        ("Not One Step Back!", "¡Ni un paso atrás!"),
+    ],
+)
+def test_it_composes_spanish_names(english: str, spanish: str) -> None:
+    assert translated_name(english, "es") == spanish
+
+
+def test_it_composes_a_units_armament_in_spanish() -> None:
+    assert (
+        translated_armament("Medium anti-tank gun (turret, 360°); Medium machine gun (MMG) (hull, front)", "es")
+        == "Cañón antitanque medio (torreta, 360°); Ametralladora media (MMG) (casco, frente)"
+    )
+    assert translated_armament("Rifle, Flux capacitor", "es") is None
+
+
+def test_the_spanish_glossary_names_a_source_for_every_block() -> None:
+    for blocks in (glossary_es.WHOLE, glossary_es.TERMS):
+        assert set(blocks) <= {glossary_es.ES_PLAYERS, glossary_es.MUSTER_ES, glossary_es.MILITARY_ES}
+    assert glossary_es.KEEP_SOURCE and glossary_es.PATTERNS_SOURCE
+
+
 @pytest.mark.django_db
 def test_a_model_shows_the_name_of_the_active_language() -> None:
     from tests.reference.factories import make_edition, make_weapon
 
     weapon = make_weapon(make_edition(), name="Assault rifle", name_fr="Fusil d'assaut")
     shown = {}
-    for language in ("en", "fr", "de", "pl"):
+    for language in ("en", "fr", "de", "es", "pl"):
         with translation.override(language):
             shown[language] = weapon.display_name
-    assert shown == {"en": "Assault rifle", "fr": "Fusil d'assaut", "de": "Sturmgewehr", "pl": "Assault rifle"}
+    assert shown == {
+        "en": "Assault rifle",
+        "fr": "Fusil d'assaut",
+        "de": "Sturmgewehr",
+        "es": "Fusil de asalto",
+        "pl": "Assault rifle",
+    }
