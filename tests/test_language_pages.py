@@ -53,6 +53,24 @@ PAGES = {
             ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
         ),
     },
+    "it": {
+        "home": (
+            ["Crea liste d'esercito per Bolt Action", "Consultazione delle regole", "Le mie liste", "Probabilità"],
+            ["Build Bolt Action army lists", "Rules reference", "My lists"],
+        ),
+        "builder": (
+            ["Aggiungi unità", "Dadi ordine", "Plotone rinforzato", "Unità in questa lista"],
+            ["Add units", "Order dice", "Reinforced Platoon", "Units in this list"],
+        ),
+        "reference": (
+            [
+                "Ogni tabella di consultazione rapida per ogni edizione",
+                "2ª edizione",
+                "Scheda di consultazione rapida stampabile (PDF):",
+            ],
+            ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
+        ),
+    },
 }
 
 
