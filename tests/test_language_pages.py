@@ -59,8 +59,16 @@ PAGES = {
             ["Build Bolt Action army lists", "Rules reference", "My lists"],
         ),
         "builder": (
-            ["Aggiungi unità", "Dadi ordine", "Plotone rinforzato", "Unità in questa lista"],
-            ["Add units", "Order dice", "Reinforced Platoon", "Units in this list"],
+            [
+                "Aggiungi unità",
+                "Dadi ordine",
+                "Plotone rinforzato",
+                "Squadra granatieri (Heer)",
+                "Fucile d'assalto",
+                "Squadra mortaio medio",
+                "Germania",
+            ],
+            ["Add units", "Order dice", "Reinforced Platoon", "Heer Grenadier Squad", "Medium Mortar Team"],
         ),
         "reference": (
             [
@@ -193,3 +201,12 @@ def test_numbers_are_written_as_each_language_writes_them(language: str, odds: s
     with translation.override(language):
         assert percent("7/12") == odds
         assert _grouped(1250) == points
+
+
+def test_the_builders_search_finds_a_unit_by_its_italian_name(german_list) -> None:
+    client = in_language("it", german_list)
+    url = f"/lists/{german_list.pk}/catalogue/"
+    found = page(client, f"{url}?q=granatieri", **{"HX-Request": "true"})
+    assert "Squadra granatieri (Heer)" in found
+    assert "Squadra mortaio medio" not in found  # the catalogue was filtered, not listed whole
+    assert "Squadra mortaio medio" in page(client, f"{url}?q=mortaio", **{"HX-Request": "true"})
