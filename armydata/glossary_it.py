@@ -402,7 +402,7 @@ TERMS: dict[str, dict[str, str]] = {
         "pintle": "supporto a perno",
         "casemate": "casamatta",
         "platform": "piattaforma",
-        "remote mount": "comando a distanza",
+        "remote mount": "supporto telecomandato",
         "sponson": "barbetta laterale",
         "front": "fronte",
         "rear": "retro",
