@@ -23,7 +23,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 # The languages with a glossary; any other language keeps the English names.
-GLOSSARY_MODULES = {"fr": "armydata.glossary_fr", "de": "armydata.glossary_de", "es": "armydata.glossary_es"}
+GLOSSARY_MODULES = {
+    "fr": "armydata.glossary_fr",
+    "de": "armydata.glossary_de",
+    "es": "armydata.glossary_es",
+    "it": "armydata.glossary_it",
+}
 
 _SEPARATORS = {"/", "&", "-", "×"}
 

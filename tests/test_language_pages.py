@@ -79,6 +79,32 @@ PAGES = {
             ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
         ),
     },
+    "it": {
+        "home": (
+            ["Crea liste d'esercito per Bolt Action", "Consultazione delle regole", "Le mie liste", "Probabilità"],
+            ["Build Bolt Action army lists", "Rules reference", "My lists"],
+        ),
+        "builder": (
+            [
+                "Aggiungi unità",
+                "Dadi ordine",
+                "Plotone rinforzato",
+                "Squadra granatieri (Heer)",
+                "Fucile d'assalto",
+                "Squadra mortaio medio",
+                "Germania",
+            ],
+            ["Add units", "Order dice", "Reinforced Platoon", "Heer Grenadier Squad", "Medium Mortar Team"],
+        ),
+        "reference": (
+            [
+                "Ogni tabella di consultazione rapida per ogni edizione",
+                "2ª edizione",
+                "Scheda di consultazione rapida stampabile (PDF):",
+            ],
+            ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
+        ),
+    },
 }
 
 
@@ -241,3 +267,12 @@ def test_the_odds_page_names_the_unit_in_german(german_list) -> None:
     squad = german_list.entries.get(unit__slug="heer-grenadier-squad")
     text = page(in_language("de", german_list), f"/calc/shooting/?from_entry={squad.pk}")
     assert "Grenadiertrupp (Heer)" in text and "Schieß-Wahrscheinlichkeiten" in text
+
+
+def test_the_builders_search_finds_a_unit_by_its_italian_name(german_list) -> None:
+    client = in_language("it", german_list)
+    url = f"/lists/{german_list.pk}/catalogue/"
+    found = page(client, f"{url}?q=granatieri", **{"HX-Request": "true"})
+    assert "Squadra granatieri (Heer)" in found
+    assert "Squadra mortaio medio" not in found  # the catalogue was filtered, not listed whole
+    assert "Squadra mortaio medio" in page(client, f"{url}?q=mortaio", **{"HX-Request": "true"})

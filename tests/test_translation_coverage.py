@@ -19,7 +19,7 @@ from django.conf import settings
 from tests.test_translations import ROOT, Entry, format_fields, messages, parse_po
 
 # UI messages still untranslated, per language (project and playsheets catalogues together).
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 1626, "es": 0, "it": 1626}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 1626, "es": 0, "it": 0}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -190,3 +190,30 @@ def test_it_uses_the_terms_of_the_german_rulebook(msgid: str, german: str) -> No
 def test_it_uses_the_terms_spanish_players_use(msgid: str, spanish: str) -> None:
     entries = by_key("es")[(None, msgid)]
     assert {entry.msgstr[0] for entry in entries} == {spanish}
+
+
+# The Italian terms players use (the Italian edition's order names and qualities as Italian clubs'
+# and players' write-ups give them); Italian players keep the English "pin".
+@pytest.mark.parametrize(
+    ("msgid", "italian"),
+    [
+        ("Order dice", "Dadi ordine"),
+        ("Order test", "Test d'ordine"),
+        ("Morale check", "Controllo del morale"),
+        ("Inexperienced", "Inesperto"),
+        ("Regular", "Regolare"),
+        ("Veteran", "Veterano"),
+        ("Pins", "Pin"),
+        ("Platoon", "Plotone"),
+        ("Fire", "Fuoco"),
+        ("Advance", "Avanzata"),
+        ("Run", "Corsa"),
+        ("Ambush", "Imboscata"),
+        ("Rally", "Raggruppamento"),
+        ("Down", "A terra"),
+        ("Close quarters", "Corpo a corpo"),
+    ],
+)
+def test_it_uses_the_terms_italian_players_use(msgid: str, italian: str) -> None:
+    entries = by_key("it")[(None, msgid)]
+    assert {entry.msgstr[0] for entry in entries} == {italian}

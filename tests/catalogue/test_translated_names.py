@@ -4,7 +4,7 @@
 rule names a visitor still reads in English; ``UNTRANSLATED_ARMAMENT`` the same for units'
 printed armament. French counts the stored ``name_fr`` (filled from ``armydata.glossary_fr``);
 the other languages count what ``armydata.names`` composes at render time (German from
-``armydata.glossary_de``, Spanish from ``armydata.glossary_es``; Polish and Italian have no
+``armydata.glossary_de``, Spanish from ``armydata.glossary_es``, Italian from ``armydata.glossary_it``; Polish has no
 glossary yet, so every name stays English). The figures may only go down: the test fails if one
 goes up, and asks for the figure to be lowered when it goes down.
 """
@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from armydata import glossary_de, glossary_es
+from armydata import glossary_de, glossary_es, glossary_it
 from armydata.names import is_designation, translated_armament, translated_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +32,8 @@ BUILT_IN = (
 )
 NAMED = {"catalogue.army", "catalogue.unit", "catalogue.option", "reference.weapon", "reference.specialrule"}
 
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 0, "it": 484}
-UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 0, "it": 99}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 0, "it": 0}
+UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 0, "it": 0}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -136,7 +136,54 @@ def test_it_composes_a_units_armament_weapon_by_weapon() -> None:
     assert translated_armament("Rifle, Flux capacitor", "de") is None
 
 
-@pytest.mark.parametrize("language", ["de", "es", "fr"])
+@pytest.mark.parametrize(
+    ("english", "italian"),
+    [
+        # Whole names and terms; Italy's own units keep the Regio Esercito's names.
+        ("Heer Grenadier Squad", "Squadra granatieri (Heer)"),
+        ("Bersaglieri Infantry Section", "Squadra Bersaglieri"),
+        ("Blackshirt 'M' Battalion Squad", "Squadra Camicie Nere (battaglione “M”)"),
+        ("Assault rifle", "Fucile d'assalto"),
+        ("Anti-tank grenades (if no Panzerfaust taken)", "Granate anticarro (solo senza Panzerfaust)"),
+        # Composed from patterns and terms: the adjective and the designation follow the noun.
+        ("Regular Infantry Squad (Late-War)", "Squadra di fanteria regolare (fine guerra)"),
+        ("Pintle-mounted MMG with 360° arc of fire", "MMG su supporto a perno con arco di tiro a 360°"),
+        ("Replace MMG with HMG", "Sostituire MMG con HMG"),
+        ("95mm medium howitzer - replaces AT gun", "Obice medio 95mm (sostituisce cannone anticarro)"),
+        ("BT-7 Light Tank", "Carro leggero BT-7"),
+        ("M11/39 Medium Tank", "Carro medio M11/39"),
+        ("Horse (Captain / Major only)", "Cavallo (solo capitano / maggiore)"),
+        ("PIAT Team", "Squadra PIAT"),
+        # Designations Italian players use as they are.
+        ("Panzer IV Ausf H", "Panzer IV Ausf H"),
+        ("Semovente 75/18", "Semovente 75/18"),
+        # Armies and rules.
+        ("Italy", "Italia"),
+        ("Tiger Fear", "Paura del Tiger"),
+    ],
+)
+def test_it_composes_italian_names(english: str, italian: str) -> None:
+    assert translated_name(english, "it") == italian
+
+
+def test_it_composes_a_units_armament_in_italian() -> None:
+    assert translated_armament("Pistol, Submachine gun (SMG), Rifle", "it") == "Pistola, Mitra (SMG), Fucile"
+    assert (
+        translated_armament("Medium anti-tank gun (turret, 360°); Medium machine gun (MMG) (hull, front)", "it")
+        == "Cannone anticarro medio (torretta, 360°); Mitragliatrice media (MMG) (scafo, fronte)"
+    )
+    assert translated_armament("Rifle, Flux capacitor", "it") is None
+
+
+def test_the_italian_glossary_names_a_source_for_every_block() -> None:
+    sources = {glossary_it.IT_PLAYERS, glossary_it.REGIO_ESERCITO, glossary_it.MUSTER_IT, glossary_it.MILITARY_IT}
+    for blocks in (glossary_it.WHOLE, glossary_it.TERMS):
+        assert set(blocks) <= sources
+    assert glossary_it.KEEP_SOURCE and glossary_it.PATTERNS_SOURCE
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it"])
+@pytest.mark.parametrize("language", ["de", "es", "fr", "it"])
 @pytest.mark.parametrize("english", ["Flux capacitor", "Pintle-mounted flux capacitor", "Replace MMG with wishes", ""])
 def test_a_name_with_an_unknown_word_stays_english(language: str, english: str) -> None:
     assert translated_name(english, language) is None

@@ -1,0 +1,65 @@
+"""The roster PDF and the unit cards in Italian: the interface's words and the built-in names.
+
+Read back with pypdf: a list of the 2nd-edition German army (Barracks data), its names composed
+from ``armydata.glossary_it`` as the PDF is made.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client
+
+from armybuilder.catalogue.models import Army, Unit
+from armybuilder.reference.models import Edition
+from tests.lists.factories import make_entry, make_list, make_platoon, make_user
+
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def built_in(django_db_setup, django_db_blocker):
+    names = ("00_editions.json", "20_v2_reference.json", "55_catalogue_v2_barracks.json")
+    with django_db_blocker.unblock():
+        call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
+        yield
+        Army.objects.all().delete()
+        Edition.objects.all().delete()
+
+
+@pytest.fixture
+def client_and_list(built_in, db):
+    owner = make_user("giulia")
+    army_list = make_list(owner, Army.objects.get_by_natural_key("v2", "germany"), name="Kampfgruppe")
+    platoon = make_platoon(army_list, kind="reinforced_platoon")
+    grenadiers = Unit.objects.get_by_natural_key("v2", "germany", "heer-grenadier-squad")
+    options = {"assault-rifle": 1, "anti-tank-grenades-if-no-panzerfaust-taken": 1}
+    make_entry(army_list, grenadiers, platoon=platoon, options=options)
+    make_entry(army_list, Unit.objects.get_by_natural_key("v2", "germany", "panzer-iv-ausf-h"), platoon=platoon)
+    client = Client()
+    client.force_login(owner)
+    return client, army_list
+
+
+@pytest.mark.django_db
+def test_the_roster_pdf_prints_italian_words_and_names(client_and_list, read_pdf):
+    client, army_list = client_and_list
+    pdf = read_pdf(client.get(f"/lists/{army_list.pk}/roster.pdf?lang=it"))
+    assert "Squadra granatieri (Heer)" in pdf.text
+    assert "Fucile d'assalto" in pdf.text
+    assert "Granate anticarro (solo senza Panzerfaust)" in pdf.text
+    assert "Panzer IV Ausf H" in pdf.text  # a designation reads the same in Italian
+    assert "dadi ordine" in pdf.lower
+    assert "Assault rifle" not in pdf.text and "Heer Grenadier Squad" not in pdf.text
+
+
+@pytest.mark.django_db
+def test_the_cards_print_italian_mounts(client_and_list, read_pdf):
+    client, army_list = client_and_list
+    pdf = read_pdf(client.get(f"/lists/{army_list.pk}/cards.pdf?lang=it"))
+    assert "Squadra granatieri (Heer)" in pdf.text
+    assert "(torretta, 360°)" in pdf.lower and "(scafo, fronte)" in pdf.lower  # the Panzer IV's gun and hull MMG
+    assert "turret" not in pdf.lower
