@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 # The languages with a glossary; any other language keeps the English names.
-GLOSSARY_MODULES = {"fr": "armydata.glossary_fr", "de": "armydata.glossary_de"}
+GLOSSARY_MODULES = {"fr": "armydata.glossary_fr", "de": "armydata.glossary_de", "pl": "armydata.glossary_pl"}
 
 _SEPARATORS = {"/", "&", "-", "×"}
 

@@ -4,9 +4,9 @@
 rule names a visitor still reads in English; ``UNTRANSLATED_ARMAMENT`` the same for units'
 printed armament. French counts the stored ``name_fr`` (filled from ``armydata.glossary_fr``);
 the other languages count what ``armydata.names`` composes at render time (German from
-``armydata.glossary_de``; Polish, Spanish and Italian have no glossary yet, so every name stays
-English). The figures may only go down: the test fails if one goes up, and asks for the figure to
-be lowered when it goes down.
+``armydata.glossary_de``, Polish from ``armydata.glossary_pl``; Spanish and Italian have no
+glossary yet, so every name stays English). The figures may only go down: the test fails if one
+goes up, and asks for the figure to be lowered when it goes down.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from armydata import glossary_de
+from armydata import glossary_de, glossary_pl
 from armydata.names import is_designation, translated_armament, translated_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +32,8 @@ BUILT_IN = (
 )
 NAMED = {"catalogue.army", "catalogue.unit", "catalogue.option", "reference.weapon", "reference.specialrule"}
 
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 484, "it": 484}
-UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 99, "it": 99}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 0, "es": 484, "it": 484}
+UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 0, "es": 99, "it": 99}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -92,7 +92,7 @@ def test_the_counts_are_of_real_rows() -> None:
     # A figure of 0 would mean nothing if the fixtures had no names to count.
     names = {(model, fields["name"]) for model, fields in _rows()}
     assert len(names) > 400
-    assert len(untranslated_armament("pl")) > 50
+    assert len(untranslated_armament("es")) > 50
 
 
 @pytest.mark.parametrize(
@@ -136,14 +136,14 @@ def test_it_composes_a_units_armament_weapon_by_weapon() -> None:
     assert translated_armament("Rifle, Flux capacitor", "de") is None
 
 
-@pytest.mark.parametrize("language", ["de", "fr"])
+@pytest.mark.parametrize("language", ["de", "fr", "pl"])
 @pytest.mark.parametrize("english", ["Flux capacitor", "Pintle-mounted flux capacitor", "Replace MMG with wishes", ""])
 def test_a_name_with_an_unknown_word_stays_english(language: str, english: str) -> None:
     assert translated_name(english, language) is None
 
 
 def test_a_language_without_a_glossary_keeps_every_name_english() -> None:
-    assert translated_name("Rifle", "pl") is None
+    assert translated_name("Rifle", "es") is None
     assert translated_name("Rifle", "de-at") == "Gewehr"  # a regional variant uses its language's glossary
 
 
@@ -154,13 +154,64 @@ def test_the_german_glossary_names_a_source_for_every_block() -> None:
     assert glossary_de.KEEP_SOURCE and glossary_de.PATTERNS_SOURCE
 
 
+@pytest.mark.parametrize(
+    ("english", "polish"),
+    [
+        # Whole names and terms: the adjective agrees with its noun.
+        ("Heer Grenadier Squad", "Drużyna grenadierów (Heer)"),
+        ("Inexperienced Infantry Squad", "Niedoświadczona drużyna piechoty"),
+        ("Assault rifle", "Karabin szturmowy"),
+        ("Anti-tank grenades (if no Panzerfaust taken)", "Granaty przeciwpancerne (tylko bez Panzerfausta)"),
+        # Composed from patterns and terms, in Polish order: the noun first, its adjective after.
+        ("Regular Infantry Squad (Late-War)", "Regularna drużyna piechoty (późny okres wojny)"),
+        ("Pintle-mounted MMG with 360° arc of fire", "MMG na obrotnicy z sektorem ostrzału 360°"),
+        ("Replace MMG with HMG", "Wymiana MMG → HMG"),
+        ("95mm medium howitzer - replaces AT gun", "Haubica średnia 95mm (zastępuje: działo przeciwpancerne)"),
+        ("BT-7 Light Tank", "Czołg lekki BT-7"),
+        ("Horse (Captain / Major only)", "Koń (tylko kapitan / major)"),
+        # A designation and a term: no compound in Polish.
+        ("NKVD Squad", "Drużyna NKVD"),
+        ("Fallschirmjäger Squad (Early War)", "Drużyna Fallschirmjäger (wczesny okres wojny)"),
+        ("PIAT Team", "Zespół PIAT"),
+        # Designations Polish players use as they are.
+        ("Panzer IV Ausf H", "Panzer IV Ausf H"),
+        ("QF 17-pdr", "QF 17-pdr"),
+        # Armies and rules.
+        ("Germany", "Niemcy"),
+        ("Tiger Fear", "Strach przed Tygrysem"),
+    ],
+)
+def test_it_composes_polish_names(english: str, polish: str) -> None:
+    assert translated_name(english, "pl") == polish
+
+
+def test_it_composes_a_units_armament_in_polish() -> None:
+    assert (
+        translated_armament("Medium anti-tank gun (turret, 360°); Medium machine gun (MMG) (hull, front)", "pl")
+        == "Działo przeciwpancerne średnie (wieża, 360°); Ciężki karabin maszynowy (MMG) (kadłub, przód)"
+    )
+    assert translated_armament("Rifle, Flux capacitor", "pl") is None
+
+
+def test_the_polish_glossary_names_a_source_for_every_block() -> None:
+    for blocks in (glossary_pl.WHOLE, glossary_pl.TERMS):
+        assert set(blocks) <= {glossary_pl.PL_PLAYERS, glossary_pl.MUSTER_PL, glossary_pl.MILITARY_PL}
+    assert glossary_pl.KEEP_SOURCE and glossary_pl.PATTERNS_SOURCE
+
+
 @pytest.mark.django_db
 def test_a_model_shows_the_name_of_the_active_language() -> None:
     from tests.reference.factories import make_edition, make_weapon
 
     weapon = make_weapon(make_edition(), name="Assault rifle", name_fr="Fusil d'assaut")
     shown = {}
-    for language in ("en", "fr", "de", "pl"):
+    for language in ("en", "fr", "de", "pl", "es"):
         with translation.override(language):
             shown[language] = weapon.display_name
-    assert shown == {"en": "Assault rifle", "fr": "Fusil d'assaut", "de": "Sturmgewehr", "pl": "Assault rifle"}
+    assert shown == {
+        "en": "Assault rifle",
+        "fr": "Fusil d'assaut",
+        "de": "Sturmgewehr",
+        "pl": "Karabin szturmowy",
+        "es": "Assault rifle",
+    }
