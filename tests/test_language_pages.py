@@ -3,9 +3,10 @@
 Pages go through the test client with the ``django_language`` cookie (or ``Accept-Language``).
 ``make test`` compiles the catalogues before pytest runs. The home page, a builder page (a German
 list of the built-in 2nd-edition armies, whose names German composes from ``glossary_de``) and
-the reference index are read in German with a few of its strings, and none of a short list of
-English ones. A language joins ``PAGES`` when its catalogues are complete
-(tests/test_translation_coverage.py); until then its pages carry its ``lang`` and the switch.
+the reference index are read in German and in Polish (names from ``glossary_pl``) with a few of
+each language's strings, and none of a short list of English ones. A language joins ``PAGES``
+when its catalogues are complete (tests/test_translation_coverage.py); until then its pages carry
+its ``lang`` and the switch.
 """
 
 from __future__ import annotations
@@ -50,6 +51,27 @@ PAGES = {
         ),
         "reference": (
             ["Jede Kurzreferenztabelle jeder Edition", "2. Edition", "Druckbares Kurzreferenzblatt (PDF):"],
+            ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
+        ),
+    },
+    "pl": {
+        "home": (
+            ["Buduj rozpiski armii do Bolt Action", "Przegląd zasad", "Moje rozpiski", "Szanse"],
+            ["Build Bolt Action army lists", "Rules reference", "My lists"],
+        ),
+        "builder": (
+            [
+                "Dodaj jednostki",
+                "Kości rozkazów",
+                "Drużyna grenadierów (Heer)",
+                "Karabin szturmowy",
+                "Zespół średniego moździerza",
+                "Niemcy",
+            ],
+            ["Add units", "Order dice", "Heer Grenadier Squad", "Medium Mortar Team", "Assault rifle"],
+        ),
+        "reference": (
+            ["Każda tabela skrócona dla każdej edycji", "2. edycja", "Karta skróconych zasad do druku (PDF):"],
             ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
         ),
     },
@@ -158,6 +180,15 @@ def test_the_builders_search_finds_a_unit_by_its_german_name(german_list) -> Non
     assert "Grenadiertrupp (Heer)" in found
     assert "Team mittlerer Mörser" not in found  # the catalogue was filtered, not listed whole
     assert "Team mittlerer Mörser" in page(client, f"{url}?q=mörser", **{"HX-Request": "true"})
+
+
+def test_the_builders_search_finds_a_unit_by_its_polish_name(german_list) -> None:
+    client = in_language("pl", german_list)
+    url = f"/lists/{german_list.pk}/catalogue/"
+    found = page(client, f"{url}?q=grenadierów", **{"HX-Request": "true"})
+    assert "Drużyna grenadierów (Heer)" in found
+    assert "Zespół średniego moździerza" not in found
+    assert "Zespół średniego moździerza" in page(client, f"{url}?q=moździerza", **{"HX-Request": "true"})
 
 
 @pytest.mark.parametrize(
