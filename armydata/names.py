@@ -28,6 +28,7 @@ GLOSSARY_MODULES = {
     "de": "armydata.glossary_de",
     "es": "armydata.glossary_es",
     "it": "armydata.glossary_it",
+    "pl": "armydata.glossary_pl",
 }
 
 _SEPARATORS = {"/", "&", "-", "×"}

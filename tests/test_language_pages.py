@@ -105,6 +105,27 @@ PAGES = {
             ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
         ),
     },
+    "pl": {
+        "home": (
+            ["Buduj rozpiski armii do Bolt Action", "Przegląd zasad", "Moje rozpiski", "Szanse"],
+            ["Build Bolt Action army lists", "Rules reference", "My lists"],
+        ),
+        "builder": (
+            [
+                "Dodaj jednostki",
+                "Kości rozkazów",
+                "Drużyna grenadierów (Heer)",
+                "Karabin szturmowy",
+                "Zespół średniego moździerza",
+                "Niemcy",
+            ],
+            ["Add units", "Order dice", "Heer Grenadier Squad", "Medium Mortar Team", "Assault rifle"],
+        ),
+        "reference": (
+            ["Każda tabela skrócona dla każdej edycji", "2. edycja", "Karta skróconych zasad do druku (PDF):"],
+            ["Every quick-reference table for each edition", "2nd edition", "Printable quick-reference sheet"],
+        ),
+    },
 }
 
 
@@ -276,3 +297,12 @@ def test_the_builders_search_finds_a_unit_by_its_italian_name(german_list) -> No
     assert "Squadra granatieri (Heer)" in found
     assert "Squadra mortaio medio" not in found  # the catalogue was filtered, not listed whole
     assert "Squadra mortaio medio" in page(client, f"{url}?q=mortaio", **{"HX-Request": "true"})
+
+
+def test_the_builders_search_finds_a_unit_by_its_polish_name(german_list) -> None:
+    client = in_language("pl", german_list)
+    url = f"/lists/{german_list.pk}/catalogue/"
+    found = page(client, f"{url}?q=grenadierów", **{"HX-Request": "true"})
+    assert "Drużyna grenadierów (Heer)" in found
+    assert "Zespół średniego moździerza" not in found
+    assert "Zespół średniego moździerza" in page(client, f"{url}?q=moździerza", **{"HX-Request": "true"})

@@ -19,7 +19,7 @@ from django.conf import settings
 from tests.test_translations import ROOT, Entry, format_fields, messages, parse_po
 
 # UI messages still untranslated, per language (project and playsheets catalogues together).
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 1626, "es": 0, "it": 0}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 0, "es": 0, "it": 0}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -217,3 +217,32 @@ def test_it_uses_the_terms_spanish_players_use(msgid: str, spanish: str) -> None
 def test_it_uses_the_terms_italian_players_use(msgid: str, italian: str) -> None:
     entries = by_key("it")[(None, msgid)]
     assert {entry.msgstr[0] for entry in entries} == {italian}
+
+
+# The terms Polish players use at the table (the orders as the Polish quick-reference sheets name
+# them, "kości rozkazów", "test rozkazu", "piny" for pin markers); standard Polish military terms
+# (pluton, drużyna) otherwise.
+@pytest.mark.parametrize(
+    ("msgid", "polish"),
+    [
+        ("Order dice", "Kości rozkazów"),
+        ("Order test", "Test rozkazu"),
+        ("Morale check", "Test morale"),
+        ("Inexperienced", "Niedoświadczony"),
+        ("Regular", "Regularny"),
+        ("Veteran", "Weteran"),
+        ("Pins", "Piny"),
+        ("Pinned", "Przyszpilony"),
+        ("Platoon", "Pluton"),
+        ("Fire", "Ogień"),
+        ("Advance", "Naprzód"),
+        ("Run", "Bieg"),
+        ("Ambush", "Zasadzka"),
+        ("Rally", "Rajd"),
+        ("Down", "Padnij"),
+        ("Close quarters", "Walka wręcz"),
+    ],
+)
+def test_it_uses_the_terms_polish_players_use(msgid: str, polish: str) -> None:
+    entries = by_key("pl")[(None, msgid)]
+    assert {entry.msgstr[0] for entry in entries} == {polish}

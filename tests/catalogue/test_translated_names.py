@@ -4,7 +4,8 @@
 rule names a visitor still reads in English; ``UNTRANSLATED_ARMAMENT`` the same for units'
 printed armament. French counts the stored ``name_fr`` (filled from ``armydata.glossary_fr``);
 the other languages count what ``armydata.names`` composes at render time (German from
-``armydata.glossary_de``, Spanish from ``armydata.glossary_es``, Italian from ``armydata.glossary_it``; Polish has no
+``armydata.glossary_de``, Spanish from ``armydata.glossary_es``, Italian from ``armydata.glossary_it``, Polish from
+``armydata.glossary_pl``; a language with no
 glossary yet, so every name stays English). The figures may only go down: the test fails if one
 goes up, and asks for the figure to be lowered when it goes down.
 """
@@ -18,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from armydata import glossary_de, glossary_es, glossary_it
+from armydata import glossary_de, glossary_es, glossary_it, glossary_pl
 from armydata.names import is_designation, translated_armament, translated_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +33,8 @@ BUILT_IN = (
 )
 NAMED = {"catalogue.army", "catalogue.unit", "catalogue.option", "reference.weapon", "reference.specialrule"}
 
-UNTRANSLATED = {"fr": 0, "de": 0, "pl": 484, "es": 0, "it": 0}
-UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 99, "es": 0, "it": 0}
+UNTRANSLATED = {"fr": 0, "de": 0, "pl": 0, "es": 0, "it": 0}
+UNTRANSLATED_ARMAMENT = {"fr": 0, "de": 0, "pl": 0, "es": 0, "it": 0}
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
@@ -92,7 +93,7 @@ def test_the_counts_are_of_real_rows() -> None:
     # A figure of 0 would mean nothing if the fixtures had no names to count.
     names = {(model, fields["name"]) for model, fields in _rows()}
     assert len(names) > 400
-    assert len(untranslated_armament("pl")) > 50
+    assert len(untranslated_armament("es")) > 50
 
 
 @pytest.mark.parametrize(
@@ -182,15 +183,14 @@ def test_the_italian_glossary_names_a_source_for_every_block() -> None:
     assert glossary_it.KEEP_SOURCE and glossary_it.PATTERNS_SOURCE
 
 
-@pytest.mark.parametrize("language", ["de", "fr", "it"])
-@pytest.mark.parametrize("language", ["de", "es", "fr", "it"])
+@pytest.mark.parametrize("language", ["de", "es", "fr", "it", "pl"])
 @pytest.mark.parametrize("english", ["Flux capacitor", "Pintle-mounted flux capacitor", "Replace MMG with wishes", ""])
 def test_a_name_with_an_unknown_word_stays_english(language: str, english: str) -> None:
     assert translated_name(english, language) is None
 
 
 def test_a_language_without_a_glossary_keeps_every_name_english() -> None:
-    assert translated_name("Rifle", "pl") is None
+    assert translated_name("Rifle", "nl") is None  # Dutch: not offered, no glossary
     assert translated_name("Rifle", "de-at") == "Gewehr"  # a regional variant uses its language's glossary
 
 
@@ -245,13 +245,58 @@ def test_the_spanish_glossary_names_a_source_for_every_block() -> None:
     assert glossary_es.KEEP_SOURCE and glossary_es.PATTERNS_SOURCE
 
 
+@pytest.mark.parametrize(
+    ("english", "polish"),
+    [
+        # Whole names and terms: the adjective agrees with its noun.
+        ("Heer Grenadier Squad", "Drużyna grenadierów (Heer)"),
+        ("Inexperienced Infantry Squad", "Niedoświadczona drużyna piechoty"),
+        ("Assault rifle", "Karabin szturmowy"),
+        ("Anti-tank grenades (if no Panzerfaust taken)", "Granaty przeciwpancerne (tylko bez Panzerfausta)"),
+        # Composed from patterns and terms, in Polish order: the noun first, its adjective after.
+        ("Regular Infantry Squad (Late-War)", "Regularna drużyna piechoty (późny okres wojny)"),
+        ("Pintle-mounted MMG with 360° arc of fire", "MMG na obrotnicy z sektorem ostrzału 360°"),
+        ("Replace MMG with HMG", "Wymiana MMG → HMG"),
+        ("95mm medium howitzer - replaces AT gun", "Haubica średnia 95mm (zastępuje: działo przeciwpancerne)"),
+        ("BT-7 Light Tank", "Czołg lekki BT-7"),
+        ("Horse (Captain / Major only)", "Koń (tylko kapitan / major)"),
+        # A designation and a term: no compound in Polish.
+        ("NKVD Squad", "Drużyna NKVD"),
+        ("Fallschirmjäger Squad (Early War)", "Drużyna Fallschirmjäger (wczesny okres wojny)"),
+        ("PIAT Team", "Zespół PIAT"),
+        # Designations Polish players use as they are.
+        ("Panzer IV Ausf H", "Panzer IV Ausf H"),
+        ("QF 17-pdr", "QF 17-pdr"),
+        # Armies and rules.
+        ("Germany", "Niemcy"),
+        ("Tiger Fear", "Strach przed Tygrysem"),
+    ],
+)
+def test_it_composes_polish_names(english: str, polish: str) -> None:
+    assert translated_name(english, "pl") == polish
+
+
+def test_it_composes_a_units_armament_in_polish() -> None:
+    assert (
+        translated_armament("Medium anti-tank gun (turret, 360°); Medium machine gun (MMG) (hull, front)", "pl")
+        == "Działo przeciwpancerne średnie (wieża, 360°); Ciężki karabin maszynowy (MMG) (kadłub, przód)"
+    )
+    assert translated_armament("Rifle, Flux capacitor", "pl") is None
+
+
+def test_the_polish_glossary_names_a_source_for_every_block() -> None:
+    for blocks in (glossary_pl.WHOLE, glossary_pl.TERMS):
+        assert set(blocks) <= {glossary_pl.PL_PLAYERS, glossary_pl.MUSTER_PL, glossary_pl.MILITARY_PL}
+    assert glossary_pl.KEEP_SOURCE and glossary_pl.PATTERNS_SOURCE
+
+
 @pytest.mark.django_db
 def test_a_model_shows_the_name_of_the_active_language() -> None:
     from tests.reference.factories import make_edition, make_weapon
 
     weapon = make_weapon(make_edition(), name="Assault rifle", name_fr="Fusil d'assaut")
     shown = {}
-    for language in ("en", "fr", "de", "es", "pl"):
+    for language in ("en", "fr", "de", "es", "it", "pl"):
         with translation.override(language):
             shown[language] = weapon.display_name
     assert shown == {
@@ -259,5 +304,6 @@ def test_a_model_shows_the_name_of_the_active_language() -> None:
         "fr": "Fusil d'assaut",
         "de": "Sturmgewehr",
         "es": "Fusil de asalto",
-        "pl": "Assault rifle",
+        "it": "Fucile d'assalto",
+        "pl": "Karabin szturmowy",
     }
