@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.events.models import Event, Outcome
+from armybuilder.events.models import ADJUSTMENT_LIMIT, Adjustment, Event, Outcome
 
 TIEBREAK_ORDERS = [
     ("score,sos,dice", _("Score, then strength of schedule, then enemy order dice destroyed")),
@@ -166,5 +166,56 @@ class DropForm(forms.Form):
             raise forms.ValidationError(
                 _("Choose a round from %(first)s (the next to be paired) to %(last)s.")
                 % {"first": self.first, "last": self.last}
+            )
+        return number
+
+
+class AdjustmentForm(forms.Form):
+    """Bonus or penalty points for one entrant: a category, a non-zero amount within the limit,
+    the round it belongs to (optional) and the reason."""
+
+    entrant = forms.TypedChoiceField(label=_("Player"), coerce=int, error_messages={"required": _("Choose a player.")})
+    category = forms.ChoiceField(
+        label=_("Category"),
+        choices=Adjustment.Category.choices,
+        error_messages={"required": _("Choose a category."), "invalid_choice": _("Choose a category.")},
+    )
+    amount = forms.IntegerField(
+        label=_("Points"),
+        help_text=_("Positive for a bonus, negative for a penalty."),
+        error_messages={"invalid": _("Enter a whole number of points."), "required": _("Enter the points.")},
+    )
+    round_number = forms.IntegerField(
+        label=_("Round (optional)"), required=False, error_messages={"invalid": _("Enter a round number.")}
+    )
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200, error_messages={"required": _("Say why, for the players.")}
+    )
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], rounds: int, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "adjust-%s")
+        super().__init__(*args, **kwargs)
+        self.rounds = rounds
+        self.fields["entrant"].choices = [("", _("Choose a player"))] + players
+        self.fields["entrant"].error_messages["invalid_choice"] = _("Choose a player of this event.")
+        self.fields["amount"].widget.attrs.update({"min": -ADJUSTMENT_LIMIT, "max": ADJUSTMENT_LIMIT})
+        self.fields["round_number"].widget.attrs.update({"min": 1, "max": rounds})
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError(_("Zero points changes nothing: enter a bonus or a penalty."))
+        if not -ADJUSTMENT_LIMIT <= amount <= ADJUSTMENT_LIMIT:
+            raise forms.ValidationError(
+                _("Enter from %(low)s to %(high)s points.") % {"low": -ADJUSTMENT_LIMIT, "high": ADJUSTMENT_LIMIT}
+            )
+        return amount
+
+    def clean_round_number(self) -> int | None:
+        number = self.cleaned_data["round_number"]
+        if number is not None and not 1 <= number <= self.rounds:
+            raise forms.ValidationError(
+                _("Choose a round from 1 to %(last)s, or leave it empty.") % {"last": self.rounds}
             )
         return number

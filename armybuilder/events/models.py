@@ -319,6 +319,37 @@ class Result(models.Model):
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]
 
 
+ADJUSTMENT_LIMIT = 100  # points either way: far beyond any award or deduction of a rules pack
+
+
+class Adjustment(models.Model):
+    """Bonus or penalty points the organiser gives an entrant: added to their score in the standings."""
+
+    class Category(models.TextChoices):
+        LATE_LIST = "late-list", _("Late list")
+        SPORTSMANSHIP = "sportsmanship", _("Sportsmanship")
+        PAINTING = "painting", _("Painting")
+        RULES_PACK = "rules-pack", _("Rules-pack deduction")
+        OTHER = "other", _("Other")
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="adjustments")
+    category = models.CharField(_("category"), max_length=20, choices=Category.choices)
+    amount = models.SmallIntegerField(
+        _("points"), validators=[MinValueValidator(-ADJUSTMENT_LIMIT), MaxValueValidator(ADJUSTMENT_LIMIT)]
+    )
+    # The round it belongs to, if any (a penalty for a game); None for the whole event (a painting award).
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.amount:+d} ({self.category})"
+
+
 class ListsPdfJob(Job):
     """One PDF of every approved list of an event (a roster each), made by the task worker.
 

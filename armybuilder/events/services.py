@@ -9,13 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
-from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
+from armybuilder.events.models import Adjustment, Entrant, Event, Outcome, Pairing, Result, Round, Submission
 from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
@@ -199,10 +199,12 @@ def _games(rounds: list[Round]) -> list[Game]:
 class StandingRow:
     row: Row
     entrant: Entrant
+    adjustments: list[Adjustment] = field(default_factory=list)  # the breakdown of ``row.adjustment``
 
 
 def event_standings(event: Event, rounds: list[Round] | None = None) -> list[StandingRow]:
-    """The standings from every counted result of the published rounds: four queries."""
+    """The standings from every counted result of the published rounds and the organiser's bonus and
+    penalty points: five queries."""
     rounds = rounds if rounds is not None else rounds_with_pairings(event, published_only=True)
     games = _games(rounds)
     played = {key for game in games for key in game.players}
@@ -219,8 +221,35 @@ def event_standings(event: Event, rounds: list[Round] | None = None) -> list[Sta
         if e.pk in played or (e.pk in approved and not e.dropped)
     }
     names = {pk: entrant.name for pk, entrant in entrants.items()}
-    rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
-    return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
+    given: dict[int, list[Adjustment]] = {}
+    for adjustment in Adjustment.objects.filter(entrant__event=event):
+        given.setdefault(adjustment.entrant_id, []).append(adjustment)
+    totals = {pk: sum(a.amount for a in items) for pk, items in given.items()}
+    rows = standings(
+        list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names, adjustments=totals
+    )
+    return [StandingRow(row=row, entrant=entrants[row.key], adjustments=given.get(row.key, [])) for row in rows]
+
+
+# -- Bonus and penalty points ------------------------------------------------------------------
+
+
+def add_adjustment(
+    event: Event, entrant_id: int, *, category: str, amount: int, round_number: int | None, reason: str
+) -> Adjustment:
+    """Give an entrant bonus (positive) or penalty (negative) points; the form has checked the values."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    return Adjustment.objects.create(
+        entrant=entrant, category=category, amount=amount, round_number=round_number, reason=reason
+    )
+
+
+def remove_adjustment(event: Event, adjustment_id: int) -> None:
+    deleted, _kinds = Adjustment.objects.filter(entrant__event=event, pk=adjustment_id).delete()
+    if not deleted:
+        raise EventError("no-adjustment")
 
 
 # -- Dropping a player -----------------------------------------------------------------------

@@ -30,6 +30,12 @@ urlpatterns = [
     path("<slug:slug>/manage/entrants/<int:entrant_id>/judge/", views.judge, name="events-judge"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/drop/", views.drop, name="events-drop"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/reinstate/", views.reinstate, name="events-reinstate"),
+    path("<slug:slug>/manage/adjustments/", views.add_adjustment, name="events-adjust"),
+    path(
+        "<slug:slug>/manage/adjustments/<int:adjustment_id>/remove/",
+        views.remove_adjustment,
+        name="events-adjust-remove",
+    ),
     path("<slug:slug>/manage/reveal/", views.toggle, {"flag": "reveal"}, name="events-reveal"),
     path("<slug:slug>/manage/publish/", views.toggle, {"flag": "publish"}, name="events-publish"),
     path("<slug:slug>/manage/hide-standings/", views.toggle, {"flag": "hide-standings"}, name="events-hide-standings"),

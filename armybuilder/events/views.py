@@ -29,9 +29,9 @@ from django.views.decorators.vary import vary_on_headers
 from armybuilder import jobs as pipeline
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
-from armybuilder.events.forms import DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.forms import AdjustmentForm, DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.freshness import event_page_condition
-from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
+from armybuilder.events.models import Adjustment, Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
 from armybuilder.lists.access import get_list_for_user
@@ -61,6 +61,7 @@ ERRORS = {
     "no-entrant": gettext_lazy("This player is not an entrant of the event."),
     "already-dropped": gettext_lazy("This player is already dropped."),
     "drop-round": gettext_lazy("A player can only be dropped from a round not paired yet."),
+    "no-adjustment": gettext_lazy("These points were already removed."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
     "points-unstorable": gettext_lazy(
         "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
@@ -219,8 +220,21 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     return _dashboard(request, get_organised_event(request, slug))
 
 
-def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None = None, status: int = 200):
-    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row."""
+def _adjustment_form(event: Event, rows: list, data=None) -> AdjustmentForm:
+    players = [(row.entrant.pk, row.entrant.name) for row in rows]
+    return AdjustmentForm(data, players=players, rounds=event.rounds)
+
+
+def _dashboard(
+    request: HttpRequest,
+    event: Event,
+    *,
+    drop_form: DropForm | None = None,
+    adjustment_form: AdjustmentForm | None = None,
+    status: int = 200,
+):
+    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
+    ``adjustment_form``: refused bonus or penalty points, shown as typed with their errors."""
     rows = services.entrant_rows(event)
     first, last = services.first_droppable_round(event), event.rounds
     for row in rows:
@@ -247,6 +261,8 @@ def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
         "can_drop": first <= last,
+        "adjustment_form": adjustment_form or _adjustment_form(event, rows),
+        "adjustments": Adjustment.objects.filter(entrant__event=event).select_related("entrant__user"),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -283,6 +299,34 @@ def reinstate(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     message = _("%(name)s is back: they are paired again from the next round.") % {"name": entrant.name}
     _attempt(request, services.reinstate, event, entrant.pk, success=message)
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def add_adjustment(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bonus or penalty points for an entrant; refused values are shown next to their fields, as typed."""
+    event = get_organised_event(request, slug)
+    form = _adjustment_form(event, services.entrant_rows(event), request.POST)
+    if not form.is_valid():
+        return _dashboard(request, event, adjustment_form=form, status=400)
+    data = form.cleaned_data
+    entrant_id = data.pop("entrant")
+    names = dict(form.fields["entrant"].choices)
+    message = _("%(points)+d points for %(name)s (%(category)s).") % {
+        "points": data["amount"],
+        "name": names.get(entrant_id, ""),
+        "category": Adjustment.Category(data["category"]).label,
+    }
+    _attempt(request, services.add_adjustment, event, entrant_id, **data, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#adjustments")
+
+
+@require_POST
+@login_required
+def remove_adjustment(request: HttpRequest, slug: str, adjustment_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    _attempt(request, services.remove_adjustment, event, adjustment_id, success=_("The points were removed."))
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#adjustments")
 
 
 @require_POST
@@ -465,6 +509,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     for item in rows:
         item.values = [item.row.value(key) for key, _label in columns]
     context = {
+        # The bonus and penalty column only when the organiser has given some.
+        "adjusted": any(item.adjustments for item in rows),
         "event": event,
         "rows": rows,
         "columns": columns,
@@ -571,10 +617,18 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
     order = [key for key in event.tiebreak_order if key != "score"]
     rows = [
-        [item.row.place, item.entrant.name, item.row.score, *(item.row.value(key) for key in order), item.row.played]
+        [
+            item.row.place,
+            item.entrant.name,
+            item.row.score,
+            *(item.row.value(key) for key in order),
+            item.row.played,
+            item.row.adjustment,
+        ]
         for item in services.event_standings(event)
     ]
-    return csv_response(f"{event.slug}-standings.csv", ["place", "player", "score", *order, "games"], rows)
+    header = ["place", "player", "score", *order, "games", "bonus_penalty"]
+    return csv_response(f"{event.slug}-standings.csv", header, rows)
 
 
 # -- One PDF of every approved list, made by the worker -----------------------------------------
