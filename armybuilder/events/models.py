@@ -319,6 +319,26 @@ class Result(models.Model):
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]
 
 
+class SetAsideResults(models.Model):
+    """The results of a published round the organiser took back, kept as they were (never counted).
+
+    ``results``: one item per result, with the players' ids and names as they were, the table, the
+    outcome from player a's side, the dice each destroyed, and whether it was confirmed or set by
+    the organiser; read again by the organiser to re-enter them if the round is published again.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="set_aside")
+    round_number = models.PositiveSmallIntegerField()
+    results = models.JSONField(default=list)
+    taken_back_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-taken_back_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.round_number}: {len(self.results)} results set aside"
+
+
 ADJUSTMENT_LIMIT = 100  # points either way: far beyond any award or deduction of a rules pack
 
 

@@ -15,7 +15,17 @@ from django.db import DataError, IntegrityError, transaction
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
-from armybuilder.events.models import Adjustment, Entrant, Event, Outcome, Pairing, Result, Round, Submission
+from armybuilder.events.models import (
+    Adjustment,
+    Entrant,
+    Event,
+    Outcome,
+    Pairing,
+    Result,
+    Round,
+    SetAsideResults,
+    Submission,
+)
 from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
@@ -395,6 +405,61 @@ def swap_players(round_: Round, first: int, second: int) -> None:
 def publish_round(round_: Round) -> None:
     round_.published = True
     round_.save(update_fields=["published", "updated_at"])
+
+
+@transaction.atomic
+def revert_round(event: Event, number: int) -> SetAsideResults:
+    """Take back the latest published round: it goes back to a draft (its pairings kept, to swap or
+    pair again), and its results are set aside on the event, never counted, never lost.
+
+    Refused for a round not published, and for a round with a later one (published or paired as a
+    draft): the rounds after it were paired on its results.
+    """
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # one change of rounds at a time
+    round_ = Round.objects.filter(event=event, number=number).first()
+    if round_ is None:
+        raise EventError("no-round")
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        raise EventError("later-round")
+    if not round_.published:
+        raise EventError("not-published")
+    results = Result.objects.filter(pairing__round=round_).select_related(
+        "pairing", "pairing__player_a__user", "pairing__player_b__user"
+    )
+    kept = [
+        {
+            "table": result.pairing.table,
+            "player_a": {"id": result.pairing.player_a_id, "name": result.pairing.player_a.name},
+            "player_b": {"id": result.pairing.player_b_id, "name": result.pairing.player_b.name},
+            "outcome": result.outcome,
+            "dice_a": result.dice_a,
+            "dice_b": result.dice_b,
+            "confirmed": result.confirmed,
+            "by_organiser": result.by_organiser,
+        }
+        for result in results.order_by("pairing__position", "pairing__pk")
+        if result.pairing.player_b_id is not None
+    ]
+    aside = SetAsideResults.objects.create(event=event, round_number=number, results=kept)
+    Result.objects.filter(pairing__round=round_).delete()
+    round_.published = False
+    round_.save(update_fields=["published", "updated_at"])
+    return aside
+
+
+@transaction.atomic
+def pair_again(event: Event, number: int) -> Round:
+    """Throw away the draft of the last round and pair it again from the standings as they are now."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    round_ = Round.objects.filter(event=event, number=number).first()
+    if round_ is None:
+        raise EventError("no-round")
+    if round_.published:
+        raise EventError("published")
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        raise EventError("later-round")
+    round_.delete()
+    return pair_next_round(event)
 
 
 # -- Results ----------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ urlpatterns = [
     path("<slug:slug>/manage/hide-standings/", views.toggle, {"flag": "hide-standings"}, name="events-hide-standings"),
     path("<slug:slug>/manage/pair/", views.pair, name="events-pair"),
     path("<slug:slug>/manage/rounds/<int:number>/swap/", views.swap, name="events-swap"),
+    path("<slug:slug>/manage/rounds/<int:number>/revert/", views.revert_round, name="events-revert-round"),
+    path("<slug:slug>/manage/rounds/<int:number>/pair-again/", views.pair_again, name="events-pair-again"),
     path("<slug:slug>/manage/rounds/<int:number>/publish/", views.publish_round, name="events-publish-round"),
     path("<slug:slug>/manage/pairings/<int:pairing_id>/override/", views.override_result, name="events-override"),
 ]

@@ -20,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
@@ -31,7 +31,18 @@ from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import AdjustmentForm, DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
 from armybuilder.events.freshness import event_page_condition
-from armybuilder.events.models import Adjustment, Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
+from armybuilder.events.models import (
+    Adjustment,
+    Entrant,
+    Event,
+    ListsPdfJob,
+    Pairing,
+    Result,
+    Round,
+    SetAsideResults,
+    Submission,
+    Tiebreak,
+)
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
 from armybuilder.lists.access import get_list_for_user
@@ -62,6 +73,11 @@ ERRORS = {
     "already-dropped": gettext_lazy("This player is already dropped."),
     "drop-round": gettext_lazy("A player can only be dropped from a round not paired yet."),
     "no-adjustment": gettext_lazy("These points were already removed."),
+    "no-round": gettext_lazy("This round does not exist."),
+    "later-round": gettext_lazy(
+        "A later round is already paired: only the latest round can be taken back (take the later one back first)."
+    ),
+    "not-published": gettext_lazy("This round is not published: there is nothing to take back."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
     "points-unstorable": gettext_lazy(
         "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
@@ -263,6 +279,9 @@ def _dashboard(
         "can_drop": first <= last,
         "adjustment_form": adjustment_form or _adjustment_form(event, rows),
         "adjustments": Adjustment.objects.filter(entrant__event=event).select_related("entrant__user"),
+        # The latest round, when published, can be taken back.
+        "revertible": rounds[-1] if rounds and rounds[-1].published else None,
+        "set_aside": SetAsideResults.objects.filter(event=event),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -389,6 +408,48 @@ def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     services.publish_round(_round(event, number))
     return redirect("events-round", slug=event.slug, number=number)
+
+
+@login_required
+def revert_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Take back a published round: a confirmation page (GET), then the action (POST)."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    if request.method == "POST":
+        try:
+            aside = services.revert_round(event, number)
+        except services.EventError as error:
+            _error(request, error)
+            return redirect("events-manage", slug=event.slug)
+        count = len(aside.results)
+        message = ngettext(
+            "Round %(number)s is a draft again: %(count)s result was set aside.",
+            "Round %(number)s is a draft again: %(count)s results were set aside.",
+            count,
+        )
+        messages.success(request, message % {"number": number, "count": count})
+        return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-draft")
+    refusal = None
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        refusal = ERRORS["later-round"]
+    elif not round_.published:
+        refusal = ERRORS["not-published"]
+    context = {
+        "event": event,
+        "round": round_,
+        "refusal": refusal,
+        "results": Result.objects.filter(pairing__round=round_).count(),
+    }
+    return render(request, "events/revert_round.html", context, status=409 if refusal else 200)
+
+
+@require_POST
+@login_required
+def pair_again(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    message = _("Round %(number)s is paired again. Check it, then publish it.") % {"number": number}
+    _attempt(request, services.pair_again, event, number, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-draft")
 
 
 @require_safe
