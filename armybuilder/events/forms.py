@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.events.models import ADJUSTMENT_LIMIT, Adjustment, Event, Outcome
+from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 TIEBREAK_ORDERS = [
     ("score,sos,dice", _("Score, then strength of schedule, then enemy order dice destroyed")),
@@ -47,6 +48,7 @@ class EventForm(forms.ModelForm):
             "score_loss",
             "tiebreaks",
             "prefer_sides",
+            "last_turn_minutes",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
@@ -219,3 +221,34 @@ class AdjustmentForm(forms.Form):
                 _("Choose a round from 1 to %(last)s, or leave it empty.") % {"last": self.rounds}
             )
         return number
+
+
+class TimerForm(forms.Form):
+    """A round timer action: start (``minutes``: the round's length), pause, resume or add minutes."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("start", "pause", "resume", "add")], widget=forms.HiddenInput)
+    minutes = forms.IntegerField(
+        label=_("Minutes"),
+        required=False,
+        error_messages={"invalid": _("Enter a whole number of minutes.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "timer-%s")
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        action, minutes = data.get("action"), data.get("minutes")
+        if action == "start":
+            if minutes is None and "minutes" not in self.errors:
+                self.add_error("minutes", _("Enter the round's length in minutes."))
+            elif minutes is not None and not 1 <= minutes <= LENGTH_MAX:
+                self.add_error("minutes", _("A round lasts from 1 to %(max)s minutes.") % {"max": LENGTH_MAX})
+        elif action == "add":
+            if minutes is None and "minutes" not in self.errors:
+                self.add_error("minutes", _("Enter the minutes to add."))
+            elif minutes is not None and not 1 <= minutes <= ADD_MAX:
+                self.add_error("minutes", _("Add from 1 to %(max)s minutes at a time.") % {"max": ADD_MAX})
+        return data

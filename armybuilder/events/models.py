@@ -27,6 +27,7 @@ from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.reference.models import Edition
 from rules.army.model import Problem
 from rules.events import legality
+from rules.events import timer as round_timer
 from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
 
 ROUNDS_MAX = 12
@@ -81,6 +82,12 @@ class Event(models.Model):
     prefer_sides = models.BooleanField(_("pair Axis against Allies where possible"), default=False)
     lists_revealed = models.BooleanField(default=False)
     published = models.BooleanField(default=False)
+    # The round timer's "last turn should start by": this many minutes before the round's end.
+    last_turn_minutes = models.PositiveSmallIntegerField(
+        _("last turn starts this many minutes before the end of a round"),
+        default=15,
+        validators=[MaxValueValidator(120)],
+    )
     # Before the prize-giving: the standings page and API show nobody's place but the organiser's view.
     standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
@@ -219,6 +226,12 @@ class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     published = models.BooleanField(default=False)
+    # The round's timer (``rules.events.timer``): its length in minutes, when it started, when it
+    # was paused (None while running) and the time spent paused so far.
+    timer_length = models.PositiveSmallIntegerField(default=0)
+    timer_started_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_total = models.DurationField(default=timedelta(0))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -228,6 +241,21 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} round {self.number}"
+
+    def timer(self) -> round_timer.Timer:
+        return round_timer.Timer(
+            length=self.timer_length,
+            started_at=self.timer_started_at,
+            paused_at=self.timer_paused_at,
+            paused_total=self.timer_paused_total,
+        )
+
+    def set_timer(self, timer: round_timer.Timer) -> None:
+        """Keep the timer's new state (saved, so the event's version moves)."""
+        self.timer_length, self.timer_started_at = timer.length, timer.started_at
+        self.timer_paused_at, self.timer_paused_total = timer.paused_at, timer.paused_total
+        fields = ["timer_length", "timer_started_at", "timer_paused_at", "timer_paused_total", "updated_at"]
+        self.save(update_fields=fields)
 
 
 class Pairing(models.Model):

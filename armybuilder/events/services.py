@@ -31,6 +31,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
 from rules.events import pairing as swiss_pairing
+from rules.events import timer as round_timer
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
 from rules.events.tables import assign_tables
@@ -460,6 +461,47 @@ def pair_again(event: Event, number: int) -> Round:
         raise EventError("later-round")
     round_.delete()
     return pair_next_round(event)
+
+
+# -- The round timer ----------------------------------------------------------------------------
+
+
+def round_finished(round_: Round) -> bool:
+    """A round is over once a later round is paired, or every game of it has a counted result."""
+    if Round.objects.filter(event_id=round_.event_id, number__gt=round_.number).exists():
+        return True
+    games = Pairing.objects.filter(round=round_, player_b__isnull=False)
+    counted = games.filter(Q(result__confirmed=True) | Q(result__by_organiser=True))
+    return games.exists() and games.count() == counted.count()
+
+
+@transaction.atomic
+def timer_action(round_: Round, action: str, minutes: int | None = None) -> Round:
+    """Start (``minutes``: the round's length), pause, resume or add ``minutes`` to a round's timer.
+
+    Refused on a draft (the players cannot see it yet) and on a finished round."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if not round_.published:
+        raise EventError("timer-draft")
+    if round_finished(round_):
+        raise EventError("timer-finished")
+    now = timezone.now()
+    current = round_.timer()
+    try:
+        if action == "start":
+            changed = round_timer.start(current, minutes or 0, now)
+        elif action == "pause":
+            changed = round_timer.pause(current, now)
+        elif action == "resume":
+            changed = round_timer.resume(current, now)
+        elif action == "add":
+            changed = round_timer.add(current, minutes or 0)
+        else:
+            raise EventError("timer-action")
+    except round_timer.TimerError as error:
+        raise EventError(f"timer-{error.code}") from error
+    round_.set_timer(changed)
+    return round_
 
 
 # -- Results ----------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ urlpatterns = [
     path("<slug:slug>/manage/rounds/<int:number>/swap/", views.swap, name="events-swap"),
     path("<slug:slug>/manage/rounds/<int:number>/revert/", views.revert_round, name="events-revert-round"),
     path("<slug:slug>/manage/rounds/<int:number>/pair-again/", views.pair_again, name="events-pair-again"),
+    path("<slug:slug>/manage/rounds/<int:number>/timer/", views.round_timer, name="events-timer"),
     path("<slug:slug>/manage/rounds/<int:number>/publish/", views.publish_round, name="events-publish-round"),
     path("<slug:slug>/manage/pairings/<int:pairing_id>/override/", views.override_result, name="events-override"),
 ]

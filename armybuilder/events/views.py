@@ -29,7 +29,16 @@ from django.views.decorators.vary import vary_on_headers
 from armybuilder import jobs as pipeline
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
-from armybuilder.events.forms import AdjustmentForm, DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.forms import (
+    AdjustmentForm,
+    DropForm,
+    EventForm,
+    JudgeForm,
+    ResultForm,
+    SubmitForm,
+    SwapForm,
+    TimerForm,
+)
 from armybuilder.events.freshness import event_page_condition
 from armybuilder.events.models import (
     Adjustment,
@@ -50,6 +59,7 @@ from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
+from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 ERRORS = {
     "deadline": gettext_lazy("The list deadline has passed."),
@@ -456,7 +466,13 @@ def pair_again(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @event_page_condition
 @cache_control(private=True, no_cache=True)
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = get_event(slug)
+    return _round_page(request, get_event(slug), number)
+
+
+def _round_page(
+    request: HttpRequest, event: Event, number: int, *, timer_form: TimerForm | None = None, status: int = 200
+) -> HttpResponse:
+    """A round's page; ``timer_form``: a refused timer action, shown with its error next to its field."""
     entrant = entrant_of(request, event)
     is_organiser = event.is_organiser(request.user)
     round_ = get_object_or_404(
@@ -482,14 +498,62 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # Ids unique on the page: each pairing has its own result form.
         names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
         pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names)
+    timer = round_.timer()
     context = {
         "event": event,
         "round": round_,
         "pairings": pairings,
         "entrant": entrant,
         "is_organiser": is_organiser,
+        "timer": timer,
+        "timer_end": timer.end(),
+        "last_turn_by": timer.last_turn_by(event.last_turn_minutes),
+        "timer_left_minutes": -(-int(timer.remaining(timezone.now()).total_seconds()) // 60),  # rounded up
+        "timer_form": timer_form,
     }
-    return render(request, "events/round.html", context)
+    if is_organiser and timer_form is None:
+        context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
+    return render(request, "events/round.html", context, status=status)
+
+
+DEFAULT_ROUND_MINUTES = 120
+
+TIMER_ERRORS = {
+    "timer-draft": gettext_lazy("Publish the round before starting its timer: the players cannot see it yet."),
+    "timer-finished": gettext_lazy(
+        "This round is finished (every result is in or a later round is paired): its timer can no longer change."
+    ),
+    "timer-started": gettext_lazy("The timer is already running: pause it or add minutes."),
+    "timer-not-started": gettext_lazy("Start the timer first."),
+    "timer-paused": gettext_lazy("The timer is already paused."),
+    "timer-not-paused": gettext_lazy("The timer is running: there is nothing to resume."),
+    "timer-length": gettext_lazy("A round lasts from 1 to %(max)s minutes."),
+    "timer-add": gettext_lazy("Add from 1 to %(max)s minutes at a time."),
+    "timer-action": gettext_lazy("Choose start, pause, resume or add minutes."),
+}
+
+
+@require_POST
+@login_required
+def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The organiser starts, pauses, resumes or lengthens the round's timer; a refusal is said next
+    to the timer's field on the round page, with the minutes as typed."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    form = TimerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.timer_action(round_, form.cleaned_data["action"], form.cleaned_data["minutes"])
+        except services.EventError as error:
+            limits = {"max": LENGTH_MAX if error.code == "timer-length" else ADD_MAX}
+            message = str(TIMER_ERRORS.get(error.code, error.code))
+            form.add_error(
+                "minutes" if error.code in ("timer-length", "timer-add") else None,
+                message % limits if "%(max)s" in message else message,
+            )
+        else:
+            return redirect(f"{reverse('events-round', kwargs={'slug': event.slug, 'number': number})}#timer")
+    return _round_page(request, event, number, timer_form=form, status=400)
 
 
 def _pairing(event: Event, pairing_id: int) -> Pairing:
