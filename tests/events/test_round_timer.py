@@ -56,7 +56,7 @@ def test_started_the_players_page_says_the_end_and_the_last_turn_without_javascr
     player = _client(round_.pairings.first().player_a.user)
     page = player.get(f"/events/{event.slug}/rounds/1/").content.decode()
     section = _timer_section(page)
-    assert f"The round ends at <time datetime=\"{end.isoformat()}\"" in section
+    assert f'The round ends at <time datetime="{end.isoformat()}"' in section
     assert end.strftime("%H:%M UTC") in section
     last = end - timedelta(minutes=20)
     assert "The last turn should start by" in section and last.strftime("%H:%M UTC") in section
