@@ -138,12 +138,12 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         for tiebreak in event.tiebreak_order:
             row[tiebreak] = item.row.value(tiebreak)
         row["games"] = item.row.played
+        row["dropped"] = item.entrant.dropped
         # Bonus and penalty points, already in the score: the total and each one given.
         row["adjustment"] = item.row.adjustment
         row["adjustments"] = [
             {"category": a.category, "points": a.amount, "round": a.round_number, "reason": a.reason}
             for a in item.adjustments
         ]
-        row["dropped"] = item.entrant.dropped
         rows.append(row)
     return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})

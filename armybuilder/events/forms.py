@@ -20,6 +20,8 @@ TIEBREAK_ORDERS = [
 
 
 class EventForm(forms.ModelForm):
+    LAST_TURN_DEFAULT = 15
+
     banned = forms.CharField(
         label=_("Banned units"),
         required=False,
@@ -28,6 +30,14 @@ class EventForm(forms.ModelForm):
         help_text=_("Unit names or slugs of the edition, one a line."),
     )
     tiebreaks = forms.ChoiceField(label=_("Tiebreak order"), choices=TIEBREAK_ORDERS)
+    last_turn_minutes = forms.IntegerField(
+        label=_("Last turn: minutes before the end of a round"),
+        required=False,
+        min_value=0,
+        max_value=120,
+        initial=15,
+        help_text=_("The round page says the last turn should start this long before the timer ends. Empty: 15."),
+    )
 
     class Meta:
         model = Event
@@ -92,6 +102,10 @@ class EventForm(forms.ModelForm):
                 self.add_error("banned", message % {"names": ", ".join(unknown)})
         data["banned_units"] = units
         return data
+
+    def clean_last_turn_minutes(self) -> int:
+        minutes = self.cleaned_data.get("last_turn_minutes")
+        return self.LAST_TURN_DEFAULT if minutes is None else minutes
 
     def save(self, commit: bool = True) -> Event:
         event = super().save(commit=commit)

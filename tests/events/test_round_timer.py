@@ -170,3 +170,30 @@ def test_an_ended_timer_keeps_saying_its_end(event):
     Round.objects.filter(pk=round_.pk).update(timer_length=90, timer_started_at=started)
     page = _client().get(f"/events/{event.slug}/rounds/1/").content.decode()
     assert (started + timedelta(minutes=90)).strftime("%H:%M UTC") in _timer_section(page)
+
+
+def test_the_event_form_sets_the_last_turn_minutes_and_keeps_15_when_empty(event):
+    org = _client(event.organiser)
+    data = {
+        "name": event.name,
+        "date": "2026-12-05",
+        "edition": event.edition.pk,
+        "points_limit": 1000,
+        "rounds": 3,
+        "score_win": 3,
+        "score_draw": 1,
+        "score_loss": 0,
+        "tiebreaks": "score,sos,dice",
+        "last_turn_minutes": "25",
+    }
+    response = org.post(f"/events/{event.slug}/manage/edit/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event.refresh_from_db()
+    assert event.last_turn_minutes == 25
+    data["last_turn_minutes"] = ""
+    org.post(f"/events/{event.slug}/manage/edit/", data)
+    event.refresh_from_db()
+    assert event.last_turn_minutes == 15
+    data["last_turn_minutes"] = "500"
+    refused = org.post(f"/events/{event.slug}/manage/edit/", data)
+    assert refused.status_code == 200 and "120" in refused.content.decode()
