@@ -117,9 +117,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "order_dice_destroyed": [result.dice_a, result.dice_b],
                 "confirmed": result.counts,
                 "by_organiser": result.by_organiser,
+                "mission": result.mission,
             }
         pairings.append({"table": pairing.table, "players": players, "result": result_data})
-    return _json({"round": round_.number, "pairings": pairings})
+    return _json({"round": round_.number, "mission": round_.mission, "pairings": pairings})
 
 
 @require_safe

@@ -11,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.events.models import ADJUSTMENT_LIMIT, Adjustment, Event, Outcome
+from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
+from rules.events.missions import find as find_mission
+from rules.events.missions import parse as parse_missions
 from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 TIEBREAK_ORDERS = [
@@ -265,4 +268,70 @@ class TimerForm(forms.Form):
                 self.add_error("minutes", _("Enter the minutes to add."))
             elif minutes is not None and not 1 <= minutes <= ADD_MAX:
                 self.add_error("minutes", _("Add from 1 to %(max)s minutes at a time.") % {"max": ADD_MAX})
+        return data
+
+
+class MissionsForm(forms.Form):
+    """The event's missions as the rules pack names them, one a line."""
+
+    missions = forms.CharField(
+        label=_("Missions"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+    def __init__(self, *args: Any, edition: str, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "missions-%s")
+        super().__init__(*args, **kwargs)
+        self.edition = edition
+        if edition == "v3":
+            help_text = _(
+                "One a line: victory condition / deployment zone / deployment type, as the rules pack names them."
+            )
+        else:
+            help_text = _("One a line: the scenario's name, as the rules pack names it.")
+        self.fields["missions"].help_text = help_text
+
+    def clean_missions(self) -> list[Mission]:
+        try:
+            return parse_missions(self.cleaned_data["missions"], self.edition)
+        except MissionError as error:
+            messages = {
+                "parts": _(
+                    "Line %(line)s: a mission is three parts separated by /: "
+                    "victory condition / deployment zone / deployment type."
+                ),
+                "one-part": _("Line %(line)s: a mission is one scenario name, without /."),
+                "empty-part": _("Line %(line)s: a part of the mission is empty."),
+                "too-long": _("Line %(line)s: each part is at most %(max)s characters."),
+                "too-many": _("At most %(count)s missions."),
+            }
+            raise forms.ValidationError(
+                messages[error.code] % {"line": error.line, "max": PART_MAX, "count": MISSIONS_MAX}
+            ) from error
+
+
+class RoundMissionForm(forms.Form):
+    """A round's mission: typed (the event's missions offered) or rolled."""
+
+    mission = forms.CharField(label=_("Mission"), required=False, max_length=200)
+    action = forms.ChoiceField(choices=[("set", "set"), ("roll", "roll")], initial="set")
+
+    def __init__(self, *args: Any, missions: list[Mission], number: int, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", f"mission-{number}-%s")
+        super().__init__(*args, **kwargs)
+        self.missions, self.number = missions, number
+        self.fields["mission"].widget.attrs["list"] = "event-missions"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("action") == "set":
+            typed = data.get("mission") or ""
+            if not typed.strip():
+                self.add_error("mission", _("Type one of the event's missions, or roll one."))
+            elif find_mission(self.missions, typed) is None:
+                self.add_error("mission", _("This is not one of the event's missions: type one of those offered."))
         return data

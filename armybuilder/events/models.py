@@ -27,6 +27,7 @@ from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.reference.models import Edition
 from rules.army.model import Problem
 from rules.events import legality
+from rules.events import missions as missions_rules
 from rules.events import timer as round_timer
 from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
 
@@ -88,6 +89,9 @@ class Event(models.Model):
         default=15,
         validators=[MaxValueValidator(120)],
     )
+    # The rules pack's missions (``rules.events.missions``): each a list of its parts (3rd edition:
+    # victory condition, deployment zone, deployment type; 2nd edition: the scenario's name).
+    missions = models.JSONField(default=list, blank=True)
     # Before the prize-giving: the standings page and API show nobody's place but the organiser's view.
     standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
@@ -113,6 +117,9 @@ class Event(models.Model):
     def tiebreak_order(self) -> tuple[str, ...]:
         keys = tuple(key for key in self.tiebreaks.split(",") if key in TIEBREAKS)
         return keys or DEFAULT_ORDER
+
+    def mission_list(self) -> list[missions_rules.Mission]:
+        return [missions_rules.Mission(tuple(str(part) for part in parts)) for parts in self.missions or ()]
 
     @property
     def scoring(self) -> Scoring:
@@ -232,6 +239,8 @@ class Round(models.Model):
     timer_started_at = models.DateTimeField(null=True, blank=True)
     timer_paused_at = models.DateTimeField(null=True, blank=True)
     timer_paused_total = models.DurationField(default=timedelta(0))
+    # The mission every game of the round plays (its label, one of the event's missions when set).
+    mission = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -325,6 +334,8 @@ class Result(models.Model):
     entered_by = models.ForeignKey(Entrant, null=True, on_delete=models.SET_NULL, related_name="+")
     confirmed = models.BooleanField(default=False)
     by_organiser = models.BooleanField(default=False)
+    # The mission the game was played on: the round's when the result was entered.
+    mission = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import random
 from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
@@ -30,6 +31,7 @@ from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
+from rules.events import missions as missions_rules
 from rules.events import pairing as swiss_pairing
 from rules.events import timer as round_timer
 from rules.events.sides import side_of
@@ -463,6 +465,35 @@ def pair_again(event: Event, number: int) -> Round:
     return pair_next_round(event)
 
 
+# -- Missions ------------------------------------------------------------------------------------
+
+
+def set_missions(event: Event, missions: list[missions_rules.Mission]) -> None:
+    event.missions = [list(mission.parts) for mission in missions]
+    event.save(update_fields=["missions", "updated_at"])
+
+
+def set_round_mission(round_: Round, label: str) -> Round:
+    """Set the round's mission to one of the event's (its label, case and spaces aside)."""
+    mission = missions_rules.find(round_.event.mission_list(), label)
+    if mission is None:
+        raise EventError("unknown-mission")
+    round_.mission = mission.label
+    round_.save(update_fields=["mission", "updated_at"])
+    return round_
+
+
+def roll_round_mission(round_: Round, rng: random.Random) -> Round:
+    """One of the event's missions at random for the round (``rng`` injected, seeded by the caller)."""
+    try:
+        mission = missions_rules.roll(round_.event.mission_list(), rng)
+    except missions_rules.MissionError as error:
+        raise EventError("no-missions") from error
+    round_.mission = mission.label
+    round_.save(update_fields=["mission", "updated_at"])
+    return round_
+
+
 # -- The round timer ----------------------------------------------------------------------------
 
 
@@ -520,7 +551,14 @@ def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, 
         raise EventError("outcome")
     result, _created = Result.objects.update_or_create(
         pairing=pairing,
-        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "entered_by": entrant, "confirmed": False},
+        defaults={
+            "outcome": outcome,
+            "dice_a": dice_a,
+            "dice_b": dice_b,
+            "entered_by": entrant,
+            "confirmed": False,
+            "mission": pairing.round.mission,
+        },
     )
     return result
 
@@ -542,7 +580,14 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
         raise EventError("bye")
     result, _created = Result.objects.update_or_create(
         pairing=pairing,
-        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "by_organiser": True, "confirmed": True},
+        defaults={
+            "outcome": outcome,
+            "dice_a": dice_a,
+            "dice_b": dice_b,
+            "by_organiser": True,
+            "confirmed": True,
+            "mission": pairing.round.mission,
+        },
     )
     return result
 

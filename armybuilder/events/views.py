@@ -9,6 +9,8 @@ sealed list stays hidden (404) from everyone but its player and the organiser un
 from __future__ import annotations
 
 import contextlib
+import random
+import secrets
 import uuid
 from datetime import timedelta
 
@@ -34,7 +36,9 @@ from armybuilder.events.forms import (
     DropForm,
     EventForm,
     JudgeForm,
+    MissionsForm,
     ResultForm,
+    RoundMissionForm,
     SubmitForm,
     SwapForm,
     TimerForm,
@@ -88,6 +92,8 @@ ERRORS = {
         "A later round is already paired: only the latest round can be taken back (take the later one back first)."
     ),
     "not-published": gettext_lazy("This round is not published: there is nothing to take back."),
+    "no-missions": gettext_lazy("The event has no missions yet: type them under Missions first."),
+    "unknown-mission": gettext_lazy("This is not one of the event's missions: type one of those offered."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
     "points-unstorable": gettext_lazy(
         "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
@@ -257,6 +263,8 @@ def _dashboard(
     *,
     drop_form: DropForm | None = None,
     adjustment_form: AdjustmentForm | None = None,
+    missions_form: MissionsForm | None = None,
+    mission_form: RoundMissionForm | None = None,
     status: int = 200,
 ):
     """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
@@ -269,6 +277,12 @@ def _dashboard(
     for row in rows:
         row.messages = [display_problem(problem) for problem in row.problems]
     rounds = services.rounds_with_pairings(event)
+    missions = event.mission_list()
+    for round_ in rounds:
+        bound = mission_form if mission_form is not None and mission_form.number == round_.number else None
+        round_.mission_form = bound or RoundMissionForm(
+            initial={"mission": round_.mission}, missions=missions, number=round_.number
+        )
     current = rounds[-1] if rounds else None
     swap_form = None
     if current is not None and not current.published:
@@ -292,6 +306,9 @@ def _dashboard(
         # The latest round, when published, can be taken back.
         "revertible": rounds[-1] if rounds and rounds[-1].published else None,
         "set_aside": SetAsideResults.objects.filter(event=event),
+        "missions": missions,
+        "missions_form": missions_form
+        or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -356,6 +373,48 @@ def remove_adjustment(request: HttpRequest, slug: str, adjustment_id: int) -> Ht
     event = get_organised_event(request, slug)
     _attempt(request, services.remove_adjustment, event, adjustment_id, success=_("The points were removed."))
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#adjustments")
+
+
+@require_POST
+@login_required
+def set_missions(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's missions, typed one a line; a line that is not one is said next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    form = MissionsForm(request.POST, edition=event.edition.slug)
+    if not form.is_valid():
+        return _dashboard(request, event, missions_form=form, status=400)
+    services.set_missions(event, form.cleaned_data["missions"])
+    count = len(form.cleaned_data["missions"])
+    message = ngettext("%(count)s mission saved.", "%(count)s missions saved.", count) % {"count": count}
+    messages.success(request, message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#missions")
+
+
+def _mission_rng() -> random.Random:
+    """The roll's random source: seeded afresh each time (tests put a fixed seed in its place)."""
+    return random.Random(secrets.randbits(64))
+
+
+@require_POST
+@login_required
+def round_mission(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Set the round's mission to one of the event's, or roll one; refused next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    form = RoundMissionForm(request.POST, missions=event.mission_list(), number=number)
+    if form.is_valid():
+        try:
+            if form.cleaned_data["action"] == "roll":
+                services.roll_round_mission(round_, _mission_rng())
+            else:
+                services.set_round_mission(round_, form.cleaned_data["mission"])
+        except services.EventError as error:
+            form.add_error("mission", str(ERRORS.get(error.code, error.code)))
+        else:
+            message = _("Round %(number)s plays %(mission)s.") % {"number": number, "mission": round_.mission}
+            messages.success(request, message)
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-{number}")
+    return _dashboard(request, event, mission_form=form, status=400)
 
 
 @require_POST
@@ -716,7 +775,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         for pairing in round_.pairings.all():
             result = getattr(pairing, "result", None)
             if pairing.is_bye:
-                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True])
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True, ""])
                 continue
             outcome = result.outcomes() if result else ("", "")
             rows.append(
@@ -730,9 +789,21 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     result.dice_a if result else "",
                     result.dice_b if result else "",
                     bool(result and result.counts),
+                    result.mission if result else round_.mission,
                 ]
             )
-    header = ["round", "table", "player_a", "player_b", "result_a", "result_b", "dice_a", "dice_b", "counts"]
+    header = [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "result_a",
+        "result_b",
+        "dice_a",
+        "dice_b",
+        "counts",
+        "mission",
+    ]
     return csv_response(f"{event.slug}-results.csv", header, rows)
 
 
