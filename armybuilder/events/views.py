@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
@@ -479,6 +479,7 @@ def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("events-round", slug=event.slug, number=number)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def revert_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Take back a published round: a confirmation page (GET), then the action (POST)."""
