@@ -117,9 +117,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "order_dice_destroyed": [result.dice_a, result.dice_b],
                 "confirmed": result.counts,
                 "by_organiser": result.by_organiser,
+                "mission": result.mission,
             }
         pairings.append({"table": pairing.table, "players": players, "result": result_data})
-    return _json({"round": round_.number, "pairings": pairings})
+    return _json({"round": round_.number, "mission": round_.mission, "pairings": pairings})
 
 
 @require_safe
@@ -139,5 +140,11 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
             row[tiebreak] = item.row.value(tiebreak)
         row["games"] = item.row.played
         row["dropped"] = item.entrant.dropped
+        # Bonus and penalty points, already in the score: the total and each one given.
+        row["adjustment"] = item.row.adjustment
+        row["adjustments"] = [
+            {"category": a.category, "points": a.amount, "round": a.round_number, "reason": a.reason}
+            for a in item.adjustments
+        ]
         rows.append(row)
     return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})

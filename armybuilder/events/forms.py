@@ -10,7 +10,11 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.events.models import Event, Outcome
+from armybuilder.events.models import ADJUSTMENT_LIMIT, Adjustment, Event, Outcome
+from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
+from rules.events.missions import find as find_mission
+from rules.events.missions import parse as parse_missions
+from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 TIEBREAK_ORDERS = [
     ("score,sos,dice", _("Score, then strength of schedule, then enemy order dice destroyed")),
@@ -19,6 +23,8 @@ TIEBREAK_ORDERS = [
 
 
 class EventForm(forms.ModelForm):
+    LAST_TURN_DEFAULT = 15
+
     banned = forms.CharField(
         label=_("Banned units"),
         required=False,
@@ -27,6 +33,14 @@ class EventForm(forms.ModelForm):
         help_text=_("Unit names or slugs of the edition, one a line."),
     )
     tiebreaks = forms.ChoiceField(label=_("Tiebreak order"), choices=TIEBREAK_ORDERS)
+    last_turn_minutes = forms.IntegerField(
+        label=_("Last turn: minutes before the end of a round"),
+        required=False,
+        min_value=0,
+        max_value=120,
+        initial=15,
+        help_text=_("The round page says the last turn should start this long before the timer ends. Empty: 15."),
+    )
 
     class Meta:
         model = Event
@@ -47,6 +61,7 @@ class EventForm(forms.ModelForm):
             "score_loss",
             "tiebreaks",
             "prefer_sides",
+            "last_turn_minutes",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
@@ -90,6 +105,10 @@ class EventForm(forms.ModelForm):
                 self.add_error("banned", message % {"names": ", ".join(unknown)})
         data["banned_units"] = units
         return data
+
+    def clean_last_turn_minutes(self) -> int:
+        minutes = self.cleaned_data.get("last_turn_minutes")
+        return self.LAST_TURN_DEFAULT if minutes is None else minutes
 
     def save(self, commit: bool = True) -> Event:
         event = super().save(commit=commit)
@@ -168,3 +187,151 @@ class DropForm(forms.Form):
                 % {"first": self.first, "last": self.last}
             )
         return number
+
+
+class AdjustmentForm(forms.Form):
+    """Bonus or penalty points for one entrant: a category, a non-zero amount within the limit,
+    the round it belongs to (optional) and the reason."""
+
+    entrant = forms.TypedChoiceField(label=_("Player"), coerce=int, error_messages={"required": _("Choose a player.")})
+    category = forms.ChoiceField(
+        label=_("Category"),
+        choices=Adjustment.Category.choices,
+        error_messages={"required": _("Choose a category."), "invalid_choice": _("Choose a category.")},
+    )
+    amount = forms.IntegerField(
+        label=_("Points"),
+        help_text=_("Positive for a bonus, negative for a penalty."),
+        error_messages={"invalid": _("Enter a whole number of points."), "required": _("Enter the points.")},
+    )
+    round_number = forms.IntegerField(
+        label=_("Round (optional)"), required=False, error_messages={"invalid": _("Enter a round number.")}
+    )
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200, error_messages={"required": _("Say why, for the players.")}
+    )
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], rounds: int, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "adjust-%s")
+        super().__init__(*args, **kwargs)
+        self.rounds = rounds
+        self.fields["entrant"].choices = [("", _("Choose a player"))] + players
+        self.fields["entrant"].error_messages["invalid_choice"] = _("Choose a player of this event.")
+        self.fields["amount"].widget.attrs.update({"min": -ADJUSTMENT_LIMIT, "max": ADJUSTMENT_LIMIT})
+        self.fields["round_number"].widget.attrs.update({"min": 1, "max": rounds})
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError(_("Zero points changes nothing: enter a bonus or a penalty."))
+        if not -ADJUSTMENT_LIMIT <= amount <= ADJUSTMENT_LIMIT:
+            raise forms.ValidationError(
+                _("Enter from %(low)s to %(high)s points.") % {"low": -ADJUSTMENT_LIMIT, "high": ADJUSTMENT_LIMIT}
+            )
+        return amount
+
+    def clean_round_number(self) -> int | None:
+        number = self.cleaned_data["round_number"]
+        if number is not None and not 1 <= number <= self.rounds:
+            raise forms.ValidationError(
+                _("Choose a round from 1 to %(last)s, or leave it empty.") % {"last": self.rounds}
+            )
+        return number
+
+
+class TimerForm(forms.Form):
+    """A round timer action: start (``minutes``: the round's length), pause, resume or add minutes."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("start", "pause", "resume", "add")], widget=forms.HiddenInput)
+    minutes = forms.IntegerField(
+        label=_("Minutes"),
+        required=False,
+        error_messages={"invalid": _("Enter a whole number of minutes.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "timer-%s")
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        action, minutes = data.get("action"), data.get("minutes")
+        if action == "start":
+            if minutes is None and "minutes" not in self.errors:
+                self.add_error("minutes", _("Enter the round's length in minutes."))
+            elif minutes is not None and not 1 <= minutes <= LENGTH_MAX:
+                self.add_error("minutes", _("A round lasts from 1 to %(max)s minutes.") % {"max": LENGTH_MAX})
+        elif action == "add":
+            if minutes is None and "minutes" not in self.errors:
+                self.add_error("minutes", _("Enter the minutes to add."))
+            elif minutes is not None and not 1 <= minutes <= ADD_MAX:
+                self.add_error("minutes", _("Add from 1 to %(max)s minutes at a time.") % {"max": ADD_MAX})
+        return data
+
+
+class MissionsForm(forms.Form):
+    """The event's missions as the rules pack names them, one a line."""
+
+    missions = forms.CharField(
+        label=_("Missions"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+    def __init__(self, *args: Any, edition: str, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "missions-%s")
+        super().__init__(*args, **kwargs)
+        self.edition = edition
+        if edition == "v3":
+            help_text = _(
+                "One a line: victory condition / deployment zone / deployment type, as the rules pack names them."
+            )
+        else:
+            help_text = _("One a line: the scenario's name, as the rules pack names it.")
+        self.fields["missions"].help_text = help_text
+
+    def clean_missions(self) -> list[Mission]:
+        try:
+            return parse_missions(self.cleaned_data["missions"], self.edition)
+        except MissionError as error:
+            messages = {
+                "parts": _(
+                    "Line %(line)s: a mission is three parts separated by /: "
+                    "victory condition / deployment zone / deployment type."
+                ),
+                "one-part": _("Line %(line)s: a mission is one scenario name, without /."),
+                "empty-part": _("Line %(line)s: a part of the mission is empty."),
+                "too-long": _("Line %(line)s: each part is at most %(max)s characters."),
+                "too-many": _("At most %(count)s missions."),
+            }
+            raise forms.ValidationError(
+                messages[error.code] % {"line": error.line, "max": PART_MAX, "count": MISSIONS_MAX}
+            ) from error
+
+
+class RoundMissionForm(forms.Form):
+    """A round's mission: typed (the event's missions offered) or rolled."""
+
+    mission = forms.CharField(label=_("Mission"), required=False, max_length=200)
+    action = forms.ChoiceField(choices=[("set", "set"), ("roll", "roll")], initial="set")
+
+    def __init__(self, *args: Any, missions: list[Mission], number: int, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", f"mission-{number}-%s")
+        super().__init__(*args, **kwargs)
+        self.missions, self.number = missions, number
+        self.fields["mission"].widget.attrs["list"] = "event-missions"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("action") == "set":
+            typed = data.get("mission") or ""
+            if not typed.strip():
+                self.add_error("mission", _("Type one of the event's missions, or roll one."))
+            elif find_mission(self.missions, typed) is None:
+                self.add_error("mission", _("This is not one of the event's missions: type one of those offered."))
+        return data

@@ -27,6 +27,8 @@ from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.reference.models import Edition
 from rules.army.model import Problem
 from rules.events import legality
+from rules.events import missions as missions_rules
+from rules.events import timer as round_timer
 from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
 
 ROUNDS_MAX = 12
@@ -81,6 +83,15 @@ class Event(models.Model):
     prefer_sides = models.BooleanField(_("pair Axis against Allies where possible"), default=False)
     lists_revealed = models.BooleanField(default=False)
     published = models.BooleanField(default=False)
+    # The round timer's "last turn should start by": this many minutes before the round's end.
+    last_turn_minutes = models.PositiveSmallIntegerField(
+        _("last turn starts this many minutes before the end of a round"),
+        default=15,
+        validators=[MaxValueValidator(120)],
+    )
+    # The rules pack's missions (``rules.events.missions``): each a list of its parts (3rd edition:
+    # victory condition, deployment zone, deployment type; 2nd edition: the scenario's name).
+    missions = models.JSONField(default=list, blank=True)
     # Before the prize-giving: the standings page and API show nobody's place but the organiser's view.
     standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
@@ -106,6 +117,9 @@ class Event(models.Model):
     def tiebreak_order(self) -> tuple[str, ...]:
         keys = tuple(key for key in self.tiebreaks.split(",") if key in TIEBREAKS)
         return keys or DEFAULT_ORDER
+
+    def mission_list(self) -> list[missions_rules.Mission]:
+        return [missions_rules.Mission(tuple(str(part) for part in parts)) for parts in self.missions or ()]
 
     @property
     def scoring(self) -> Scoring:
@@ -219,6 +233,14 @@ class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     published = models.BooleanField(default=False)
+    # The round's timer (``rules.events.timer``): its length in minutes, when it started, when it
+    # was paused (None while running) and the time spent paused so far.
+    timer_length = models.PositiveSmallIntegerField(default=0)
+    timer_started_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_total = models.DurationField(default=timedelta(0))
+    # The mission every game of the round plays (its label, one of the event's missions when set).
+    mission = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -228,6 +250,21 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} round {self.number}"
+
+    def timer(self) -> round_timer.Timer:
+        return round_timer.Timer(
+            length=self.timer_length,
+            started_at=self.timer_started_at,
+            paused_at=self.timer_paused_at,
+            paused_total=self.timer_paused_total,
+        )
+
+    def set_timer(self, timer: round_timer.Timer) -> None:
+        """Keep the timer's new state (saved, so the event's version moves)."""
+        self.timer_length, self.timer_started_at = timer.length, timer.started_at
+        self.timer_paused_at, self.timer_paused_total = timer.paused_at, timer.paused_total
+        fields = ["timer_length", "timer_started_at", "timer_paused_at", "timer_paused_total", "updated_at"]
+        self.save(update_fields=fields)
 
 
 class Pairing(models.Model):
@@ -297,6 +334,8 @@ class Result(models.Model):
     entered_by = models.ForeignKey(Entrant, null=True, on_delete=models.SET_NULL, related_name="+")
     confirmed = models.BooleanField(default=False)
     by_organiser = models.BooleanField(default=False)
+    # The mission the game was played on: the round's when the result was entered.
+    mission = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -317,6 +356,57 @@ class Result(models.Model):
 
     def outcomes(self) -> tuple[str, str]:
         return {"a": ("win", "loss"), "b": ("loss", "win"), "draw": ("draw", "draw")}[self.outcome]
+
+
+class SetAsideResults(models.Model):
+    """The results of a published round the organiser took back, kept as they were (never counted).
+
+    ``results``: one item per result, with the players' ids and names as they were, the table, the
+    outcome from player a's side, the dice each destroyed, and whether it was confirmed or set by
+    the organiser; read again by the organiser to re-enter them if the round is published again.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="set_aside")
+    round_number = models.PositiveSmallIntegerField()
+    results = models.JSONField(default=list)
+    taken_back_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-taken_back_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.round_number}: {len(self.results)} results set aside"
+
+
+ADJUSTMENT_LIMIT = 100  # points either way: far beyond any award or deduction of a rules pack
+
+
+class Adjustment(models.Model):
+    """Bonus or penalty points the organiser gives an entrant: added to their score in the standings."""
+
+    class Category(models.TextChoices):
+        LATE_LIST = "late-list", _("Late list")
+        SPORTSMANSHIP = "sportsmanship", _("Sportsmanship")
+        PAINTING = "painting", _("Painting")
+        RULES_PACK = "rules-pack", _("Rules-pack deduction")
+        OTHER = "other", _("Other")
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="adjustments")
+    category = models.CharField(_("category"), max_length=20, choices=Category.choices)
+    amount = models.SmallIntegerField(
+        _("points"), validators=[MinValueValidator(-ADJUSTMENT_LIMIT), MaxValueValidator(ADJUSTMENT_LIMIT)]
+    )
+    # The round it belongs to, if any (a penalty for a game); None for the whole event (a painting award).
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.amount:+d} ({self.category})"
 
 
 class ListsPdfJob(Job):

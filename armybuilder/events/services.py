@@ -9,18 +9,31 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
-from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Round, Submission
+from armybuilder.events.models import (
+    Adjustment,
+    Entrant,
+    Event,
+    Outcome,
+    Pairing,
+    Result,
+    Round,
+    SetAsideResults,
+    Submission,
+)
 from armybuilder.lists.exchange import ListImportError, export_data
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
+from rules.events import missions as missions_rules
 from rules.events import pairing as swiss_pairing
+from rules.events import timer as round_timer
 from rules.events.sides import side_of
 from rules.events.standings import Game, Row, standings
 from rules.events.tables import assign_tables
@@ -199,10 +212,12 @@ def _games(rounds: list[Round]) -> list[Game]:
 class StandingRow:
     row: Row
     entrant: Entrant
+    adjustments: list[Adjustment] = field(default_factory=list)  # the breakdown of ``row.adjustment``
 
 
 def event_standings(event: Event, rounds: list[Round] | None = None) -> list[StandingRow]:
-    """The standings from every counted result of the published rounds: four queries."""
+    """The standings from every counted result of the published rounds and the organiser's bonus and
+    penalty points: five queries."""
     rounds = rounds if rounds is not None else rounds_with_pairings(event, published_only=True)
     games = _games(rounds)
     played = {key for game in games for key in game.players}
@@ -219,8 +234,35 @@ def event_standings(event: Event, rounds: list[Round] | None = None) -> list[Sta
         if e.pk in played or (e.pk in approved and not e.dropped)
     }
     names = {pk: entrant.name for pk, entrant in entrants.items()}
-    rows = standings(list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names)
-    return [StandingRow(row=row, entrant=entrants[row.key]) for row in rows]
+    given: dict[int, list[Adjustment]] = {}
+    for adjustment in Adjustment.objects.filter(entrant__event=event):
+        given.setdefault(adjustment.entrant_id, []).append(adjustment)
+    totals = {pk: sum(a.amount for a in items) for pk, items in given.items()}
+    rows = standings(
+        list(entrants), games, scoring=event.scoring, order=event.tiebreak_order, names=names, adjustments=totals
+    )
+    return [StandingRow(row=row, entrant=entrants[row.key], adjustments=given.get(row.key, [])) for row in rows]
+
+
+# -- Bonus and penalty points ------------------------------------------------------------------
+
+
+def add_adjustment(
+    event: Event, entrant_id: int, *, category: str, amount: int, round_number: int | None, reason: str
+) -> Adjustment:
+    """Give an entrant bonus (positive) or penalty (negative) points; the form has checked the values."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    return Adjustment.objects.create(
+        entrant=entrant, category=category, amount=amount, round_number=round_number, reason=reason
+    )
+
+
+def remove_adjustment(event: Event, adjustment_id: int) -> None:
+    deleted, _kinds = Adjustment.objects.filter(entrant__event=event, pk=adjustment_id).delete()
+    if not deleted:
+        raise EventError("no-adjustment")
 
 
 # -- Dropping a player -----------------------------------------------------------------------
@@ -368,6 +410,131 @@ def publish_round(round_: Round) -> None:
     round_.save(update_fields=["published", "updated_at"])
 
 
+@transaction.atomic
+def revert_round(event: Event, number: int) -> SetAsideResults:
+    """Take back the latest published round: it goes back to a draft (its pairings kept, to swap or
+    pair again), and its results are set aside on the event, never counted, never lost.
+
+    Refused for a round not published, and for a round with a later one (published or paired as a
+    draft): the rounds after it were paired on its results.
+    """
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # one change of rounds at a time
+    round_ = Round.objects.filter(event=event, number=number).first()
+    if round_ is None:
+        raise EventError("no-round")
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        raise EventError("later-round")
+    if not round_.published:
+        raise EventError("not-published")
+    results = Result.objects.filter(pairing__round=round_).select_related(
+        "pairing", "pairing__player_a__user", "pairing__player_b__user"
+    )
+    kept = [
+        {
+            "table": result.pairing.table,
+            "player_a": {"id": result.pairing.player_a_id, "name": result.pairing.player_a.name},
+            "player_b": {"id": result.pairing.player_b_id, "name": result.pairing.player_b.name},
+            "outcome": result.outcome,
+            "dice_a": result.dice_a,
+            "dice_b": result.dice_b,
+            "confirmed": result.confirmed,
+            "by_organiser": result.by_organiser,
+        }
+        for result in results.order_by("pairing__position", "pairing__pk")
+        if result.pairing.player_b_id is not None
+    ]
+    aside = SetAsideResults.objects.create(event=event, round_number=number, results=kept)
+    Result.objects.filter(pairing__round=round_).delete()
+    round_.published = False
+    round_.save(update_fields=["published", "updated_at"])
+    return aside
+
+
+@transaction.atomic
+def pair_again(event: Event, number: int) -> Round:
+    """Throw away the draft of the last round and pair it again from the standings as they are now."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    round_ = Round.objects.filter(event=event, number=number).first()
+    if round_ is None:
+        raise EventError("no-round")
+    if round_.published:
+        raise EventError("published")
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        raise EventError("later-round")
+    round_.delete()
+    return pair_next_round(event)
+
+
+# -- Missions ------------------------------------------------------------------------------------
+
+
+def set_missions(event: Event, missions: list[missions_rules.Mission]) -> None:
+    event.missions = [list(mission.parts) for mission in missions]
+    event.save(update_fields=["missions", "updated_at"])
+
+
+def set_round_mission(round_: Round, label: str) -> Round:
+    """Set the round's mission to one of the event's (its label, case and spaces aside)."""
+    mission = missions_rules.find(round_.event.mission_list(), label)
+    if mission is None:
+        raise EventError("unknown-mission")
+    round_.mission = mission.label
+    round_.save(update_fields=["mission", "updated_at"])
+    return round_
+
+
+def roll_round_mission(round_: Round, rng: random.Random) -> Round:
+    """One of the event's missions at random for the round (``rng`` injected, seeded by the caller)."""
+    try:
+        mission = missions_rules.roll(round_.event.mission_list(), rng)
+    except missions_rules.MissionError as error:
+        raise EventError("no-missions") from error
+    round_.mission = mission.label
+    round_.save(update_fields=["mission", "updated_at"])
+    return round_
+
+
+# -- The round timer ----------------------------------------------------------------------------
+
+
+def round_finished(round_: Round) -> bool:
+    """A round is over once a later round is paired, or every game of it has a counted result."""
+    if Round.objects.filter(event_id=round_.event_id, number__gt=round_.number).exists():
+        return True
+    games = Pairing.objects.filter(round=round_, player_b__isnull=False)
+    counted = games.filter(Q(result__confirmed=True) | Q(result__by_organiser=True))
+    return games.exists() and games.count() == counted.count()
+
+
+@transaction.atomic
+def timer_action(round_: Round, action: str, minutes: int | None = None) -> Round:
+    """Start (``minutes``: the round's length), pause, resume or add ``minutes`` to a round's timer.
+
+    Refused on a draft (the players cannot see it yet) and on a finished round."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if not round_.published:
+        raise EventError("timer-draft")
+    if round_finished(round_):
+        raise EventError("timer-finished")
+    now = timezone.now()
+    current = round_.timer()
+    try:
+        if action == "start":
+            changed = round_timer.start(current, minutes or 0, now)
+        elif action == "pause":
+            changed = round_timer.pause(current, now)
+        elif action == "resume":
+            changed = round_timer.resume(current, now)
+        elif action == "add":
+            changed = round_timer.add(current, minutes or 0)
+        else:
+            raise EventError("timer-action")
+    except round_timer.TimerError as error:
+        raise EventError(f"timer-{error.code}") from error
+    round_.set_timer(changed)
+    return round_
+
+
 # -- Results ----------------------------------------------------------------------------------
 
 
@@ -384,7 +551,14 @@ def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, 
         raise EventError("outcome")
     result, _created = Result.objects.update_or_create(
         pairing=pairing,
-        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "entered_by": entrant, "confirmed": False},
+        defaults={
+            "outcome": outcome,
+            "dice_a": dice_a,
+            "dice_b": dice_b,
+            "entered_by": entrant,
+            "confirmed": False,
+            "mission": pairing.round.mission,
+        },
     )
     return result
 
@@ -406,7 +580,14 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
         raise EventError("bye")
     result, _created = Result.objects.update_or_create(
         pairing=pairing,
-        defaults={"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "by_organiser": True, "confirmed": True},
+        defaults={
+            "outcome": outcome,
+            "dice_a": dice_a,
+            "dice_b": dice_b,
+            "by_organiser": True,
+            "confirmed": True,
+            "mission": pairing.round.mission,
+        },
     )
     return result
 

@@ -9,6 +9,8 @@ sealed list stays hidden (404) from everyone but its player and the organiser un
 from __future__ import annotations
 
 import contextlib
+import random
+import secrets
 import uuid
 from datetime import timedelta
 
@@ -20,18 +22,40 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
 from armybuilder.events import jobs, marker, services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
-from armybuilder.events.forms import DropForm, EventForm, JudgeForm, ResultForm, SubmitForm, SwapForm
+from armybuilder.events.forms import (
+    AdjustmentForm,
+    DropForm,
+    EventForm,
+    JudgeForm,
+    MissionsForm,
+    ResultForm,
+    RoundMissionForm,
+    SubmitForm,
+    SwapForm,
+    TimerForm,
+)
 from armybuilder.events.freshness import event_page_condition
-from armybuilder.events.models import Entrant, Event, ListsPdfJob, Pairing, Round, Submission, Tiebreak
+from armybuilder.events.models import (
+    Adjustment,
+    Entrant,
+    Event,
+    ListsPdfJob,
+    Pairing,
+    Result,
+    Round,
+    SetAsideResults,
+    Submission,
+    Tiebreak,
+)
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
 from armybuilder.lists.access import get_list_for_user
@@ -39,6 +63,7 @@ from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
+from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 ERRORS = {
     "deadline": gettext_lazy("The list deadline has passed."),
@@ -61,6 +86,14 @@ ERRORS = {
     "no-entrant": gettext_lazy("This player is not an entrant of the event."),
     "already-dropped": gettext_lazy("This player is already dropped."),
     "drop-round": gettext_lazy("A player can only be dropped from a round not paired yet."),
+    "no-adjustment": gettext_lazy("These points were already removed."),
+    "no-round": gettext_lazy("This round does not exist."),
+    "later-round": gettext_lazy(
+        "A later round is already paired: only the latest round can be taken back (take the later one back first)."
+    ),
+    "not-published": gettext_lazy("This round is not published: there is nothing to take back."),
+    "no-missions": gettext_lazy("The event has no missions yet: type them under Missions first."),
+    "unknown-mission": gettext_lazy("This is not one of the event's missions: type one of those offered."),
     "sealed-list-gone": gettext_lazy("A sealed list names units that are no longer in the data."),
     "points-unstorable": gettext_lazy(
         "This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs and submit again."
@@ -219,8 +252,23 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     return _dashboard(request, get_organised_event(request, slug))
 
 
-def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None = None, status: int = 200):
-    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row."""
+def _adjustment_form(event: Event, rows: list, data=None) -> AdjustmentForm:
+    players = [(row.entrant.pk, row.entrant.name) for row in rows]
+    return AdjustmentForm(data, players=players, rounds=event.rounds)
+
+
+def _dashboard(
+    request: HttpRequest,
+    event: Event,
+    *,
+    drop_form: DropForm | None = None,
+    adjustment_form: AdjustmentForm | None = None,
+    missions_form: MissionsForm | None = None,
+    mission_form: RoundMissionForm | None = None,
+    status: int = 200,
+):
+    """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
+    ``adjustment_form``: refused bonus or penalty points, shown as typed with their errors."""
     rows = services.entrant_rows(event)
     first, last = services.first_droppable_round(event), event.rounds
     for row in rows:
@@ -229,6 +277,12 @@ def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None
     for row in rows:
         row.messages = [display_problem(problem) for problem in row.problems]
     rounds = services.rounds_with_pairings(event)
+    missions = event.mission_list()
+    for round_ in rounds:
+        bound = mission_form if mission_form is not None and mission_form.number == round_.number else None
+        round_.mission_form = bound or RoundMissionForm(
+            initial={"mission": round_.mission}, missions=missions, number=round_.number
+        )
     current = rounds[-1] if rounds else None
     swap_form = None
     if current is not None and not current.published:
@@ -247,6 +301,14 @@ def _dashboard(request: HttpRequest, event: Event, *, drop_form: DropForm | None
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
         "can_drop": first <= last,
+        "adjustment_form": adjustment_form or _adjustment_form(event, rows),
+        "adjustments": Adjustment.objects.filter(entrant__event=event).select_related("entrant__user"),
+        # The latest round, when published, can be taken back.
+        "revertible": rounds[-1] if rounds and rounds[-1].published else None,
+        "set_aside": SetAsideResults.objects.filter(event=event),
+        "missions": missions,
+        "missions_form": missions_form
+        or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -283,6 +345,76 @@ def reinstate(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     message = _("%(name)s is back: they are paired again from the next round.") % {"name": entrant.name}
     _attempt(request, services.reinstate, event, entrant.pk, success=message)
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def add_adjustment(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bonus or penalty points for an entrant; refused values are shown next to their fields, as typed."""
+    event = get_organised_event(request, slug)
+    form = _adjustment_form(event, services.entrant_rows(event), request.POST)
+    if not form.is_valid():
+        return _dashboard(request, event, adjustment_form=form, status=400)
+    data = form.cleaned_data
+    entrant_id = data.pop("entrant")
+    names = dict(form.fields["entrant"].choices)
+    message = _("%(points)+d points for %(name)s (%(category)s).") % {
+        "points": data["amount"],
+        "name": names.get(entrant_id, ""),
+        "category": Adjustment.Category(data["category"]).label,
+    }
+    _attempt(request, services.add_adjustment, event, entrant_id, **data, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#adjustments")
+
+
+@require_POST
+@login_required
+def remove_adjustment(request: HttpRequest, slug: str, adjustment_id: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    _attempt(request, services.remove_adjustment, event, adjustment_id, success=_("The points were removed."))
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#adjustments")
+
+
+@require_POST
+@login_required
+def set_missions(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's missions, typed one a line; a line that is not one is said next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    form = MissionsForm(request.POST, edition=event.edition.slug)
+    if not form.is_valid():
+        return _dashboard(request, event, missions_form=form, status=400)
+    services.set_missions(event, form.cleaned_data["missions"])
+    count = len(form.cleaned_data["missions"])
+    message = ngettext("%(count)s mission saved.", "%(count)s missions saved.", count) % {"count": count}
+    messages.success(request, message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#missions")
+
+
+def _mission_rng() -> random.Random:
+    """The roll's random source: seeded afresh each time (tests put a fixed seed in its place)."""
+    return random.Random(secrets.randbits(64))
+
+
+@require_POST
+@login_required
+def round_mission(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Set the round's mission to one of the event's, or roll one; refused next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    form = RoundMissionForm(request.POST, missions=event.mission_list(), number=number)
+    if form.is_valid():
+        try:
+            if form.cleaned_data["action"] == "roll":
+                services.roll_round_mission(round_, _mission_rng())
+            else:
+                services.set_round_mission(round_, form.cleaned_data["mission"])
+        except services.EventError as error:
+            form.add_error("mission", str(ERRORS.get(error.code, error.code)))
+        else:
+            message = _("Round %(number)s plays %(mission)s.") % {"number": number, "mission": round_.mission}
+            messages.success(request, message)
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-{number}")
+    return _dashboard(request, event, mission_form=form, status=400)
 
 
 @require_POST
@@ -347,11 +479,60 @@ def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("events-round", slug=event.slug, number=number)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def revert_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Take back a published round: a confirmation page (GET), then the action (POST)."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    if request.method == "POST":
+        try:
+            aside = services.revert_round(event, number)
+        except services.EventError as error:
+            _error(request, error)
+            return redirect("events-manage", slug=event.slug)
+        count = len(aside.results)
+        message = ngettext(
+            "Round %(number)s is a draft again: %(count)s result was set aside.",
+            "Round %(number)s is a draft again: %(count)s results were set aside.",
+            count,
+        )
+        messages.success(request, message % {"number": number, "count": count})
+        return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-draft")
+    refusal = None
+    if Round.objects.filter(event=event, number__gt=number).exists():
+        refusal = ERRORS["later-round"]
+    elif not round_.published:
+        refusal = ERRORS["not-published"]
+    context = {
+        "event": event,
+        "round": round_,
+        "refusal": refusal,
+        "results": Result.objects.filter(pairing__round=round_).count(),
+    }
+    return render(request, "events/revert_round.html", context, status=409 if refusal else 200)
+
+
+@require_POST
+@login_required
+def pair_again(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    message = _("Round %(number)s is paired again. Check it, then publish it.") % {"number": number}
+    _attempt(request, services.pair_again, event, number, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#round-draft")
+
+
 @require_safe
 @event_page_condition
 @cache_control(private=True, no_cache=True)
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = get_event(slug)
+    return _round_page(request, get_event(slug), number)
+
+
+def _round_page(
+    request: HttpRequest, event: Event, number: int, *, timer_form: TimerForm | None = None, status: int = 200
+) -> HttpResponse:
+    """A round's page; ``timer_form``: a refused timer action, shown with its error next to its field."""
     entrant = entrant_of(request, event)
     is_organiser = event.is_organiser(request.user)
     round_ = get_object_or_404(
@@ -377,14 +558,62 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # Ids unique on the page: each pairing has its own result form.
         names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
         pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names)
+    timer = round_.timer()
     context = {
         "event": event,
         "round": round_,
         "pairings": pairings,
         "entrant": entrant,
         "is_organiser": is_organiser,
+        "timer": timer,
+        "timer_end": timer.end(),
+        "last_turn_by": timer.last_turn_by(event.last_turn_minutes),
+        "timer_left_minutes": -(-int(timer.remaining(timezone.now()).total_seconds()) // 60),  # rounded up
+        "timer_form": timer_form,
     }
-    return render(request, "events/round.html", context)
+    if is_organiser and timer_form is None:
+        context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
+    return render(request, "events/round.html", context, status=status)
+
+
+DEFAULT_ROUND_MINUTES = 120
+
+TIMER_ERRORS = {
+    "timer-draft": gettext_lazy("Publish the round before starting its timer: the players cannot see it yet."),
+    "timer-finished": gettext_lazy(
+        "This round is finished (every result is in or a later round is paired): its timer can no longer change."
+    ),
+    "timer-started": gettext_lazy("The timer is already running: pause it or add minutes."),
+    "timer-not-started": gettext_lazy("Start the timer first."),
+    "timer-paused": gettext_lazy("The timer is already paused."),
+    "timer-not-paused": gettext_lazy("The timer is running: there is nothing to resume."),
+    "timer-length": gettext_lazy("A round lasts from 1 to %(max)s minutes."),
+    "timer-add": gettext_lazy("Add from 1 to %(max)s minutes at a time."),
+    "timer-action": gettext_lazy("Choose start, pause, resume or add minutes."),
+}
+
+
+@require_POST
+@login_required
+def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The organiser starts, pauses, resumes or lengthens the round's timer; a refusal is said next
+    to the timer's field on the round page, with the minutes as typed."""
+    event = get_organised_event(request, slug)
+    round_ = _round(event, number)
+    form = TimerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.timer_action(round_, form.cleaned_data["action"], form.cleaned_data["minutes"])
+        except services.EventError as error:
+            limits = {"max": LENGTH_MAX if error.code == "timer-length" else ADD_MAX}
+            message = str(TIMER_ERRORS.get(error.code, error.code))
+            form.add_error(
+                "minutes" if error.code in ("timer-length", "timer-add") else None,
+                message % limits if "%(max)s" in message else message,
+            )
+        else:
+            return redirect(f"{reverse('events-round', kwargs={'slug': event.slug, 'number': number})}#timer")
+    return _round_page(request, event, number, timer_form=form, status=400)
 
 
 def _pairing(event: Event, pairing_id: int) -> Pairing:
@@ -465,6 +694,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     for item in rows:
         item.values = [item.row.value(key) for key, _label in columns]
     context = {
+        # The bonus and penalty column only when the organiser has given some.
+        "adjusted": any(item.adjustments for item in rows),
         "event": event,
         "rows": rows,
         "columns": columns,
@@ -545,7 +776,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         for pairing in round_.pairings.all():
             result = getattr(pairing, "result", None)
             if pairing.is_bye:
-                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True])
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True, ""])
                 continue
             outcome = result.outcomes() if result else ("", "")
             rows.append(
@@ -559,9 +790,21 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     result.dice_a if result else "",
                     result.dice_b if result else "",
                     bool(result and result.counts),
+                    result.mission if result else round_.mission,
                 ]
             )
-    header = ["round", "table", "player_a", "player_b", "result_a", "result_b", "dice_a", "dice_b", "counts"]
+    header = [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "result_a",
+        "result_b",
+        "dice_a",
+        "dice_b",
+        "counts",
+        "mission",
+    ]
     return csv_response(f"{event.slug}-results.csv", header, rows)
 
 
@@ -571,10 +814,18 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
     order = [key for key in event.tiebreak_order if key != "score"]
     rows = [
-        [item.row.place, item.entrant.name, item.row.score, *(item.row.value(key) for key in order), item.row.played]
+        [
+            item.row.place,
+            item.entrant.name,
+            item.row.score,
+            *(item.row.value(key) for key in order),
+            item.row.played,
+            item.row.adjustment,
+        ]
         for item in services.event_standings(event)
     ]
-    return csv_response(f"{event.slug}-standings.csv", ["place", "player", "score", *order, "games"], rows)
+    header = ["place", "player", "score", *order, "games", "bonus_penalty"]
+    return csv_response(f"{event.slug}-standings.csv", header, rows)
 
 
 # -- One PDF of every approved list, made by the worker -----------------------------------------

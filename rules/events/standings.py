@@ -4,6 +4,10 @@ Tiebreaks, in the event's chosen order after the score (or in place of it):
 - ``score``: points for wins, draws and losses (the event's scoring); a bye counts as a win;
 - ``sos``: strength of schedule, the sum of the scores of the opponents met (a bye adds nothing);
 - ``dice``: enemy order dice destroyed, over every game.
+Bonus and penalty points (``adjustments``: the organiser's awards and deductions, a total per player)
+are added to the player's score, so they move the score and the places; strength of schedule adds
+the opponents' scores from their games only, so a painting award or a late-list deduction of one
+player does not move the tiebreaks of everyone they met.
 Players equal on every tiebreak share a place; they are listed by name.
 """
 
@@ -40,6 +44,12 @@ class Row:
     sos: int
     dice: int
     played: int
+    adjustment: int = 0  # bonus and penalty points, already in ``score``
+
+    @property
+    def game_score(self) -> int:
+        """The score from the games alone."""
+        return self.score - self.adjustment
 
     def value(self, tiebreak: str) -> int:
         return getattr(self, tiebreak)
@@ -52,6 +62,7 @@ def standings(
     scoring: Scoring = Scoring(),
     order: Sequence[str] = DEFAULT_ORDER,
     names: Mapping[int, str] | None = None,
+    adjustments: Mapping[int, int] | None = None,
 ) -> list[Row]:
     unknown = [name for name in order if name not in TIEBREAKS]
     if unknown:
@@ -72,6 +83,9 @@ def standings(
                 dice[key] += game.dice[index]
             met[key].extend(other for other in game.players if other != key)
     sos = {key: sum(score.get(other, 0) for other in met[key]) for key in keys}
+    adjustment = {key: (adjustments or {}).get(key, 0) for key in keys}
+    for key in keys:
+        score[key] += adjustment[key]
     names = names or {}
 
     def values(key: int) -> tuple[int, ...]:
@@ -87,5 +101,15 @@ def standings(
         if current != previous:
             place = position
             previous = current
-        rows.append(Row(key=key, place=place, score=score[key], sos=sos[key], dice=dice[key], played=played[key]))
+        rows.append(
+            Row(
+                key=key,
+                place=place,
+                score=score[key],
+                sos=sos[key],
+                dice=dice[key],
+                played=played[key],
+                adjustment=adjustment[key],
+            )
+        )
     return rows

@@ -97,6 +97,8 @@ def test_create_join_submit_approve_pair_result_standings():
         "dice",
         "games",
         "dropped",
+        "adjustment",
+        "adjustments",
     ]
     rounds = json.loads(_client().get(f"/api/events/{event.slug}/rounds/1/").content)
     assert [p["table"] for p in rounds["pairings"]] == [1, 2]
@@ -365,7 +367,17 @@ def test_the_standings_columns_follow_the_events_tiebreak_order(cast):
     assert page.index("Enemy order dice destroyed") < page.index("Strength of schedule")
     data = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
     assert data["tiebreaks"] == ["score", "dice", "sos"]
-    assert list(data["standings"][0]) == ["place", "entrant", "score", "dice", "sos", "games", "dropped"]
+    assert list(data["standings"][0]) == [
+        "place",
+        "entrant",
+        "score",
+        "dice",
+        "sos",
+        "games",
+        "dropped",
+        "adjustment",
+        "adjustments",
+    ]
 
 
 def test_the_round_page_links_only_the_lists_its_reader_can_open(cast):

@@ -38,3 +38,25 @@ def test_scoring_and_bye():
 def test_unknown_tiebreak_is_refused():
     with pytest.raises(ValueError):
         standings([1], [], order=("score", "luck"))
+
+
+def test_adjustments_move_the_score_and_the_places_but_not_the_opponents_tiebreaks():
+    # 4 loses 3 points (a late list), 3 gains 2 (painting): 3 passes 1 and 2 on score.
+    rows = standings([1, 2, 3, 4], GAMES, adjustments={3: 2, 4: -3})
+    assert [(r.key, r.place, r.score, r.game_score, r.adjustment, r.sos) for r in rows] == [
+        (3, 1, 5, 3, 2, 4),
+        (1, 2, 4, 4, 0, 7),
+        (2, 3, 4, 4, 0, 4),
+        (4, 4, -3, 0, -3, 7),
+    ]
+
+
+def test_an_adjustment_can_break_a_tie_on_score():
+    games = [Game(players=(1, 2), outcomes=("draw", "draw"))]
+    rows = standings([1, 2], games, adjustments={2: 1})
+    assert [(r.key, r.place, r.score) for r in rows] == [(2, 1, 2), (1, 2, 1)]
+
+
+def test_an_adjustment_of_a_player_not_listed_is_ignored():
+    rows = standings([1], [], adjustments={9: 5})
+    assert [(r.key, r.score, r.adjustment) for r in rows] == [(1, 0, 0)]
