@@ -33,15 +33,17 @@ def _sealed_with(own: bool):
 def test_the_dashboard_and_the_sealed_list_mark_the_players_own_units(language):
     event, entrant, client = _sealed_with(own=True)
     mark = "player's entry" if language == "en" else "saisie d'un joueur"
+    # The data's unit reads in the page's language (the glossary); the player's own keeps its typed name.
+    rifles = "Rifle Squad" if language == "en" else "Escouade de fusiliers"
     client.cookies["django_language"] = language
     dashboard = client.get(f"/events/{event.slug}/manage/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     row = dashboard.split(f'id="entrant-{entrant.pk}"')[1].split("</tr>")[0]
     assert mark in row.replace("&#x27;", "'") and "Panzer IV Ausf. H" in row
-    assert "Rifle Squad" not in row  # only the own unit is named beside the mark
+    assert rifles not in row  # only the own unit is named beside the mark
     sealed = client.get(f"/events/{event.slug}/entrants/{entrant.pk}/list/").content.decode().replace("&#x27;", "'")
     line = next(tr for tr in sealed.split("<tr>") if "Panzer IV Ausf. H" in tr)
     assert mark in line
-    assert mark not in next(tr for tr in sealed.split("<tr>") if "Rifle Squad" in tr)
+    assert mark not in next(tr for tr in sealed.split("<tr>") if rifles in tr)
 
 
 def test_a_list_of_checked_data_carries_no_mark():

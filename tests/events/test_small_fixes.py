@@ -31,7 +31,8 @@ def test_the_list_picker_offers_only_lists_of_the_events_edition():
     assert "Third edition list" in page and "Second edition list" not in page
     # Posted by hand, the other edition's list is refused next to the field, and nothing is sealed.
     response = client.post(f"/events/{event.slug}/submit/", {"army_list": other.pk})
-    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    # Refused at the field, as every seal refusal is (400: the form comes back with its error).
+    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
     assert not hasattr(Entrant.objects.get(user=player), "submission")
     assert client.post(f"/events/{event.slug}/submit/", {"army_list": mine.pk}).status_code == 302
 
