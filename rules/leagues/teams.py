@@ -10,6 +10,8 @@ Team standings order teams by team points, then by the organiser's tiebreaks, ch
 - ``sos``: strength of schedule, the sum of the team points of the teams met.
 Teams equal on all of them share a place and are listed by name, then key.
 
+Individual standings are the events' standings over every player's games (``individual_games``).
+
 Pairing reuses the individual Swiss matching on team keys: each team is a Swiss player whose
 score is its team points and whose opponents are the teams it has met, so teams never meet twice.
 """
@@ -20,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.events.pairing import Pairing, SwissPlayer, first_round, swiss
-from rules.events.standings import Scoring
+from rules.events.standings import Game, Scoring
 
 DEFAULT_SCORING = Scoring()
 TEAM_TIEBREAKS = ("game_points", "games_won", "sos")
@@ -153,3 +155,13 @@ def pair_teams(
             for row in rows
         ]
     )
+
+
+def individual_games(matches: Sequence[TeamMatch]) -> list[Game]:
+    """The players' games of every team pairing, for the individual standings beside the teams'."""
+    flipped = {"win": "loss", "loss": "win", "draw": "draw"}
+    return [
+        Game(players=(game.player_a, game.player_b), outcomes=(game.outcome, flipped[game.outcome]))
+        for match in matches
+        for game in match.games
+    ]
