@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from armybuilder.leagues import views
+
+urlpatterns = [
+    path("seasons/<slug:slug>/", views.season_api, name="api-season"),
+]
