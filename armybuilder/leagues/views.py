@@ -69,6 +69,29 @@ def event_results_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
+    """The CSV's rows as JSON, for published events only (the API has no sign-in)."""
+    event = Event.objects.filter(published=True, slug=slug).first()
+    if event is None:
+        return JsonResponse({"error": "No published event has this address."}, status=404)
+    rows = [
+        {
+            "placing": p.place,
+            "player": p.name,
+            "army": p.army,
+            "wins": p.wins,
+            "draws": p.draws,
+            "losses": p.losses,
+            "points": p.score,
+        }
+        for p in services.event_placings(event)
+    ]
+    response = JsonResponse({"slug": event.slug, "results": rows}, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     profile = PlayerProfile.objects.filter(user=player).first()

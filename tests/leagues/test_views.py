@@ -7,7 +7,9 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from armybuilder.events.models import Pairing, Result, Round
 from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
@@ -159,3 +161,37 @@ def test_the_season_page_in_french(season):
     page = client.get(f"/seasons/{season.slug}/").content.decode()
     assert "Le meilleur résultat de chaque joueur compte." in page
     assert "Résultats (ceux écartés sont barrés)" in page
+
+
+def test_results_in_the_json_api_for_published_events_only(season):
+    event = season.events.get(name="January")
+    data = _client().get(f"/api/events/{event.slug}/results/").json()
+    assert [(r["placing"], r["player"], r["wins"], r["losses"], r["points"]) for r in data["results"]] == [
+        (1, "Anne", 1, 0, 3),
+        (1, "Dora", 1, 0, 3),
+        (3, "Bob", 0, 1, 0),
+        (3, "Carl", 0, 1, 0),
+    ]
+    assert "@example.org" not in str(data)
+    type(event).objects.filter(pk=event.pk).update(published=False)
+    assert _client().get(f"/api/events/{event.slug}/results/").status_code == 404
+
+
+def _field(organiser, size, day):
+    players = [make_user() for _ in range(size)]
+    return _played_event(organiser, players, ["a"] * (size // 2), day=day, name=f"Field {size}")
+
+
+def test_season_page_and_csv_queries_do_not_grow_with_the_players():
+    organiser = make_user()
+    counts = []
+    for size in (4, 16):
+        event = _field(organiser, size, datetime.date(2026, 3, size))
+        season = Season.objects.create(organiser=organiser, name=f"S{size}", edition=event.edition, published=True)
+        season.events.set([event])
+        with CaptureQueriesContext(connection) as page:
+            assert _client().get(f"/seasons/{season.slug}/").status_code == 200
+        with CaptureQueriesContext(connection) as export:
+            assert _client().get(f"/events/{event.slug}/results.csv").status_code == 200
+        counts.append((len(page), len(export)))
+    assert counts[0] == counts[1]
