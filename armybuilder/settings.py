@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "armybuilder.playsheets",
     "armybuilder.games",
     "armybuilder.events",
+    "armybuilder.leagues",
     "armybuilder.security",
     "armybuilder.site",
 ]

@@ -8,6 +8,7 @@ api_patterns = [
     path("", include("armybuilder.catalogue.api_urls")),
     path("", include("armybuilder.lists.api_urls")),
     path("", include("armybuilder.events.api_urls")),
+    path("", include("armybuilder.leagues.api_urls")),
     path("", include("armybuilder.resolver.api_urls")),
     path("", include("armybuilder.reference.api_urls")),
 ]
@@ -32,5 +33,7 @@ urlpatterns = [
     path("calc/", include("armybuilder.resolver.urls")),
     path("", include("armybuilder.playsheets.urls")),
     path("", include("armybuilder.games.urls")),
+    # Seasons, players' pages and the results CSV (under /events/<slug>/ too), before the events app.
+    path("", include("armybuilder.leagues.urls")),
     path("events/", include("armybuilder.events.urls")),
 ]

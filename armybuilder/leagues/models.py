@@ -1,0 +1,88 @@
+"""Seasons grouping events, players' pages and their ratings (the logic lives in rules/leagues/)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.reference.models import Edition
+from rules.leagues.season import DEFAULT_SCALE
+
+
+class SeasonQuerySet(models.QuerySet["Season"]):
+    def visible_to(self, user) -> SeasonQuerySet:
+        if user.is_authenticated:
+            return self.filter(models.Q(published=True) | models.Q(organiser=user))
+        return self.filter(published=True)
+
+
+class Season(models.Model):
+    """A club's or league's season: events whose placings earn points by the season's rules."""
+
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_seasons")
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="+", verbose_name=_("edition"))
+    events = models.ManyToManyField("events.Event", blank=True, related_name="seasons", verbose_name=_("events"))
+    best = models.PositiveSmallIntegerField(
+        _("results counted per player"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text=_("Each player's best results that count; empty counts them all."),
+    )
+    minimum_events = models.PositiveSmallIntegerField(
+        _("events needed to be ranked"), default=1, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    points_scale = models.PositiveIntegerField(
+        _("points for winning an event"), default=DEFAULT_SCALE, validators=[MaxValueValidator(100_000)]
+    )
+    published = models.BooleanField(_("published"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SeasonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.slug:
+            self.slug = slugify(self.name)[:70] or "season"
+            base, n = self.slug, 2
+            while Season.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+                self.slug, n = f"{base}-{n}", n + 1
+        super().save(*args, **kwargs)
+
+
+class PlayerProfile(models.Model):
+    """A player's choices about their public page."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_profile")
+    hidden = models.BooleanField(_("hide my player page"), default=False)
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+class RatingStep(models.Model):
+    """A player's rating after one day of rated games in one pool; rebuilt by ``recompute_ratings``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_steps")
+    pool = models.CharField(max_length=40)  # game system and edition, e.g. "bolt-action/v3"
+    date = models.DateField()
+    rating = models.DecimalField(max_digits=8, decimal_places=2)
+    change = models.DecimalField(max_digits=8, decimal_places=2)
+    games = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["pool", "date"]
+        constraints = [models.UniqueConstraint(fields=["user", "pool", "date"], name="one_rating_step_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.pool} {self.date}: {self.rating}"

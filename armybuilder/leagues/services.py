@@ -1,0 +1,152 @@
+"""Reading events' results for seasons, ratings, players' pages and the results export.
+
+Events are read through their own services and models, never changed from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from armybuilder.events import services as event_services
+from armybuilder.events.models import Event, Pairing, Submission
+from armybuilder.leagues.models import RatingStep, Season
+from rules.leagues import elo
+from rules.leagues.season import Placing, Row, season_standings
+
+GAME_SYSTEM = "bolt-action"
+
+
+def pool_of(edition_slug: str) -> str:
+    return f"{GAME_SYSTEM}/{edition_slug}"
+
+
+# -- One event's final table --------------------------------------------------------------------
+
+
+@dataclass
+class EventPlacing:
+    place: int
+    user_id: int
+    name: str
+    army: str
+    wins: int
+    draws: int
+    losses: int
+    score: int
+
+
+def event_placings(event: Event) -> list[EventPlacing]:
+    """The event's standings with each player's army (its name only) and win/draw/loss counts."""
+    rounds = event_services.rounds_with_pairings(event, published_only=True)
+    tally: dict[int, list[int]] = {}
+    for round_ in rounds:
+        for pairing in round_.pairings.all():
+            if pairing.is_bye:
+                tally.setdefault(pairing.player_a_id, [0, 0, 0])[0] += 1
+                continue
+            result = getattr(pairing, "result", None)
+            if result is None or not result.counts:
+                continue
+            for key, outcome in zip((pairing.player_a_id, pairing.player_b_id), result.outcomes(), strict=True):
+                tally.setdefault(key, [0, 0, 0])[("win", "draw", "loss").index(outcome)] += 1
+    armies = dict(Submission.objects.filter(entrant__event=event).values_list("entrant_id", "army_name"))
+    out = []
+    for row in event_services.event_standings(event, rounds):
+        wins, draws, losses = tally.get(row.row.key, [0, 0, 0])
+        out.append(
+            EventPlacing(
+                place=row.row.place,
+                user_id=row.entrant.user_id,
+                name=row.entrant.name,
+                army=armies.get(row.row.key, ""),
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                score=row.row.score,
+            )
+        )
+    return out
+
+
+# -- Seasons ------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeasonRow:
+    row: Row
+    name: str
+    username: str
+    events: dict[int, Event]
+
+
+def season_table(season: Season) -> list[SeasonRow]:
+    """The season's standings from the placings of its events of the season's edition."""
+    events = {e.pk: e for e in season.events.filter(edition=season.edition).order_by("date", "pk")}
+    placings = []
+    users: dict[int, tuple[str, str]] = {}
+    for event in events.values():
+        table = event_placings(event)
+        for placing in table:
+            placings.append(Placing(event.pk, event.date, placing.user_id, placing.place, len(table)))
+            users.setdefault(placing.user_id, (placing.name, ""))
+    usernames = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
+    names = {pk: name for pk, (name, _) in users.items()}
+    rows = season_standings(
+        placings, best=season.best, minimum=season.minimum_events, scale=season.points_scale, names=names
+    )
+    return [SeasonRow(row, names[row.player], usernames.get(row.player, ""), events) for row in rows]
+
+
+# -- Ratings ------------------------------------------------------------------------------------
+
+
+def rated_games() -> list[elo.RatedGame]:
+    """Every game with a counted result in a published round of an event (byes are not games)."""
+    pairings = (
+        Pairing.objects.filter(round__published=True, player_b__isnull=False, result__isnull=False)
+        .select_related("round__event__edition", "player_a", "player_b", "result")
+        .order_by("pk")
+    )
+    games = []
+    for pairing in pairings:
+        result = pairing.result
+        if not result.counts:
+            continue
+        event = pairing.round.event
+        games.append(
+            elo.RatedGame(
+                pool=pool_of(event.edition.slug),
+                date=event.date,
+                key=f"event-{event.pk}/round-{pairing.round.number}/pairing-{pairing.pk}",
+                player_a=pairing.player_a.user_id,
+                player_b=pairing.player_b.user_id,
+                outcome=result.outcomes()[0],
+            )
+        )
+    return games
+
+
+@transaction.atomic
+def recompute_ratings(games: Iterable[elo.RatedGame] | None = None) -> list[tuple[str, int, int, Decimal]]:
+    """Rebuild every rating step from the games; a summary line per pool: games, players, rating sum."""
+    games = list(rated_games() if games is None else games)
+    histories = elo.ratings(games)
+    RatingStep.objects.all().delete()
+    steps = [
+        RatingStep(user_id=user, pool=pool, date=s.date, rating=s.rating, change=s.change, games=s.games)
+        for pool, history in histories.items()
+        for user, own in history.items()
+        for s in own
+    ]
+    RatingStep.objects.bulk_create(steps, batch_size=500)
+    summary = []
+    for pool in sorted(histories):
+        count = sum(1 for game in games if game.pool == pool)
+        latest = elo.current(histories[pool])
+        summary.append((pool, count, len(latest), sum(latest.values(), Decimal(0))))
+    return summary

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from armybuilder.leagues import views
+
+urlpatterns = [
+    path("players/<str:username>/", views.player_page, name="leagues-player"),
+    path("players/<str:username>/visibility/", views.player_visibility, name="leagues-player-visibility"),
+    path("seasons/<slug:slug>/", views.season_detail, name="leagues-season"),
+    path("events/<slug:slug>/results.csv", views.event_results_csv, name="leagues-event-results-csv"),
+]

@@ -1,0 +1,1 @@
+"""Leagues across events: season points, ratings and team events (no Django)."""

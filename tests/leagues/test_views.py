@@ -1,0 +1,197 @@
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from armybuilder.events.models import Pairing, Result, Round
+from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
+from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import make_edition, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _played_event(organiser, players, outcomes, *, day, name):
+    """An event of one published round: players[0] v players[1], players[2] v players[3] ..."""
+    event = make_event(organiser, name=name, date=day, published=True)
+    entrants = [make_entrant(event, user) for user in players]
+    round_ = Round.objects.create(event=event, number=1, published=True)
+    for table, outcome in enumerate(outcomes, start=1):
+        a, b = entrants[2 * table - 2], entrants[2 * table - 1]
+        pairing = Pairing.objects.create(round=round_, table=table, player_a=a, player_b=b, position=table)
+        Result.objects.create(pairing=pairing, outcome=outcome, confirmed=True)
+    return event
+
+
+@pytest.fixture
+def season():
+    organiser = make_user("orga")
+    anne, bob, carl, dora = (make_user(n, first_name=n.title()) for n in ("anne", "bob", "carl", "dora"))
+    e1 = _played_event(organiser, [anne, bob, carl, dora], ["a", "b"], day=datetime.date(2026, 1, 10), name="January")
+    e2 = _played_event(organiser, [bob, anne], ["draw"], day=datetime.date(2026, 2, 14), name="February")
+    s = Season.objects.create(organiser=organiser, name="Club league 2026", edition=make_edition("v3"), best=1)
+    s.events.set([e1, e2])
+    return s
+
+
+def _client(user=None):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_an_unpublished_season_is_the_organisers_only(season):
+    assert _client(season.organiser).get(f"/seasons/{season.slug}/").status_code == 200
+    assert _client(make_user()).get(f"/seasons/{season.slug}/").status_code == 404
+    assert _client().get(f"/seasons/{season.slug}/").status_code == 404
+    assert _client().get(f"/api/seasons/{season.slug}/").status_code == 404
+
+
+@pytest.mark.parametrize("role", ["organiser", "other", "anonymous"])
+def test_a_published_season_shows_counted_and_dropped_results(season, role):
+    Season.objects.filter(pk=season.pk).update(published=True)
+    user = {"organiser": season.organiser, "other": make_user(), "anonymous": None}[role]
+    page = _client(user).get(f"/seasons/{season.slug}/").content.decode()
+    assert "Club league 2026" in page
+    # January: Anne beat Bob, Dora beat Carl: Anne and Dora share 1st of 4 (100), Bob and Carl 3rd (50).
+    # February: Anne and Bob draw: both 1st of 2 (100). Best 1 counts, so Anne's other 100 is dropped.
+    assert '<del class="dropped"' in page
+
+
+def test_the_season_api(season):
+    Season.objects.filter(pk=season.pk).update(published=True)
+    data = _client().get(f"/api/seasons/{season.slug}/").json()
+    table = {row["player"]: (row["place"], row["total"]) for row in data["standings"]}
+    assert table == {"Anne": (1, 100), "Bob": (1, 100), "Dora": (3, 100), "Carl": (4, 50)}
+    anne = next(row for row in data["standings"] if row["player"] == "Anne")
+    assert [(r["event"].split("-")[0], r["points"], r["counted"]) for r in anne["results"]] == [
+        ("january", 100, True),
+        ("february", 100, False),
+    ]
+    assert "@" not in str(data)  # no e-mail address
+
+
+def test_results_csv_is_public_safe_and_private_free(season):
+    event = season.events.get(name="January")
+    evil = make_user("mallory", first_name="=HYPERLINK(1)")
+    Round.objects.filter(event=event).delete()
+    entrants = list(event.entrants.order_by("pk"))
+    mallory = make_entrant(event, evil)
+    round_ = Round.objects.create(event=event, number=1, published=True)
+    p = Pairing.objects.create(round=round_, table=1, player_a=mallory, player_b=entrants[0], position=1)
+    Result.objects.create(pairing=p, outcome="a", confirmed=True)
+    response = _client().get(f"/events/{event.slug}/results.csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    text = response.content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["placing", "player", "army", "wins", "draws", "losses", "points"]
+    assert rows[1][:2] == ["1", "'=HYPERLINK(1)"]
+    assert rows[1][3:] == ["1", "0", "0", "3"]
+    assert "@example.org" not in text
+    assert "snapshot" not in text
+
+
+def test_results_csv_of_an_unpublished_event_is_the_organisers_only(season):
+    event = season.events.get(name="January")
+    type(event).objects.filter(pk=event.pk).update(published=False)
+    assert _client().get(f"/events/{event.slug}/results.csv").status_code == 404
+    assert _client(make_user()).get(f"/events/{event.slug}/results.csv").status_code == 404
+    assert _client(season.organiser).get(f"/events/{event.slug}/results.csv").status_code == 200
+
+
+def test_recompute_ratings_is_reproducible_and_shown_on_the_players_page(season, capsys):
+    call_command("recompute_ratings")
+    first = capsys.readouterr().out
+    call_command("recompute_ratings")
+    assert capsys.readouterr().out == first
+    assert "bolt-action/v3: 3 games, 4 players, ratings sum 6000.00" in first
+    # Anne beat Bob on 10 January (+16), then drew him 1516 against 1484 (−1.47).
+    assert list(RatingStep.objects.filter(user__username="anne").values_list("rating", flat=True)) == [
+        Decimal("1516.00"),
+        Decimal("1514.53"),
+    ]
+    page = _client().get("/players/anne/").content.decode()
+    assert "1514.53" in page and "January" in page and "February" in page
+
+
+@pytest.mark.parametrize("role", ["other", "anonymous"])
+def test_a_hidden_player_page_is_refused_with_words(season, role):
+    anne = season.events.first().entrants.get(user__username="anne").user
+    PlayerProfile.objects.create(user=anne, hidden=True)
+    response = _client(make_user() if role == "other" else None).get("/players/anne/")
+    assert response.status_code == 403
+    assert "has chosen to hide their player page" in response.content.decode()
+
+
+def test_the_player_hides_and_shows_their_page(season):
+    anne = season.events.first().entrants.get(user__username="anne").user
+    client = _client(anne)
+    client.post("/players/anne/visibility/", {"hidden": "1"})
+    assert PlayerProfile.objects.get(user=anne).hidden
+    assert client.get("/players/anne/").status_code == 200  # the player still sees their own page
+    assert _client().get("/players/anne/").status_code == 403
+    client.post("/players/anne/visibility/", {"hidden": "0"})
+    assert _client().get("/players/anne/").status_code == 200
+
+
+def test_nobody_else_hides_a_players_page(season):
+    assert _client(make_user()).post("/players/anne/visibility/", {"hidden": "1"}).status_code == 404
+    assert _client().post("/players/anne/visibility/", {"hidden": "1"}).status_code == 404
+    assert not PlayerProfile.objects.filter(hidden=True).exists()
+
+
+def test_an_unknown_player_is_a_404():
+    assert _client().get("/players/nobody/").status_code == 404
+
+
+def test_the_season_page_in_french(season):
+    Season.objects.filter(pk=season.pk).update(published=True)
+    client = _client()
+    client.cookies["django_language"] = "fr"
+    page = client.get(f"/seasons/{season.slug}/").content.decode()
+    assert "Le meilleur résultat de chaque joueur compte." in page
+    assert "Résultats (ceux écartés sont barrés)" in page
+
+
+def test_results_in_the_json_api_for_published_events_only(season):
+    event = season.events.get(name="January")
+    data = _client().get(f"/api/events/{event.slug}/results/").json()
+    assert [(r["placing"], r["player"], r["wins"], r["losses"], r["points"]) for r in data["results"]] == [
+        (1, "Anne", 1, 0, 3),
+        (1, "Dora", 1, 0, 3),
+        (3, "Bob", 0, 1, 0),
+        (3, "Carl", 0, 1, 0),
+    ]
+    assert "@example.org" not in str(data)
+    type(event).objects.filter(pk=event.pk).update(published=False)
+    assert _client().get(f"/api/events/{event.slug}/results/").status_code == 404
+
+
+def _field(organiser, size, day):
+    players = [make_user() for _ in range(size)]
+    return _played_event(organiser, players, ["a"] * (size // 2), day=day, name=f"Field {size}")
+
+
+def test_season_page_and_csv_queries_do_not_grow_with_the_players():
+    organiser = make_user()
+    counts = []
+    for size in (4, 16):
+        event = _field(organiser, size, datetime.date(2026, 3, size))
+        season = Season.objects.create(organiser=organiser, name=f"S{size}", edition=event.edition, published=True)
+        season.events.set([event])
+        with CaptureQueriesContext(connection) as page:
+            assert _client().get(f"/seasons/{season.slug}/").status_code == 200
+        with CaptureQueriesContext(connection) as export:
+            assert _client().get(f"/events/{event.slug}/results.csv").status_code == 200
+        counts.append((len(page), len(export)))
+    assert counts[0] == counts[1]
