@@ -30,9 +30,9 @@ from django.utils.html import strip_tags
 from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.catalogue.mounts import mount_label
+from armybuilder.lists.armament import armament
 from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
 from armybuilder.reference.models import Edition
-from armybuilder.resolver.adapters import armament
 from armydata import untrusted
 from rules.army import own_units as own_rules
 from rules.army.model import QUALITIES, ListSummary

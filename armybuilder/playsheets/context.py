@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
 from armybuilder.catalogue.mounts import mount_label
+from armybuilder.lists.armament import armament
 from armybuilder.lists.models import ArmyList, Entry
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
-from armybuilder.resolver.adapters import armament
 from armybuilder.resolver.national import card_entry_line as national_entry_line
 from armybuilder.resolver.national import card_line as national_card_line
 from armybuilder.resolver.national import card_rules as national_unit_rules
@@ -391,7 +391,7 @@ def _rank_label(officer: OfficerEffect) -> str:
 
 
 def entry_lines(entry: Entry) -> list[tuple[Weapon, dict]]:
-    """What the entry fires with, as the odds and game day load it (``resolver.adapters.armament``):
+    """What the entry fires with, as the odds and game day load it (``lists.armament.armament``):
     one line per mount for a vehicle (``Unit.weapon_lines``), else one per weapon its men carry
     after its taken options (per-man swaps, whole-unit swaps, teams added); ``count`` is how many."""
     return [(armed.weapon, armed.line) for armed in armament(entry)]

@@ -12,7 +12,14 @@ from tests.architecture.imports import circles, import_graph
 # Lower rooms first: an app may import from its own room and the rooms before it, never after.
 LAYERS = (
     ("rules", "armydata"),
-    ("armybuilder.security", "armybuilder.http", "armybuilder.stamps", "armybuilder.jobs", "armybuilder.worker"),
+    (
+        "armybuilder.security",
+        "armybuilder.http",
+        "armybuilder.stamps",
+        "armybuilder.jobs",
+        "armybuilder.worker",
+        "armybuilder.localised",
+    ),
     ("armybuilder.reference",),
     ("armybuilder.catalogue",),
     ("armybuilder.lists",),
@@ -21,6 +28,7 @@ LAYERS = (
     ("armybuilder.playsheets",),
     ("armybuilder.games",),
     ("armybuilder.events",),
+    ("armybuilder.leagues",),
     ("armybuilder.accounts", "armybuilder.site", "armybuilder.urls", "armybuilder.settings", "armybuilder.wsgi"),
 )
 

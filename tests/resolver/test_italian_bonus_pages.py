@@ -57,7 +57,7 @@ def test_a_fanatic_or_stubborn_target_ignores_its_pins_on_the_check(client, char
 def test_the_notes_are_in_french(client, charts):
     french = {"Accept-Language": "fr"}
     html = client.get(f"/calc/shooting/?{RIFLES.format(ed='v2')}&fire_and_manoeuvre=on", headers=french).text
-    assert "Pas de −1 pour le mouvement : Tir et mouvement (Combattere) (Rifle)" in html  # the chart's name
+    assert "Pas de −1 pour le mouvement : Tir et mouvement (Combattere) (Fusil)" in html  # the chart's name, in French
     assert "Tir et mouvement (Bersaglieri, Combattere) : les fusils avancent sans le −1" in html
     html = client.get(f"/calc/shooting/?{FOUR}&target_unit_rule=stubborn", headers=french).text
     assert "Les marqueurs ne comptent pas pour ses tests de moral : Tenace (Obbedire)" in html
