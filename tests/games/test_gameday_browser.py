@@ -354,6 +354,7 @@ def test_logout_takes_the_waiting_actions_and_the_kept_board_with_it(
     Game.objects.filter(pk=game.pk).update(revision=5)  # the game moved on elsewhere: the queue stays
     context.set_offline(False)
     wait_until(page, "() => !document.getElementById('offline-conflict').hidden", timeout=20)
+    page.locator("[data-nav-menu] > summary").click()  # on a phone, "Log out" is in the header's menu
     with page.expect_navigation():
         page.locator("form[action='/accounts/logout/'] button").first.click()
     assert page.evaluate(mine) == []

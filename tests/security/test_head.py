@@ -68,8 +68,14 @@ def _url(route: str, world) -> str:
         "number": "1",
         "pairing_id": "1",
         "entrant_id": "1",
+        "adjustment_id": "1",
+        "kind": "md",  # the forum exports (a regular-expression route)
+        "username": "alice",
         "token": "no-such-token" if pdf else (game.share_token if route.startswith("g/") else army_list.share_token),
     }
+    if route.startswith("^"):  # a re_path: each named group becomes its value, escapes their character
+        route = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m.group(1)], route.strip("^$"))
+        return "/" + re.sub(r"\\(.)", r"\1", route)
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)
 
 
