@@ -115,6 +115,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             result_data = {
                 "outcomes": [first, second],
                 "order_dice_destroyed": [result.dice_a, result.dice_b],
+                "turns_played": result.turns,
                 "confirmed": result.counts,
                 "by_organiser": result.by_organiser,
                 "mission": result.mission,

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.events.models import ADJUSTMENT_LIMIT, Adjustment, Event, Outcome
+from armybuilder.events.models import ADJUSTMENT_LIMIT, MAX_TURNS, Adjustment, Event, Outcome
 from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
 from rules.events.missions import find as find_mission
 from rules.events.missions import parse as parse_missions
@@ -135,6 +135,14 @@ class ResultForm(forms.Form):
     outcome = forms.ChoiceField(label=_("Result"), choices=Outcome.choices, widget=forms.RadioSelect)
     dice_a = forms.IntegerField(label=_("Order dice destroyed by player A"), min_value=0, max_value=200, initial=0)
     dice_b = forms.IntegerField(label=_("Order dice destroyed by player B"), min_value=0, max_value=200, initial=0)
+    turns = forms.IntegerField(
+        label=_("Turns played"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TURNS,
+        help_text=_("Optional."),
+        error_messages={"invalid": _("Enter a whole number of turns.")},
+    )
 
     def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
         """``names``: the pairing's two players, so the choices say who won rather than "player A"."""

@@ -30,6 +30,7 @@ from rules.events import legality
 from rules.events import missions as missions_rules
 from rules.events import timer as round_timer
 from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
+from rules.game.engine import summarise
 
 ROUNDS_MAX = 12
 
@@ -153,6 +154,9 @@ class Entrant(models.Model):
     # The first round the player is no longer paired in (their earlier games still count, and they
     # stay in the standings marked as dropped). Null with ``dropped``: dropped before any round.
     dropped_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Check-in on the day: once the organiser has checked anyone in, only checked-in players are
+    # paired, so a no-show never gets a game and a late arrival is paired from the next round.
+    checked_in = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -284,8 +288,9 @@ class Pairing(models.Model):
         return f"{self.round}: {self.player_a} v {self.player_b or 'bye'}"
 
     def proposed_result(self) -> dict[str, object] | None:
-        """The finished game's result as this pairing's: the outcome and the order dice each player
-        destroyed (the dice of the enemy units destroyed in the game), or None while it is playing.
+        """The finished game's result as this pairing's: the outcome, the order dice each player
+        destroyed (the dice of the enemy units destroyed in the game) and the turns played, or None
+        while it is playing.
 
         The game's side a is whoever started it. Replays the game's state (two queries and fewer than
         ``SNAPSHOT_EVERY`` actions), so the round page asks only for the viewer's own pairings.
@@ -299,11 +304,12 @@ class Pairing(models.Model):
         else:
             outcome = Outcome.A_WINS if (game.result == "a") == starter_is_a else Outcome.B_WINS
         state = game.state(log=False)
+        turns = summarise(state).turns_played
         lost = {side: sum(u.setup.dice for u in state.side_units(side) if u.destroyed) for side in ("a", "b")}
         # What a side destroyed is what the other side lost.
         by_starter, by_other = lost["b"], lost["a"]
         dice_a, dice_b = (by_starter, by_other) if starter_is_a else (by_other, by_starter)
-        return {"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b}
+        return {"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "turns": turns or None}
 
     @property
     def is_bye(self) -> bool:
@@ -324,6 +330,9 @@ class Outcome(models.TextChoices):
     DRAW = "draw", _("Draw")
 
 
+MAX_TURNS = 12  # a game lasts six turns, sometimes a seventh; room for a mission's own length
+
+
 class Result(models.Model):
     """A pairing's result: entered by one player, confirmed by the other, or set by the organiser."""
 
@@ -331,6 +340,8 @@ class Result(models.Model):
     outcome = models.CharField(max_length=4, choices=Outcome.choices)
     dice_a = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
     dice_b = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
+    # Turns played, as Bolt Action results record it; optional (null: not said).
+    turns = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_TURNS)])
     entered_by = models.ForeignKey(Entrant, null=True, on_delete=models.SET_NULL, related_name="+")
     confirmed = models.BooleanField(default=False)
     by_organiser = models.BooleanField(default=False)

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from armybuilder.events.models import (
@@ -298,6 +298,33 @@ def reinstate(event: Event, entrant_id: int) -> Entrant:
     return entrant
 
 
+def check_in(event: Event, entrant_id: int, present: bool) -> Entrant:
+    """Mark the entrant as at the venue (or take it back); pairing reads it from the next round."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    entrant.checked_in = present
+    entrant.save(update_fields=["checked_in", "updated_at"])
+    return entrant
+
+
+def pairable(event: Event, number: int) -> QuerySet[Entrant]:
+    """Who is paired in round ``number``: approved and not dropped by then; once the organiser has
+    checked anyone in, also present: checked in, or paired in an earlier round (a player who has
+    played is there; checking in a late arrival mid-event leaves everyone else paired)."""
+    players = Entrant.objects.filter(event=event, submission__status=Submission.Status.APPROVED).filter(
+        Q(dropped=False) | Q(dropped_from__gt=number)
+    )
+    if Entrant.objects.filter(event=event, checked_in=True).exists():
+        earlier = Pairing.objects.filter(round__event=event)
+        players = players.filter(
+            Q(checked_in=True)
+            | Q(pk__in=earlier.values("player_a"))
+            | Q(pk__in=earlier.exclude(player_b=None).values("player_b"))
+        )
+    return players
+
+
 # -- Rounds -----------------------------------------------------------------------------------
 
 
@@ -318,11 +345,7 @@ def pair_next_round(event: Event) -> Round:
             if not pairing.is_bye and not (getattr(pairing, "result", None) and pairing.result.counts):
                 raise EventError("results-missing")
     number = len(rounds) + 1
-    players = list(
-        Entrant.objects.filter(event=event, submission__status=Submission.Status.APPROVED)
-        .filter(Q(dropped=False) | Q(dropped_from__gt=number))
-        .values_list("pk", "submission__army_slug")
-    )
+    players = list(pairable(event, number).values_list("pk", "submission__army_slug"))
     if len(players) < 2:
         raise EventError("too-few")
     keys = [pk for pk, _slug in players]
@@ -437,6 +460,7 @@ def revert_round(event: Event, number: int) -> SetAsideResults:
             "outcome": result.outcome,
             "dice_a": result.dice_a,
             "dice_b": result.dice_b,
+            "turns": result.turns,
             "confirmed": result.confirmed,
             "by_organiser": result.by_organiser,
         }
@@ -538,7 +562,9 @@ def timer_action(round_: Round, action: str, minutes: int | None = None) -> Roun
 # -- Results ----------------------------------------------------------------------------------
 
 
-def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, dice_b: int) -> Result:
+def enter_result(
+    pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, dice_b: int, turns: int | None = None
+) -> Result:
     """A player of the pairing says how it went; it waits for the other's confirmation."""
     if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
         raise EventError("not-your-game")
@@ -555,6 +581,7 @@ def enter_result(pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, 
             "outcome": outcome,
             "dice_a": dice_a,
             "dice_b": dice_b,
+            "turns": turns,
             "entered_by": entrant,
             "confirmed": False,
             "mission": pairing.round.mission,
@@ -575,7 +602,7 @@ def confirm_result(pairing: Pairing, entrant: Entrant) -> Result:
     return result
 
 
-def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) -> Result:
+def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int, turns: int | None = None) -> Result:
     if pairing.is_bye:
         raise EventError("bye")
     result, _created = Result.objects.update_or_create(
@@ -584,6 +611,7 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int) ->
             "outcome": outcome,
             "dice_a": dice_a,
             "dice_b": dice_b,
+            "turns": turns,
             "by_organiser": True,
             "confirmed": True,
             "mission": pairing.round.mission,

@@ -30,6 +30,7 @@ urlpatterns = [
     path("<slug:slug>/manage/entrants/<int:entrant_id>/judge/", views.judge, name="events-judge"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/drop/", views.drop, name="events-drop"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/reinstate/", views.reinstate, name="events-reinstate"),
+    path("<slug:slug>/manage/entrants/<int:entrant_id>/check-in/", views.check_in, name="events-check-in"),
     path("<slug:slug>/manage/adjustments/", views.add_adjustment, name="events-adjust"),
     path(
         "<slug:slug>/manage/adjustments/<int:adjustment_id>/remove/",

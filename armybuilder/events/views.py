@@ -300,6 +300,7 @@ def _dashboard(
         "current": current,
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
+        "checked_in": sum(1 for row in rows if row.entrant.checked_in),
         "can_drop": first <= last,
         "adjustment_form": adjustment_form or _adjustment_form(event, rows),
         "adjustments": Adjustment.objects.filter(entrant__event=event).select_related("entrant__user"),
@@ -344,6 +345,18 @@ def reinstate(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
     message = _("%(name)s is back: they are paired again from the next round.") % {"name": entrant.name}
     _attempt(request, services.reinstate, event, entrant.pk, success=message)
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def check_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Check a player in at the venue (``on=1``) or take it back (``on=0``)."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    present = request.POST.get("on") == "1"
+    message = _("%(name)s is checked in.") if present else _("%(name)s is no longer checked in.")
+    _attempt(request, services.check_in, event, entrant.pk, present, success=message % {"name": entrant.name})
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
 
 
@@ -776,7 +789,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         for pairing in round_.pairings.all():
             result = getattr(pairing, "result", None)
             if pairing.is_bye:
-                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", True, ""])
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", "", True, ""])
                 continue
             outcome = result.outcomes() if result else ("", "")
             rows.append(
@@ -789,6 +802,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     outcome[1],
                     result.dice_a if result else "",
                     result.dice_b if result else "",
+                    result.turns if result and result.turns is not None else "",
                     bool(result and result.counts),
                     result.mission if result else round_.mission,
                 ]
@@ -802,6 +816,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         "result_b",
         "dice_a",
         "dice_b",
+        "turns",
         "counts",
         "mission",
     ]

@@ -85,13 +85,25 @@ def test_results_and_standings_hold_the_rounds(played):
     event, organiser = played
     client = _organiser(organiser)
     results = _rows(client.get(f"/events/{event.slug}/manage/results.csv"))
-    header = ["round", "table", "player_a", "player_b", "result_a", "result_b", "dice_a", "dice_b", "counts", "mission"]
+    header = [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "result_a",
+        "result_b",
+        "dice_a",
+        "dice_b",
+        "turns",
+        "counts",
+        "mission",
+    ]
     assert results[0] == header
     assert len(results) == 3  # one game and one bye
     game = next(row for row in results[1:] if row[4] != "bye")
-    assert (game[1], game[4], game[5], game[6], game[7], game[8]) == ("1", "win", "loss", "3", "1", "yes")
+    assert (game[1], game[4], game[5], game[6], game[7], game[8], game[9]) == ("1", "win", "loss", "3", "1", "", "yes")
     bye = next(row for row in results[1:] if row[4] == "bye")
-    assert bye[3] == "" and bye[8] == "yes"
+    assert bye[3] == "" and bye[9] == "yes"
     standings = _rows(client.get(f"/events/{event.slug}/manage/standings.csv"))
     assert standings[0] == ["place", "player", "score", "sos", "dice", "games", "bonus_penalty"]
     assert [row[2] for row in standings[1:]] == ["3", "3", "0"]

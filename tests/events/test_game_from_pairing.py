@@ -93,6 +93,8 @@ def test_the_proposed_result_carries_the_order_dice_each_player_destroyed(starte
     # The starter (game side a) destroys three of the other's units and loses one, then wins.
     _remove(game, "b", 3)
     _remove(game, "a", 1)
+    for _turn in range(2):  # turns 1 and 2 end; the game ends in its third
+        game_act(game=game, build=lambda state: Action("end_turn", data={"force": True}))
     game_act(game=game, build=lambda state: Action("end_game", data={"result": "a", "scenario": ""}))
     by_starter, by_other = (3, 1)
     dice_a, dice_b = (by_starter, by_other) if starter_seat == "a" else (by_other, by_starter)
@@ -101,12 +103,15 @@ def test_the_proposed_result_carries_the_order_dice_each_player_destroyed(starte
         assert re.findall(r'<input type="radio" name="outcome" value="(\w+)"[^>]*\bchecked\b', page) == [starter_seat]
         assert re.search(rf'name="dice_a" value="{dice_a}"', page), page
         assert re.search(rf'name="dice_b" value="{dice_b}"', page), page
+        assert re.search(r'name="turns" value="3"', page), page
     # Sent as proposed, it is the pairing's result.
     client = _client(pairing.player_a.user)
-    form = {"outcome": starter_seat, "dice_a": dice_a, "dice_b": dice_b}
+    form = {"outcome": starter_seat, "dice_a": dice_a, "dice_b": dice_b, "turns": 3}
     client.post(f"/events/{event.slug}/pairings/{pairing.pk}/result/", form)
     result = Result.objects.get(pairing=pairing)
-    assert (result.outcome, result.dice_a, result.dice_b) == (starter_seat, dice_a, dice_b)
+    assert (result.outcome, result.dice_a, result.dice_b, result.turns) == (starter_seat, dice_a, dice_b, 3)
+    page = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
+    assert "3 turns" in page
 
 
 def test_a_game_still_playing_proposes_nothing(pairing):

@@ -67,3 +67,26 @@ def test_penalty_missions_and_a_round_taken_back_on_a_phone(django_db_setup, liv
     expect(page.locator("body")).to_contain_text("Round 1 is a draft again: 1 result was set aside.")
     _fits(page)
     assert not Round.objects.get(pk=round_.pk).published
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_checking_players_in_on_a_phone(django_db_setup, live_server, new_browser_context):
+    event = make_event(make_user("orga"), published=True, rounds=3)
+    entrants = [make_entrant(event, make_user(name)) for name in ("anna", "boris", "carla")]
+    context = new_browser_context(viewport=PHONE)
+    log_in(context, live_server, event.organiser)
+    page = context.new_page()
+    page.goto(f"/events/{event.slug}/manage/")
+    _fits(page)
+    page.get_by_role("button", name="Check in boris").click()
+    row = page.locator(f"#entrant-{entrants[1].pk}")
+    expect(row).to_contain_text("Checked in")
+    expect(page.locator("body")).to_contain_text("boris is checked in.")
+    expect(page.locator("h2", has_text="checked in")).to_contain_text("1 checked in")
+    _fits(page)
+    entrants[1].refresh_from_db()
+    assert entrants[1].checked_in
+    page.get_by_role("button", name="Undo check-in boris").click()
+    expect(page.locator("body")).to_contain_text("boris is no longer checked in.")
+    expect(page.get_by_role("button", name="Check in boris")).to_be_visible()

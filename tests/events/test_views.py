@@ -263,6 +263,26 @@ def test_bad_result_input_is_refused_with_a_message(cast):
     assert not Result.objects.exists()
 
 
+@pytest.mark.parametrize("turns", ["0", "13", "six", "-1"])
+def test_turns_outside_a_game_are_refused(cast, turns):
+    url = f"/events/{cast['event'].slug}/pairings/{cast['pairing'].pk}/result/"
+    form = {"outcome": "a", "dice_a": "2", "dice_b": "1", "turns": turns}
+    response = _client(cast["me"].user).post(url, form, follow=True)
+    assert "The result was not recorded" in response.content.decode()
+    assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize(("turns", "kept"), [("6", 6), ("", None)])
+def test_turns_played_are_kept_or_left_unsaid(cast, turns, kept):
+    url = f"/events/{cast['event'].slug}/pairings/{cast['pairing'].pk}/result/"
+    form = {"outcome": "a", "dice_a": "2", "dice_b": "1", "turns": turns}
+    _client(cast["me"].user).post(url, form)
+    assert Result.objects.get().turns == kept
+    data = _client().get(f"/api/events/{cast['event'].slug}/rounds/1/").json()
+    played = [p["result"] for p in data["pairings"] if p["result"] and not p["result"].get("bye")]
+    assert [r["turns_played"] for r in played] == [kept]
+
+
 def test_french_pages(cast):
     event = cast["event"]
     other_army = make_army(edition=make_edition("v3"), name="Italie")
