@@ -233,6 +233,16 @@ class Submission(models.Model):
         return read_sealed(self.snapshot, name=name)
 
 
+class Seal(models.Model):
+    """One sealing of a list (the submission keeps only the last): what the daily limit counts."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sealed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.sealed_at:%Y-%m-%d %H:%M}"
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()

@@ -52,6 +52,7 @@ from armybuilder.events.models import (
     Pairing,
     Result,
     Round,
+    Seal,
     SetAsideResults,
     Submission,
     Tiebreak,
@@ -134,6 +135,7 @@ def index(request: HttpRequest) -> HttpResponse:
 # Per account and per day: a club or a tournament organiser stays far below; a script does not.
 EVENTS_PER_DAY = 10
 JOINS_PER_DAY = 30
+SEALS_PER_DAY = 60  # a player re-sealing after each change stays far below
 
 
 def _since_yesterday():
@@ -232,6 +234,13 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         ArmyList.objects.active().filter(owner=request.user, edition_id=event.edition_id).values_list("pk", "name")
     )
     form = SubmitForm(request.POST or None, lists=lists)
+    sealed = Seal.objects.filter(user=request.user, sealed_at__gte=_since_yesterday())
+    if request.method == "POST" and form.is_valid() and sealed.count() >= SEALS_PER_DAY:
+        message = _(
+            "You have submitted %(n)s lists in the last 24 hours, the most one account may: try again tomorrow."
+        )
+        form.add_error("army_list", message % {"n": SEALS_PER_DAY})
+        return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists}, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             services.seal(entrant, form.cleaned_data["army_list"])
@@ -239,6 +248,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
             # Refused with words next to the choice, the form kept, never a 500.
             form.add_error("army_list", str(ERRORS.get(error.code, error.code)))
         else:
+            Seal.objects.create(user=request.user)
             messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
             marker.remember(request, form.cleaned_data["army_list"])
             return redirect("events-event", slug=event.slug)
