@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from armybuilder.events.models import Entrant, Event
 from armybuilder.leagues import exports, services
+from armybuilder.leagues.forms import SeasonForm
 from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
 
 
@@ -22,6 +27,55 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     rows = services.season_table(season)
     events = list(season.events.filter(edition=season.edition).order_by("date", "pk"))
     return render(request, "leagues/season.html", {"season": season, "rows": rows, "events": events})
+
+
+# Per account and per day, as for events: a club stays far below; a script does not.
+SEASONS_PER_DAY = 10
+
+
+@require_safe
+def season_index(request: HttpRequest) -> HttpResponse:
+    organised = []
+    if request.user.is_authenticated:
+        organised = list(Season.objects.filter(organiser=request.user).select_related("edition"))
+    published = list(Season.objects.filter(published=True).select_related("edition")[:50])
+    return render(request, "leagues/seasons.html", {"organised": organised, "published": published})
+
+
+@login_required
+def season_new(request: HttpRequest) -> HttpResponse:
+    form = SeasonForm(request.POST or None, user=request.user)
+    status = 200
+    if request.method == "POST":
+        since = timezone.now() - timedelta(days=1)
+        if Season.objects.filter(organiser=request.user, created_at__gte=since).count() >= SEASONS_PER_DAY:
+            message = _(
+                "You have created %(n)s seasons in the last 24 hours, the most one account may: try again tomorrow."
+            )
+            form.add_error(None, message % {"n": SEASONS_PER_DAY})
+            status = 429
+        elif form.is_valid():
+            form.instance.organiser = request.user
+            season = form.save()
+            messages.success(request, _("The season is created."))
+            return redirect("leagues-season", slug=season.slug)
+        else:
+            status = 400
+    return render(request, "leagues/season_form.html", {"form": form, "season": None}, status=status)
+
+
+@login_required
+def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """The season's organiser changes its rules and events; anyone else gets a 404."""
+    season = get_object_or_404(Season, slug=slug, organiser=request.user)
+    form = SeasonForm(request.POST or None, instance=season, user=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("The season is saved."))
+            return redirect("leagues-season", slug=season.slug)
+        return render(request, "leagues/season_form.html", {"form": form, "season": season}, status=400)
+    return render(request, "leagues/season_form.html", {"form": form, "season": season})
 
 
 @require_safe
