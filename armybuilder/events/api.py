@@ -116,6 +116,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "outcomes": [first, second],
                 "order_dice_destroyed": [result.dice_a, result.dice_b],
                 "turns_played": result.turns,
+                "points_destroyed": None if result.points_a is None else [result.points_a, result.points_b],
                 "confirmed": result.counts,
                 "by_organiser": result.by_organiser,
                 "mission": result.mission,

@@ -10,7 +10,14 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.events.models import ADJUSTMENT_LIMIT, MAX_TURNS, Adjustment, Event, Outcome
+from armybuilder.events.models import (
+    ADJUSTMENT_LIMIT,
+    MAX_POINTS_DESTROYED,
+    MAX_TURNS,
+    Adjustment,
+    Event,
+    Outcome,
+)
 from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
 from rules.events.missions import find as find_mission
 from rules.events.missions import parse as parse_missions
@@ -19,6 +26,8 @@ from rules.events.timer import ADD_MAX, LENGTH_MAX
 TIEBREAK_ORDERS = [
     ("score,sos,dice", _("Score, then strength of schedule, then enemy order dice destroyed")),
     ("score,dice,sos", _("Score, then enemy order dice destroyed, then strength of schedule")),
+    ("score,sos,points", _("Score, then strength of schedule, then points of enemy units destroyed")),
+    ("score,points,sos", _("Score, then points of enemy units destroyed, then strength of schedule")),
 ]
 
 
@@ -144,10 +153,22 @@ class ResultForm(forms.Form):
         error_messages={"invalid": _("Enter a whole number of turns.")},
     )
 
-    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
-        """``names``: the pairing's two players, so the choices say who won rather than "player A"."""
+    points_a = forms.IntegerField(
+        label=_("Points of enemy units destroyed by player A"), min_value=0, max_value=MAX_POINTS_DESTROYED, initial=0
+    )
+    points_b = forms.IntegerField(
+        label=_("Points of enemy units destroyed by player B"), min_value=0, max_value=MAX_POINTS_DESTROYED, initial=0
+    )
+
+    def __init__(
+        self, *args: Any, names: tuple[str, str] | None = None, with_points: bool = False, **kwargs: Any
+    ) -> None:
+        """``names``: the pairing's two players, so the choices say who won rather than "player A";
+        ``with_points``: the event ranks by the points of enemy units destroyed, so they are asked."""
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if not with_points:
+            del self.fields["points_a"], self.fields["points_b"]
         if names is not None:
             first, second = names
             self.fields["outcome"].choices = [
@@ -157,6 +178,10 @@ class ResultForm(forms.Form):
             ]
             self.fields["dice_a"].label = _("Order dice destroyed by %(name)s") % {"name": first}
             self.fields["dice_b"].label = _("Order dice destroyed by %(name)s") % {"name": second}
+            if with_points:
+                label = _("Points of enemy units destroyed by %(name)s")
+                self.fields["points_a"].label = label % {"name": first}
+                self.fields["points_b"].label = label % {"name": second}
 
 
 class SwapForm(forms.Form):

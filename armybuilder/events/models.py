@@ -39,6 +39,7 @@ class Tiebreak(models.TextChoices):
     SCORE = "score", _("Total score")
     SOS = "sos", _("Strength of schedule")
     DICE = "dice", _("Enemy order dice destroyed")
+    POINTS = "points", _("Points of enemy units destroyed")
 
 
 def _new_seed() -> str:
@@ -118,6 +119,11 @@ class Event(models.Model):
     def tiebreak_order(self) -> tuple[str, ...]:
         keys = tuple(key for key in self.tiebreaks.split(",") if key in TIEBREAKS)
         return keys or DEFAULT_ORDER
+
+    @property
+    def ranks_by_points(self) -> bool:
+        """Whether results record the points of enemy units destroyed (a tiebreak of the event)."""
+        return "points" in self.tiebreak_order
 
     def mission_list(self) -> list[missions_rules.Mission]:
         return [missions_rules.Mission(tuple(str(part) for part in parts)) for parts in self.missions or ()]
@@ -298,9 +304,9 @@ class Pairing(models.Model):
         return f"{self.round}: {self.player_a} v {self.player_b or 'bye'}"
 
     def proposed_result(self) -> dict[str, object] | None:
-        """The finished game's result as this pairing's: the outcome, the order dice each player
-        destroyed (the dice of the enemy units destroyed in the game) and the turns played, or None
-        while it is playing.
+        """The finished game's result as this pairing's: the outcome, the order dice and the points
+        each player destroyed (those of the enemy units destroyed in the game) and the turns played,
+        or None while it is playing.
 
         The game's side a is whoever started it. Replays the game's state (two queries and fewer than
         ``SNAPSHOT_EVERY`` actions), so the round page asks only for the viewer's own pairings.
@@ -315,11 +321,15 @@ class Pairing(models.Model):
             outcome = Outcome.A_WINS if (game.result == "a") == starter_is_a else Outcome.B_WINS
         state = game.state(log=False)
         turns = summarise(state).turns_played
-        lost = {side: sum(u.setup.dice for u in state.side_units(side) if u.destroyed) for side in ("a", "b")}
-        # What a side destroyed is what the other side lost.
-        by_starter, by_other = lost["b"], lost["a"]
-        dice_a, dice_b = (by_starter, by_other) if starter_is_a else (by_other, by_starter)
-        return {"outcome": outcome, "dice_a": dice_a, "dice_b": dice_b, "turns": turns or None}
+        # What a side destroyed is what the other side lost: its order dice and its points.
+        proposal: dict[str, object] = {"outcome": outcome, "turns": turns or None}
+        for figure, of_unit in (("dice", lambda u: u.setup.dice), ("points", lambda u: u.setup.points)):
+            lost = {side: sum(of_unit(u) for u in state.side_units(side) if u.destroyed) for side in ("a", "b")}
+            by_starter, by_other = lost["b"], lost["a"]
+            proposal[f"{figure}_a"], proposal[f"{figure}_b"] = (
+                (by_starter, by_other) if starter_is_a else (by_other, by_starter)
+            )
+        return proposal
 
     @property
     def is_bye(self) -> bool:
@@ -341,6 +351,7 @@ class Outcome(models.TextChoices):
 
 
 MAX_TURNS = 12  # a game lasts six turns, sometimes a seventh; room for a mission's own length
+MAX_POINTS_DESTROYED = 100_000  # far above any army Muster stores
 
 
 class Result(models.Model):
@@ -350,6 +361,9 @@ class Result(models.Model):
     outcome = models.CharField(max_length=4, choices=Outcome.choices)
     dice_a = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
     dice_b = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(200)])
+    # Points of the enemy units each player destroyed: recorded where the event ranks by them.
+    points_a = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_POINTS_DESTROYED)])
+    points_b = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_POINTS_DESTROYED)])
     # Turns played, as Bolt Action results record it; optional (null: not said).
     turns = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_TURNS)])
     entered_by = models.ForeignKey(Entrant, null=True, on_delete=models.SET_NULL, related_name="+")

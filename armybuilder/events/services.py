@@ -203,6 +203,7 @@ def _games(rounds: list[Round]) -> list[Game]:
                         players=(pairing.player_a_id, pairing.player_b_id),
                         outcomes=result.outcomes(),
                         dice=(result.dice_a, result.dice_b),
+                        points=(result.points_a or 0, result.points_b or 0),
                     )
                 )
     return games
@@ -461,6 +462,8 @@ def revert_round(event: Event, number: int) -> SetAsideResults:
             "dice_a": result.dice_a,
             "dice_b": result.dice_b,
             "turns": result.turns,
+            "points_a": result.points_a,
+            "points_b": result.points_b,
             "confirmed": result.confirmed,
             "by_organiser": result.by_organiser,
         }
@@ -563,7 +566,14 @@ def timer_action(round_: Round, action: str, minutes: int | None = None) -> Roun
 
 
 def enter_result(
-    pairing: Pairing, entrant: Entrant, outcome: str, dice_a: int, dice_b: int, turns: int | None = None
+    pairing: Pairing,
+    entrant: Entrant,
+    outcome: str,
+    dice_a: int,
+    dice_b: int,
+    turns: int | None = None,
+    points_a: int | None = None,
+    points_b: int | None = None,
 ) -> Result:
     """A player of the pairing says how it went; it waits for the other's confirmation."""
     if pairing.is_bye or pairing.seat_of(entrant.pk) is None or not pairing.round.published:
@@ -582,6 +592,8 @@ def enter_result(
             "dice_a": dice_a,
             "dice_b": dice_b,
             "turns": turns,
+            "points_a": points_a,
+            "points_b": points_b,
             "entered_by": entrant,
             "confirmed": False,
             "mission": pairing.round.mission,
@@ -602,7 +614,15 @@ def confirm_result(pairing: Pairing, entrant: Entrant) -> Result:
     return result
 
 
-def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int, turns: int | None = None) -> Result:
+def override_result(
+    pairing: Pairing,
+    outcome: str,
+    dice_a: int,
+    dice_b: int,
+    turns: int | None = None,
+    points_a: int | None = None,
+    points_b: int | None = None,
+) -> Result:
     if pairing.is_bye:
         raise EventError("bye")
     result, _created = Result.objects.update_or_create(
@@ -612,6 +632,8 @@ def override_result(pairing: Pairing, outcome: str, dice_a: int, dice_b: int, tu
             "dice_a": dice_a,
             "dice_b": dice_b,
             "turns": turns,
+            "points_a": points_a,
+            "points_b": points_b,
             "by_organiser": True,
             "confirmed": True,
             "mission": pairing.round.mission,

@@ -580,7 +580,9 @@ def _round_page(
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
         # Ids unique on the page: each pairing has its own result form.
         names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
-        pairing.form = ResultForm(auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names)
+        pairing.form = ResultForm(
+            auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names, with_points=event.ranks_by_points
+        )
     timer = round_.timer()
     context = {
         "event": event,
@@ -652,12 +654,16 @@ def _seated(request: HttpRequest, event: Event, pairing_id: int) -> tuple[Pairin
     return pairing, entrant
 
 
-def _result_form(request: HttpRequest) -> ResultForm | None:
+def _result_form(request: HttpRequest, event: Event) -> ResultForm | None:
     """The posted result, or None with the error message said when it does not parse."""
-    form = ResultForm(request.POST)
+    form = ResultForm(request.POST, with_points=event.ranks_by_points)
     if form.is_valid():
         return form
-    messages.error(request, _("The result was not recorded: choose a result and whole numbers of dice."))
+    if event.ranks_by_points:
+        message = _("The result was not recorded: choose a result and whole numbers of dice and points.")
+    else:
+        message = _("The result was not recorded: choose a result and whole numbers of dice.")
+    messages.error(request, message)
     return None
 
 
@@ -671,7 +677,7 @@ def _result_redirect(event: Event, pairing: Pairing) -> HttpResponse:
 def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_event(slug)
     pairing, entrant = _seated(request, event, pairing_id)
-    form = _result_form(request)
+    form = _result_form(request, event)
     if form is not None:
         entered = _("Result entered. Your opponent confirms it.")
         _attempt(request, services.enter_result, pairing, entrant, **form.cleaned_data, success=entered)
@@ -692,7 +698,7 @@ def confirm_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResp
 def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     event = get_organised_event(request, slug)
     pairing = _pairing(event, pairing_id)
-    form = _result_form(request)
+    form = _result_form(request, event)
     if form is not None:
         _attempt(request, services.override_result, pairing, **form.cleaned_data)
     return _result_redirect(event, pairing)
@@ -799,7 +805,7 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         for pairing in round_.pairings.all():
             result = getattr(pairing, "result", None)
             if pairing.is_bye:
-                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", "", True, ""])
+                rows.append([round_.number, "", pairing.player_a.name, "", "bye", "", "", "", "", "", "", True, ""])
                 continue
             outcome = result.outcomes() if result else ("", "")
             rows.append(
@@ -813,6 +819,8 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     result.dice_a if result else "",
                     result.dice_b if result else "",
                     result.turns if result and result.turns is not None else "",
+                    result.points_a if result and result.points_a is not None else "",
+                    result.points_b if result and result.points_b is not None else "",
                     bool(result and result.counts),
                     result.mission if result else round_.mission,
                 ]
@@ -827,6 +835,8 @@ def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         "dice_a",
         "dice_b",
         "turns",
+        "points_a",
+        "points_b",
         "counts",
         "mission",
     ]

@@ -3,7 +3,9 @@
 Tiebreaks, in the event's chosen order after the score (or in place of it):
 - ``score``: points for wins, draws and losses (the event's scoring); a bye counts as a win;
 - ``sos``: strength of schedule, the sum of the scores of the opponents met (a bye adds nothing);
-- ``dice``: enemy order dice destroyed, over every game.
+- ``dice``: enemy order dice destroyed, over every game;
+- ``points``: the points of the enemy units destroyed, over every game (events that rank by it,
+  as some 2nd-edition events do; a game without the figure adds nothing).
 Bonus and penalty points (``adjustments``: the organiser's awards and deductions, a total per player)
 are added to the player's score, so they move the score and the places; strength of schedule adds
 the opponents' scores from their games only, so a painting award or a late-list deduction of one
@@ -16,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-TIEBREAKS = ("score", "sos", "dice")
-DEFAULT_ORDER = TIEBREAKS
+TIEBREAKS = ("score", "sos", "dice", "points")
+DEFAULT_ORDER = ("score", "sos", "dice")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Game:
     players: tuple[int, ...]
     outcomes: tuple[str, ...]  # "win", "draw" or "loss", one per player
     dice: tuple[int, ...] = ()  # enemy order dice each player destroyed
+    points: tuple[int, ...] = ()  # points of the enemy units each player destroyed, when recorded
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Row:
     dice: int
     played: int
     adjustment: int = 0  # bonus and penalty points, already in ``score``
+    points: int = 0  # points of enemy units destroyed
 
     @property
     def game_score(self) -> int:
@@ -70,6 +74,7 @@ def standings(
     points = {"win": scoring.win, "draw": scoring.draw, "loss": scoring.loss}
     score = dict.fromkeys(keys, 0)
     dice = dict.fromkeys(keys, 0)
+    destroyed = dict.fromkeys(keys, 0)
     played = dict.fromkeys(keys, 0)
     met: dict[int, list[int]] = {key: [] for key in keys}
     for game in games:
@@ -81,6 +86,8 @@ def standings(
             played[key] += 1
             if game.dice:
                 dice[key] += game.dice[index]
+            if game.points:
+                destroyed[key] += game.points[index]
             met[key].extend(other for other in game.players if other != key)
     sos = {key: sum(score.get(other, 0) for other in met[key]) for key in keys}
     adjustment = {key: (adjustments or {}).get(key, 0) for key in keys}
@@ -89,7 +96,7 @@ def standings(
     names = names or {}
 
     def values(key: int) -> tuple[int, ...]:
-        table = {"score": score, "sos": sos, "dice": dice}
+        table = {"score": score, "sos": sos, "dice": dice, "points": destroyed}
         return tuple(table[name][key] for name in order)
 
     ordered = sorted(keys, key=lambda key: (tuple(-v for v in values(key)), names.get(key, ""), key))
@@ -110,6 +117,7 @@ def standings(
                 dice=dice[key],
                 played=played[key],
                 adjustment=adjustment[key],
+                points=destroyed[key],
             )
         )
     return rows

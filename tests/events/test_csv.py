@@ -95,15 +95,18 @@ def test_results_and_standings_hold_the_rounds(played):
         "dice_a",
         "dice_b",
         "turns",
+        "points_a",
+        "points_b",
         "counts",
         "mission",
     ]
     assert results[0] == header
     assert len(results) == 3  # one game and one bye
     game = next(row for row in results[1:] if row[4] != "bye")
-    assert (game[1], game[4], game[5], game[6], game[7], game[8], game[9]) == ("1", "win", "loss", "3", "1", "", "yes")
+    figures = (game[1], game[4], game[5], game[6], game[7], game[8], game[9], game[10], game[11])
+    assert figures == ("1", "win", "loss", "3", "1", "", "", "", "yes")
     bye = next(row for row in results[1:] if row[4] == "bye")
-    assert bye[3] == "" and bye[9] == "yes"
+    assert bye[3] == "" and bye[11] == "yes"
     standings = _rows(client.get(f"/events/{event.slug}/manage/standings.csv"))
     assert standings[0] == ["place", "player", "score", "sos", "dice", "games", "bonus_penalty"]
     assert [row[2] for row in standings[1:]] == ["3", "3", "0"]

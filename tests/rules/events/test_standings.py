@@ -29,6 +29,26 @@ def test_tiebreak_order_is_the_events():
     assert [r.key for r in rows][:2] == [2, 1]
 
 
+def test_points_of_enemy_units_destroyed_break_a_tie_on_score():
+    # 1 and 2 are level on score (4 each); 2 destroyed 900 points of enemy units, 1 only 310.
+    games = [
+        Game(players=(1, 3), outcomes=("win", "loss"), dice=(2, 1), points=(210, 95)),
+        Game(players=(2, 4), outcomes=("win", "loss"), dice=(6, 0), points=(800, 0)),
+        Game(players=(3, 4), outcomes=("win", "loss"), dice=(3, 3), points=(300, 300)),
+        Game(players=(1, 2), outcomes=("draw", "draw"), dice=(1, 1), points=(100, 100)),
+    ]
+    rows = standings([1, 2, 3, 4], games, order=("score", "points", "sos"))
+    assert [(r.key, r.place, r.points) for r in rows] == [(2, 1, 900), (1, 2, 310), (3, 3, 395), (4, 4, 300)]
+    # Ranked by strength of schedule first, 1 comes first again: the points only break what is left.
+    assert [r.key for r in standings([1, 2, 3, 4], games, order=("score", "sos", "points"))][:2] == [1, 2]
+
+
+def test_games_without_points_add_nothing_to_them():
+    rows = standings([1, 2, 3, 4], GAMES, order=("score", "points"))
+    assert {r.key: r.points for r in rows} == {1: 0, 2: 0, 3: 0, 4: 0}
+    assert [(r.key, r.place) for r in rows] == [(1, 1), (2, 1), (3, 3), (4, 4)]
+
+
 def test_scoring_and_bye():
     games = [Game(players=(1, 2), outcomes=("draw", "draw")), Game(players=(3,), outcomes=("win",))]
     rows = standings([1, 2, 3], games, scoring=Scoring(win=2, draw=1, loss=0), names={1: "B", 2: "A"})
