@@ -22,8 +22,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -64,6 +64,8 @@ from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.context import PAPERS
+from armybuilder.playsheets.forms import LANGUAGES as PRINT_LANGUAGES
+from armybuilder.playsheets.forms import default_language
 from rules.events.timer import ADD_MAX, LENGTH_MAX
 
 ERRORS = {
@@ -872,7 +874,7 @@ JOB_POLL_SECONDS = 2
 @login_required
 def lists_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
-    lang = request.POST.get("lang") if request.POST.get("lang") in ("en", "fr") else (get_language() or "en")[:2]
+    lang = request.POST.get("lang") if request.POST.get("lang") in dict(PRINT_LANGUAGES) else default_language()
     paper = request.POST.get("paper") if request.POST.get("paper") in PAPERS else "a4"
     try:
         job = jobs.enqueue(event, lang=lang, paper=paper, request=request)

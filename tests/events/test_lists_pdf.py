@@ -82,3 +82,18 @@ def test_nobody_else_makes_or_reads_it(role):
         assert response.status_code == 404 or response["Location"].startswith("/accounts/login/")
     client.post(f"/events/{event.slug}/manage/lists.pdf")
     assert ListsPdfJob.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("asked", "cookie", "made"), [("de", "", "de"), ("it", "fr", "it"), ("xx", "pl", "pl"), ("", "", "en")]
+)
+def test_the_lists_pdf_speaks_the_language_asked_or_the_pages(asked, cookie, made):
+    organiser = make_user("orga")
+    event = make_event(organiser)
+    make_entrant(event, make_user("anna"))
+    client = Client()
+    client.force_login(organiser)
+    if cookie:
+        client.cookies["django_language"] = cookie
+    client.post(f"/events/{event.slug}/manage/lists.pdf", {"paper": "a4", "lang": asked})
+    assert ListsPdfJob.objects.get().lang == made
