@@ -1,7 +1,8 @@
 """Read-only JSON for the rules reference: editions, each table and each edition's weapons chart.
 
 The JSON always carries the English cells (the canonical data); French text rides along in
-``cells_fr`` / ``name_fr`` where the data has it. Answers are kept per rules-data version and
+``cells_fr`` / ``name_fr`` where the data has it, the other languages' in ``translations``
+(``{"de": {...}}``: a row's cells, a table's title and intro). Answers are kept per rules-data version and
 reloads are answered 304 (``pages.reference_json``).
 """
 
@@ -48,6 +49,8 @@ def _table_json(table: RulesTable) -> dict[str, Any]:
         item.update(source=row.source, status=row.status, note=row.note)
         if row.cells_fr:
             item["cells_fr"] = row.cells_fr
+        if row.translations:
+            item["translations"] = row.translations
         rows.append(item)
     return {
         "edition": table.edition.slug,
@@ -55,6 +58,7 @@ def _table_json(table: RulesTable) -> dict[str, Any]:
         "topic": table.topic,
         "title": table.title,
         "title_fr": table.title_fr,
+        "translations": table.translations,
         "columns": [column["key"] for column in table.columns],
         "source": table.source,
         "status": table.status,

@@ -21,6 +21,21 @@ def _is_french() -> bool:
     return (get_language() or "en").startswith("fr")
 
 
+def _language() -> str:
+    return (get_language() or "en").split("-")[0]
+
+
+def _translated(translations: dict, field: str, english: str, french: str = "") -> str:
+    """A text in the active language: the stored French for French, the ``translations`` of the
+    other languages (``{"de": {field: text}}``, from fixtures/src/reference_i18n), else English."""
+    language = _language()
+    if language == "en":
+        return english
+    if language == "fr":
+        return french or english
+    return (translations or {}).get(language, {}).get(field) or english
+
+
 class Status(models.TextChoices):
     CONFIRMED = "confirmed", _("Confirmed")
     SINGLE = "single", _("Single source")
@@ -76,8 +91,9 @@ class RulesTableManager(models.Manager.from_queryset(RulesTableQuerySet)):  # ty
 class RulesTable(Stamped):
     """One table of the quick-reference sheets for one edition (orders, terrain, HE, ...).
 
-    ``columns`` is a list of ``{"key": ..., "en": ..., "fr": ...}``; each row's ``cells`` maps
-    those keys to values (numbers stay numbers so the API and the compare view can use them).
+    ``columns`` is a list of ``{"key": ..., "en": ..., "fr": ..., "de": ...}``; each row's ``cells``
+    maps those keys to values (numbers stay numbers so the API and the compare view can use them).
+    ``translations`` holds the title and intro in the languages other than English and French.
     """
 
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="tables")
@@ -88,6 +104,7 @@ class RulesTable(Stamped):
     title_fr = models.CharField(max_length=120, blank=True)
     intro = models.TextField(blank=True)
     intro_fr = models.TextField(blank=True)
+    translations = models.JSONField(default=dict, blank=True)
     columns = models.JSONField(default=list)
     source = models.CharField(max_length=200)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
@@ -109,14 +126,18 @@ class RulesTable(Stamped):
 
     @property
     def display_title(self) -> str:
-        return shown(self.title, self.title_fr)
+        title = (self.translations or {}).get(_language(), {}).get("title")
+        return title or shown(self.title, self.title_fr)
 
     @property
     def display_intro(self) -> str:
-        return self.intro_fr if _is_french() and self.intro_fr else self.intro
+        return _translated(self.translations, "intro", self.intro, self.intro_fr)
 
     def column_labels(self) -> list[tuple[str, str]]:
-        return [(c["key"], shown(c["en"], c.get("fr") or "")) for c in self.columns]
+        language = _language()
+        if language in ("en", "fr"):
+            return [(c["key"], shown(c["en"], c.get("fr") or "")) for c in self.columns]
+        return [(c["key"], c.get(language) or shown(c["en"])) for c in self.columns]
 
 
 # Columns holding modifiers: shown with their sign, as the quick-reference sheets print them.
@@ -141,6 +162,8 @@ class RulesRow(Stamped):
     position = models.PositiveSmallIntegerField()
     cells = models.JSONField(default=dict)
     cells_fr = models.JSONField(default=dict, blank=True, help_text="French text for the cells that differ.")
+    # The other languages' text for the same cells: {"de": {"summary": ...}, ...}.
+    translations = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=200)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
     note = models.TextField(blank=True)
@@ -161,11 +184,12 @@ class RulesRow(Stamped):
 
     def display_cells(self) -> list:
         """The row's values in column order, in the active language, modifiers signed (+2, −1)."""
-        french = _is_french()
+        language = _language()
+        translated = self.cells_fr if language == "fr" else (self.translations or {}).get(language, {})
         values = []
         for column in self.table.columns:
             key = column["key"]
-            value = self.cells_fr.get(key) if french and key in self.cells_fr else self.cells.get(key, "")
+            value = translated[key] if key in translated else self.cells.get(key, "")
             if key in SIGNED_COLUMNS and isinstance(value, int) and not isinstance(value, bool):
                 value = signed(value)
             values.append(value)
@@ -189,6 +213,7 @@ class SpecialRule(Stamped):
     name_fr = models.CharField(max_length=80, blank=True)
     summary = models.TextField(blank=True, help_text="A paraphrase, never rulebook prose.")
     summary_fr = models.TextField(blank=True)
+    translations = models.JSONField(default=dict, blank=True)  # {"de": {"name": ..., "summary": ...}}
     source = models.CharField(max_length=200)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
     note = models.TextField(blank=True)
@@ -209,11 +234,12 @@ class SpecialRule(Stamped):
 
     @property
     def display_name(self) -> str:
-        return shown(self.name, self.name_fr)
+        name = (self.translations or {}).get(_language(), {}).get("name")
+        return name or shown(self.name, self.name_fr)
 
     @property
     def display_summary(self) -> str:
-        return self.summary_fr if _is_french() and self.summary_fr else self.summary
+        return _translated(self.translations, "summary", self.summary, self.summary_fr)
 
 
 class WeaponCategory(models.TextChoices):

@@ -8,6 +8,8 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from armybuilder.reference.models import RulesTable
+
 pytestmark = pytest.mark.django_db
 
 
@@ -57,12 +59,14 @@ def test_it_404s_for_an_unknown_edition(client, edition):
     assert client.get("/reference/v9/sheet.pdf").status_code == 404
 
 
-@pytest.mark.parametrize(("lang", "paper"), [("en", "a4"), ("fr", "letter")])
+@pytest.mark.parametrize(("lang", "paper"), [("en", "a4"), ("fr", "letter"), ("de", "letter")])
 def test_it_fits_the_real_third_edition_sheet_on_two_to_four_pages(client, read_pdf, lang, paper):
-    # The one test that loads real data: the 3rd edition has the most tables, French the longest words
-    # and US Letter the shortest page.
+    # The tests that load real data: the 3rd edition has the most tables, French and German the
+    # longest words and US Letter the shortest page.
     fixtures = Path(settings.BASE_DIR) / "fixtures"
     call_command("loaddata", fixtures / "00_editions.json", fixtures / "30_v3_reference.json", verbosity=0)
     pdf = read_pdf(client.get(f"/reference/v3/sheet.pdf?lang={lang}&paper={paper}"))
     assert 2 <= pdf.pages <= 4
-    assert ("turn sequence" if lang == "en" else "déroulement du tour") in pdf.lower
+    table = RulesTable.objects.get(edition__slug="v3", slug="turn-sequence")
+    title = {"en": table.title, "fr": table.title_fr}.get(lang) or table.translations[lang]["title"]
+    assert title.lower() in pdf.lower
