@@ -70,7 +70,9 @@ def test_a_tie_on_points_goes_to_the_better_event_result_then_to_more_results_pl
     assert rows[1].place < rows[2].place  # an event result of 50 beats none
 
     # Player 1: a win (3 points in 1 game); player 2: three draws (3 points in 3 games).
-    league = tallies([LeagueGame(1, 4, "a"), LeagueGame(2, 5, "draw"), LeagueGame(2, 6, "draw"), LeagueGame(2, 7, "draw")])
+    league = tallies(
+        [LeagueGame(1, 4, "a"), LeagueGame(2, 5, "draw"), LeagueGame(2, 6, "draw"), LeagueGame(2, 7, "draw")]
+    )
     rows = {r.player: r for r in season_standings([], league=league)}
     assert (rows[1].total, rows[2].total) == (3, 3)
     assert (rows[2].place, rows[1].place) == (1, 2)
