@@ -192,10 +192,14 @@ class GameLine:
     game: LeagueGame
     confirmable: bool
     withdrawable: bool
+    own: bool  # the visitor played it: withdrawing is theirs to do while it waits
 
 
 def game_lines(season: Season, games: list[LeagueGame], user) -> list[GameLine]:
-    return [GameLine(g, can_confirm(g, user), can_withdraw(g, user, season)) for g in games]
+    return [
+        GameLine(g, can_confirm(g, user), can_withdraw(g, user, season), user.pk in (g.player_a_id, g.player_b_id))
+        for g in games
+    ]
 
 
 # -- Ratings ------------------------------------------------------------------------------------
