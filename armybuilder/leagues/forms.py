@@ -144,11 +144,10 @@ class LeagueGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if not self.by_organiser:
-            if not self.season.published:
-                raise forms.ValidationError(_("This season is not published: no game can be reported yet."))
-            if not self.season.reports_open:
-                raise forms.ValidationError(_("This season takes no reported games: ask its organiser."))
+        # An unpublished season is its organiser's only (a 404 to anyone else), so a player reaching
+        # this form sees a published one; whether it takes reports is the organiser's choice.
+        if not self.by_organiser and not self.season.reports_open:
+            raise forms.ValidationError(_("This season takes no reported games: ask its organiser."))
         player = self._account("player") if self.by_organiser else self.user
         opponent = self._account("opponent") if "opponent" in data else None
         if player is None or opponent is None:
