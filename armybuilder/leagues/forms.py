@@ -98,7 +98,10 @@ class LeagueGameForm(forms.Form):
         choices=[("win", _("I won")), ("draw", _("Draw")), ("loss", _("I lost"))],
         widget=forms.RadioSelect,
     )
-    played_on = forms.DateField(label=_("Date played"), widget=forms.DateInput(attrs={"type": "date"}))
+    # An ISO value whatever the language: a date input reads no other (a French "29/11/2026" shows empty).
+    played_on = forms.DateField(
+        label=_("Date played"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     mission = forms.CharField(label=_("Mission"), max_length=200, required=False, help_text=_("Optional."))
     turns = forms.IntegerField(
         label=_("Turns played"),
@@ -127,7 +130,9 @@ class LeagueGameForm(forms.Form):
         username = self.cleaned_data.get(field, "").strip()
         if not username:
             return self.user
-        account = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+        accounts = get_user_model().objects.filter(is_active=True)
+        # The exact username first; else one differing only in case, as players type names from memory.
+        account = accounts.filter(username=username).first() or accounts.filter(username__iexact=username).first()
         if account is None:
             self.add_error(field, _("No player has the username “%(name)s”.") % {"name": username})
         return account

@@ -405,6 +405,8 @@ def test_the_league_in_french(club):
     page = client.get(f"/seasons/{club['season'].slug}/").content.decode()
     assert "Parties de ligue" in page and "Anne a battu Bob" in page
     assert "En attente de la confirmation de Bob." in page
+    # The date input's value is ISO in any language (a browser's date input reads no other).
+    assert f'name="played_on" value="{timezone.localdate().isoformat()}"' in page
     assert ">Confirmer</button>" in page and ">Contester</button>" in page and "Déclarer la partie" in page
     response = client.post(f"/seasons/{club['season'].slug}/games/", {"opponent": "bob", "result": "win"})
     assert "Vous ne pouvez pas déclarer une partie contre vous-même." in response.content.decode()
