@@ -63,6 +63,14 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["-created_at", "pk"]
+        constraints = [
+            # The admin too: a season page could not rank players by points out of this order.
+            models.CheckConstraint(
+                condition=models.Q(points_win__gte=models.F("points_draw"), points_draw__gte=models.F("points_loss")),
+                name="league_points_in_order",
+                violation_error_message=_("A win scores at least a draw, and a draw at least a loss."),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

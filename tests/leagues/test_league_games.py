@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -390,12 +390,15 @@ def test_the_organiser_sets_the_league_in_the_season_form(club):
     assert (season.reports_open, season.points_win, season.points_draw, season.points_loss) == (True, 2, 1, 0)
     response = client.post(f"/seasons/{season.slug}/edit/", {**data, "points_draw": "5"})
     assert response.status_code == 400
-    assert "A win scores at least a draw, and a draw at least a loss." in response.content.decode()
+    assert response.content.decode().count("A win scores at least a draw, and a draw at least a loss.") == 1
     # Left out, the points are the usual 3/1/0.
     data = {k: v for k, v in data.items() if not k.startswith("points_") or k == "points_scale"}
     assert client.post(f"/seasons/{season.slug}/edit/", data).status_code == 302
     season.refresh_from_db()
     assert (season.points_win, season.points_draw, season.points_loss) == (3, 1, 0)
+    # The database holds the order too (the admin, a script).
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Season.objects.filter(pk=season.pk).update(points_win=0, points_draw=1)
 
 
 def test_the_league_in_french(club):
