@@ -112,6 +112,8 @@ def test_the_opponent_confirms_and_the_game_counts(club):
     assert game.confirmed and game.counts
     page = response.client.get(response["Location"]).content.decode()
     assert "The game is confirmed: it counts in the standings." in page
+    # A league without events: no column of event results, the league's instead.
+    assert "Results (dropped ones struck through)" not in page and "League games (W/D/L)" in page
     data = _client().get(f"/api/seasons/{club['season'].slug}/").json()
     assert [(r["place"], r["player"], r["total"], r["league"]) for r in data["standings"]] == [
         (1, "Anne", 3, {"wins": 1, "draws": 0, "losses": 0, "points": 3}),
