@@ -14,8 +14,8 @@ from django.db import transaction
 
 from armybuilder.events import services as event_services
 from armybuilder.events.models import Event, Pairing, Submission
-from armybuilder.leagues.models import RatingStep, Season
-from rules.leagues import elo
+from armybuilder.leagues.models import LeagueGame, RatingStep, Season
+from rules.leagues import elo, league
 from rules.leagues.season import Placing, Row, season_standings
 
 GAME_SYSTEM = "bolt-action"
@@ -84,8 +84,19 @@ class SeasonRow:
     events: dict[int, Event]
 
 
-def season_table(season: Season) -> list[SeasonRow]:
-    """The season's standings from the placings of its events of the season's edition."""
+def display_name(user) -> str:
+    """A player's name as pages show it: their full name, else their username (never their e-mail)."""
+    return user.get_full_name() or user.get_username()
+
+
+def season_games(season: Season) -> list[LeagueGame]:
+    """The season's league games, newest first, confirmed or waiting, with both players."""
+    return list(season.league_games.select_related("player_a", "player_b"))
+
+
+def season_table(season: Season, games: list[LeagueGame] | None = None) -> list[SeasonRow]:
+    """The season's standings from the placings of its events of the season's edition and its counted
+    league games (``games``: the season's games when already read, to read them once)."""
     events = {e.pk: e for e in season.events.filter(edition=season.edition).order_by("date", "pk")}
     placings = []
     users: dict[int, tuple[str, str]] = {}
@@ -94,18 +105,128 @@ def season_table(season: Season) -> list[SeasonRow]:
         for placing in table:
             placings.append(Placing(event.pk, event.date, placing.user_id, placing.place, len(table)))
             users.setdefault(placing.user_id, (placing.name, ""))
+    counted = [game for game in (season_games(season) if games is None else games) if game.counts]
+    for game in counted:
+        for player in (game.player_a, game.player_b):
+            users.setdefault(player.pk, (display_name(player), ""))
+    tallies = league.tallies(
+        (league.LeagueGame(g.player_a_id, g.player_b_id, g.outcome) for g in counted), season.game_points
+    )
     usernames = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
     names = {pk: name for pk, (name, _) in users.items()}
     rows = season_standings(
-        placings, best=season.best, minimum=season.minimum_events, scale=season.points_scale, names=names
+        placings,
+        best=season.best,
+        minimum=season.minimum_events,
+        scale=season.points_scale,
+        names=names,
+        league=tallies,
     )
     return [SeasonRow(row, names[row.player], usernames.get(row.player, ""), events) for row in rows]
+
+
+# -- League games -------------------------------------------------------------------------------
+
+
+def report_game(season: Season, user, data: dict) -> LeagueGame:
+    """Record a game from a valid ``LeagueGameForm``: the organiser's counts at once, a player's waits."""
+    by_organiser = season.organiser_id == user.pk
+    return LeagueGame.objects.create(
+        season=season,
+        player_a=data["player_a"],
+        player_b=data["player_b"],
+        outcome=data["outcome"],
+        played_on=data["played_on"],
+        mission=data.get("mission", ""),
+        turns=data.get("turns"),
+        reported_by=user,
+        by_organiser=by_organiser,
+    )
+
+
+def may_report(season: Season, user) -> bool:
+    """Whether the season page offers ``user`` the form: its organiser always, players while it is open."""
+    if not user.is_authenticated:
+        return False
+    return season.organiser_id == user.pk or (season.published and season.reports_open)
+
+
+def can_confirm(game: LeagueGame, user) -> bool:
+    """Only the player who did not report the game confirms it, while it waits."""
+    return not game.counts and user.pk == game.player_b_id and game.reported_by_id != user.pk
+
+
+def can_withdraw(game: LeagueGame, user, season: Season) -> bool:
+    """Either player withdraws (or disputes) a game while it waits; the organiser deletes any game."""
+    if not user.is_authenticated:
+        return False
+    if user.pk == season.organiser_id:
+        return True
+    return not game.counts and user.pk in (game.player_a_id, game.player_b_id)
+
+
+@dataclass
+class PlayerGame:
+    """One of a player's league games from their side, for their page."""
+
+    game: LeagueGame
+    opponent: object  # the other account
+    result: str  # "win", "draw" or "loss"
+
+
+def player_league_games(player, viewer) -> list[PlayerGame]:
+    """The player's league games in seasons the visitor may see, newest first (waiting ones too)."""
+    games = (
+        LeagueGame.objects.of_player(player)
+        .filter(season__in=Season.objects.visible_to(viewer))
+        .select_related("season", "player_a", "player_b")
+        .order_by("-played_on", "-pk")
+    )
+    return [PlayerGame(g, g.opponent_of(player), g.result_for(player)) for g in games]
+
+
+@dataclass
+class GameLine:
+    """A league game as the season page shows it to one visitor."""
+
+    game: LeagueGame
+    confirmable: bool
+    withdrawable: bool
+    own: bool  # the visitor played it: withdrawing is theirs to do while it waits
+
+
+def game_lines(season: Season, games: list[LeagueGame], user) -> list[GameLine]:
+    return [
+        GameLine(g, can_confirm(g, user), can_withdraw(g, user, season), user.pk in (g.player_a_id, g.player_b_id))
+        for g in games
+    ]
 
 
 # -- Ratings ------------------------------------------------------------------------------------
 
 
 def rated_games() -> list[elo.RatedGame]:
+    """Every game Muster knows with a counted result: the games of events and the league games."""
+    return event_games() + league_games()
+
+
+def league_games() -> list[elo.RatedGame]:
+    """Every confirmed (or organiser-entered) league game of a published season, on its own date."""
+    games = LeagueGame.objects.counted().filter(season__published=True).select_related("season__edition").order_by("pk")
+    return [
+        elo.RatedGame(
+            pool=pool_of(game.season.edition.slug),
+            date=game.played_on,
+            key=f"season-{game.season_id}/game-{game.pk}",
+            player_a=game.player_a_id,
+            player_b=game.player_b_id,
+            outcome={"a": "win", "b": "loss", "draw": "draw"}[game.outcome],
+        )
+        for game in games
+    ]
+
+
+def event_games() -> list[elo.RatedGame]:
     """Every game with a counted result in a published round of an event (byes are not games)."""
     pairings = (
         Pairing.objects.filter(round__published=True, player_b__isnull=False, result__isnull=False)

@@ -11,5 +11,8 @@ urlpatterns = [
     path("seasons/new/", views.season_new, name="leagues-season-new"),
     path("seasons/<slug:slug>/", views.season_detail, name="leagues-season"),
     path("seasons/<slug:slug>/edit/", views.season_edit, name="leagues-season-edit"),
+    path("seasons/<slug:slug>/games/", views.league_game_new, name="leagues-game-new"),
+    path("seasons/<slug:slug>/games/<int:pk>/confirm/", views.league_game_confirm, name="leagues-game-confirm"),
+    path("seasons/<slug:slug>/games/<int:pk>/withdraw/", views.league_game_withdraw, name="leagues-game-withdraw"),
     path("events/<slug:slug>/results.csv", views.event_results_csv, name="leagues-event-results-csv"),
 ]

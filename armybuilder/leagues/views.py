@@ -13,20 +13,93 @@ from django.views.decorators.http import require_POST, require_safe
 
 from armybuilder.events.models import Entrant, Event
 from armybuilder.leagues import exports, services
-from armybuilder.leagues.forms import SeasonForm
-from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
+from armybuilder.leagues.forms import LeagueGameForm, SeasonForm
+from armybuilder.leagues.models import LeagueGame, PlayerProfile, RatingStep, Season
 
 
 def _visible_season(request: HttpRequest, slug: str) -> Season:
     return get_object_or_404(Season.objects.visible_to(request.user).select_related("edition"), slug=slug)
 
 
+def _season_page(request: HttpRequest, season: Season, form: LeagueGameForm | None = None, status: int = 200):
+    games = services.season_games(season)
+    rows = services.season_table(season, games)
+    events = list(season.events.filter(edition=season.edition).order_by("date", "pk"))
+    user = request.user
+    if form is None and services.may_report(season, user):
+        form = LeagueGameForm(season=season, user=user)
+    context = {
+        "season": season,
+        "rows": rows,
+        "events": events,
+        "games": services.game_lines(season, games, user),
+        "league": season.reports_open or bool(games),
+        "form": form,
+    }
+    return render(request, "leagues/season.html", context, status=status)
+
+
 @require_safe
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    return _season_page(request, _visible_season(request, slug))
+
+
+# Per account and per day: a club's evening of games stays far below; a script does not.
+GAMES_PER_DAY = 50
+
+
+@login_required
+@require_POST
+def league_game_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player reports a game against another account; the organiser enters one between two players."""
     season = _visible_season(request, slug)
-    rows = services.season_table(season)
-    events = list(season.events.filter(edition=season.edition).order_by("date", "pk"))
-    return render(request, "leagues/season.html", {"season": season, "rows": rows, "events": events})
+    form = LeagueGameForm(request.POST, season=season, user=request.user)
+    since = timezone.now() - timedelta(days=1)
+    if LeagueGame.objects.filter(reported_by=request.user, created_at__gte=since).count() >= GAMES_PER_DAY:
+        message = _("You have reported %(n)s games in the last 24 hours, the most one account may: try again tomorrow.")
+        form.is_valid()
+        form.add_error(None, message % {"n": GAMES_PER_DAY})
+        return _season_page(request, season, form, status=429)
+    if not form.is_valid():
+        return _season_page(request, season, form, status=400)
+    game = services.report_game(season, request.user, form.cleaned_data)
+    if game.counts:
+        messages.success(request, _("The game is entered: it counts in the standings."))
+    else:
+        name = services.display_name(game.player_b)
+        messages.success(request, _("The game is reported: it counts once %(name)s confirms it.") % {"name": name})
+    return redirect(f"{season.get_absolute_url()}#league-games")
+
+
+def _game(request: HttpRequest, slug: str, pk: int) -> LeagueGame:
+    return get_object_or_404(
+        LeagueGame.objects.select_related("season", "player_a", "player_b"), pk=pk, season__slug=slug
+    )
+
+
+@login_required
+@require_POST
+def league_game_confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The opponent confirms a game reported against them; anyone else gets a 404."""
+    game = _game(request, slug, pk)
+    if not services.can_confirm(game, request.user):
+        raise Http404
+    game.confirmed = True
+    game.save(update_fields=["confirmed"])
+    messages.success(request, _("The game is confirmed: it counts in the standings."))
+    return redirect(f"{game.season.get_absolute_url()}#league-games")
+
+
+@login_required
+@require_POST
+def league_game_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Either player withdraws a game still waiting (the opponent so disputes it); the organiser deletes any."""
+    game = _game(request, slug, pk)
+    if not services.can_withdraw(game, request.user, game.season):
+        raise Http404
+    game.delete()
+    messages.success(request, _("The game is withdrawn: it does not count."))
+    return redirect(f"{game.season.get_absolute_url()}#league-games")
 
 
 # Per account and per day, as for events: a club stays far below; a script does not.
@@ -83,17 +156,29 @@ def season_api(request: HttpRequest, slug: str) -> HttpResponse:
     season = Season.objects.filter(published=True, slug=slug).select_related("edition").first()
     if season is None:
         return JsonResponse({"error": "No published season has this address."}, status=404)
-    rows = services.season_table(season)
+    games = services.season_games(season)
+    rows = services.season_table(season, games)
     data = {
         "slug": season.slug,
         "name": season.name,
         "edition": season.edition.slug,
-        "rules": {"best": season.best, "minimum_events": season.minimum_events, "points_scale": season.points_scale},
+        "rules": {
+            "best": season.best,
+            "minimum_events": season.minimum_events,
+            "points_scale": season.points_scale,
+            "league_points": {"win": season.points_win, "draw": season.points_draw, "loss": season.points_loss},
+        },
         "standings": [
             {
                 "place": r.row.place,
                 "player": r.name,
                 "total": r.row.total,
+                "league": {
+                    "wins": r.row.league.wins,
+                    "draws": r.row.league.draws,
+                    "losses": r.row.league.losses,
+                    "points": r.row.league.points,
+                },
                 "results": [
                     {
                         "event": r.events[x.event].slug,
@@ -107,6 +192,19 @@ def season_api(request: HttpRequest, slug: str) -> HttpResponse:
                 ],
             }
             for r in rows
+        ],
+        # Confirmed games only: a waiting report is one player's word, not yet a result.
+        "league_games": [
+            {
+                "date": g.played_on.isoformat(),
+                "player_a": services.display_name(g.player_a),
+                "player_b": services.display_name(g.player_b),
+                "outcome": g.outcome,
+                "mission": g.mission,
+                "turns": g.turns,
+            }
+            for g in games
+            if g.counts
         ],
     }
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
@@ -169,6 +267,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "own": own,
         "hidden": bool(profile and profile.hidden),
         "events": events,
+        "league_games": services.player_league_games(player, request.user),
         "steps": steps,
     }
     return render(request, "leagues/player.html", context)

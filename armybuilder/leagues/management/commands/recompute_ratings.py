@@ -1,4 +1,4 @@
-"""Recompute every player's rating from the events' counted results (docs/events.md, Ratings)."""
+"""Recompute every rating from the counted games: events' and seasons' league games (docs/events.md)."""
 
 from __future__ import annotations
 
