@@ -265,7 +265,8 @@ def test_a_walk_in_is_paired_resulted_and_in_the_standings_api_and_csvs(played):
     top = data["standings"][0]
     assert top["entrant"] == {"id": walk_in.pk, "name": "Walter"} and top["score"] == 3
     api = _client().get(f"/api/events/{event.slug}/").json()
-    assert {"id": walk_in.pk, "name": "Walter"}.items() <= next(e for e in api["entrants"] if e["id"] == walk_in.pk).items()
+    listed = next(e for e in api["entrants"] if e["id"] == walk_in.pk)
+    assert listed["name"] == "Walter" and listed["status"] == "approved" and listed["legal"] is True
     rounds = _client().get(f"/api/events/{event.slug}/rounds/1/").json()
     assert any({"id": walk_in.pk, "name": "Walter"} in p["players"] for p in rounds["pairings"])
     org = _client(event.organiser)
