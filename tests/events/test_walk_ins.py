@@ -210,6 +210,9 @@ def test_only_a_walk_ins_list_is_pasted_by_the_organiser(event):
     url = f"/events/{event.slug}/manage/entrants/{_walk_in(event).pk}/walk-in-list/"
     assert _client(anna.user).post(url, {"list": _list_json()}).status_code == 404
     assert _client().post(url, {"list": _list_json()}).status_code == 302
+    other = make_user("otto")
+    make_event(other)
+    assert _client(other).post(url, {"list": _list_json()}).status_code == 404
 
 
 # -- Playing: paired, resulted, ranked and exported ------------------------------------------------
@@ -390,3 +393,43 @@ def test_an_entrant_of_the_event_cannot_claim_a_walk_in_too(played):
     response = _client(anna).post(url)
     assert response.status_code == 409
     assert Entrant.objects.get(pk=walk_in.pk).user is None and Entrant.objects.get(pk=walk_in.pk).claim_token
+
+
+def test_a_pasted_list_with_a_players_own_unit_is_sealed_without_writing_the_unit(event):
+    from armybuilder.catalogue.models import Unit
+    from tests.events.test_sealed_own_units import OWN
+    from tests.reference.factories import make_weapon
+
+    army = make_army(edition=event.edition, name="Germany")
+    make_weapon(event.edition, name="Kessler rifle", slug="kessler-rifle")
+    make_weapon(event.edition, name="Kessler LMG", slug="kessler-lmg", category="heavy", shots="4")
+    data = {
+        "format": "muster-list/3",
+        "name": "Kessler's Raiders",
+        "edition": "v3",
+        "army": ["v3", army.slug],
+        "points_limit": 1000,
+        "force_org": "none",
+        "platoons": [],
+        "own_units": [{"key": "kessler", **OWN}],
+        "entries": [{"own_unit": "kessler", "quality": "veteran", "models": 6, "options": {"kessler-lmg": 1}}],
+    }
+    units, lists = Unit.objects.count(), ArmyList.objects.count()
+    org = _client(event.organiser)
+    assert _add(org, event, "Kessler", json.dumps(data)).status_code == 302
+    assert (Unit.objects.count(), ArmyList.objects.count()) == (units, lists)
+    walk_in = _walk_in(event, "Kessler")
+    assert walk_in.submission.points == 75 + 15 + 20
+    assert walk_in.submission.own_unit_names == ["Sturmtrupp Kessler"]
+    page = org.get(f"/events/{event.slug}/entrants/{walk_in.pk}/list/").content.decode()
+    assert "Sturmtrupp Kessler" in page and "Kessler LMG" in page
+
+
+def test_the_walk_in_form_and_its_refusals_in_french(event, fr_client):
+    fr_client.force_login(event.organiser)
+    page = fr_client.get(f"/events/{event.slug}/manage/").content.decode()
+    assert "Ajouter un joueur sans compte" in page and "Sa liste (JSON de liste Muster)" in page
+    response = _add(fr_client, event, "", "{oops")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Saisissez le nom du joueur." in page and "Cette liste ne peut pas être lue :" in page
