@@ -49,7 +49,7 @@ def test_adding_a_walk_in_and_claiming_it_on_phones(django_db_setup, live_server
     row = page.locator(f"#entrant-{walk_in.pk}")
     expect(row).to_contain_text("Walter's platoon")
     expect(row).to_contain_text("Legal")
-    link = row.locator(f"#claim-{walk_in.pk}")
+    link = page.locator(f"#claim-row-{walk_in.pk} #claim-{walk_in.pk}")
     claim_url = link.input_value()
     assert claim_url.endswith(f"/events/{event.slug}/claim/{walk_in.claim_token}/")
     _fits(page)

@@ -75,7 +75,8 @@ def test_the_organiser_adds_a_walk_in_whose_pasted_list_is_sealed_without_writin
     assert "Walter is entered with their list, waiting for your approval." in page
     row = page.split(f'id="entrant-{walk_in.pk}"')[1].split("</tr>")[0]
     assert "walk-in" in row and "Kampfgruppe Walter" in row and "Legal" in row
-    assert f"/events/{event.slug}/claim/{walk_in.claim_token}/" in row
+    claim_row = page.split(f'id="claim-row-{walk_in.pk}"')[1].split("</tr>")[0]
+    assert f"/events/{event.slug}/claim/{walk_in.claim_token}/" in claim_row
 
 
 def test_a_walk_in_list_is_judged_against_the_event_and_approved_as_usual(event):
