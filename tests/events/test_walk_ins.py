@@ -133,6 +133,13 @@ def test_a_list_naming_units_the_data_lacks_names_each_problem(event):
     assert not Entrant.objects.filter(event=event).exists()
 
 
+def test_a_walk_ins_name_is_data_in_the_organisers_spreadsheet(event):
+    org = _client(event.organiser)
+    _add(org, event, '=HYPERLINK("http://evil.example","x")')
+    rows = _rows(org.get(f"/events/{event.slug}/manage/entrants.csv"))
+    assert rows[1][0] == '\'=HYPERLINK("http://evil.example","x")'
+
+
 def test_two_walk_ins_of_an_event_cannot_share_a_name(event):
     org = _client(event.organiser)
     _add(org, event, "Walter")
@@ -365,6 +372,12 @@ def test_a_player_claims_a_walk_in_and_keeps_its_list_results_and_placing(played
     # The link is spent.
     assert player.get(url).status_code == 404
     assert _client(make_user()).post(url).status_code == 404
+    # The place is theirs: listed among their events, and they may seal a list of their own in it.
+    entered = player.get("/events/").content.decode().split("Events you entered")[1].split("</ul>")[0]
+    assert f'href="/events/{event.slug}/"' in entered
+    own = make_player_list(walter, units=3)
+    assert player.post(f"/events/{event.slug}/submit/", {"army_list": own.pk}).status_code == 302
+    assert Submission.objects.get(entrant=claimed).army_list_id == own.pk
 
 
 def test_a_claim_link_needs_an_account_and_a_real_token(played):
