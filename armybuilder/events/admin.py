@@ -19,8 +19,8 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(admin.ModelAdmin):
-    list_display = ["user", "event", "joined_at", "dropped"]
-    search_fields = ["user__username", "event__name"]
+    list_display = ["__str__", "user", "event", "joined_at", "dropped"]
+    search_fields = ["user__username", "walk_in_name", "event__name"]
     raw_id_fields = ["user", "event"]
 
 

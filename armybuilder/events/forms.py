@@ -8,16 +8,21 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.events.models import (
     ADJUSTMENT_LIMIT,
     MAX_POINTS_DESTROYED,
     MAX_TURNS,
+    WALK_IN_NAME_MAX,
     Adjustment,
     Event,
     Outcome,
 )
+from armybuilder.events.services import EventError, pasted_list_values, walk_in_name_taken
+from armybuilder.lists.exchange import ListImportError
+from armybuilder.lists.forms import IMPORT_MAX_BYTES
 from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
 from rules.events.missions import find as find_mission
 from rules.events.missions import parse as parse_missions
@@ -368,3 +373,77 @@ class RoundMissionForm(forms.Form):
             elif find_mission(self.missions, typed) is None:
                 self.add_error("mission", _("This is not one of the event's missions: type one of those offered."))
         return data
+
+
+# A pasted list that does not read names at most this many of its problems (the rest are counted).
+PASTED_PROBLEMS_SHOWN = 12
+
+
+class PastedListForm(forms.Form):
+    """A walk-in's list pasted by the organiser: Muster's list JSON, read and checked here, at the
+    edge, into the fields of a sealed submission (``cleaned_data["list"]``); nothing is written."""
+
+    list = forms.CharField(
+        label=_("Their list (Muster's list JSON)"),
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "class": "mono-full"}),
+        help_text=_("Paste the list as exported from Muster (Export, JSON)."),
+        error_messages={"required": _("Paste the player's list.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def clean_list(self) -> dict:
+        text = self.cleaned_data["list"]
+        if len(text.encode("utf-8")) > IMPORT_MAX_BYTES:
+            raise forms.ValidationError(_("The pasted text is larger than 1 MB."))
+        try:
+            return pasted_list_values(text)
+        except ListImportError as error:
+            # The reader's sentences name each problem's place in the file (English, as on the import page).
+            shown = error.errors[:PASTED_PROBLEMS_SHOWN]
+            more = len(error.errors) - len(shown)
+            problems = [forms.ValidationError(_("This list cannot be read:"))]
+            problems += [forms.ValidationError(message) for message in shown]
+            if more:
+                problems.append(
+                    forms.ValidationError(
+                        ngettext("…and %(count)s more problem.", "…and %(count)s more problems.", more)
+                        % {"count": more}
+                    )
+                )
+            raise forms.ValidationError(problems) from error
+        except EventError as error:
+            raise forms.ValidationError(
+                _("This list's points cannot be sealed (below 0 or beyond any limit): check its units' costs.")
+            ) from error
+
+
+class WalkInForm(PastedListForm):
+    """A player without an account, entered by the organiser: their name and their pasted list."""
+
+    name = forms.CharField(
+        label=_("Player's name"),
+        max_length=WALK_IN_NAME_MAX,
+        error_messages={
+            "required": _("Type the player's name."),
+            "max_length": _("A name is at most %(limit_value)s characters."),
+        },
+    )
+    field_order = ["name", "list"]
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "walk-in-%s")
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if walk_in_name_taken(self.event, name):
+            raise forms.ValidationError(
+                _("A walk-in of this event is already called %(name)s: add something to tell them apart.")
+                % {"name": name}
+            )
+        return name

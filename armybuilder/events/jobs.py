@@ -9,6 +9,7 @@ between lists, outside those transactions, so the status page shows it moving.
 
 from __future__ import annotations
 
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.tasks import task
 from django.utils import translation
@@ -33,7 +34,7 @@ def _approved(event: Event):
     return (
         Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED)
         .select_related("entrant__user")
-        .order_by("entrant__user__username")
+        .order_by(Coalesce("entrant__user__username", "entrant__walk_in_name"), "pk")
     )
 
 

@@ -152,9 +152,19 @@ class Event(models.Model):
         )
 
 
+WALK_IN_NAME_MAX = 100
+
+
 class Entrant(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries")
+    # None for a walk-in the organiser entered without an account, until the player claims it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="event_entries"
+    )
+    # A walk-in's name as the organiser typed it; kept after a claim (the account's name is shown then).
+    walk_in_name = models.CharField(_("name"), max_length=WALK_IN_NAME_MAX, blank=True)
+    # The secret of a walk-in's claim link (the organiser hands it to the player); None once claimed.
+    claim_token = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     dropped = models.BooleanField(default=False)
     # The first round the player is no longer paired in (their earlier games still count, and they
@@ -167,14 +177,30 @@ class Entrant(models.Model):
 
     class Meta:
         ordering = ["user__username", "pk"]
-        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_entry_per_event")]
+        constraints = [
+            # One entry per account; walk-ins have none, so any number of them may enter.
+            models.UniqueConstraint(
+                fields=["event", "user"], condition=models.Q(user__isnull=False), name="one_entry_per_event"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(walk_in_name=""), name="entrant_account_or_name"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return self.user.get_username()
+        return self.name
+
+    @property
+    def is_walk_in(self) -> bool:
+        """Entered by the organiser and not claimed by an account (yet): no phone of theirs plays."""
+        return self.user_id is None
 
     @property
     def name(self) -> str:
-        """The name pages and the API show: the player's own name if they gave one, else their username."""
+        """The name pages and the API show: the player's own name if they gave one, else their username;
+        a walk-in's name as the organiser typed it."""
+        if self.user_id is None:
+            return self.walk_in_name
         return self.user.get_full_name() or self.user.get_username()
 
 

@@ -10,10 +10,12 @@ import hashlib
 import json
 import logging
 import random
+import secrets
 from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from armybuilder.events.models import (
@@ -27,8 +29,9 @@ from armybuilder.events.models import (
     SetAsideResults,
     Submission,
 )
-from armybuilder.lists.exchange import ListImportError, export_data
+from armybuilder.lists.exchange import ListImportError, export_data, export_parsed, parse_list
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.snapshot import read_sealed
 from armybuilder.lists.summary import list_summary
 from rules.army.model import ListSummary, Problem
 from rules.events import missions as missions_rules
@@ -83,23 +86,16 @@ def live_problems(event: Event, army_list: ArmyList, summary: ListSummary) -> tu
     return submission.problems(event.rules())
 
 
-def seal(entrant: Entrant, army_list_id: int) -> Submission:
-    """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
-    event = entrant.event
-    if not event.submissions_open:
-        raise EventError("deadline")
-    army_list = ArmyList.objects.active().for_builder().filter(owner_id=entrant.user_id, pk=army_list_id).first()
-    if army_list is None:
-        raise EventError("no-list")
-    summary = list_summary(army_list)
-    snapshot = export_data(army_list)
+def _sealed_values(snapshot: dict, summary: ListSummary, facts: dict, *, army_list, name: str, army) -> dict:
+    """A submission's fields for the export ``snapshot``: its hash, points and facts, waiting for approval."""
     canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    facts = list_facts(army_list, summary)
-    values = {
+    if not 0 <= summary.points <= POINTS_STORABLE_MAX:
+        raise EventError("points-unstorable")
+    return {
         "army_list": army_list,
-        "list_name": army_list.name,
-        "army_name": army_list.army.name,
-        "army_slug": army_list.army.slug,
+        "list_name": name,
+        "army_name": army.name,
+        "army_slug": army.slug,
         "snapshot": snapshot,
         "hash": hashlib.sha256(canonical.encode()).hexdigest(),
         "points": summary.points,
@@ -108,8 +104,9 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
         "status": Submission.Status.PENDING,
         "note": "",
     }
-    if not 0 <= summary.points <= POINTS_STORABLE_MAX:
-        raise EventError("points-unstorable")
+
+
+def _store_submission(entrant: Entrant, values: dict) -> Submission:
     try:
         # Its own savepoint: a row the database refuses leaves the caller's transaction usable.
         with transaction.atomic():
@@ -117,10 +114,102 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
     except (IntegrityError, DataError) as exc:
         logger.warning("A sealed list could not be stored (entrant %s): %s", entrant.pk, exc)
         raise EventError("unstorable") from exc
+    return submission
+
+
+def seal(entrant: Entrant, army_list_id: int) -> Submission:
+    """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
+    event = entrant.event
+    if not event.submissions_open:
+        raise EventError("deadline")
+    if entrant.user_id is None:
+        raise EventError("no-list")  # a walk-in has no lists: the organiser pastes theirs (``seal_walk_in``)
+    army_list = ArmyList.objects.active().for_builder().filter(owner_id=entrant.user_id, pk=army_list_id).first()
+    if army_list is None:
+        raise EventError("no-list")
+    summary = list_summary(army_list)
+    values = _sealed_values(
+        export_data(army_list),
+        summary,
+        list_facts(army_list, summary),
+        army_list=army_list,
+        name=army_list.name,
+        army=army_list.army,
+    )
+    submission = _store_submission(entrant, values)
     # The builder shows "legal for <event>" only for a submitted list: move the list's stamp so a
     # builder page the browser kept (its ETag, armybuilder.lists.conditional) is fetched anew.
     ArmyList.objects.filter(pk=army_list.pk).update(updated_at=submission.submitted_at)
     return submission
+
+
+# -- Walk-ins: entrants the organiser enters without an account ---------------------------------
+
+
+def pasted_list_values(text: str) -> dict:
+    """A list pasted by the organiser (``muster-list`` JSON), checked against the catalogue and read
+    in memory only (``lists.snapshot``): a submission's fields, nothing written. ``ListImportError``
+    names every problem of the text; ``EventError`` when its points cannot be stored."""
+    snapshot = export_parsed(parse_list(text, saving=False))
+    sealed = read_sealed(snapshot)
+    summary = list_summary(sealed)
+    return _sealed_values(
+        snapshot, summary, list_facts(sealed, summary), army_list=None, name=sealed.name, army=sealed.army
+    )
+
+
+def walk_in_name_taken(event: Event, name: str) -> bool:
+    return Entrant.objects.filter(event=event, user__isnull=True, walk_in_name__iexact=name.strip()).exists()
+
+
+@transaction.atomic
+def add_walk_in(event: Event, name: str, values: dict) -> Entrant:
+    """Enter a player without an account, their list (``pasted_list_values``) sealed as their
+    submission, waiting for approval like any other.
+
+    When the organiser is checking players in, the walk-in, who is there, is checked in too; before
+    anyone is, checking them in would leave every other player out of the next pairing.
+    """
+    name = name.strip()
+    if not name:
+        raise EventError("walk-in-name")
+    if walk_in_name_taken(event, name):
+        raise EventError("walk-in-name-taken")
+    present = Entrant.objects.filter(event=event, checked_in=True).exists()
+    entrant = Entrant.objects.create(
+        event=event, walk_in_name=name, claim_token=secrets.token_urlsafe(24), checked_in=present
+    )
+    _store_submission(entrant, values)
+    return entrant
+
+
+def seal_walk_in(event: Event, entrant_id: int, values: dict) -> Submission:
+    """A walk-in's list pasted again (after the organiser sent it back): sealed in place of the last,
+    waiting for approval again. Walk-ins are entered on the day: the list deadline does not apply."""
+    entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    if not entrant.is_walk_in:
+        raise EventError("not-walk-in")
+    return _store_submission(entrant, values)
+
+
+@transaction.atomic
+def claim_walk_in(token: str, user) -> Entrant:
+    """The player signed in as ``user`` takes the walk-in's place: its list, results and placings
+    become theirs, and the claim link stops working."""
+    entrant = Entrant.objects.select_for_update().filter(claim_token=token, user__isnull=True).first()
+    if entrant is None:
+        raise EventError("no-claim")
+    if Entrant.objects.filter(event_id=entrant.event_id, user=user).exists():
+        raise EventError("already-entrant")
+    entrant.user, entrant.claim_token = user, None
+    try:
+        with transaction.atomic():
+            entrant.save(update_fields=["user", "claim_token", "updated_at"])
+    except IntegrityError as exc:  # joined by the event's link at the same moment
+        raise EventError("already-entrant") from exc
+    return entrant
 
 
 def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Submission:
@@ -168,7 +257,7 @@ def entrant_rows(event: Event) -> list[EntrantRow]:
         Entrant.objects.filter(event=event)
         .select_related("user", "submission")
         .defer("submission__snapshot")
-        .order_by("user__username", "pk")
+        .order_by(Coalesce("user__username", "walk_in_name"), "pk")  # walk-ins among the others, by name
     )
     rows = []
     for entrant in entrants:
@@ -651,7 +740,8 @@ def start_game(pairing: Pairing, entrant: Entrant):
 
     Each sealed export is read into memory (``lists.snapshot``), own units included, and frozen
     into the game: nothing but the game is written. The game is the starter's, and the other
-    player opens it by its share link, shown to the two of them on the round page.
+    player opens it by its share link, shown to the two of them on the round page. Against a walk-in
+    (no account) the starter's phone plays both sides.
     """
     from armybuilder.games.services import game_start
 
@@ -674,14 +764,17 @@ def start_game(pairing: Pairing, entrant: Entrant):
         except ListImportError as exc:
             raise EventError("sealed-list-gone") from exc
     round_ = pairing.round
+    opponent = submissions[opponent_id].entrant
     game = game_start(
         owner=entrant.user,
         army_list=sealed[entrant.pk],
         my_name=entrant.name,
         opponent_list=sealed[opponent_id],
-        opponent_name=submissions[opponent_id].entrant.name,
+        opponent_name=opponent.name,
         scenario=f"{round_.event.name} · {round_.number}/{pairing.table}"[:100],
-        two_phones=True,  # each player's phone acts for its own side only
+        # Each player's phone acts for its own side only; a walk-in has no account to open the game
+        # with, so against one the starter's phone plays both sides, as a game without an event does.
+        two_phones=not opponent.is_walk_in,
     )
     pairing.game = game
     pairing.save(update_fields=["game", "updated_at"])

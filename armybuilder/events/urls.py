@@ -31,6 +31,9 @@ urlpatterns = [
     path("<slug:slug>/manage/entrants/<int:entrant_id>/drop/", views.drop, name="events-drop"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/reinstate/", views.reinstate, name="events-reinstate"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/check-in/", views.check_in, name="events-check-in"),
+    path("<slug:slug>/manage/walk-ins/", views.add_walk_in, name="events-walk-in"),
+    path("<slug:slug>/manage/entrants/<int:entrant_id>/walk-in-list/", views.walk_in_list, name="events-walk-in-list"),
+    path("<slug:slug>/claim/<str:token>/", views.claim, name="events-claim"),
     path("<slug:slug>/manage/adjustments/", views.add_adjustment, name="events-adjust"),
     path(
         "<slug:slug>/manage/adjustments/<int:adjustment_id>/remove/",

@@ -37,11 +37,13 @@ from armybuilder.events.forms import (
     EventForm,
     JudgeForm,
     MissionsForm,
+    PastedListForm,
     ResultForm,
     RoundMissionForm,
     SubmitForm,
     SwapForm,
     TimerForm,
+    WalkInForm,
 )
 from armybuilder.events.freshness import event_page_condition
 from armybuilder.events.models import (
@@ -103,6 +105,14 @@ ERRORS = {
     ),
     "unstorable": gettext_lazy(
         "This list could not be sealed as it is: nothing was submitted. Check its units and submit again."
+    ),
+    "not-walk-in": gettext_lazy("This player entered with an account: they submit their own list."),
+    "walk-in-name": gettext_lazy("Type the player's name."),
+    "walk-in-name-taken": gettext_lazy(
+        "A walk-in of this event already has this name: add something to tell them apart."
+    ),
+    "already-entrant": gettext_lazy(
+        "You are already an entrant of this event: one account plays one place. Ask the organiser."
     ),
 }
 
@@ -277,15 +287,24 @@ def _dashboard(
     adjustment_form: AdjustmentForm | None = None,
     missions_form: MissionsForm | None = None,
     mission_form: RoundMissionForm | None = None,
+    walk_in_form: WalkInForm | None = None,
+    list_form: PastedListForm | None = None,
     status: int = 200,
 ):
     """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
-    ``adjustment_form``: refused bonus or penalty points, shown as typed with their errors."""
+    ``adjustment_form``: refused bonus or penalty points, shown as typed with their errors;
+    ``walk_in_form``: a refused walk-in, ``list_form``: a walk-in's refused list, both as typed."""
     rows = services.entrant_rows(event)
     first, last = services.first_droppable_round(event), event.rounds
     for row in rows:
         bound = drop_form if drop_form is not None and drop_form.entrant_id == row.entrant.pk else None
         row.drop_form = bound or DropForm(first=first, last=last, auto_id=f"drop-{row.entrant.pk}-%s")
+        if row.entrant.is_walk_in:
+            bound = list_form if list_form is not None and list_form.entrant_id == row.entrant.pk else None
+            row.list_form = bound or PastedListForm(auto_id=f"walk-in-{row.entrant.pk}-%s")
+            row.claim_url = request.build_absolute_uri(
+                reverse("events-claim", kwargs={"slug": event.slug, "token": row.entrant.claim_token})
+            )
     for row in rows:
         row.messages = [display_problem(problem) for problem in row.problems]
     rounds = services.rounds_with_pairings(event)
@@ -319,6 +338,7 @@ def _dashboard(
         # The latest round, when published, can be taken back.
         "revertible": rounds[-1] if rounds and rounds[-1].published else None,
         "set_aside": SetAsideResults.objects.filter(event=event),
+        "walk_in_form": walk_in_form or WalkInForm(event=event),
         "missions": missions,
         "missions_form": missions_form
         or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
@@ -370,6 +390,90 @@ def check_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
     message = _("%(name)s is checked in.") if present else _("%(name)s is no longer checked in.")
     _attempt(request, services.check_in, event, entrant.pk, present, success=message % {"name": entrant.name})
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+# Walk-ins an organiser enters in a day: a big tournament's walk-ins stay far below; a script does not.
+WALK_INS_PER_DAY = 100
+
+
+@require_POST
+@login_required
+def add_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """Enter a player without an account with their pasted list; refused values are shown next to
+    their fields, as typed."""
+    event = get_organised_event(request, slug)
+    form = WalkInForm(request.POST, event=event)
+    if not form.is_valid():
+        return _dashboard(request, event, walk_in_form=form, status=400)
+    added = Entrant.objects.filter(event__organiser=request.user, joined_at__gte=_since_yesterday())
+    if added.exclude(walk_in_name="").count() >= WALK_INS_PER_DAY:
+        message = _(
+            "You have entered %(n)s walk-ins in the last 24 hours, the most one account may: try again tomorrow."
+        )
+        form.add_error("name", message % {"n": WALK_INS_PER_DAY})
+        return _dashboard(request, event, walk_in_form=form, status=429)
+    try:
+        entrant = services.add_walk_in(event, form.cleaned_data["name"], form.cleaned_data["list"])
+    except services.EventError as error:
+        field = "name" if error.code.startswith("walk-in-name") else "list"
+        form.add_error(field, str(ERRORS.get(error.code, error.code)))
+        return _dashboard(request, event, walk_in_form=form, status=400)
+    message = _("%(name)s is entered with their list, waiting for your approval. Give them their claim link.")
+    messages.success(request, message % {"name": entrant.name})
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+
+
+@require_POST
+@login_required
+def walk_in_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Paste a walk-in's list again (after sending it back); a refused list is shown in their row, as typed."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant, event=event, pk=entrant_id, user__isnull=True)
+    form = PastedListForm(request.POST, auto_id=f"walk-in-{entrant.pk}-%s")
+    form.entrant_id = entrant.pk
+    if form.is_valid():
+        try:
+            services.seal_walk_in(event, entrant.pk, form.cleaned_data["list"])
+        except services.EventError as error:
+            form.add_error("list", str(ERRORS.get(error.code, error.code)))
+        else:
+            message = _("%(name)s's new list is sealed, waiting for your approval.") % {"name": entrant.name}
+            messages.success(request, message)
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#entrant-{entrant.pk}")
+    return _dashboard(request, event, list_form=form, status=400)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """A walk-in's claim link: the signed-in player sees whose place it is (GET) and takes it (POST);
+    an unknown or used link is a 404."""
+    event = get_event(slug)
+    walk_in = get_object_or_404(
+        Entrant.objects.select_related("submission"), event=event, claim_token=token, user__isnull=True
+    )
+    refusal = ERRORS["already-entrant"] if entrant_of(request, event) is not None else None
+    if request.method == "POST" and refusal is None:
+        try:
+            services.claim_walk_in(token, request.user)
+        except services.EventError as error:
+            if error.code == "no-claim":
+                raise Http404 from error
+            refusal = ERRORS.get(error.code, error.code)
+        else:
+            message = _("This place is yours now: its list, results and placings are under your account.")
+            messages.success(request, message)
+            return redirect("events-event", slug=event.slug)
+    context = {
+        "event": event,
+        "walk_in": walk_in,
+        "submission": getattr(walk_in, "submission", None),
+        "games": Pairing.objects.filter(round__event=event, round__published=True)
+        .filter(Q(player_a=walk_in) | Q(player_b=walk_in))
+        .count(),
+        "refusal": refusal,
+    }
+    return render(request, "events/claim.html", context, status=409 if refusal else 200)
 
 
 @require_POST
@@ -570,6 +674,10 @@ def _round_page(
     pairings = list(round_.pairings.all())
     for pairing in pairings:
         pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
+        # Against a walk-in (no account) nobody confirms the player's result: the organiser sets it.
+        pairing.against_walk_in = pairing.mine and any(
+            player is not None and player.is_walk_in for player in (pairing.player_a, pairing.player_b)
+        )
         pairing.res = getattr(pairing, "result", None)
         # A sealed list is linked only where it can be read (``can_see_list``): before the reveal a
         # player sees their own list, not their opponent's (that link answered 404).
@@ -644,7 +752,9 @@ def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _pairing(event: Event, pairing_id: int) -> Pairing:
-    return get_object_or_404(Pairing.objects.select_related("round"), round__event=event, pk=pairing_id)
+    return get_object_or_404(
+        Pairing.objects.select_related("round", "player_a", "player_b"), round__event=event, pk=pairing_id
+    )
 
 
 def _seated(request: HttpRequest, event: Event, pairing_id: int) -> tuple[Pairing, Entrant]:
@@ -681,7 +791,11 @@ def enter_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpRespon
     pairing, entrant = _seated(request, event, pairing_id)
     form = _result_form(request, event)
     if form is not None:
-        entered = _("Result entered. Your opponent confirms it.")
+        opponent = pairing.player_b if pairing.player_a_id == entrant.pk else pairing.player_a
+        if opponent is not None and opponent.is_walk_in:
+            entered = _("Result entered. Your opponent has no account: the organiser confirms it.")
+        else:
+            entered = _("Result entered. Your opponent confirms it.")
         _attempt(request, services.enter_result, pairing, entrant, **form.cleaned_data, success=entered)
     return _result_redirect(event, pairing)
 

@@ -31,13 +31,20 @@ def pool_of(edition_slug: str) -> str:
 @dataclass
 class EventPlacing:
     place: int
-    user_id: int
+    user_id: int | None  # None for a walk-in the organiser entered without an account
     name: str
     army: str
     wins: int
     draws: int
     losses: int
     score: int
+    entrant_id: int = 0
+
+    @property
+    def player_key(self) -> int:
+        """The player in a season: their account; a walk-in (no account, no player page) stands alone,
+        keyed by their entry (negative, so never an account's number)."""
+        return self.user_id if self.user_id is not None else -self.entrant_id
 
 
 def event_placings(event: Event) -> list[EventPlacing]:
@@ -68,6 +75,7 @@ def event_placings(event: Event) -> list[EventPlacing]:
                 draws=draws,
                 losses=losses,
                 score=row.row.score,
+                entrant_id=row.entrant.pk,
             )
         )
     return out
@@ -103,8 +111,8 @@ def season_table(season: Season, games: list[LeagueGame] | None = None) -> list[
     for event in events.values():
         table = event_placings(event)
         for placing in table:
-            placings.append(Placing(event.pk, event.date, placing.user_id, placing.place, len(table)))
-            users.setdefault(placing.user_id, (placing.name, ""))
+            placings.append(Placing(event.pk, event.date, placing.player_key, placing.place, len(table)))
+            users.setdefault(placing.player_key, (placing.name, ""))
     counted = [game for game in (season_games(season) if games is None else games) if game.counts]
     for game in counted:
         for player in (game.player_a, game.player_b):
@@ -227,9 +235,13 @@ def league_games() -> list[elo.RatedGame]:
 
 
 def event_games() -> list[elo.RatedGame]:
-    """Every game with a counted result in a published round of an event (byes are not games)."""
+    """Every game with a counted result in a published round of an event (byes are not games).
+
+    A game against a walk-in is not rated while the walk-in has no account (a rating belongs to an
+    account); once they claim their entry, the next recomputation rates it."""
     pairings = (
         Pairing.objects.filter(round__published=True, player_b__isnull=False, result__isnull=False)
+        .filter(player_a__user__isnull=False, player_b__user__isnull=False)
         .select_related("round__event__edition", "player_a", "player_b", "result")
         .order_by("pk")
     )

@@ -245,6 +245,39 @@ def export_json(army_list: ArmyList) -> str:
     return json.dumps(export_data(army_list), indent=2, ensure_ascii=False) + "\n"
 
 
+def export_parsed(parsed: ParsedList) -> dict[str, Any]:
+    """A checked file (``parse_list``) written back as ``muster-list/3`` data, as ``export_data``
+    writes a saved list: what the file says, in the current format, without anything else it held.
+
+    A list that was never saved (a walk-in's list pasted by an event's organiser) is sealed from it.
+    """
+    keys = {id(draft): key for key, draft in parsed.drafts.items()}
+    taken = {id(entry.unit) for entry in parsed.entries}
+    return {
+        "format": FORMAT,
+        "name": parsed.name,
+        "edition": parsed.edition.slug,
+        "army": list(parsed.army.natural_key()),
+        "points_limit": parsed.points_limit,
+        "force_org": parsed.force_org,
+        "tournament": {"max_order_dice": parsed.max_order_dice, "max_platoons": parsed.max_platoons},
+        "national_choice": parsed.national_choice,
+        "platoons": [{"kind": kind, "name": name} for kind, name in parsed.platoons],
+        "own_units": [{"key": key, **draft.data} for key, draft in parsed.drafts.items() if id(draft) in taken],
+        "entries": [
+            {
+                **({"own_unit": keys[id(entry.unit)]} if id(entry.unit) in keys else {"unit": entry.unit.slug}),
+                "name": entry.name,
+                "quality": entry.quality,
+                "models": entry.models,
+                "options": dict(sorted(entry.options.items())),
+                "platoon": entry.platoon,
+            }
+            for entry in parsed.entries
+        ],
+    }
+
+
 # -- JSON import -----------------------------------------------------------------------------
 
 
