@@ -124,7 +124,9 @@ def _open_sections(form, weapons, options, sections: dict[str, list[str]]) -> di
     def holds(row, names) -> bool:
         return any(row[name].value() not in (None, "", [], False) or row[name].errors for name in names)
 
-    vehicle = [name for name in ("officer_rank", "damage_value", "transport_capacity", "open_topped") if name in form.fields]
+    vehicle = [
+        name for name in ("officer_rank", "damage_value", "transport_capacity", "open_topped") if name in form.fields
+    ]
     return {
         "profile": holds(form, vehicle),
         "weapons": bool(weapons.non_form_errors() or sections["weapons"])

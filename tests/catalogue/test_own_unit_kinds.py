@@ -34,7 +34,10 @@ def test_a_medium_tank_starts_as_the_editions_generic_medium_tank_without_its_po
     assert _selected(page, "slot") == "tank"
     assert _value(page, "damage_value") == "9"  # the Generic medium tank's, as the rules notes give it
     assert (_value(page, "base_models"), _value(page, "max_models")) == ("1", "1")
-    lines = [(_selected(page, f"w-{i}-weapon"), _selected(page, f"w-{i}-mount"), _selected(page, f"w-{i}-arc")) for i in range(4)]
+    lines = [
+        (_selected(page, f"w-{i}-weapon"), _selected(page, f"w-{i}-mount"), _selected(page, f"w-{i}-arc"))
+        for i in range(4)
+    ]
     assert lines == [
         (str(weapon_pk("medium-at-gun")), "turret", "360"),
         (str(weapon_pk("mmg")), "coaxial", "360"),
