@@ -95,9 +95,23 @@
     }
   }
 
+  function foldArcs(form) {
+    // A carried weapon has no arc: its box is shown only once the line has a mount (or a refusal).
+    form.querySelectorAll("#weapon-lines .own-row").forEach(function (row) {
+      var mount = row.querySelector("select[name$='-mount']");
+      var arc = row.querySelector("select[name$='-arc']");
+      if (!mount || !arc) { return; }
+      var box = arc.closest(".field-row");
+      var sync = function () { box.hidden = !mount.value && !box.querySelector(".errorlist"); };
+      mount.addEventListener("change", sync);
+      sync();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("own-unit-form");
     if (!form) { return; }
+    foldArcs(form);
     form.querySelectorAll("input[data-stepper]").forEach(function (input) { addStepper(form, input); });
     var swaps = document.getElementById("own-swaps");
     if (swaps) {
