@@ -63,7 +63,8 @@ def _fill_unit(page, fields: dict, weapons=(), options=(), rules=()) -> None:
         page.select_option(f"#id_w-{i}-weapon", _weapon(slug))
         page.fill(f"#id_w-{i}-count", str(count))
         page.select_option(f"#id_w-{i}-mount", mount)
-        page.select_option(f"#id_w-{i}-arc", arc)
+        if mount:  # a carried weapon has no arc, and the form shows no box for it
+            page.select_option(f"#id_w-{i}-arc", arc)
     for i, option in enumerate(options):
         page.fill(f"#id_o-{i}-name", option["name"])
         page.fill(f"#id_o-{i}-cost", str(option["cost"]))
