@@ -48,6 +48,13 @@ QUALITY_LABELS = {
 COST_BELOW_ZERO = _("A cost cannot be below 0: type the cheaper price itself instead.")
 
 
+def mark_steppers(form: forms.Form, names: tuple[str, ...]) -> None:
+    """Counts get −/+ buttons from the page's script (the box stays typeable); costs do not."""
+    for name in names:
+        if name in form.fields:
+            form.fields[name].widget.attrs.update({"data-stepper": "", "inputmode": "numeric"})
+
+
 def _cost_field(label: str) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
@@ -121,6 +128,7 @@ class OwnUnitForm(forms.Form):
         if not rules.filter(slug=own_units.OPEN_TOPPED).exists():
             del self.fields["open_topped"]  # an edition whose data has no such rule (1st edition)
         self.fields["special_rules"].label_from_instance = lambda rule: rule.display_name
+        mark_steppers(self, ("base_models", "max_models", "damage_value", "transport_capacity"))
 
     def costs(self, prefix: str) -> dict[str, int]:
         data = self.cleaned_data
@@ -159,6 +167,7 @@ class WeaponLineForm(forms.Form):
         self.fields["arc"].choices = [(k, word(v) or _("None")) for k, v in ARCS.items()]
         self.fields["mount"].required = False
         self.fields["count"].required = False
+        mark_steppers(self, ("count",))
 
     def clean(self) -> dict:
         data = super().clean()
@@ -188,6 +197,7 @@ class OptionForm(forms.Form):
         self.fields["grants_weapon"].label = _("Gives")
         self.fields["replaces_weapon"] = _weapon_choices(edition)
         self.fields["replaces_weapon"].label = _("Instead of")
+        mark_steppers(self, ("max_count", "adds_models"))
 
     def clean(self) -> dict:
         data = super().clean()

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from armybuilder.catalogue import own_forms, own_units
+from armybuilder.catalogue import own_forms, own_kinds, own_units
 from armybuilder.catalogue.models import Army, Unit, UnitShare
 from armybuilder.reference.models import Edition
 from rules.army.own_units import OPEN_TOPPED, OWN_UNITS_MAX
@@ -107,6 +107,42 @@ def _initial(unit: Unit) -> tuple[dict, list[dict], list[dict]]:
     return initial, lines, options
 
 
+def _kind_initial(generic: Unit) -> tuple[dict, list[dict], list[dict]]:
+    """The form's start for a kind: the Generic unit's profile and weapons, without its name,
+    army, points or options (those are the player's book's)."""
+    initial, lines, _options = _initial(generic)
+    for field in ("name", "army", "composition"):
+        initial.pop(field, None)
+    for key in [key for key in initial if key.startswith(("cost_", "per_model_"))]:
+        del initial[key]
+    return initial, lines, []
+
+
+def _open_sections(form, weapons, options, sections: dict[str, list[str]]) -> dict[str, bool]:
+    """Which folded sections start open: those holding a value or a refusal."""
+
+    def holds(row, names) -> bool:
+        return any(row[name].value() not in (None, "", [], False) or row[name].errors for name in names)
+
+    vehicle = [
+        name for name in ("officer_rank", "damage_value", "transport_capacity", "open_topped") if name in form.fields
+    ]
+    return {
+        "profile": holds(form, vehicle),
+        "weapons": bool(weapons.non_form_errors() or sections["weapons"])
+        or any(holds(row, ("weapon",)) or row.non_field_errors() for row in weapons),
+        "options": bool(options.non_form_errors() or sections["options"])
+        or any(holds(row, ("name", "grants_weapon", "cost")) or row.non_field_errors() for row in options),
+        "rules": holds(form, ("special_rules", "weapons_text", "composition")),
+    }
+
+
+def _start_query(request: HttpRequest) -> str:
+    """The list and army the form was opened for, kept by the links that start it again."""
+    kept = {key: request.GET[key] for key in ("list", "army") if request.GET.get(key, "")}
+    return "".join(f"&{key}={value}" for key, value in kept.items() if value.replace("-", "").isalnum())
+
+
 def _weapon_pk(unit: Unit, slug: str) -> int | None:
     if not slug:
         return None
@@ -164,6 +200,7 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
     sections: dict[str, list[str]] = {"weapons": [], "options": []}
     # The copy's source stays in the address through the POST, so its notes stay on the page.
     source = _copy_source(request, edition) if unit is None else None
+    kind = own_kinds.find(edition, request.GET.get("kind", "")) if unit is None and source is None else None
     if request.method == "POST":
         form = own_forms.OwnUnitForm(request.POST, **kwargs)
         weapons = own_forms.WeaponLineFormSet(request.POST, prefix="w", form_kwargs=kwargs)
@@ -186,6 +223,8 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
         initial, lines, rows = _initial(start) if start is not None else ({}, [], [])
         if unit is None and source is not None:
             initial["name"] = _("%(name)s (mine)") % {"name": source.name}
+        elif unit is None and kind is not None:
+            initial, lines, rows = _kind_initial(kind.unit)
         army = request.GET.get("army", "")
         if unit is None and army:
             initial["army"] = Army.objects.filter(edition=edition, slug=army).values_list("pk", flat=True).first()
@@ -211,6 +250,11 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
             "unit": unit,
             "edition": edition,
             "copyable": copyable if unit is None else [],
+            "kinds": own_kinds.offered(edition) if unit is None else [],
+            "kind": kind,
+            "swaps": own_kinds.swap_weapons(edition),
+            "open": _open_sections(form, weapons, options, sections),
+            "start_query": _start_query(request),
             "copied_from": source,
             "not_carried": own_units.not_carried(source) if source is not None else [],
             "back": _back_to(request),

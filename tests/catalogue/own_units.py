@@ -181,3 +181,10 @@ def alice_in_a_browser(live_server, new_browser_context, device: str, lang: str,
     context.set_default_timeout(20_000)
     log_in(context, live_server, alice)
     return alice, generic, army_list, context, context.new_page()
+
+
+def unfold(page, section: str) -> None:
+    """Open a folded section of the unit form as a player does, by tapping its title (if closed)."""
+    details = page.locator(section)
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()

@@ -21,7 +21,7 @@ from armybuilder.catalogue.models import Unit
 from armybuilder.games.models import Game
 from armybuilder.lists.models import ArmyList
 from armybuilder.reference.models import SpecialRule, Weapon
-from tests.catalogue.own_units import alice_in_a_browser
+from tests.catalogue.own_units import alice_in_a_browser, unfold
 from tests.conftest import wait_until
 
 SHOTS = Path(settings.BASE_DIR).parent / "_notes" / "shots"
@@ -44,6 +44,15 @@ def _weapon(slug: str) -> str:
 
 
 def _fill_unit(page, fields: dict, weapons=(), options=(), rules=()) -> None:
+    # The form folds the sections a unit may not need; a player opens the ones they fill.
+    if {"officer_rank", "damage_value", "transport_capacity"} & set(fields):
+        unfold(page, "#own-profile")
+    if weapons:
+        unfold(page, "#weapon-lines")
+    if options:
+        unfold(page, "#option-rows")
+    if rules:
+        unfold(page, "#own-rules")
     for name, value in fields.items():
         selector = f"#id_{name}"
         if page.locator(selector).evaluate("el => el.tagName") == "SELECT":
@@ -54,7 +63,8 @@ def _fill_unit(page, fields: dict, weapons=(), options=(), rules=()) -> None:
         page.select_option(f"#id_w-{i}-weapon", _weapon(slug))
         page.fill(f"#id_w-{i}-count", str(count))
         page.select_option(f"#id_w-{i}-mount", mount)
-        page.select_option(f"#id_w-{i}-arc", arc)
+        if mount:  # a carried weapon has no arc, and the form shows no box for it
+            page.select_option(f"#id_w-{i}-arc", arc)
     for i, option in enumerate(options):
         page.fill(f"#id_o-{i}-name", option["name"])
         page.fill(f"#id_o-{i}-cost", str(option["cost"]))

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from armybuilder.catalogue.models import Unit
-from tests.catalogue.own_units import alice_in_a_browser
+from tests.catalogue.own_units import alice_in_a_browser, unfold
 
 REFUSED = {"en": "Only a vehicle can be open-topped.", "fr": "Seul un véhicule peut être découvert."}
 SAVE = {"en": "Save the unit", "fr": "Enregistrer l'unité"}
@@ -35,6 +35,7 @@ def test_the_unit_form_refuses_next_to_the_field_then_saves(live_server, new_bro
     page.fill("#id_base_models", "5")
     page.fill("#id_max_models", "5")
     page.fill("#id_cost_regular", "50")
+    unfold(page, "#own-profile")  # folded for a squad: the player opens it
     page.check("#id_open_topped")  # a squad cannot be open-topped
     page.check("#id_scope_1")  # only this army
     page.click("#save-unit")

@@ -18,7 +18,9 @@ OPEN_TOPPED_MESSAGE = "Only a vehicle can be open-topped."
 
 def _field_group(page: str, css: str) -> str:
     """The HTML of the form's row with class ``css``: a message must be inside it, next to its field."""
-    match = re.search(rf'<div class="field-row {css}">(.*?)</div>\s*(?:<div class="field-row|</fieldset>)', page, re.S)
+    match = re.search(
+        rf'<div class="field-row {css}">(.*?)</div>\s*(?:<div class="field-row|</fieldset>|</details>)', page, re.S
+    )
     assert match, f"no {css} row"
     return match.group(1)
 
