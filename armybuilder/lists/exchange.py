@@ -26,12 +26,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.html import strip_tags
+from django.utils.translation import gettext, ngettext
 
 from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.catalogue.mounts import mount_label
 from armybuilder.lists.armament import armament
 from armybuilder.lists.models import ENTRIES_MAX, POINTS_LIMIT_MAX, ArmyList, Entry, ForceOrg, Platoon, PlatoonKind
+from armybuilder.lists.problems import display_problem
 from armybuilder.reference.models import Edition
 from armydata import untrusted
 from rules.army import own_units as own_rules
@@ -149,52 +151,66 @@ def _armament_text(entry: Entry) -> str:
     return ", ".join(parts)
 
 
+def officer_line(officer, name: str, *, inch: str = '"') -> str:
+    """An officer's line of the text exports, in the active language: rank, morale bonus, extra
+    orders and command range."""
+    text = ngettext(
+        "%(name)s: %(rank)s, morale +%(bonus)s, %(orders)s extra order, command range %(range)s",
+        "%(name)s: %(rank)s, morale +%(bonus)s, %(orders)s extra orders, command range %(range)s",
+        officer.extra_orders,
+    )
+    values = {
+        "name": name,
+        "rank": gettext(officer.rank_label),
+        "bonus": officer.morale_bonus,
+        "orders": officer.extra_orders,
+        "range": f"{officer.command_range}{inch}",
+    }
+    return text % values
+
+
 def export_text(army_list: ArmyList, summary: ListSummary) -> str:
-    """The list as plain text for a forum post or a message; no HTML, no entities."""
+    """The list as plain text for a forum post or a message, in the active language; no HTML, no
+    entities."""
     lines = [
         _plain(army_list.name),
         f"{_plain(army_list.edition.display_name)} - {_plain(army_list.army.display_name)}",
-        f"Points: {summary.points} / {summary.points_limit}   Order dice: {summary.order_dice}",
+        gettext("Points: %(points)s / %(limit)s   Order dice: %(dice)s")
+        % {"points": summary.points, "limit": summary.points_limit, "dice": summary.order_dice},
     ]
     limits = []
     if army_list.max_order_dice:
-        limits.append(f"at most {army_list.max_order_dice} order dice")
+        limits.append(gettext("at most %(n)s order dice") % {"n": army_list.max_order_dice})
     if army_list.max_platoons:
-        limits.append(f"at most {army_list.max_platoons} platoons")
+        limits.append(gettext("at most %(n)s platoons") % {"n": army_list.max_platoons})
     if limits:
-        lines.append("Tournament: " + ", ".join(limits))
+        lines.append(gettext("Tournament: %(limits)s") % {"limits": ", ".join(limits)})
     if army_list.force_org == ForceOrg.NONE:
-        lines.append("Force organisation: no restrictions")
+        lines.append(gettext("Force organisation: no restrictions"))
     for group in platoon_groups(army_list, summary):
         lines.append("")
-        title = _plain(group.name) or "Not in a platoon"
+        title = _plain(group.name) or gettext("Not in a platoon")
         lines.append(title)
         lines.append("-" * len(title))
         for row in group.rows:
             points = "?" if row.points is None else str(row.points)
-            text = (
-                f"* {_plain(row.name)} ({row.quality_label}, {row.models} {'model' if row.models == 1 else 'models'})"
-            )
+            models = ngettext("%(n)s model", "%(n)s models", row.models) % {"n": row.models}
+            text = f"* {_plain(row.name)} ({row.quality_label}, {models})"
             if row.own:
-                text += " [player's own entry]"  # typed from their book, not checked data
+                text += " [" + gettext("player's own entry") + "]"  # typed from their book, not checked data
             if row.options:
                 text += f": {_option_text(row.options)}"
-            lines.append(f"{text} - {points} pts")
+            lines.append(f"{text} - " + gettext("%(points)s pts") % {"points": points})
             armed = _armament_text(row.entry)
             if armed:
-                lines.append(f"  Weapons: {armed}")
+                lines.append("  " + gettext("Weapons: %(weapons)s") % {"weapons": armed})
     if summary.officers:
-        lines += ["", "Officers"]
-        for officer in summary.officers:
-            lines.append(
-                f"* {_plain(officer.name)}: {officer.rank_label}, morale +{officer.morale_bonus}, "
-                f"{officer.extra_orders} extra {'order' if officer.extra_orders == 1 else 'orders'}, "
-                f'command range {officer.command_range}"'
-            )
+        lines += ["", gettext("Officers")]
+        lines += [f"* {officer_line(officer, _plain(officer.name))}" for officer in summary.officers]
     if summary.problems:
-        lines += ["", "Problems"]
-        lines += [f"* {_plain(problem.message)}" for problem in summary.problems]
-    lines += ["", "Built with Muster"]
+        lines += ["", gettext("Problems")]
+        lines += [f"* {_plain(str(display_problem(problem)))}" for problem in summary.problems]
+    lines += ["", gettext("Built with Muster")]
     return "\n".join(lines) + "\n"
 
 

@@ -12,8 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from armybuilder.lists.exchange import _option_text, _plain, platoon_groups
+from django.utils.translation import gettext, ngettext
+
+from armybuilder.lists.exchange import _option_text, _plain, officer_line, platoon_groups
 from armybuilder.lists.models import ArmyList
+from armybuilder.lists.problems import display_problem
 from rules.army.model import ListSummary
 
 STYLES = ("compact", "full")
@@ -61,7 +64,11 @@ BBCODE = Markup(
 
 
 def _models(count: int) -> str:
-    return f"{count} {'model' if count == 1 else 'models'}"
+    return ngettext("%(n)s model", "%(n)s models", count) % {"n": count}
+
+
+def _pts(points: object) -> str:
+    return gettext("%(points)s pts") % {"points": points}
 
 
 def _block(markup: Markup, heading: str, items: list[str]) -> list[str]:
@@ -83,29 +90,26 @@ def render(army_list: ArmyList, summary: ListSummary, *, markup: Markup, style: 
     lines = [
         markup(markup.title, esc(army_list.name)),
         f"{esc(army_list.army.display_name)} · {esc(army_list.edition.display_name)} · "
-        + markup(markup.bold, f"{summary.points} / {summary.points_limit} pts")
-        + f" · {summary.order_dice} order dice",
+        + markup(markup.bold, _pts(f"{summary.points} / {summary.points_limit}"))
+        + " · "
+        + gettext("%(n)s order dice") % {"n": summary.order_dice},
     ]
     for group in platoon_groups(army_list, summary):
         items = []
         for row in group.rows:
             text = f"{esc(row.name)} ({row.quality_label}, {_models(row.models)})"
             if row.own:
-                text += " (player's own entry)"  # typed from their book, not checked data
+                text += " (" + gettext("player's own entry") + ")"  # typed from their book, not checked data
             if full and row.options:
                 text += f": {esc(_option_text(row.options))}"
-            items.append(f"{text} – {'?' if row.points is None else row.points} pts")
-        title = esc(group.name) if group.name else "Not in a platoon"
-        lines += _block(markup, f"{title} ({sum(row.points or 0 for row in group.rows)} pts)", items)
+            items.append(f"{text} – {_pts('?' if row.points is None else row.points)}")
+        title = esc(group.name) if group.name else gettext("Not in a platoon")
+        lines += _block(markup, f"{title} ({_pts(sum(row.points or 0 for row in group.rows))})", items)
     if full and summary.officers:
-        officers = [
-            f"{esc(officer.name)}: {officer.rank_label}, morale +{officer.morale_bonus}, "
-            f"{officer.extra_orders} extra {'order' if officer.extra_orders == 1 else 'orders'}, "
-            f"command range {officer.command_range}″"
-            for officer in summary.officers
-        ]
-        lines += _block(markup, "Officers", officers)
+        officers = [officer_line(officer, esc(officer.name), inch="″") for officer in summary.officers]
+        lines += _block(markup, gettext("Officers"), officers)
     if full and summary.problems:
-        lines += _block(markup, "Problems", [esc(problem.message) for problem in summary.problems])
-    lines += ["", "Built with Muster"]
+        problems = [esc(str(display_problem(problem))) for problem in summary.problems]
+        lines += _block(markup, gettext("Problems"), problems)
+    lines += ["", gettext("Built with Muster")]
     return "\n".join(lines) + "\n"
