@@ -546,10 +546,11 @@ def main() -> int:
     )
     for phase in PHASES:
         print("\n".join(phase_table(phase, recorder.figures[phase])))
-    last = max(day.confirmed_at.values(), default=float("nan"))
+    last = f"the last at {max(day.confirmed_at.values()):.0f} s" if day.confirmed_at else "none"
     print(
         f"results: {len(day.entered)} entered, {len(day.confirmed)} confirmed ({in_time} within "
-        f"{args.results_within:.0f} s, the last at {last:.0f} s), refused {dict(day.refused) or 0}; "
+        f"{args.results_within:.0f} s, {last}), not acknowledged (no answer, or not the form's "
+        f"message) {dict(day.refused) or 0}; "
         f"in the database: {sum(1 for row in stored.values() if row[3])} confirmed; lost: {len(lost)}"
         + (f" (pairings {lost[:20]})" if lost else "")
     )
