@@ -19,7 +19,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 python3; do \
 	done)
 
 .PHONY: run test test-fast test-browser install install-dev data messages catalogues bench check-deploy lint format clean playsheet-png \
-	system-deps-run system-deps-test loadtest smoke
+	system-deps-run system-deps-test loadtest loadtest-events smoke
 
 $(VENV)/.base-installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Muster needs Python 3.12 or newer: none was found on PATH or in pyenv. Install one (e.g. 'pyenv install 3.13') and run make again." >&2; exit 1; fi
@@ -113,6 +113,18 @@ LOADTEST_SECONDS ?= 60
 # steady (the load alone), kill (a gunicorn worker killed every 2 s), redis (both Redis stopped):
 # LOADTEST_SECONDS is split evenly between them.
 LOADTEST_PHASES ?= steady,kill,redis
+# Tournament day (deploy/loadtest_events.py): EVENTS_PLAYERS players seeded with round 1 published,
+# EVENTS_PHONES phones polling every EVENTS_POLL s, EVENTS_QUIET s of phones alone, then EVENTS_SECONDS
+# s in which the players enter and confirm every result within EVENTS_RESULTS_WITHIN s.
+# A development run: make loadtest-events EVENTS_PLAYERS=40 EVENTS_PHONES=100 EVENTS_SECONDS=30 \
+#   EVENTS_RESULTS_WITHIN=25 EVENTS_QUIET=10
+EVENTS_PLAYERS ?= 500
+EVENTS_PHONES ?= 2000
+EVENTS_POLL ?= 20
+EVENTS_QUIET ?= 40
+EVENTS_SECONDS ?= 150
+EVENTS_RESULTS_WITHIN ?= 120
+EVENTS_CONNECTIONS ?= 200
 
 smoke: install
 	@scripts/system-deps.sh stack
@@ -127,6 +139,17 @@ loadtest: install
 	DATABASE_URL="$(STACK_DATABASE_URL)" RATELIMIT_ENABLE=0 deploy/stack.sh start >/dev/null
 	$(PY) deploy/loadtest.py https://127.0.0.1:$${STACK_PORT:-8443} --players $(LOADTEST_PLAYERS) \
 	  --seconds $(LOADTEST_SECONDS) --phases $(LOADTEST_PHASES); status=$$?; deploy/stack.sh stop; exit $$status
+
+loadtest-events: install
+	@scripts/system-deps.sh stack
+	$(PY) deploy/createdb.py "$(STACK_DATABASE_URL)"
+	DATABASE_URL="$(STACK_DATABASE_URL)" RATELIMIT_ENABLE=0 deploy/stack.sh start >/dev/null
+	slug=$$(DATABASE_URL="$(STACK_DATABASE_URL)" $(PY) manage.py seed_event --players $(EVENTS_PLAYERS) --rounds 0 \
+	  --open-round --password tournament-day-42 --seed $$(date +%s) | tail -n 1) && \
+	DATABASE_URL="$(STACK_DATABASE_URL)" $(PY) deploy/loadtest_events.py https://127.0.0.1:$${STACK_PORT:-8443} \
+	  --slug "$$slug" --players $(EVENTS_PLAYERS) --phones $(EVENTS_PHONES) --poll $(EVENTS_POLL) \
+	  --quiet $(EVENTS_QUIET) --seconds $(EVENTS_SECONDS) --results-within $(EVENTS_RESULTS_WITHIN) \
+	  --connections $(EVENTS_CONNECTIONS); status=$$?; deploy/stack.sh stop; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

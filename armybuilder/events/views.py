@@ -688,11 +688,14 @@ def _round_page(
         # The finished game's result, proposed to its two players only: replaying a game costs
         # queries, and another viewer's page must not grow with the games of the round.
         pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
-        # Ids unique on the page: each pairing has its own result form.
-        names = None if pairing.is_bye else (pairing.player_a.name, pairing.player_b.name)
-        pairing.form = ResultForm(
-            auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names, with_points=event.ranks_by_points
-        )
+        # A result form only where the page shows one (the viewer's own game, every game for the
+        # organiser): a phone following a 250-game round builds none. Ids unique on the page.
+        pairing.form = None
+        if (pairing.mine or is_organiser) and not pairing.is_bye:
+            names = (pairing.player_a.name, pairing.player_b.name)
+            pairing.form = ResultForm(
+                auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names, with_points=event.ranks_by_points
+            )
     timer = round_.timer()
     context = {
         "event": event,

@@ -52,3 +52,31 @@ def test_query_counts_do_not_grow_with_the_players():
         api = [_queries(Client(), f"/api/events/{event.slug}/{page}") for page in API]
         counts.append((pages, api))
     assert counts[0] == counts[1]
+
+
+def test_the_round_page_builds_a_result_form_only_where_it_shows_one():
+    """A phone following the round builds no form; a player builds theirs; the organiser every game's."""
+    organiser = make_user()
+    event = make_event(organiser, published=True, rounds=1)
+    entrants = [make_entrant(event) for _ in range(5)]
+    services.publish_round(services.pair_next_round(event))
+    url = f"/events/{event.slug}/rounds/1/"
+
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 200
+    assert [p.form for p in anonymous.context["pairings"]] == [None, None, None]
+    assert b'name="outcome"' not in anonymous.content
+
+    player = Client()
+    player.force_login(entrants[0].user)
+    pairings = player.get(url).context["pairings"]
+    mine = [p for p in pairings if p.mine]
+    assert len(mine) == 1 and all(p.form is None for p in pairings if not p.mine)
+    if not mine[0].is_bye:
+        assert mine[0].form is not None
+        assert f'id="p{mine[0].pk}-outcome_0"' in player.get(url).content.decode()
+
+    boss = Client()
+    boss.force_login(organiser)
+    games = [p for p in boss.get(url).context["pairings"] if not p.is_bye]
+    assert len(games) == 2 and all(p.form is not None for p in games)

@@ -60,3 +60,23 @@ def test_seeded_players_are_shown_by_a_short_name_not_their_account(v2_catalogue
     call_command("seed_event", "--players", "4", "--rounds", "1", "--seed", "3", stdout=io.StringIO())
     names = sorted(entrant.name for entrant in Entrant.objects.select_related("user"))
     assert names == ["Player 1", "Player 2", "Player 3", "Player 4"]
+
+
+def test_an_open_round_is_published_without_results_and_players_can_log_in(v2_catalogue, client):
+    event = _seed(players=6, rounds=1, seed=2, open_round=True, password="tournament-day-42")
+    assert event.rounds == 2
+    latest = event.round_set.get(number=2)
+    assert latest.published
+    assert latest.pairings.count() == 3
+    assert not Result.objects.filter(pairing__round=latest).exists()
+    assert Result.objects.filter(pairing__round__number=1, pairing__round__event=event).count() == 3
+    username = Entrant.objects.filter(event=event).select_related("user").first().user.username
+    response = client.post("/accounts/login/", {"username": username, "password": "tournament-day-42"})
+    assert response.status_code == 302
+    assert client.get(f"/events/{event.slug}/rounds/2/").context["entrant"] is not None
+
+
+def test_without_a_password_seeded_players_cannot_log_in(v2_catalogue, client):
+    event = _seed(players=2, rounds=0, seed=4)
+    user = Entrant.objects.filter(event=event).select_related("user").first().user
+    assert not user.has_usable_password()

@@ -5,6 +5,11 @@ cheapest officer and two of its cheapest infantry sections), sealed and approved
 paired as the organiser would (round 1 at random, then Swiss), each result entered by one
 player and confirmed by the other, at random. The same seed gives the same armies, pairings and
 results. The event's slug is printed last, for scripts (benchmarks, load tests) to read.
+
+``--open-round`` pairs and publishes one round more, left without results for the players to
+enter (the load test's tournament day); ``--password`` gives every player that password (hashed
+once, so 500 players cost one hash), so they can log in through the real form. Without it the
+players' accounts have no usable password.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import datetime
 import random
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
@@ -40,8 +46,21 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--edition", default="v2")
         parser.add_argument("--points", type=int, default=1000)
+        parser.add_argument("--open-round", action="store_true", help="pair and publish one more round, no results")
+        parser.add_argument("--password", default="", help="every player's password (default: none usable)")
 
-    def handle(self, *args, players: int, rounds: int, seed: int, edition: str, points: int, **options) -> None:
+    def handle(
+        self,
+        *args,
+        players: int,
+        rounds: int,
+        seed: int,
+        edition: str,
+        points: int,
+        open_round: bool = False,
+        password: str = "",
+        **options,
+    ) -> None:
         if not 2 <= players <= 1000:
             raise CommandError("--players must be between 2 and 1000.")
         if not 0 <= rounds <= 12:
@@ -51,7 +70,7 @@ class Command(BaseCommand):
             raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
         rng = random.Random(seed)
         with transaction.atomic():
-            event = self._event(edition_row, players, rounds, seed, points)
+            event = self._event(edition_row, players, rounds + open_round, seed, points)
             armies = self._legal_armies(edition_row, points)
             if not armies:
                 raise CommandError(f"No built-in army of {edition} gives a legal Reinforced Platoon.")
@@ -64,6 +83,9 @@ class Command(BaseCommand):
                 entrant = Entrant.objects.create(event=event, user=user)
                 services.seal(entrant, army_list.pk)
                 Submission.objects.filter(entrant=entrant).update(status=Submission.Status.APPROVED)
+            if password:
+                # One hash for every player: the same password, as a test's accounts may share.
+                User.objects.filter(event_entries__event=event).update(password=make_password(password))
         for _number in range(rounds):
             round_ = services.pair_next_round(event)
             services.publish_round(round_)
@@ -73,6 +95,8 @@ class Command(BaseCommand):
                 outcome = rng.choice([Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW])
                 services.enter_result(pairing, pairing.player_a, outcome, rng.randint(0, 8), rng.randint(0, 8))
                 services.confirm_result(pairing, pairing.player_b)
+        if open_round:
+            services.publish_round(services.pair_next_round(event))
         Event.objects.filter(pk=event.pk).update(published=True)
         self.stdout.write(f"{players} players, {rounds} rounds: /events/{event.slug}/")
         self.stdout.write(event.slug)
