@@ -144,3 +144,25 @@ def test_export_all_with_no_lists_says_so(client):
     assert response.redirect_chain == [("/lists/", 302)]
     assert "You have no lists to export yet." in response.content.decode()
     assert 'id="export-all"' not in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ("Deutschland · 2. Edition · **", "Befehlswürfel", "**Offiziere**", "Modelle)", "Erstellt mit Muster")),
+        ("fr", ("Allemagne", "dés d'ordre", "**Officiers**", "Fait avec Muster")),
+    ],
+)
+def test_the_exports_speak_the_visitors_language(alice_client, grenadiers, language, words):
+    # A German player posts to a German forum: the frame's words are German like the names.
+    alice_client.cookies["django_language"] = language
+    markdown = alice_client.get(f"/lists/{grenadiers.pk}/export.md").text
+    print(markdown)  # looked at as text: `pytest -s` shows it
+    for word in words:
+        assert word in markdown, word
+    assert "order dice" not in markdown and "Built with" not in markdown
+    bbcode = alice_client.get(f"/lists/{grenadiers.pk}/export.bbcode").text
+    assert words[-1] in bbcode and "[list]" in bbcode
+    text = alice_client.get(f"/lists/{grenadiers.pk}/export.txt").text
+    assert words[-1] in text and "Points:" not in text
