@@ -72,3 +72,23 @@ def test_on_a_wide_screen_every_item_stands_in_the_bar(new_browser_context, live
     expect(page.locator(".nav-menu > summary")).to_be_hidden()
     for href in ("/lists/", "/calc/", "/reference/", "/events/", "/accounts/login/"):
         expect(page.locator(f".site-nav a[href='{href}']")).to_be_visible()
+
+
+HEADER_LINKS = """() => [...document.querySelectorAll('.site-nav > a')]
+  .map((a) => [a.textContent.trim(), a.scrollWidth > a.clientWidth + 1])"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_phone_bar_reads_whole_in_every_language(new_browser_context, live_server):
+    # The bar's links give way with an ellipsis rather than push "Menu" off the screen; each
+    # language's words are chosen short enough that none is cut.
+    context = new_browser_context(**PHONE_CONTEXT)
+    page = context.new_page()
+    for language in ("en", "fr", "de", "pl", "es", "it"):
+        context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.goto("/reference/")
+        links = page.evaluate(HEADER_LINKS)
+        assert [name for name, cut in links if cut] == [], (language, links)
+        box = page.locator("details[data-nav-menu] > summary").bounding_box()
+        assert box["x"] + box["width"] <= PHONE_CONTEXT["viewport"]["width"], (language, box)
