@@ -198,7 +198,7 @@ def seal_walk_in(event: Event, entrant_id: int, values: dict) -> Submission:
 def claim_walk_in(token: str, user) -> Entrant:
     """The player signed in as ``user`` takes the walk-in's place: its list, results and placings
     become theirs, and the claim link stops working."""
-    entrant = Entrant.objects.select_for_update().filter(claim_token=token, user__isnull=True).first()
+    entrant = Entrant.objects.select_for_update(of=("self",)).filter(claim_token=token, user__isnull=True).first()
     if entrant is None:
         raise EventError("no-claim")
     if Entrant.objects.filter(event_id=entrant.event_id, user=user).exists():
@@ -366,7 +366,7 @@ def first_droppable_round(event: Event) -> int:
 @transaction.atomic
 def drop(event: Event, entrant_id: int, from_round: int) -> Entrant:
     """Stop pairing the entrant from round ``from_round`` on; their games so far still count."""
-    entrant = Entrant.objects.select_for_update().filter(event=event, pk=entrant_id).first()
+    entrant = Entrant.objects.select_for_update(of=("self",)).filter(event=event, pk=entrant_id).first()
     if entrant is None:
         raise EventError("no-entrant")
     if entrant.dropped:
