@@ -238,7 +238,9 @@ def test_it_uses_the_terms_italian_players_use(msgid: str, italian: str) -> None
         ("Advance", "Naprzód"),
         ("Run", "Bieg"),
         ("Ambush", "Zasadzka"),
-        ("Rally", "Rajd"),
+        # "Rajd" (a raid, a motor rally) misread the order; rallying a unit is regrouping it, and the
+        # Polish rules reference (fixtures/src/reference_i18n/pl.json) says Przegrupowanie throughout.
+        ("Rally", "Przegrupowanie"),
         ("Down", "Padnij"),
         ("Close quarters", "Walka wręcz"),
     ],
