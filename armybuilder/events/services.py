@@ -654,6 +654,19 @@ def timer_action(round_: Round, action: str, minutes: int | None = None) -> Roun
 # -- Results ----------------------------------------------------------------------------------
 
 
+def _figures(pairing: Pairing, outcome: str, dice_a: int, dice_b: int, turns, points_a, points_b) -> dict:
+    """What a result records, whoever enters it; the mission is the round's when it is entered."""
+    return {
+        "outcome": outcome,
+        "dice_a": dice_a,
+        "dice_b": dice_b,
+        "turns": turns,
+        "points_a": points_a,
+        "points_b": points_b,
+        "mission": pairing.round.mission,
+    }
+
+
 def enter_result(
     pairing: Pairing,
     entrant: Entrant,
@@ -674,19 +687,9 @@ def enter_result(
         raise EventError("already-confirmed")  # agreed by both: only the organiser changes it now
     if outcome not in Outcome.values:
         raise EventError("outcome")
+    figures = _figures(pairing, outcome, dice_a, dice_b, turns, points_a, points_b)
     result, _created = Result.objects.update_or_create(
-        pairing=pairing,
-        defaults={
-            "outcome": outcome,
-            "dice_a": dice_a,
-            "dice_b": dice_b,
-            "turns": turns,
-            "points_a": points_a,
-            "points_b": points_b,
-            "entered_by": entrant,
-            "confirmed": False,
-            "mission": pairing.round.mission,
-        },
+        pairing=pairing, defaults={**figures, "entered_by": entrant, "confirmed": False}
     )
     return result
 
@@ -714,19 +717,9 @@ def override_result(
 ) -> Result:
     if pairing.is_bye:
         raise EventError("bye")
+    figures = _figures(pairing, outcome, dice_a, dice_b, turns, points_a, points_b)
     result, _created = Result.objects.update_or_create(
-        pairing=pairing,
-        defaults={
-            "outcome": outcome,
-            "dice_a": dice_a,
-            "dice_b": dice_b,
-            "turns": turns,
-            "points_a": points_a,
-            "points_b": points_b,
-            "by_organiser": True,
-            "confirmed": True,
-            "mission": pairing.round.mission,
-        },
+        pairing=pairing, defaults={**figures, "by_organiser": True, "confirmed": True}
     )
     return result
 
