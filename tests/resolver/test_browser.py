@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -96,6 +98,43 @@ def test_it_swaps_in_the_weapons_of_another_edition(page):
     expect(page.locator(".roll-card").first).to_contain_text("base 4+")
     assert page.evaluate("window.__marker") == "same page"
     assert "edition=v3" in page.url
+
+
+def test_a_slow_answer_still_swaps_in_the_other_editions_weapons(page):
+    # Choosing an edition fires `input` and `change`. When the edition's own request is slower than the
+    # form's 300 ms live update (a busy server, a hall's patchy signal), the live update must not cancel
+    # it, or the weapons stay those of the old edition: it did, under load in CI. The edition's request
+    # is held here while every pending timer runs, then let through.
+    make_chart("v2")
+    v3 = make_chart("v3")
+    make_weapon(v3["rifle"].edition, "bazooka", pen=5)
+    page.goto(V02)
+    held = []
+
+    def hold_the_editions_request(route):
+        if route.request.headers.get("hx-target") == "resolver":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/calc/shooting/**", hold_the_editions_request)
+    cancelled = []
+    page.on("requestfailed", lambda request: cancelled.append(request.headers.get("hx-target")))
+    with page.expect_request(lambda request: request.headers.get("hx-target") == "resolver"):
+        page.select_option("#id_edition", "v3")
+    deadline = time.monotonic() + 20
+    while not held and time.monotonic() < deadline:
+        page.evaluate("0")  # a round trip, in which Playwright hands the held request to the test
+        time.sleep(0.05)
+    assert len(held) == 1
+    # Timers fire in the order they fall due: once a 1 s timer set now has fired, the form's 300 ms
+    # live update, had the edition set it off, has gone too.
+    page.evaluate("new Promise(resolve => setTimeout(resolve, 1000))")
+    held[0].continue_()
+
+    expect(page.locator("#id_g0-weapon option[value=bazooka]")).to_have_count(1)
+    expect(page.locator(".roll-card").first).to_contain_text("base 4+")
+    assert cancelled == [], "the form's live update cancelled the edition's request"
 
 
 def test_it_updates_the_order_dice_odds_without_a_reload(django_db_setup, page):
