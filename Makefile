@@ -65,8 +65,12 @@ run: system-deps-run data
 	@echo "Muster is starting on http://$(HOST):$(PORT)/ (with its task worker)"
 	scripts/run_dev.sh $(PY) $(HOST):$(PORT)
 
+# The suite runs in one worker per core (pytest-xdist; each worker has its own test database, live
+# server and browser); TEST_WORKERS=0 runs it in this process, e.g. to step through with pdb.
+TEST_WORKERS ?= auto
+
 test: system-deps-test install-dev messages
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -74,14 +78,14 @@ test: system-deps-test install-dev messages
 # The fast tier: everything but the browser tests (views through the test client, rules, importers,
 # PDFs), for the change-test-change loop; `make test` stays the whole suite, as CI runs it.
 test-fast: install-dev messages
-	$(PY) -m pytest -m "not browser" -q
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not browser" -q
 	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
 # The browser tests alone (Playwright driving Debian's Chromium).
 test-browser: system-deps-test install-dev messages
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest -n $(TEST_WORKERS) -m browser
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

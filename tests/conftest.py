@@ -241,3 +241,34 @@ def pytest_addoption(parser):
         action="store_true",
         help="write the main pages' query counts to tests/query_counts/ (see tests/test_query_counts.py)",
     )
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database (CI's second run, against PostgreSQL)",
+    )
+
+
+# What pytest-django gives a test that may touch the database; a test with none of them is refused
+# any query, so it cannot tell SQLite from PostgreSQL.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+)
+
+
+def uses_the_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    # CI runs the whole suite on SQLite, then again on PostgreSQL. The second run leaves out the
+    # tests that never reach a database (the rules engine, parsers, templates' static checks): they
+    # ran in the first, and a second run of them against PostgreSQL would only repeat it.
+    if not config.getoption("--database-tests-only"):
+        return
+    kept = [item for item in items if uses_the_database(item)]
+    left_out = [item for item in items if not uses_the_database(item)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
