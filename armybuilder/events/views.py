@@ -454,6 +454,23 @@ def _dashboard_at(event: Event, anchor: str) -> HttpResponse:
     return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#{anchor}")
 
 
+def _say_removed(request: HttpRequest, removed: services.RemovedWalkIn) -> None:
+    """The removal said: and, when they were paired in the next round's draft, what became of it."""
+    message = _("%(name)s is removed, with their list.") % {"name": removed.name}
+    if removed.draft is None:
+        messages.success(request, message)
+    elif removed.unpaired is None:
+        again = _("Round %(number)s is paired again without them: check it, then publish it.")
+        messages.success(request, f"{message} {again % {'number': removed.draft}}")
+    else:
+        messages.success(request, message)
+        thrown = _(
+            "Round %(number)s was paired with them: its draft is thrown away, and it cannot be paired again now."
+        )
+        reason = ERRORS.get(removed.unpaired, removed.unpaired)
+        messages.warning(request, f"{thrown % {'number': removed.draft}} {reason}")
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def remove_walk_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
@@ -469,22 +486,9 @@ def remove_walk_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResp
         except services.EventError as error:
             _error(request, error)
             return _dashboard_at(event, f"entrant-{walk_in.pk}")
-        message = _("%(name)s is removed, with their list.") % {"name": removed.name}
+        _say_removed(request, removed)
         if removed.draft is not None and removed.unpaired is None:
-            message += " " + _("Round %(number)s is paired again without them: check it, then publish it.") % {
-                "number": removed.draft
-            }
-            messages.success(request, message)
             return _dashboard_at(event, "round-draft")
-        messages.success(request, message)
-        if removed.draft is not None:
-            refusal = _(
-                "Round %(number)s was paired with them: its draft is thrown away, and it cannot be paired again now."
-            )
-            messages.warning(
-                request,
-                f"{refusal % {'number': removed.draft}} {ERRORS.get(removed.unpaired, removed.unpaired)}",
-            )
         return redirect("events-manage", slug=event.slug)
     context = {
         "event": event,

@@ -151,7 +151,7 @@ def test_a_walk_in_who_has_played_is_not_removed_and_the_organiser_is_told_to_dr
     assert "This walk-in has played in a published round: removing them would take results away" in text
     assert "Drop them from the next round instead; their games so far still count." in text
     assert f'href="/events/{event.slug}/manage/#entrant-{walk_in.pk}"' in text
-    assert "<form method=\"post\"" not in text.split("<h1>")[1].split("</main>")[0]
+    assert '<form method="post"' not in text.split("<h1>")[1].split("</main>")[0]
 
     response = org.post(_remove_url(event, walk_in), follow=True)
     assert response.redirect_chain[0][0] == f"/events/{event.slug}/manage/#entrant-{walk_in.pk}"
