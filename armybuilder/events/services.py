@@ -162,6 +162,11 @@ def walk_in_name_taken(event: Event, name: str) -> bool:
     return Entrant.objects.filter(event=event, user__isnull=True, walk_in_name__iexact=name.strip()).exists()
 
 
+def new_claim_token() -> str:
+    """The secret of a walk-in's claim link: unguessable, and short enough to fit a URL on a phone."""
+    return secrets.token_urlsafe(24)
+
+
 @transaction.atomic
 def add_walk_in(event: Event, name: str, values: dict) -> Entrant:
     """Enter a player without an account, their list (``pasted_list_values``) sealed as their
@@ -176,9 +181,7 @@ def add_walk_in(event: Event, name: str, values: dict) -> Entrant:
     if walk_in_name_taken(event, name):
         raise EventError("walk-in-name-taken")
     present = Entrant.objects.filter(event=event, checked_in=True).exists()
-    entrant = Entrant.objects.create(
-        event=event, walk_in_name=name, claim_token=secrets.token_urlsafe(24), checked_in=present
-    )
+    entrant = Entrant.objects.create(event=event, walk_in_name=name, claim_token=new_claim_token(), checked_in=present)
     _store_submission(entrant, values)
     return entrant
 
@@ -210,6 +213,81 @@ def claim_walk_in(token: str, user) -> Entrant:
     except IntegrityError as exc:  # joined by the event's link at the same moment
         raise EventError("already-entrant") from exc
     return entrant
+
+
+def _locked_walk_in(event: Event, entrant_id: int) -> Entrant:
+    """The event's unclaimed walk-in, its row locked until the transaction ends (a claim waits)."""
+    # ``of=("self",)``: the account is a nullable join, and PostgreSQL locks no outer join's null side.
+    entrant = Entrant.objects.select_for_update(of=("self",)).filter(event=event, pk=entrant_id).first()
+    if entrant is None:
+        raise EventError("no-entrant")
+    if not entrant.is_walk_in:
+        raise EventError("walk-in-claimed")
+    return entrant
+
+
+@transaction.atomic
+def renew_claim_link(event: Event, entrant_id: int) -> Entrant:
+    """A new claim link for an unclaimed walk-in (the last one went to the wrong person): the old
+    link stops working at once."""
+    entrant = _locked_walk_in(event, entrant_id)
+    entrant.claim_token = new_claim_token()
+    entrant.save(update_fields=["claim_token", "updated_at"])
+    return entrant
+
+
+def games_of(entrant: Entrant) -> QuerySet[Pairing]:
+    """The entrant's pairings in published rounds (a bye included): their games, which count."""
+    return Pairing.objects.filter(round__event_id=entrant.event_id, round__published=True).filter(
+        Q(player_a=entrant) | Q(player_b=entrant)
+    )
+
+
+def draft_round_of(entrant: Entrant) -> Round | None:
+    """The unpublished round the entrant is paired in, if any (there is at most one: the last)."""
+    pairings = Pairing.objects.filter(round__event_id=entrant.event_id, round__published=False)
+    pairings = pairings.filter(Q(player_a=entrant) | Q(player_b=entrant))
+    return Round.objects.filter(pk__in=pairings.values("round")).first()
+
+
+@dataclass(frozen=True)
+class RemovedWalkIn:
+    name: str
+    # The draft round they were paired in: thrown away and paired again without them.
+    draft: int | None = None
+    # Why pairing that round again failed (an ``EventError`` code): the draft is gone, nothing paired.
+    unpaired: str | None = None
+
+
+@transaction.atomic
+def remove_walk_in(event: Event, entrant_id: int) -> RemovedWalkIn:
+    """Delete a walk-in entered by mistake or gone before playing, with their list and any bonus or
+    penalty points. One who has played (a pairing in a published round, a bye too) is refused: their
+    opponents' results must stand, so the organiser drops them instead.
+
+    In the draft of the next round, the draft is thrown away and the round paired again without
+    them, as "pair again" does; if it cannot be (too few players left), the round waits unpaired.
+    """
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # no pairing meanwhile
+    entrant = _locked_walk_in(event, entrant_id)
+    draft = draft_round_of(entrant)
+    if draft is not None:
+        # Locked, then read again: a publish that got there first makes their pairing a game.
+        draft = Round.objects.select_for_update().filter(pk=draft.pk, published=False).first()
+    if games_of(entrant).exists():
+        raise EventError("walk-in-played")
+    removed = RemovedWalkIn(name=entrant.name)
+    entrant.delete()  # their submission, points and draft pairings go with them
+    if draft is None:
+        return removed
+    number = draft.number
+    draft.delete()
+    try:
+        with transaction.atomic():
+            pair_next_round(event)
+    except EventError as error:
+        return RemovedWalkIn(name=removed.name, draft=number, unpaired=error.code)
+    return RemovedWalkIn(name=removed.name, draft=number)
 
 
 def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Submission:

@@ -33,6 +33,12 @@ urlpatterns = [
     path("<slug:slug>/manage/entrants/<int:entrant_id>/check-in/", views.check_in, name="events-check-in"),
     path("<slug:slug>/manage/walk-ins/", views.add_walk_in, name="events-walk-in"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/walk-in-list/", views.walk_in_list, name="events-walk-in-list"),
+    path("<slug:slug>/manage/entrants/<int:entrant_id>/remove/", views.remove_walk_in, name="events-remove-walk-in"),
+    path(
+        "<slug:slug>/manage/entrants/<int:entrant_id>/claim-link/",
+        views.renew_claim_link,
+        name="events-claim-link",
+    ),
     path("<slug:slug>/claim/<str:token>/", views.claim, name="events-claim"),
     path("<slug:slug>/manage/adjustments/", views.add_adjustment, name="events-adjust"),
     path(

@@ -111,6 +111,13 @@ ERRORS = {
     "walk-in-name-taken": gettext_lazy(
         "A walk-in of this event already has this name: add something to tell them apart."
     ),
+    "walk-in-claimed": gettext_lazy(
+        "This place has been claimed: the player has an account now, and the place is theirs."
+    ),
+    "walk-in-played": gettext_lazy(
+        "This walk-in has played in a published round: removing them would take results away from "
+        "their opponents. Drop them from the next round instead; their games so far still count."
+    ),
     "already-entrant": gettext_lazy(
         "You are already an entrant of this event: one account plays one place. Ask the organiser."
     ),
@@ -443,22 +450,91 @@ def walk_in_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespon
     return _dashboard(request, event, list_form=form, status=400)
 
 
+def _dashboard_at(event: Event, anchor: str) -> HttpResponse:
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#{anchor}")
+
+
+def _say_removed(request: HttpRequest, removed: services.RemovedWalkIn) -> None:
+    """The removal said: and, when they were paired in the next round's draft, what became of it."""
+    message = _("%(name)s is removed, with their list.") % {"name": removed.name}
+    if removed.draft is None:
+        messages.success(request, message)
+    elif removed.unpaired is None:
+        again = _("Round %(number)s is paired again without them: check it, then publish it.")
+        messages.success(request, f"{message} {again % {'number': removed.draft}}")
+    else:
+        messages.success(request, message)
+        thrown = _(
+            "Round %(number)s was paired with them: its draft is thrown away, and it cannot be paired again now."
+        )
+        reason = ERRORS.get(removed.unpaired, removed.unpaired)
+        messages.warning(request, f"{thrown % {'number': removed.draft}} {reason}")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def remove_walk_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """Remove a walk-in entered by mistake or gone before playing: a confirmation page (GET) that
+    says what goes with them, then the action (POST). Refused once they have played."""
+    event = get_organised_event(request, slug)
+    walk_in = get_object_or_404(
+        Entrant.objects.select_related("submission"), event=event, pk=entrant_id, user__isnull=True
+    )
+    if request.method == "POST":
+        try:
+            removed = services.remove_walk_in(event, walk_in.pk)
+        except services.EventError as error:
+            _error(request, error)
+            return _dashboard_at(event, f"entrant-{walk_in.pk}")
+        _say_removed(request, removed)
+        if removed.draft is not None and removed.unpaired is None:
+            return _dashboard_at(event, "round-draft")
+        return redirect("events-manage", slug=event.slug)
+    context = {
+        "event": event,
+        "walk_in": walk_in,
+        "submission": getattr(walk_in, "submission", None),
+        "refusal": ERRORS["walk-in-played"] if services.games_of(walk_in).exists() else None,
+        "draft": services.draft_round_of(walk_in),
+        "adjustments": Adjustment.objects.filter(entrant=walk_in).count(),
+    }
+    return render(request, "events/remove_walk_in.html", context, status=409 if context["refusal"] else 200)
+
+
+@require_POST
+@login_required
+def renew_claim_link(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """A new claim link for a walk-in whose link went to the wrong person: the old one stops working."""
+    event = get_organised_event(request, slug)
+    walk_in = get_object_or_404(Entrant, event=event, pk=entrant_id, user__isnull=True)
+    message = _("%(name)s has a new claim link: the old one no longer works.") % {"name": walk_in.name}
+    _attempt(request, services.renew_claim_link, event, walk_in.pk, success=message)
+    return _dashboard_at(event, f"claim-row-{walk_in.pk}")
+
+
+def _claim_gone(request: HttpRequest, event: Event) -> HttpResponse:
+    """An unknown, used or replaced claim link: said in words, as a 404."""
+    return render(request, "events/claim.html", {"event": event, "gone": True}, status=404)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """A walk-in's claim link: the signed-in player sees whose place it is (GET) and takes it (POST);
     an unknown or used link is a 404."""
     event = get_event(slug)
-    walk_in = get_object_or_404(
-        Entrant.objects.select_related("submission"), event=event, claim_token=token, user__isnull=True
+    walk_in = (
+        Entrant.objects.select_related("submission").filter(event=event, claim_token=token, user__isnull=True).first()
     )
+    if walk_in is None:
+        return _claim_gone(request, event)
     refusal = ERRORS["already-entrant"] if entrant_of(request, event) is not None else None
     if request.method == "POST" and refusal is None:
         try:
             services.claim_walk_in(token, request.user)
         except services.EventError as error:
-            if error.code == "no-claim":
-                raise Http404 from error
+            if error.code == "no-claim":  # used or replaced since the page was shown
+                return _claim_gone(request, event)
             refusal = ERRORS.get(error.code, error.code)
         else:
             message = _("This place is yours now: its list, results and placings are under your account.")
