@@ -67,6 +67,8 @@ def enqueue_upload_import(files: dict[str, bytes], *, edition: str, dry_run: boo
     for name in sorted(files):
         digest.update(hashlib.sha256(name.encode()).digest() + hashlib.sha256(files[name]).digest())
 
+    forget_lost_uploads()
+
     def keep_files(job: ImportJob) -> None:
         # One row per file: no single statement carries the whole upload.
         for name, data in files.items():
@@ -83,6 +85,13 @@ def enqueue_upload_import(files: dict[str, bytes], *, edition: str, dry_run: boo
         dry_run=dry_run,
         requested_by=request.user,
     )
+
+
+def forget_lost_uploads() -> int:
+    """Delete files no worker will read: those of jobs over (the worker deletes its own) or lost with their worker."""
+    waiting = ImportJob.objects.in_progress().values("pk")
+    deleted, _ = ImportUpload.objects.exclude(job__in=waiting).delete()
+    return deleted
 
 
 def report_data(result: ImportResult) -> dict:

@@ -8,12 +8,14 @@ through the database queue and the worker's own command.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.importers.jobs import import_upload
@@ -137,6 +139,19 @@ def test_an_unexpected_error_in_the_worker_fails_the_job_and_still_deletes_the_f
     assert job.status == "failed" and not ImportUpload.objects.exists()
     text = staff.get(response["Location"]).content.decode()
     assert "The import failed unexpectedly. Nothing was imported." in text
+
+
+def test_the_files_of_a_job_whose_worker_was_lost_are_deleted_with_the_next_upload(staff):
+    with override_settings(TASKS=NOTHING_RUNS):
+        staff.post(URL, {"files": [module_upload()]})
+        lost = ImportJob.objects.get()
+        ImportJob.objects.update(status="running", started_at=timezone.now() - timedelta(minutes=16))
+        staff.post(URL, {"files": [module_upload("Next-Module")]})
+    assert list(ImportUpload.objects.values_list("job", "name")) == [
+        (ImportJob.objects.exclude(pk=lost.pk).get().pk, "Next-Module")
+    ]
+    text = staff.get(f"/catalogue/import/jobs/{lost.pk}/").content.decode()
+    assert "The worker stopped during the import. Nothing was imported; start it again." in text
 
 
 def test_the_same_files_sent_twice_while_waiting_are_one_job(staff):
