@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from django.apps import apps
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
@@ -185,12 +185,21 @@ def _admit(request: HttpRequest | None, owner: str) -> int:
 
 
 def enqueue[J: Job](
-    model: type[J], task: Any, *, input_key: str, request: HttpRequest | None = None, owner: str = "", **fields: Any
+    model: type[J],
+    task: Any,
+    *,
+    input_key: str,
+    request: HttpRequest | None = None,
+    owner: str = "",
+    attach: Callable[[J], None] | None = None,
+    **fields: Any,
 ) -> J:
     """The job for ``input_key``: a live one already there, else a new one, queued for ``task``.
 
     With ``request``, the owner is the request's (``owner_of``) and new work is admitted only under
     the per-client limits and the per-owner cap (else ``Refused``). ``fields`` are the new row's.
+    ``attach`` stores inputs kept beside the new row (an upload's files): it runs in the row's own
+    transaction, before the task is queued, so a worker never finds a job without them.
     Requests run in autocommit, so the row is committed before the task is written; inside a
     transaction the database backend writes the task in it too, committed together.
     """
@@ -202,7 +211,10 @@ def enqueue[J: Job](
         owner = owner_of(request)
     # Round robin: behind every job the owner already has waiting or running.
     priority = -min(_admit(request, owner), 100)
-    job = model.objects.create(input_key=input_key, owner=owner, **fields)
+    with transaction.atomic():
+        job = model.objects.create(input_key=input_key, owner=owner, **fields)
+        if attach is not None:
+            attach(job)
     if priority and task.get_backend().supports_priority:
         task = task.using(priority=priority)
     task.enqueue(str(job.pk))

@@ -1,7 +1,9 @@
-"""A GitHub catalogue import run by the task worker (``importers.jobs``): its progress, then its report.
+"""A catalogue import run by the task worker (``importers.jobs``): its progress, then its report.
 
-Downloading a repository and importing its catalogues takes seconds to a minute: the staff page
-enqueues it and follows this row instead of holding a request (and a gunicorn worker) that long.
+Downloading a repository, or importing a whole uploaded module, takes seconds to a minute: the
+staff page enqueues it and follows this row instead of holding a request (and a gunicorn worker)
+that long. An upload's files wait for the worker beside the row (``ImportUpload``) and are deleted
+as soon as the import ends, whatever its outcome.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ class ImportJobQuerySet(JobQuerySet):
         """Finished imports that wrote to the catalogue (dry runs and failures left out)."""
         return self.filter(status=Job.Status.DONE, dry_run=False)
 
+    def of_repositories(self) -> ImportJobQuerySet:
+        """Imports of a GitHub repository (uploaded files left out)."""
+        return self.exclude(repository="")
+
     def expired(self) -> ImportJobQuerySet:
         """Old rows, except each repository's last import: the sources list shows its date and report."""
         keep = [job.pk for job in self.model.objects.latest_per_repository().values()]
@@ -35,7 +41,9 @@ class ImportJobQuerySet(JobQuerySet):
         """The last finished import of each repository, by ``OWNER/REPO`` in lower case (any ref)."""
         # Names first, then only the rows wanted: a report may be large, and most rows are not wanted.
         wanted: dict[str, object] = {}
-        for pk, repository in self.imports().order_by("-finished_at", "-created_at").values_list("pk", "repository"):
+        for pk, repository in (
+            self.imports().of_repositories().order_by("-finished_at", "-created_at").values_list("pk", "repository")
+        ):
             wanted.setdefault(repository_name(repository), pk)
         rows = self.model.objects.in_bulk(list(wanted.values()))
         return {name: rows[pk] for name, pk in wanted.items()}
@@ -58,7 +66,10 @@ class ImportJob(Job):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    repository = models.CharField(max_length=200)
+    # ``OWNER/REPO[@REF]`` of a GitHub import; blank for uploaded files, whose names are kept instead
+    # (the files themselves are not: see ``ImportUpload``).
+    repository = models.CharField(max_length=200, blank=True)
+    file_names = models.JSONField(default=list, blank=True)
     edition = models.CharField(max_length=20, blank=True)
     dry_run = models.BooleanField(default=False)
     stage = models.CharField(max_length=12, default="queued")
@@ -74,7 +85,11 @@ class ImportJob(Job):
     objects = ImportJobQuerySet.as_manager()
 
     def __str__(self) -> str:
-        return f"{self.repository} ({self.status})"
+        return f"{self.repository or ', '.join(self.file_names)} ({self.status})"
+
+    @property
+    def is_upload(self) -> bool:
+        return not self.repository
 
     @property
     def stage_label(self) -> str:
@@ -87,3 +102,21 @@ class ImportJob(Job):
     @property
     def received_megabytes(self) -> str:
         return f"{self.received / 2**20:.1f}"
+
+
+class ImportUpload(models.Model):
+    """One uploaded file waiting for its import job's worker; deleted when the job ends.
+
+    Bounded by the page: at most ``MAX_UPLOAD_FILES`` files of ``MAX_FILE_BYTES`` each, and
+    ``MAX_REQUEST_BYTES`` in all, per job.
+    """
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="uploads")
+    name = models.CharField(max_length=255)  # Django cuts an upload's name to 255 characters
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "name"], name="import_upload_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name

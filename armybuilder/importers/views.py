@@ -7,11 +7,11 @@ handler has to be installed before the request body is read, and Django's CSRF m
 it first; so the view is marked ``csrf_exempt`` and checks CSRF itself with ``csrf_protect``
 once the handler is in place (the pattern Django's upload-handler docs give).
 
-A POST of files answers with the report rather than redirecting: the report is the outcome of
-that one request, not state to come back to. With htmx only the ``#import-report`` partial is
-returned. A GitHub repository is downloaded and imported by the task worker (``jobs``): the POST
-answers with the job's report fragment (htmx), which polls until the report is in, or redirects to
-the job's page (``jobs/<id>/``), which reloads itself until then.
+The form is checked here (sizes, kinds of file, the repository's name), and refusals are shown
+next to it at once. What passes is imported by the task worker (``jobs``), whether files (kept
+with the job until the worker has read them) or a GitHub repository to download: the POST answers
+with the job's report fragment (htmx, only the ``#import-report`` partial), which polls until the
+report is in, or redirects to the job's page (``jobs/<id>/``), which reloads itself until then.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from armybuilder import jobs as pipeline
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.importers import jobs
 from armybuilder.importers.compare import compare_sources
 from armybuilder.importers.models import ImportJob
 from armybuilder.importers.source_list import source_row_of, source_rows
-from armybuilder.importers.writer import ImportResult, import_files
 from armybuilder.reference.models import Edition
 from armydata.builder_module import sniff_module
 from armydata.github import parse_repository
@@ -50,7 +50,7 @@ MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
 COMPARE_TEMPLATE = "importers/compare.html"
-# How often the page asks again while a GitHub import runs (htmx, or a meta refresh without it).
+# How often the page asks again while an import runs (htmx, or a meta refresh without it).
 JOB_POLL_SECONDS = 2
 
 
@@ -202,12 +202,12 @@ def _render(
     form: CatalogueUploadForm,
     *,
     errors: list[str] | None = None,
-    result: ImportResult | dict | None = None,
     job: ImportJob | None = None,
 ) -> HttpResponse:
     # Refusals are 200 like successes: htmx swaps only 2xx responses, and the report is the answer.
     template = f"{TEMPLATE}#import-report" if request.htmx else TEMPLATE
     errors = list(errors or [])
+    result = None
     if job is not None:
         if job.is_done:
             result = job.report
@@ -216,7 +216,7 @@ def _render(
     context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
     if not request.htmx:
         context["sources"] = source_rows()
-    elif job is not None and job.is_done and not job.dry_run:
+    elif job is not None and job.is_done and not job.dry_run and not job.is_upload:
         # The source's card on the page shows its new last import (an out-of-band swap).
         context["refreshed_source"] = source_row_of(job)
     response = render(request, template, context)
@@ -265,34 +265,31 @@ def _catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
         return _render(request, form, errors=errors)
     if not form.is_valid():
         return _render(request, form)
+    options = {"edition": form.cleaned_data["edition"], "dry_run": form.cleaned_data["dry_run"]}
     if form.cleaned_data["github"]:
         if form.cleaned_data["files"]:
             message = _("Import files and a GitHub repository one at a time. Nothing was imported.")
             return _render(request, form, errors=[message])
         # Downloading and importing a repository takes seconds to a minute: the task worker does it.
-        job = jobs.enqueue_github_import(
-            form.cleaned_data["github"],
-            edition=form.cleaned_data["edition"],
-            dry_run=form.cleaned_data["dry_run"],
-            user=request.user,
-        )
-        if not request.htmx:
-            return redirect("imp-catalogue-import-job", job=job.pk)
-        job = ImportJob.objects.get(pk=job.pk)  # as the task left it, if it has run already
-        return _render(request, CatalogueUploadForm(initial={"dry_run": job.dry_run}), job=job)
-    files = {upload.name or "": upload.read() for upload in form.cleaned_data["files"]}
-    try:
-        result = import_files(files, edition=form.cleaned_data["edition"] or None, dry_run=form.cleaned_data["dry_run"])
-    except CatalogueImportError as exc:
-        return _render(request, form, errors=[_("%(reason)s. Nothing was imported.") % {"reason": exc.message}])
-    return _render(request, CatalogueUploadForm(initial={"dry_run": form.cleaned_data["dry_run"]}), result=result)
+        job = jobs.enqueue_github_import(form.cleaned_data["github"], user=request.user, **options)
+    else:
+        # So does importing uploaded files (a whole module takes long): they wait with the job.
+        files = {upload.name or "": upload.read() for upload in form.cleaned_data["files"]}
+        try:
+            job = jobs.enqueue_upload_import(files, request=request, **options)
+        except pipeline.Refused as refused:
+            return refused.response
+    if not request.htmx:
+        return redirect("imp-catalogue-import-job", job=job.pk)
+    job = ImportJob.objects.get(pk=job.pk)  # as the task left it, if it has run already
+    return _render(request, CatalogueUploadForm(initial={"dry_run": job.dry_run}), job=job)
 
 
 @require_safe
 @_staff_only
 @vary_on_headers("HX-Request")
 def catalogue_import_job(request: HtmxHttpRequest, job: uuid.UUID) -> HttpResponse:
-    """A GitHub import the worker runs: its progress, then its report (the page polls while it runs)."""
+    """An import the worker runs: its progress, then its report (the page polls while it runs)."""
     import_job = get_object_or_404(ImportJob, pk=job)
     return _render(request, CatalogueUploadForm(initial={"dry_run": import_job.dry_run}), job=import_job)
 

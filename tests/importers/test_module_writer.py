@@ -157,7 +157,7 @@ def staff(client):
 
 def test_the_staff_page_imports_a_module_uploaded_with_no_extension(staff):
     upload = SimpleUploadedFile("TTAMBA-Test", MODULE.read_bytes())
-    response = staff.post("/catalogue/import/", {"files": [upload]})
+    response = staff.post("/catalogue/import/", {"files": [upload]}, follow=True)
     assert response.status_code == 200
     assert "Import complete." in response.content.decode()
     assert Unit.objects.filter(army__name="Germany", name="Heer Rifle Squad").exists()
@@ -175,7 +175,7 @@ def test_the_staff_page_shows_why_a_malformed_module_is_refused_and_writes_nothi
     data = json.loads(MODULE.read_bytes())
     data["data"]["units"] = "none"
     upload = SimpleUploadedFile("TTAMBA-Test", json.dumps(data).encode())
-    response = staff.post("/catalogue/import/", {"files": [upload]})
+    response = staff.post("/catalogue/import/", {"files": [upload]}, follow=True)
     assert "TTAMBA-Test: data.units is not a list. Nothing was imported." in response.content.decode()
     assert not Army.objects.filter(origin="module").exists()
 

@@ -182,6 +182,7 @@ def test_staff_may_send_a_catalogue_archive_larger_than_that(client, django_user
     staff = django_user_model.objects.create_user("staff", password="x", is_staff=True)
     client.force_login(staff)
     upload = SimpleUploadedFile("big.json", b" " * (3 * 1024 * 1024) + b"{}")
-    response = client.post("/catalogue/import/", {"files": upload, "dry_run": "on"})
+    response = client.post("/catalogue/import/", {"files": upload, "dry_run": "on"}, follow=True)
     assert response.status_code == 200
+    assert response.redirect_chain[0][0].startswith("/catalogue/import/jobs/")  # taken, and handed to the worker
     assert "larger than 2 MB" not in response.content.decode()
