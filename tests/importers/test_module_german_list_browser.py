@@ -158,6 +158,15 @@ def test_a_german_list_from_the_module_is_built_printed_and_played_on_a_phone(
     expect(page.locator("#summary-dice")).to_have_text(str(dice), timeout=SLOW)
     expect(page.locator("#problems")).to_contain_text("No problems: this list is legal.", timeout=SLOW)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # The module lists the Panzer IV in the Armored Platoon only: a Rifle Platoon has no place for it.
+    add_unit(page, "Panzer IV Ausf H Medium Tank")
+    expect(page.locator("#problems")).to_contain_text("has no place for Panzer IV Ausf H Medium Tank")
+    tank = entry_key(page, "Panzer IV Ausf H Medium Tank")
+    page.click(f"#{tank}-open")
+    page.click(f"#{tank}-remove")
+    expect(page.locator(f"#{tank}-undo")).to_be_visible()
+    expect(page.locator("#summary-points")).to_have_text(str(points))
+    expect(page.locator("#problems")).to_contain_text("No problems: this list is legal.")
 
     # 2. Printed: the builder's print link, the PDF downloaded from the print page.
     page.click("#share summary")
