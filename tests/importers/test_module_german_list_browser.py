@@ -185,7 +185,8 @@ def test_a_german_list_from_the_module_is_built_printed_and_played_on_a_phone(
     assert "Submachine gun (SMG)" in text  # the weapon they hand the men, from the chart
     assert f"points {points} / 1000" in lower and f"order dice {dice}" in lower
     # The truck's card carries the damage value the module gives it ("Damage Value:6+").
-    truck_card = lower[lower.rindex("opel blitz truck 39 pts") :]
+    truck = module_price(module_units("Opel Blitz Truck", "Rifle Platoon"), "Regular", "Regular")
+    truck_card = lower[lower.rindex(f"opel blitz truck {truck} pts") :]
     assert "damage value 6+" in truck_card
 
     # 3. Played for a turn: "Play" from the player's lists, against an opponent with one die.
@@ -202,6 +203,7 @@ def test_a_german_list_from_the_module_is_built_printed_and_played_on_a_phone(
     expect(mine).to_have_count(4)
     expect(page.locator("#dice-a strong")).to_have_text(str(dice))
     expect(page.locator(".game-turn")).to_contain_text("Turn 1")
+    expect(mine.filter(has_text="Heer Rifle Squad")).to_contain_text("Veteran · 6/6 models")
 
     # Bob's die comes out of the bag first, recorded as a player with a real bag does; then Alice
     # draws her four on the phone and gives each to a unit without an order, her officer's last.
