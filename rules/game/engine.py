@@ -1050,8 +1050,12 @@ def _order(state: GameState, action: Action) -> dict[str, Any]:
     blitz = bool(extra) and national.rule_in(state.setup.edition, side_rules(state, unit.side), "blitzkrieg")
     if blitz:
         extra += 1  # Blitzkrieg: a German officer's "snap to action" takes one more die from the bag
-    # An officer who took the order he was given (no failed test, no FUBAR) may pass it on.
-    state.snap = SnapOffer(unit.key, unit.side, order, extra) if extra and detail["given"] == order else None
+    # An officer who took the order he was given (no failed test, no FUBAR) may pass it on, if a
+    # unit of his side is still there to take it: once every other one has its order, their dice
+    # are out of the bag and the offer could never be taken up.
+    takers = any(other.key != unit.key and other.can_take_order for other in state.side_units(unit.side))
+    passes_on = extra and takers and detail["given"] == order
+    state.snap = SnapOffer(unit.key, unit.side, order, extra) if passes_on else None
     if state.snap:
         detail["snap"] = extra
         if blitz:

@@ -88,6 +88,26 @@ def test_an_officers_order_passes_to_a_unit_in_range_on_the_page(alice_client, a
     assert [a.payload["kind"] for a in game.actions.all()] == ["draw", "order", "snap"]
 
 
+def test_an_officer_ordered_last_offers_his_order_to_no_one(alice_client, alice) -> None:
+    # Every other unit of his side has its order, their dice are out of the bag: an offer nobody
+    # could take up is not shown.
+    army_list = make_builder_list(alice, entries=2)
+    make_entry(army_list, make_officer(army_list.army))
+    game = Game.objects.get(pk=int(start(alice_client, army_list)["Location"].split("/")[2]))
+    base = f"/games/{game.pk}/"
+    units = game.setup["sides"][0]["units"]
+    officer = next(u["key"] for u in units if u["extra_orders"])
+    for key in [u["key"] for u in units if u["key"] != officer] + [officer]:
+        game.refresh_from_db()
+        act(alice_client, base, action="record", side="a", rev=str(game.revision))
+        act(alice_client, base, action="order", unit=key, order="advance")
+    page = alice_client.get(base).content.decode()
+    assert page.count('class="badge badge-order">Advance') == 3
+    assert 'id="dice-a">Alice: <strong>0</strong> / 3' in page
+    assert "You men, snap to action!" not in page and 'id="snap"' not in page
+    assert 'class="order-form snap-form" data-bonus' not in page
+
+
 def test_it_starts_from_a_list_shared_with_me_against_one_of_mine(alice_client, alice) -> None:
     shared = make_builder_list(make_user("bob"), entries=1, name="Bob's Grenadiers")
     mine = make_builder_list(alice, entries=2)

@@ -364,6 +364,21 @@ def test_only_other_units_of_his_side_take_his_own_order() -> None:
         assert refused.value.code == code
 
 
+def test_an_officer_ordered_last_offers_nothing_no_unit_could_take() -> None:
+    game = officer_game()
+    others = [
+        step
+        for key in ("rifles", "mmg", "snipers")
+        for step in (recorded_draw("a"), Action("order", side="a", unit=key, data={"order": "advance"}))
+    ]
+    state = play(game, *others, recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "advance"}))
+    assert state.unit("lt").order == "advance" and state.dice_in_bag("a") == 0
+    assert state.snap is None  # every other unit has its order: nothing to pass on, nothing to show
+    # One unit still without an order: the offer stands, for up to his extra orders.
+    state = play(game, *others[:4], recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "fire"}))
+    assert (state.snap.order, state.snap.left) == ("fire", 2)
+
+
 def test_a_unit_without_extra_orders_offers_none() -> None:
     state = play(
         officer_game(extra_orders=0), recorded_draw("a"), Action("order", side="a", unit="lt", data={"order": "fire"})
