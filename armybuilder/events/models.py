@@ -503,3 +503,7 @@ class ListsPdfJob(Job):
     @property
     def filename(self) -> str:
         return f"{self.event.slug}-lists.pdf"
+
+
+# Escalation stages live in their own module; imported here so Django finds their models.
+from armybuilder.events.stage_models import Stage, StageSubmission  # noqa: E402, F401

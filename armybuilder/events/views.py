@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
-from armybuilder.events import jobs, marker, services
+from armybuilder.events import jobs, marker, services, stage_views
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import (
     AdjustmentForm,
@@ -223,6 +223,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
         "can_follow": can_follow(request, event, entrant),
         "my_rounds": {p.round_id for p in my_pairings},
         "my_pairings": my_pairings,
+        **stage_views.player_context(event, entrant),
     }
     return render(request, "events/event.html", context)
 
@@ -252,8 +253,11 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     lists = list(
         ArmyList.objects.active().filter(owner=request.user, edition_id=event.edition_id).values_list("pk", "name")
     )
-    form = SubmitForm(request.POST or None, lists=lists)
     sealed = Seal.objects.filter(user=request.user, sealed_at__gte=_since_yesterday())
+    if services.event_has_stages(event):
+        seals_left = request.method != "POST" or sealed.count() < SEALS_PER_DAY
+        return stage_views.submit(request, event, entrant, lists, seals_left=seals_left)
+    form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid() and sealed.count() >= SEALS_PER_DAY:
         message = _(
             "You have submitted %(n)s lists in the last 24 hours, the most one account may: try again tomorrow."
@@ -296,6 +300,7 @@ def _dashboard(
     mission_form: RoundMissionForm | None = None,
     walk_in_form: WalkInForm | None = None,
     list_form: PastedListForm | None = None,
+    stages_form=None,
     status: int = 200,
 ):
     """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
@@ -349,6 +354,7 @@ def _dashboard(
         "missions": missions,
         "missions_form": missions_form
         or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
+        **stage_views.dashboard_context(event, stages_form),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -784,6 +790,7 @@ def _round_page(
         "last_turn_by": timer.last_turn_by(event.last_turn_minutes),
         "timer_left_minutes": -(-int(timer.remaining(timezone.now()).total_seconds()) // 60),  # rounded up
         "timer_form": timer_form,
+        "stage": services.round_stage(event, round_.number),
     }
     if is_organiser and timer_form is None:
         context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
