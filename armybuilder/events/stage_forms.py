@@ -97,12 +97,5 @@ class StageSubmitForm(SubmitForm):
 
     def __init__(self, *args: Any, stages: list, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["stage"].choices = [
-            (
-                stage.number,
-                _("Stage %(n)s: %(points)s points, rounds %(first)s–%(last)s")
-                % {"n": stage.number, "points": stage.points_limit, "first": stage.first_round, "last": stage.last_round},
-            )
-            for stage in stages
-        ]
+        self.fields["stage"].choices = [(stage.number, stage.describe()) for stage in stages]
         self.order_fields(self.field_order)

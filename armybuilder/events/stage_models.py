@@ -12,6 +12,7 @@ import dataclasses
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.events.models import Entrant, Event, Submission
@@ -36,6 +37,13 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} stage {self.number}"
+
+    def describe(self) -> str:
+        """The stage as pages say it: "Stage 2: 750 points, rounds 3–4"."""
+        values = {"n": self.number, "points": self.points_limit, "first": self.first_round, "last": self.last_round}
+        if self.first_round == self.last_round:
+            return gettext("Stage %(n)s: %(points)s points, round %(first)s") % values
+        return gettext("Stage %(n)s: %(points)s points, rounds %(first)s–%(last)s") % values
 
     def plan(self) -> stage_rules.StagePlan:
         return stage_rules.StagePlan(self.points_limit, self.first_round, self.last_round)
