@@ -251,7 +251,9 @@ def test_stages_are_refused_in_words_once_a_round_is_paired():
     for name in ("x", "y"):
         _player(event, f"paired-{name}")
     services.pair_next_round(event)
-    response = _client(organiser).post(f"/events/{event.slug}/manage/stages/", _stages_post(s1=(100, 1, 3), s2=(150, 4, 4)))
+    response = _client(organiser).post(
+        f"/events/{event.slug}/manage/stages/", _stages_post(s1=(100, 1, 3), s2=(150, 4, 4))
+    )
     assert response.status_code == 400
     assert "A round is already paired: the stages can no longer change" in response.content.decode()
     assert Stage.objects.get(event=event, number=1).last_round == 2
