@@ -77,6 +77,8 @@ def test_an_escalation_event_on_phones(django_db_setup, live_server, new_browser
     me.get_by_role("button", name="Seal and submit").click()
     expect(me.locator("#my-stage-2")).to_contain_text("Sealed: Reinforced company")
     _fits(me)
+    sealed = dict(StageSubmission.objects.filter(entrant=anna_entrant).values_list("stage__number", "army_list"))
+    assert sealed == {1: small.pk, 2: big.pk}
 
     # The organiser approves Anna's stage-2 list on the phone; the rest of the field is made here.
     org.goto(f"/events/{event.slug}/manage/")  # the whole page again (a new anchor alone would not reload it)
