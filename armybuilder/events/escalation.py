@@ -190,3 +190,31 @@ def default_stage(entrant: Entrant, stages: list[Stage]) -> int | None:
         if sealed[stage.pk] == Submission.Status.RETURNED:
             return stage.number
     return stages[0].number
+
+
+def add_to_api(data: dict, event: Event) -> None:
+    """An escalation event's stages and each entrant's stage lists, added to the event's API answer
+    (``data``, as ``api.event_detail`` builds it); contents and problems only once lists are revealed."""
+    views = stage_views(event)
+    data["rules"]["stages"] = [
+        {
+            "stage": view.stage.number,
+            "points_limit": view.stage.points_limit,
+            "rounds": [view.stage.first_round, view.stage.last_round],
+        }
+        for view in views
+    ]
+    by_entrant: dict[int, list[dict]] = {}
+    for view in views:
+        for item in view.lists:
+            sub = item.submission
+            if sub is None:
+                continue
+            shown = {"stage": view.stage.number, "army": sub.army_slug, "points": sub.points}
+            shown |= {"status": sub.status, "legal": item.legal}
+            if event.lists_revealed:
+                shown["problems"] = [problem.message for problem in item.problems]
+                shown["list"] = {"name": sub.list_name, "hash": sub.hash}
+            by_entrant.setdefault(item.entrant.pk, []).append(shown)
+    for entrant in data["entrants"]:
+        entrant["stage_lists"] = by_entrant.get(entrant["id"], [])

@@ -398,3 +398,30 @@ def test_the_round_page_names_its_stage_and_links_the_stage_lists():
     page = _client().get(f"/events/{event.slug}/rounds/2/").content.decode()
     assert "Stage 2: 150 points, round 2" in page
     assert f"/events/{event.slug}/entrants/{players[0].pk}/stages/2/list/" in page
+
+
+def test_the_api_gives_the_stages_and_each_stage_list_hidden_until_revealed():
+    event, _organiser = _escalation(published=True)
+    entrant = _player(event, "api-player")
+    data = _client().get(f"/api/events/{event.slug}/").json()
+    assert data["rules"]["stages"] == [
+        {"stage": 1, "points_limit": 100, "rounds": [1, 2]},
+        {"stage": 2, "points_limit": 150, "rounds": [3, 4]},
+    ]
+    (row,) = data["entrants"]
+    assert row["id"] == entrant.pk
+    assert [(s["stage"], s["points"], s["status"], s["legal"]) for s in row["stage_lists"]] == [
+        (1, 100, "approved", True),
+        (2, 150, "approved", True),
+    ]
+    assert "list" not in row["stage_lists"][0]
+    event.lists_revealed = True
+    event.save()
+    revealed = _client().get(f"/api/events/{event.slug}/").json()["entrants"][0]["stage_lists"]
+    assert revealed[1]["list"]["name"] == "api-player stage 2" and revealed[1]["problems"] == []
+
+
+def test_an_event_without_stages_answers_its_api_as_before():
+    event = make_event(make_user(), published=True)
+    data = _client().get(f"/api/events/{event.slug}/").json()
+    assert "stages" not in data["rules"]
