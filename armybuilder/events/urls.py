@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from armybuilder.events import stage_views, views
+from armybuilder.events import views
 
 urlpatterns = [
     path("", views.index, name="events-index"),
@@ -20,15 +20,15 @@ urlpatterns = [
     path("<slug:slug>/pairings/<int:pairing_id>/confirm/", views.confirm_result, name="events-confirm"),
     path("<slug:slug>/entrants/<int:entrant_id>/list/", views.sealed_list, name="events-list"),
     path("<slug:slug>/manage/", views.dashboard, name="events-manage"),
-    path("<slug:slug>/manage/stages/", stage_views.set_stages, name="events-stages"),
+    path("<slug:slug>/manage/stages/", views.set_stages, name="events-stages"),
     path(
         "<slug:slug>/manage/entrants/<int:entrant_id>/stages/<int:number>/judge/",
-        stage_views.judge_stage,
+        views.judge_stage,
         name="events-judge-stage",
     ),
     path(
         "<slug:slug>/entrants/<int:entrant_id>/stages/<int:number>/list/",
-        stage_views.sealed_stage_list,
+        views.sealed_stage_list,
         name="events-stage-list",
     ),
     path("<slug:slug>/manage/edit/", views.edit, name="events-edit"),

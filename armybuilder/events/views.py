@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
-from armybuilder.events import jobs, marker, services, stage_views
+from armybuilder.events import escalation, jobs, marker, services, stage_views
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import (
     AdjustmentForm,
@@ -61,6 +61,7 @@ from armybuilder.events.models import (
 )
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
+from armybuilder.events.stage_forms import StagesForm
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
@@ -256,7 +257,9 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     sealed = Seal.objects.filter(user=request.user, sealed_at__gte=_since_yesterday())
     if services.event_has_stages(event):
         seals_left = request.method != "POST" or sealed.count() < SEALS_PER_DAY
-        return stage_views.submit(request, event, entrant, lists, seals_left=seals_left)
+        return stage_views.submit(
+            request, event, entrant, lists, seals_per_day=SEALS_PER_DAY, seals_left=seals_left, errors=ERRORS
+        )
     form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid() and sealed.count() >= SEALS_PER_DAY:
         message = _(
@@ -1158,3 +1161,67 @@ def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     if game.owner_id == request.user.pk:
         return redirect("games-game", pk=game.pk)
     return redirect("games-shared", token=game.share_token)
+
+
+# -- Escalation events: stages and each stage's lists (``stage_views`` builds what they show) ----------
+
+
+@require_POST
+@login_required
+def set_stages(request: HttpRequest, slug: str) -> HttpResponse:
+    """The stages as typed; refused next to the number at fault, everything typed kept (400)."""
+    event = get_organised_event(request, slug)
+    form = StagesForm(request.POST, rounds=event.rounds)
+    if form.is_valid():
+        try:
+            stages = escalation.set_stages(event, form.cleaned_data["stages"])
+        except services.EventError as error:
+            form.add_error(None, stage_views.refusal(error, ERRORS))
+        else:
+            if stages:
+                messages.success(request, _("The stages are set: players now seal one list per stage."))
+            else:
+                messages.success(request, _("The event has no stages: players seal one list."))
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stages")
+    return _dashboard(request, event, stages_form=form, status=400)
+
+
+@require_POST
+@login_required
+def judge_stage(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    form = JudgeForm(request.POST)
+    if form.is_valid():
+        approve = form.cleaned_data["decision"] == "approve"
+        try:
+            escalation.judge_stage(event, entrant_id, number, approve=approve, note=form.cleaned_data["note"])
+        except services.EventError as error:
+            messages.error(request, stage_views.refusal(error, ERRORS))
+    else:
+        messages.error(request, _("Choose to approve the list or send it back."))
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stage-{number}")
+
+
+@require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
+def sealed_stage_list(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    """A stage's sealed list: seen as any sealed list is (``can_see_list``), 404 otherwise."""
+    event = get_event(slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    submission = escalation.stage_list(event, entrant.pk, number)
+    if submission is None or not can_see_list(request, event, entrant):
+        raise Http404
+    try:
+        lines = submission.sealed_list().lines()
+    except ListImportError:
+        lines = None
+    context = {
+        "event": event,
+        "entrant": entrant,
+        "submission": submission,
+        "stage": submission.stage,
+        "lines": lines,
+        "entries": _entries(submission) if lines is None else [],
+    }
+    return render(request, "events/sealed_list.html", context)
