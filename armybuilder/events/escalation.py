@@ -13,21 +13,13 @@ from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Round, Stage, StageSubmission, Submission
-from armybuilder.events.services import EventError, event_for_rules, list_facts, logger
+from armybuilder.events.services import EventError, OverStagePoints, event_for_rules, list_facts, logger
 from armybuilder.events.services import _sealed_values as sealed_values
 from armybuilder.lists.exchange import export_data
 from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.lists.summary import list_summary
 from rules.army.model import Problem
 from rules.events import stages as stage_rules
-
-
-class OverStagePoints(EventError):
-    """A list with more points than its stage allows: the figures go into the refusal's words."""
-
-    def __init__(self, points: int, stage: Stage) -> None:
-        super().__init__("stage-over-points")
-        self.points, self.stage = points, stage
 
 
 def stages_of(event: Event) -> list[Stage]:

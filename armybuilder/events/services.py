@@ -57,6 +57,14 @@ class EventError(Exception):
         self.code = code
 
 
+class OverStagePoints(EventError):
+    """A list with more points than its escalation stage allows: the figures go into the refusal's words."""
+
+    def __init__(self, points: int, stage: Stage) -> None:
+        super().__init__("stage-over-points")
+        self.points, self.stage = points, stage
+
+
 # -- Sealing a list ---------------------------------------------------------------------------
 
 
@@ -184,19 +192,39 @@ def add_walk_in(event: Event, name: str, values: dict) -> Entrant:
         raise EventError("walk-in-name-taken")
     present = Entrant.objects.filter(event=event, checked_in=True).exists()
     entrant = Entrant.objects.create(event=event, walk_in_name=name, claim_token=new_claim_token(), checked_in=present)
-    _store_submission(entrant, values)
+    _store_walk_in_list(event, entrant, values)
     return entrant
 
 
-def seal_walk_in(event: Event, entrant_id: int, values: dict) -> Submission:
+def seal_walk_in(event: Event, entrant_id: int, values: dict, *, stage_number: int | None = None):
     """A walk-in's list pasted again (after the organiser sent it back): sealed in place of the last,
-    waiting for approval again. Walk-ins are entered on the day: the list deadline does not apply."""
+    waiting for approval again. Walk-ins are entered on the day: the list deadline does not apply.
+    In an escalation event, their list for stage ``stage_number`` (the first when not said)."""
     entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
     if entrant is None:
         raise EventError("no-entrant")
     if not entrant.is_walk_in:
         raise EventError("not-walk-in")
-    return _store_submission(entrant, values)
+    return _store_walk_in_list(event, entrant, values, stage_number=stage_number)
+
+
+def _store_walk_in_list(event: Event, entrant: Entrant, values: dict, *, stage_number: int | None = None):
+    """A walk-in's pasted list as their submission; in an escalation event as their list for a stage
+    (the first unless said), refused over the stage's points as a player's is."""
+    if not event_has_stages(event):
+        return _store_submission(entrant, values)
+    stage = Stage.objects.filter(event=event, number=stage_number or 1).first()
+    if stage is None:
+        raise EventError("no-stage")
+    if values["points"] > stage.points_limit:
+        raise OverStagePoints(values["points"], stage)
+    try:
+        with transaction.atomic():
+            sealed, _created = StageSubmission.objects.update_or_create(entrant=entrant, stage=stage, defaults=values)
+    except (IntegrityError, DataError) as exc:
+        logger.warning("A walk-in's stage list could not be stored (entrant %s): %s", entrant.pk, exc)
+        raise EventError("unstorable") from exc
+    return sealed
 
 
 @transaction.atomic

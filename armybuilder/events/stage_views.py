@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from armybuilder.events import escalation, marker
-from armybuilder.events.forms import JudgeForm
+from armybuilder.events.forms import PastedListForm
 from armybuilder.events.models import Entrant, Event, Seal
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.services import EventError, event_has_stages
@@ -42,13 +42,20 @@ def refusal(error: EventError, errors: dict) -> str:
 # -- The organiser ---------------------------------------------------------------------------------
 
 
-def dashboard_context(event: Event, stages_form: StagesForm | None = None) -> dict:
-    """What the dashboard's stages section shows: the form and, per stage, every entrant's list."""
+def dashboard_context(
+    event: Event, stages_form: StagesForm | None = None, stage_list_form: PastedListForm | None = None
+) -> dict:
+    """What the dashboard's stages section shows: the form and, per stage, every entrant's list, with
+    a paste field for each walk-in's (``stage_list_form``: a refused paste, shown as typed)."""
     views = escalation.stage_views(event) if event_has_stages(event) else []
     for view in views:
         for item in view.lists:
             item.messages = [display_problem(problem) for problem in item.problems]
-            item.judge_form = JudgeForm(auto_id=f"stage-{view.stage.number}-{item.entrant.pk}-%s")
+            if item.entrant.is_walk_in:
+                refused = stage_list_form is not None and (stage_list_form.entrant_id, stage_list_form.stage_number)
+                mine = refused == (item.entrant.pk, view.stage.number)
+                auto_id = f"walk-in-{item.entrant.pk}-stage-{view.stage.number}-%s"
+                item.paste_form = stage_list_form if mine else PastedListForm(auto_id=auto_id)
     return {
         "stage_views": views,
         "stages_form": stages_form or StagesForm.for_stages([view.stage for view in views], event.rounds),

@@ -27,6 +27,11 @@ urlpatterns = [
         name="events-judge-stage",
     ),
     path(
+        "<slug:slug>/manage/entrants/<int:entrant_id>/stages/<int:number>/walk-in-list/",
+        views.walk_in_stage_list,
+        name="events-walk-in-stage-list",
+    ),
+    path(
         "<slug:slug>/entrants/<int:entrant_id>/stages/<int:number>/list/",
         views.sealed_stage_list,
         name="events-stage-list",

@@ -304,6 +304,7 @@ def _dashboard(
     walk_in_form: WalkInForm | None = None,
     list_form: PastedListForm | None = None,
     stages_form=None,
+    stage_list_form: PastedListForm | None = None,
     status: int = 200,
 ):
     """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
@@ -357,7 +358,7 @@ def _dashboard(
         "missions": missions,
         "missions_form": missions_form
         or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
-        **stage_views.dashboard_context(event, stages_form),
+        **stage_views.dashboard_context(event, stages_form, stage_list_form),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -432,7 +433,7 @@ def add_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
         entrant = services.add_walk_in(event, form.cleaned_data["name"], form.cleaned_data["list"])
     except services.EventError as error:
         field = "name" if error.code.startswith("walk-in-name") else "list"
-        form.add_error(field, str(ERRORS.get(error.code, error.code)))
+        form.add_error(field, stage_views.refusal(error, ERRORS))
         return _dashboard(request, event, walk_in_form=form, status=400)
     message = _("%(name)s is entered with their list, waiting for your approval. Give them their claim link.")
     messages.success(request, message % {"name": entrant.name})
@@ -451,7 +452,7 @@ def walk_in_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespon
         try:
             services.seal_walk_in(event, entrant.pk, form.cleaned_data["list"])
         except services.EventError as error:
-            form.add_error("list", str(ERRORS.get(error.code, error.code)))
+            form.add_error("list", stage_views.refusal(error, ERRORS))
         else:
             message = _("%(name)s's new list is sealed, waiting for your approval.") % {"name": entrant.name}
             messages.success(request, message)
@@ -1225,3 +1226,23 @@ def sealed_stage_list(request: HttpRequest, slug: str, entrant_id: int, number: 
         "entries": _entries(submission) if lines is None else [],
     }
     return render(request, "events/sealed_list.html", context)
+
+
+@require_POST
+@login_required
+def walk_in_stage_list(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    """A walk-in's list for one stage, pasted by the organiser; refused next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant, event=event, pk=entrant_id, user__isnull=True)
+    form = PastedListForm(request.POST, auto_id=f"walk-in-{entrant.pk}-stage-{number}-%s")
+    form.entrant_id, form.stage_number = entrant.pk, number
+    if form.is_valid():
+        try:
+            services.seal_walk_in(event, entrant.pk, form.cleaned_data["list"], stage_number=number)
+        except services.EventError as error:
+            form.add_error("list", stage_views.refusal(error, ERRORS))
+        else:
+            message = _("%(name)s's list for stage %(n)s is sealed, waiting for your approval.")
+            messages.success(request, message % {"name": entrant.name, "n": number})
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stage-{number}")
+    return _dashboard(request, event, stage_list_form=form, status=400)

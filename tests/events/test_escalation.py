@@ -6,6 +6,7 @@ import html
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from armybuilder.events import escalation, jobs, services
 from armybuilder.events.models import Entrant, Stage, StageSubmission, Submission
@@ -425,3 +426,70 @@ def test_an_event_without_stages_answers_its_api_as_before():
     event = make_event(make_user(), published=True)
     data = _client().get(f"/api/events/{event.slug}/").json()
     assert "stages" not in data["rules"]
+
+
+# -- Walk-ins in an escalation event --------------------------------------------------------------
+
+
+def _pasted(units: int) -> str:
+    from armybuilder.lists.exchange import export_json
+    from armybuilder.lists.models import ArmyList
+
+    army_list = make_player_list(make_user(), units=units, name=f"Pasted {units}")
+    return export_json(ArmyList.objects.for_builder().get(pk=army_list.pk))
+
+
+def test_a_walk_in_of_an_escalation_event_has_its_first_list_sealed_for_stage_one():
+    event, organiser = _escalation()
+    response = _client(organiser).post(f"/events/{event.slug}/manage/walk-ins/", {"name": "Walter", "list": _pasted(2)})
+    assert response.status_code == 302
+    walk_in = Entrant.objects.get(event=event, walk_in_name="Walter")
+    assert list(StageSubmission.objects.filter(entrant=walk_in).values_list("stage__number", "points")) == [(1, 100)]
+    assert not Submission.objects.filter(entrant=walk_in).exists()
+
+
+def test_a_walk_in_list_over_stage_one_is_refused_next_to_the_field_and_nothing_is_entered():
+    event, organiser = _escalation()
+    text = _pasted(3)
+    response = _client(organiser).post(f"/events/{event.slug}/manage/walk-ins/", {"name": "Walter", "list": text})
+    assert response.status_code == 400
+    page = response.content.decode()
+    error = html.unescape(page.split('id="walk-in-list-error"')[1].split("</ul>")[0])
+    assert "This list has 150 points: stage 1 allows 100." in error
+    assert 'value="Walter"' in page
+    assert not Entrant.objects.filter(event=event, walk_in_name="Walter").exists()
+
+
+def test_the_organiser_pastes_a_walk_ins_list_for_each_stage():
+    event, organiser = _escalation()
+    client = _client(organiser)
+    client.post(f"/events/{event.slug}/manage/walk-ins/", {"name": "Walter", "list": _pasted(2)})
+    walk_in = Entrant.objects.get(event=event, walk_in_name="Walter")
+    url = f"/events/{event.slug}/manage/entrants/{walk_in.pk}/stages/2/walk-in-list/"
+    too_big = _pasted(4)
+    refused = client.post(url, {"list": too_big})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    error = html.unescape(page.split(f'id="walk-in-{walk_in.pk}-stage-2-list-error"')[1].split("</ul>")[0])
+    assert "This list has 200 points: stage 2 allows 150." in error
+    assert escape(too_big)[:200] in page  # the paste kept as typed
+    assert client.post(url, {"list": _pasted(3)}).status_code == 302
+    sealed = dict(StageSubmission.objects.filter(entrant=walk_in).values_list("stage__number", "points"))
+    assert sealed == {1: 100, 2: 150}
+    views = escalation.stage_views(event)
+    assert [view.lists[0].submission.status for view in views] == ["pending", "pending"]
+
+
+def test_only_the_organiser_pastes_a_walk_ins_stage_list():
+    event, organiser = _escalation()
+    _client(organiser).post(f"/events/{event.slug}/manage/walk-ins/", {"name": "Walter", "list": _pasted(2)})
+    walk_in = Entrant.objects.get(event=event, walk_in_name="Walter")
+    url = f"/events/{event.slug}/manage/entrants/{walk_in.pk}/stages/2/walk-in-list/"
+    data = {"list": _pasted(3)}
+    assert _client(_player(event).user).post(url, data).status_code == 404
+    assert _client(make_event(make_user()).organiser).post(url, data).status_code == 404
+    assert _client().post(url, data).status_code == 302
+    player = _player(event, "has-account")
+    url_player = f"/events/{event.slug}/manage/entrants/{player.pk}/stages/2/walk-in-list/"
+    assert _client(organiser).post(url_player, data).status_code == 404  # not a walk-in: they submit their own
+    assert not StageSubmission.objects.filter(entrant=walk_in, stage__number=2).exists()
