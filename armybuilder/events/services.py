@@ -550,6 +550,8 @@ def round_stage(event: Event, number: int) -> Stage | None:
 def _players_and_armies(event: Event, number: int) -> list[tuple[int, str]]:
     """Who is paired in round ``number``, each with the army of the list they play it with."""
     stage = round_stage(event, number)
+    if stage is None and event_has_stages(event):
+        raise EventError("round-without-stage")  # the event's rounds changed since its stages were set
     if stage is None:
         return list(pairable(event, number).values_list("pk", "submission__army_slug"))
     armies = dict(StageSubmission.objects.filter(stage=stage).values_list("entrant_id", "army_slug"))

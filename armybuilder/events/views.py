@@ -119,6 +119,9 @@ ERRORS = {
         "This walk-in has played in a published round: removing them would take results away from "
         "their opponents. Drop them from the next round instead; their games so far still count."
     ),
+    "round-without-stage": gettext_lazy(
+        "No escalation stage plays this round: set the stages again to cover every round of the event."
+    ),
     "already-entrant": gettext_lazy(
         "You are already an entrant of this event: one account plays one place. Ask the organiser."
     ),

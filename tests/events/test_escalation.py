@@ -493,3 +493,16 @@ def test_only_the_organiser_pastes_a_walk_ins_stage_list():
     url_player = f"/events/{event.slug}/manage/entrants/{player.pk}/stages/2/walk-in-list/"
     assert _client(organiser).post(url_player, data).status_code == 404  # not a walk-in: they submit their own
     assert not StageSubmission.objects.filter(entrant=walk_in, stage__number=2).exists()
+
+
+def test_a_round_no_stage_plays_is_refused_in_words():
+    event, organiser = _escalation(rounds=2, plans=SHORT)
+    for name in "wxyz":
+        _player(event, f"late-{name}")
+    event.rounds = 3  # the organiser adds a round after setting the stages
+    event.save()
+    for number in (1, 2):
+        _finish(_play_round(event, number))
+    response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
+    assert "No escalation stage plays this round" in response.content.decode()
+    assert event.round_set.count() == 2
