@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from armybuilder.events import escalation, marker
+from armybuilder.events import escalation
 from armybuilder.events.forms import PastedListForm
 from armybuilder.events.models import Entrant, Event, Seal
 from armybuilder.events.problems import display as display_problem
@@ -110,7 +110,32 @@ def submit(
             Seal.objects.create(user=request.user)
             message = _("Your list for stage %(n)s is sealed. Editing it now changes nothing until you submit again.")
             messages.success(request, message % {"n": number})
-            marker.remember(request, army_list)
             return redirect("events-event", slug=event.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "events/submit.html", context, status=status)
+
+
+def entrants_csv_rows(event: Event) -> tuple[list[str], list[list]]:
+    """The entrants CSV of an escalation event: one row per entrant and stage (the stage's number
+    after the player), with the same columns as an event's with one list."""
+    header = ["player", "stage", "list", "army", "points", "hash", "status", "legal", "problems"]
+    rows = []
+    views = escalation.stage_views(event)
+    for index in range(len(views[0].lists) if views else 0):
+        for view in views:
+            item = view.lists[index]
+            sub = item.submission
+            rows.append(
+                [
+                    item.entrant.name,
+                    view.stage.number,
+                    sub.list_name if sub else "",
+                    sub.army_name if sub else "",
+                    sub.points if sub else "",
+                    sub.hash if sub else "",
+                    sub.status if sub else "",
+                    item.legal,
+                    " | ".join(problem.message for problem in item.problems),
+                ]
+            )
+    return header, rows

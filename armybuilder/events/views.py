@@ -985,6 +985,9 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
 @login_required
 def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
+    if services.event_has_stages(event):
+        header, rows = stage_views.entrants_csv_rows(event)
+        return csv_response(f"{event.slug}-entrants.csv", header, rows)
     rows = []
     for row in services.entrant_rows(event):
         sub = row.submission

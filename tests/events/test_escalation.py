@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 
 import pytest
 from django.test import Client
@@ -506,3 +508,19 @@ def test_a_round_no_stage_plays_is_refused_in_words():
     response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
     assert "No escalation stage plays this round" in response.content.decode()
     assert event.round_set.count() == 2
+
+
+def test_the_entrants_csv_has_a_row_per_entrant_and_stage():
+    event, organiser = _escalation()
+    _player(event, "csv-anna")
+    Entrant.objects.create(event=event, walk_in_name="=HYPERLINK(1)")
+    response = _client(organiser).get(f"/events/{event.slug}/manage/entrants.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:3] == ["player", "stage", "list"]
+    assert sorted((r[0], r[1], r[2], r[6]) for r in rows[1:]) == [
+        ("'=HYPERLINK(1)", "1", "", ""),
+        ("'=HYPERLINK(1)", "2", "", ""),
+        ("csv-anna", "1", "csv-anna stage 1", "approved"),
+        ("csv-anna", "2", "csv-anna stage 2", "approved"),
+    ]
+    assert _client(make_user()).get(f"/events/{event.slug}/manage/entrants.csv").status_code == 404
