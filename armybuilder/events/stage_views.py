@@ -19,11 +19,9 @@ from armybuilder.events.services import EventError, event_has_stages
 from armybuilder.events.stage_forms import StagesForm, StageSubmitForm
 
 STAGE_ERRORS = {
-    "stages-paired": gettext_lazy(
-        "A round is already paired: the stages can no longer change (take the rounds back first)."
-    ),
+    "stages-paired": gettext_lazy("A round is already paired: the stages can no longer change."),
     "stage-has-lists": gettext_lazy(
-        "A stage you removed holds sealed lists: keep it, or ask its players to withdraw first."
+        "A stage you removed holds sealed lists: keep it, so that its players' lists are not lost."
     ),
     "no-stage": gettext_lazy("This event has no such stage."),
 }
