@@ -524,3 +524,18 @@ def test_the_entrants_csv_has_a_row_per_entrant_and_stage():
         ("csv-anna", "2", "csv-anna stage 2", "approved"),
     ]
     assert _client(make_user()).get(f"/events/{event.slug}/manage/entrants.csv").status_code == 404
+
+
+def test_stages_and_their_refusals_in_french(fr_client):
+    event, organiser = _escalation()
+    entrant = Entrant.objects.create(event=event, user=make_user())
+    fr_client.force_login(organiser)
+    page = fr_client.get(f"/events/{event.slug}/manage/").content.decode()
+    assert "Paliers d'escalade" in page and "Palier 2 : 150 points, rondes 3 à 4" in page
+    response = fr_client.post(f"/events/{event.slug}/manage/stages/", _stages_post(s1=(100, 1, 3), s2=(150, 3, 4)))
+    assert response.status_code == 400
+    assert "La ronde 3 appartient déjà à un autre palier" in html.unescape(response.content.decode())
+    fr_client.force_login(entrant.user)
+    army_list = make_player_list(entrant.user, units=3)
+    response = fr_client.post(f"/events/{event.slug}/submit/", {"stage": 1, "army_list": army_list.pk})
+    assert "Cette liste fait 150 points : le palier 1 en permet 100." in html.unescape(response.content.decode())
