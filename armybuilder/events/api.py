@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
-from armybuilder.events import services
+from armybuilder.events import escalation, services
 from armybuilder.events.freshness import api_condition
 from armybuilder.events.models import Event, Round
 
@@ -84,6 +84,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "lists_revealed": event.lists_revealed,
         "entrants": entrants,
     }
+    if services.event_has_stages(event):
+        escalation.add_to_api(data, event)
     return _json(data)
 
 

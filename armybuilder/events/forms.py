@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -23,6 +24,7 @@ from armybuilder.events.models import (
 from armybuilder.events.services import EventError, pasted_list_values, walk_in_name_taken
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.forms import IMPORT_MAX_BYTES
+from armybuilder.lists.text_import import export_from_text
 from rules.events.missions import MISSIONS_MAX, PART_MAX, Mission, MissionError
 from rules.events.missions import find as find_mission
 from rules.events.missions import parse as parse_missions
@@ -384,10 +386,10 @@ class PastedListForm(forms.Form):
     edge, into the fields of a sealed submission (``cleaned_data["list"]``); nothing is written."""
 
     list = forms.CharField(
-        label=_("Their list (Muster's list JSON)"),
+        label=_("Their list (Muster's list JSON or text export)"),
         strip=True,
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "class": "mono-full"}),
-        help_text=_("Paste the list as exported from Muster (Export, JSON)."),
+        help_text=_("Paste the list as exported from Muster: its JSON, or its plain text."),
         error_messages={"required": _("Paste the player's list.")},
     )
 
@@ -400,6 +402,9 @@ class PastedListForm(forms.Form):
         if len(text.encode("utf-8")) > IMPORT_MAX_BYTES:
             raise forms.ValidationError(_("The pasted text is larger than 1 MB."))
         try:
+            if not text.lstrip().startswith(("{", "[")):
+                # Muster's text export, read back into the list format the JSON reader then checks.
+                text = json.dumps(export_from_text(text))
             return pasted_list_values(text)
         except ListImportError as error:
             # The reader's sentences name each problem's place in the file (English, as on the import page).

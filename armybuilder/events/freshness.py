@@ -25,7 +25,16 @@ from django.db.models import Count, Max, OuterRef, Subquery, Sum
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import condition
 
-from armybuilder.events.models import Adjustment, Entrant, Event, Pairing, Result, Round, Submission
+from armybuilder.events.models import (
+    Adjustment,
+    Entrant,
+    Event,
+    Pairing,
+    Result,
+    Round,
+    StageSubmission,
+    Submission,
+)
 from armybuilder.http import etag_for, messages_waiting
 
 
@@ -57,6 +66,9 @@ PARTS = {
     "adjustment_count": (Adjustment.objects, "entrant__event", Count("pk")),
     "adjustment_ids": (Adjustment.objects, "entrant__event", Sum("pk")),
     "adjustment_stamp": (Adjustment.objects, "entrant__event", Max("updated_at")),
+    # An escalation event's lists, one per stage (the stages themselves move the event's stamp).
+    "stage_list_count": (StageSubmission.objects, "entrant__event", Count("pk")),
+    "stage_list_stamp": (StageSubmission.objects, "entrant__event", Max("updated_at")),
 }
 
 

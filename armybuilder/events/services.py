@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -27,6 +27,8 @@ from armybuilder.events.models import (
     Result,
     Round,
     SetAsideResults,
+    Stage,
+    StageSubmission,
     Submission,
 )
 from armybuilder.lists.exchange import ListImportError, export_data, export_parsed, parse_list
@@ -53,6 +55,14 @@ class EventError(Exception):
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code
+
+
+class OverStagePoints(EventError):
+    """A list with more points than its escalation stage allows: the figures go into the refusal's words."""
+
+    def __init__(self, points: int, stage: Stage) -> None:
+        super().__init__("stage-over-points")
+        self.points, self.stage = points, stage
 
 
 # -- Sealing a list ---------------------------------------------------------------------------
@@ -182,19 +192,39 @@ def add_walk_in(event: Event, name: str, values: dict) -> Entrant:
         raise EventError("walk-in-name-taken")
     present = Entrant.objects.filter(event=event, checked_in=True).exists()
     entrant = Entrant.objects.create(event=event, walk_in_name=name, claim_token=new_claim_token(), checked_in=present)
-    _store_submission(entrant, values)
+    _store_walk_in_list(event, entrant, values)
     return entrant
 
 
-def seal_walk_in(event: Event, entrant_id: int, values: dict) -> Submission:
+def seal_walk_in(event: Event, entrant_id: int, values: dict, *, stage_number: int | None = None):
     """A walk-in's list pasted again (after the organiser sent it back): sealed in place of the last,
-    waiting for approval again. Walk-ins are entered on the day: the list deadline does not apply."""
+    waiting for approval again. Walk-ins are entered on the day: the list deadline does not apply.
+    In an escalation event, their list for stage ``stage_number`` (the first when not said)."""
     entrant = Entrant.objects.filter(event=event, pk=entrant_id).first()
     if entrant is None:
         raise EventError("no-entrant")
     if not entrant.is_walk_in:
         raise EventError("not-walk-in")
-    return _store_submission(entrant, values)
+    return _store_walk_in_list(event, entrant, values, stage_number=stage_number)
+
+
+def _store_walk_in_list(event: Event, entrant: Entrant, values: dict, *, stage_number: int | None = None):
+    """A walk-in's pasted list as their submission; in an escalation event as their list for a stage
+    (the first unless said), refused over the stage's points as a player's is."""
+    if not event_has_stages(event):
+        return _store_submission(entrant, values)
+    stage = Stage.objects.filter(event=event, number=stage_number or 1).first()
+    if stage is None:
+        raise EventError("no-stage")
+    if values["points"] > stage.points_limit:
+        raise OverStagePoints(values["points"], stage)
+    try:
+        with transaction.atomic():
+            sealed, _created = StageSubmission.objects.update_or_create(entrant=entrant, stage=stage, defaults=values)
+    except (IntegrityError, DataError) as exc:
+        logger.warning("A walk-in's stage list could not be stored (entrant %s): %s", entrant.pk, exc)
+        raise EventError("unstorable") from exc
+    return sealed
 
 
 @transaction.atomic
@@ -304,8 +334,10 @@ def judge(event: Event, entrant_id: int, *, approve: bool, note: str = "") -> Su
 
 
 def event_for_rules(queryset=None):
-    """Events with what ``Event.rules()`` reads, prefetched (three queries in all)."""
+    """Events with what ``Event.rules()`` reads, prefetched (three queries in all), and whether each
+    has escalation stages (``has_stages``, read in the same query)."""
     queryset = queryset if queryset is not None else Event.objects.all()
+    queryset = queryset.annotate(has_stages=Exists(Stage.objects.filter(event=OuterRef("pk"))))
     return queryset.select_related("edition", "organiser").prefetch_related(
         Prefetch("allowed_armies", queryset=_armies()), "banned_units"
     )
@@ -480,9 +512,15 @@ def pairable(event: Event, number: int) -> QuerySet[Entrant]:
     """Who is paired in round ``number``: approved and not dropped by then; once the organiser has
     checked anyone in, also present: checked in, or paired in an earlier round (a player who has
     played is there; checking in a late arrival mid-event leaves everyone else paired)."""
-    players = Entrant.objects.filter(event=event, submission__status=Submission.Status.APPROVED).filter(
-        Q(dropped=False) | Q(dropped_from__gt=number)
-    )
+    stage = round_stage(event, number)
+    if stage is not None:
+        # An escalation event: approved for the round's stage (the stage's list, not the event's one).
+        approved = Q(stage_submissions__stage=stage, stage_submissions__status=Submission.Status.APPROVED)
+    elif event_has_stages(event):
+        return Entrant.objects.none()  # a round no stage plays (the event's rounds changed since)
+    else:
+        approved = Q(submission__status=Submission.Status.APPROVED)
+    players = Entrant.objects.filter(event=event).filter(approved).filter(Q(dropped=False) | Q(dropped_from__gt=number))
     if Entrant.objects.filter(event=event, checked_in=True).exists():
         earlier = Pairing.objects.filter(round__event=event)
         players = players.filter(
@@ -491,6 +529,43 @@ def pairable(event: Event, number: int) -> QuerySet[Entrant]:
             | Q(pk__in=earlier.exclude(player_b=None).values("player_b"))
         )
     return players
+
+
+# -- Escalation: the stage a round plays, and its lists ------------------------------------------
+
+
+def event_has_stages(event: Event) -> bool:
+    """Whether the event runs stages; free when it was read by ``event_for_rules``."""
+    known = getattr(event, "has_stages", None)
+    return known if known is not None else Stage.objects.filter(event=event).exists()
+
+
+def round_stage(event: Event, number: int) -> Stage | None:
+    """The stage that plays round ``number`` of an escalation event; None without stages."""
+    if getattr(event, "has_stages", None) is False:
+        return None  # known from the event's own query: no stage to look for
+    return Stage.objects.filter(event=event, first_round__lte=number, last_round__gte=number).first()
+
+
+def _players_and_armies(event: Event, number: int) -> list[tuple[int, str]]:
+    """Who is paired in round ``number``, each with the army of the list they play it with."""
+    stage = round_stage(event, number)
+    if stage is None and event_has_stages(event):
+        raise EventError("round-without-stage")  # the event's rounds changed since its stages were set
+    if stage is None:
+        return list(pairable(event, number).values_list("pk", "submission__army_slug"))
+    armies = dict(StageSubmission.objects.filter(stage=stage).values_list("entrant_id", "army_slug"))
+    return [(pk, armies[pk]) for pk in pairable(event, number).values_list("pk", flat=True)]
+
+
+def _round_lists(round_: Round, entrant_ids: list[int]) -> list:
+    """The sealed lists the entrants play the round with: their stage's in an escalation event."""
+    stage = round_stage(round_.event, round_.number)
+    if stage is None:
+        lists = Submission.objects.filter(entrant_id__in=entrant_ids)
+    else:
+        lists = StageSubmission.objects.filter(stage=stage, entrant_id__in=entrant_ids)
+    return list(lists.select_related("entrant__user"))
 
 
 # -- Rounds -----------------------------------------------------------------------------------
@@ -513,7 +588,7 @@ def pair_next_round(event: Event) -> Round:
             if not pairing.is_bye and not (getattr(pairing, "result", None) and pairing.result.counts):
                 raise EventError("results-missing")
     number = len(rounds) + 1
-    players = list(pairable(event, number).values_list("pk", "submission__army_slug"))
+    players = _players_and_armies(event, number)
     if len(players) < 2:
         raise EventError("too-few")
     keys = [pk for pk, _slug in players]
@@ -822,10 +897,7 @@ def start_game(pairing: Pairing, entrant: Entrant):
     if pairing.game_id is not None:
         return pairing.game
     opponent_id = pairing.player_b_id if pairing.player_a_id == entrant.pk else pairing.player_a_id
-    submissions = {
-        s.entrant_id: s
-        for s in Submission.objects.filter(entrant_id__in=[entrant.pk, opponent_id]).select_related("entrant__user")
-    }
+    submissions = {s.entrant_id: s for s in _round_lists(pairing.round, [entrant.pk, opponent_id])}
     if len(submissions) != 2:
         raise EventError("no-submission")
     sealed = {}

@@ -20,6 +20,22 @@ urlpatterns = [
     path("<slug:slug>/pairings/<int:pairing_id>/confirm/", views.confirm_result, name="events-confirm"),
     path("<slug:slug>/entrants/<int:entrant_id>/list/", views.sealed_list, name="events-list"),
     path("<slug:slug>/manage/", views.dashboard, name="events-manage"),
+    path("<slug:slug>/manage/stages/", views.set_stages, name="events-stages"),
+    path(
+        "<slug:slug>/manage/entrants/<int:entrant_id>/stages/<int:number>/judge/",
+        views.judge_stage,
+        name="events-judge-stage",
+    ),
+    path(
+        "<slug:slug>/manage/entrants/<int:entrant_id>/stages/<int:number>/walk-in-list/",
+        views.walk_in_stage_list,
+        name="events-walk-in-stage-list",
+    ),
+    path(
+        "<slug:slug>/entrants/<int:entrant_id>/stages/<int:number>/list/",
+        views.sealed_stage_list,
+        name="events-stage-list",
+    ),
     path("<slug:slug>/manage/edit/", views.edit, name="events-edit"),
     path("<slug:slug>/manage/entrants.csv", views.entrants_csv, name="events-csv"),
     path("<slug:slug>/manage/results.csv", views.results_csv, name="events-results-csv"),

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
-from armybuilder.events import jobs, marker, services
+from armybuilder.events import escalation, jobs, marker, services, stage_views
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import (
     AdjustmentForm,
@@ -61,6 +61,7 @@ from armybuilder.events.models import (
 )
 from armybuilder.events.problems import display as display_problem
 from armybuilder.events.spreadsheet import csv_response
+from armybuilder.events.stage_forms import StagesForm
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
@@ -117,6 +118,9 @@ ERRORS = {
     "walk-in-played": gettext_lazy(
         "This walk-in has played in a published round: removing them would take results away from "
         "their opponents. Drop them from the next round instead; their games so far still count."
+    ),
+    "round-without-stage": gettext_lazy(
+        "No escalation stage plays this round: set the stages again to cover every round of the event."
     ),
     "already-entrant": gettext_lazy(
         "You are already an entrant of this event: one account plays one place. Ask the organiser."
@@ -223,6 +227,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
         "can_follow": can_follow(request, event, entrant),
         "my_rounds": {p.round_id for p in my_pairings},
         "my_pairings": my_pairings,
+        **stage_views.player_context(event, entrant),
     }
     return render(request, "events/event.html", context)
 
@@ -252,8 +257,13 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     lists = list(
         ArmyList.objects.active().filter(owner=request.user, edition_id=event.edition_id).values_list("pk", "name")
     )
-    form = SubmitForm(request.POST or None, lists=lists)
     sealed = Seal.objects.filter(user=request.user, sealed_at__gte=_since_yesterday())
+    if services.event_has_stages(event):
+        seals_left = request.method != "POST" or sealed.count() < SEALS_PER_DAY
+        return stage_views.submit(
+            request, event, entrant, lists, seals_per_day=SEALS_PER_DAY, seals_left=seals_left, errors=ERRORS
+        )
+    form = SubmitForm(request.POST or None, lists=lists)
     if request.method == "POST" and form.is_valid() and sealed.count() >= SEALS_PER_DAY:
         message = _(
             "You have submitted %(n)s lists in the last 24 hours, the most one account may: try again tomorrow."
@@ -296,6 +306,8 @@ def _dashboard(
     mission_form: RoundMissionForm | None = None,
     walk_in_form: WalkInForm | None = None,
     list_form: PastedListForm | None = None,
+    stages_form=None,
+    stage_list_form: PastedListForm | None = None,
     status: int = 200,
 ):
     """The organiser's page; ``drop_form``: a refused drop, shown with its error in its player's row;
@@ -349,6 +361,7 @@ def _dashboard(
         "missions": missions,
         "missions_form": missions_form
         or MissionsForm(initial={"missions": "\n".join(m.label for m in missions)}, edition=event.edition.slug),
+        **stage_views.dashboard_context(event, stages_form, stage_list_form),
     }
     return render(request, "events/dashboard.html", context, status=status)
 
@@ -423,7 +436,7 @@ def add_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
         entrant = services.add_walk_in(event, form.cleaned_data["name"], form.cleaned_data["list"])
     except services.EventError as error:
         field = "name" if error.code.startswith("walk-in-name") else "list"
-        form.add_error(field, str(ERRORS.get(error.code, error.code)))
+        form.add_error(field, stage_views.refusal(error, ERRORS))
         return _dashboard(request, event, walk_in_form=form, status=400)
     message = _("%(name)s is entered with their list, waiting for your approval. Give them their claim link.")
     messages.success(request, message % {"name": entrant.name})
@@ -442,7 +455,7 @@ def walk_in_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespon
         try:
             services.seal_walk_in(event, entrant.pk, form.cleaned_data["list"])
         except services.EventError as error:
-            form.add_error("list", str(ERRORS.get(error.code, error.code)))
+            form.add_error("list", stage_views.refusal(error, ERRORS))
         else:
             message = _("%(name)s's new list is sealed, waiting for your approval.") % {"name": entrant.name}
             messages.success(request, message)
@@ -784,6 +797,7 @@ def _round_page(
         "last_turn_by": timer.last_turn_by(event.last_turn_minutes),
         "timer_left_minutes": -(-int(timer.remaining(timezone.now()).total_seconds()) // 60),  # rounded up
         "timer_form": timer_form,
+        "stage": services.round_stage(event, round_.number),
     }
     if is_organiser and timer_form is None:
         context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
@@ -971,6 +985,9 @@ def sealed_list(request: HttpRequest, slug: str, entrant_id: int) -> HttpRespons
 @login_required
 def entrants_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_organised_event(request, slug)
+    if services.event_has_stages(event):
+        header, rows = stage_views.entrants_csv_rows(event)
+        return csv_response(f"{event.slug}-entrants.csv", header, rows)
     rows = []
     for row in services.entrant_rows(event):
         sub = row.submission
@@ -1151,3 +1168,87 @@ def play(request: HttpRequest, slug: str, pairing_id: int) -> HttpResponse:
     if game.owner_id == request.user.pk:
         return redirect("games-game", pk=game.pk)
     return redirect("games-shared", token=game.share_token)
+
+
+# -- Escalation events: stages and each stage's lists (``stage_views`` builds what they show) ----------
+
+
+@require_POST
+@login_required
+def set_stages(request: HttpRequest, slug: str) -> HttpResponse:
+    """The stages as typed; refused next to the number at fault, everything typed kept (400)."""
+    event = get_organised_event(request, slug)
+    form = StagesForm(request.POST, rounds=event.rounds)
+    if form.is_valid():
+        try:
+            stages = escalation.set_stages(event, form.cleaned_data["stages"])
+        except services.EventError as error:
+            form.add_error(None, stage_views.refusal(error, ERRORS))
+        else:
+            if stages:
+                messages.success(request, _("The stages are set: players now seal one list per stage."))
+            else:
+                messages.success(request, _("The event has no stages: players seal one list."))
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stages")
+    return _dashboard(request, event, stages_form=form, status=400)
+
+
+@require_POST
+@login_required
+def judge_stage(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    event = get_organised_event(request, slug)
+    form = JudgeForm(request.POST)
+    if form.is_valid():
+        approve = form.cleaned_data["decision"] == "approve"
+        try:
+            escalation.judge_stage(event, entrant_id, number, approve=approve, note=form.cleaned_data["note"])
+        except services.EventError as error:
+            messages.error(request, stage_views.refusal(error, ERRORS))
+    else:
+        messages.error(request, _("Choose to approve the list or send it back."))
+    return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stage-{number}")
+
+
+@require_safe
+@event_page_condition
+@cache_control(private=True, no_cache=True)
+def sealed_stage_list(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    """A stage's sealed list: seen as any sealed list is (``can_see_list``), 404 otherwise."""
+    event = get_event(slug)
+    entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
+    submission = escalation.stage_list(event, entrant.pk, number)
+    if submission is None or not can_see_list(request, event, entrant):
+        raise Http404
+    try:
+        lines = submission.sealed_list().lines()
+    except ListImportError:
+        lines = None
+    context = {
+        "event": event,
+        "entrant": entrant,
+        "submission": submission,
+        "stage": submission.stage,
+        "lines": lines,
+        "entries": _entries(submission) if lines is None else [],
+    }
+    return render(request, "events/sealed_list.html", context)
+
+
+@require_POST
+@login_required
+def walk_in_stage_list(request: HttpRequest, slug: str, entrant_id: int, number: int) -> HttpResponse:
+    """A walk-in's list for one stage, pasted by the organiser; refused next to the field, as typed."""
+    event = get_organised_event(request, slug)
+    entrant = get_object_or_404(Entrant, event=event, pk=entrant_id, user__isnull=True)
+    form = PastedListForm(request.POST, auto_id=f"walk-in-{entrant.pk}-stage-{number}-%s")
+    form.entrant_id, form.stage_number = entrant.pk, number
+    if form.is_valid():
+        try:
+            services.seal_walk_in(event, entrant.pk, form.cleaned_data["list"], stage_number=number)
+        except services.EventError as error:
+            form.add_error("list", stage_views.refusal(error, ERRORS))
+        else:
+            message = _("%(name)s's list for stage %(n)s is sealed, waiting for your approval.")
+            messages.success(request, message % {"name": entrant.name, "n": number})
+            return redirect(f"{reverse('events-manage', kwargs={'slug': event.slug})}#stage-{number}")
+    return _dashboard(request, event, stage_list_form=form, status=400)

@@ -442,7 +442,7 @@ def test_a_pasted_list_with_a_players_own_unit_is_sealed_without_writing_the_uni
 def test_the_walk_in_form_and_its_refusals_in_french(event, fr_client):
     fr_client.force_login(event.organiser)
     page = fr_client.get(f"/events/{event.slug}/manage/").content.decode()
-    assert "Ajouter un joueur sans compte" in page and "Sa liste (JSON de liste Muster)" in page
+    assert "Ajouter un joueur sans compte" in page and "Sa liste (le JSON de Muster ou son export texte)" in page
     response = _add(fr_client, event, "", "{oops")
     page = response.content.decode()
     assert response.status_code == 400
