@@ -80,6 +80,9 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "scoring": {"win": event.score_win, "draw": event.score_draw, "loss": event.score_loss},
             "tiebreaks": list(event.tiebreak_order),
             "prefer_axis_v_allies": event.prefer_sides,
+            # A team event's team size and team tiebreaks (after team points); null for an individual event.
+            "team_size": event.team_size,
+            "team_tiebreaks": list(event.team_tiebreak_order) if event.is_team_event else None,
         },
         "lists_revealed": event.lists_revealed,
         "entrants": entrants,
@@ -133,7 +136,10 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return _json(NOT_FOUND, status=404)
     if event.standings_hidden:
         # Before the prize-giving: nobody's place, and said so.
-        return _json({"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []})
+        hidden = {"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []}
+        if event.is_team_event:
+            hidden["teams"] = []
+        return _json(hidden)
     rows = []
     for item in services.event_standings(event):
         row = {"place": item.row.place, "entrant": _entrant(item.entrant)}
@@ -149,4 +155,25 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for a in item.adjustments
         ]
         rows.append(row)
-    return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})
+    data = {"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows}
+    if event.is_team_event:
+        data["team_tiebreaks"] = list(event.team_tiebreak_order)
+        data["teams"] = _team_rows(event)
+    return _json(data)
+
+
+def _team_rows(event: Event) -> list[dict]:
+    """A team event's team standings: each team's place, team points, tiebreaks and players."""
+    from armybuilder.events.teams import team_standings
+
+    rows = []
+    for item in team_standings(event):
+        row = {"place": item.row.place, "team": {"id": item.team.pk, "name": item.team.name}}
+        row["team_points"] = item.row.team_points
+        for tiebreak in event.team_tiebreak_order:
+            row[tiebreak] = item.row.value(tiebreak)
+        row["matches"] = item.row.played
+        row["captain"] = item.team.captain_id
+        row["players"] = [_entrant(member) for member in item.team.members.all()]
+        rows.append(row)
+    return rows
