@@ -58,6 +58,7 @@ class EventForm(forms.ModelForm):
     team_tiebreaks = forms.ChoiceField(
         label=_("Team tiebreak order"),
         choices=TEAM_TIEBREAK_ORDERS,
+        required=False,
         help_text=_("Team events only: how teams equal on team points are ordered."),
     )
     last_turn_minutes = forms.IntegerField(
@@ -144,6 +145,9 @@ class EventForm(forms.ModelForm):
         if commit:
             event.banned_units.set(self.cleaned_data["banned_units"])
         return event
+
+    def clean_team_tiebreaks(self) -> str:
+        return self.cleaned_data.get("team_tiebreaks") or TEAM_TIEBREAK_ORDERS[0][0]
 
     def clean_team_size(self) -> int | None:
         size = self.cleaned_data.get("team_size")
