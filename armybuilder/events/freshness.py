@@ -3,7 +3,7 @@
 Hundreds of phones poll the standings and the round pages during an event. The version is read
 from the data in one query, never kept as a counter a write could forget: the event's own stamp,
 and the count and latest stamp of its rounds, pairings, results, entrants, submissions, bonus and
-penalty points, and the game-day games played from its pairings (a game's end proposes its result
+penalty points, teams and team pairings, and the game-day games played from its pairings (a game's end proposes its result
 on the round page).
 A row added or deleted moves a count, one changed moves a stamp (``auto_now``, and the swap of two
 players moves its pairings' stamps by hand, as ``bulk_update`` does not).
@@ -25,7 +25,7 @@ from django.db.models import Count, Max, OuterRef, Subquery, Sum
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import condition
 
-from armybuilder.events.models import Adjustment, Entrant, Event, Pairing, Result, Round, Submission
+from armybuilder.events.models import Adjustment, Entrant, Event, Pairing, Result, Round, Submission, Team, TeamMatch
 from armybuilder.http import etag_for, messages_waiting
 
 
@@ -57,6 +57,11 @@ PARTS = {
     "adjustment_count": (Adjustment.objects, "entrant__event", Count("pk")),
     "adjustment_ids": (Adjustment.objects, "entrant__event", Sum("pk")),
     "adjustment_stamp": (Adjustment.objects, "entrant__event", Max("updated_at")),
+    # A team event's teams (a captain handed on) and team pairings (a captain's line-up set).
+    "team_count": (Team.objects, "event", Count("pk")),
+    "team_stamp": (Team.objects, "event", Max("updated_at")),
+    "team_match_count": (TeamMatch.objects, "round__event", Count("pk")),
+    "team_match_stamp": (TeamMatch.objects, "round__event", Max("updated_at")),
 }
 
 

@@ -364,3 +364,13 @@ def test_the_event_form_sets_a_team_event():
     event = make_event(organiser)
     response = _client(organiser).get(f"/events/{event.slug}/manage/edit/")
     assert 'name="team_size"' in _text(response) and 'name="team_tiebreaks"' in _text(response)
+
+
+def test_a_line_up_set_moves_the_events_version(team_round):
+    """A captain's line-up changes the round page: a poll validated before must not be a 304 after."""
+    from armybuilder.events.freshness import event_version
+
+    event, match = team_round["event"], team_round["match"]
+    before = event_version(event.slug).stamp
+    team_services.set_lineup(event, match.pk, "a", players_of(match.team_a))
+    assert event_version(event.slug).stamp != before
