@@ -3,8 +3,8 @@
 Hundreds of phones poll the standings and the round pages during an event. The version is read
 from the data in one query, never kept as a counter a write could forget: the event's own stamp,
 and the count and latest stamp of its rounds, pairings, results, entrants, submissions, bonus and
-penalty points, teams and team pairings, and the game-day games played from its pairings (a game's end proposes its result
-on the round page).
+penalty points, teams and team pairings, and the game-day games played from its pairings (a game's
+end proposes its result on the round page).
 A row added or deleted moves a count, one changed moves a stamp (``auto_now``, and the swap of two
 players moves its pairings' stamps by hand, as ``bulk_update`` does not).
 

@@ -122,7 +122,8 @@ ERRORS = {
     ),
     "too-few-teams": gettext_lazy("At least two teams are needed to pair a round."),
     "teams-incomplete": gettext_lazy(
-        "Every team needs its full number of players, each with an approved list, before a round is paired."
+        "Every team needs exactly the event's number of players per team, each with an approved list, "
+        "before a round is paired."
     ),
     "team-results-missing": gettext_lazy(
         "Some team pairings of the last round have no line-ups or unconfirmed results yet."

@@ -190,7 +190,7 @@ def test_pairing_refuses_incomplete_teams_in_words():
     event = make_team_event(organiser, teams=2, size=3)
     Entrant.objects.filter(user__username="t2p3").update(team=None)
     response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
-    assert "Every team needs its full number of players" in _messages(response)
+    assert "Every team needs exactly the event's number of players per team" in _messages(response)
     assert not TeamMatch.objects.exists()
 
 
