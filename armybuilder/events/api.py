@@ -125,7 +125,23 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "mission": result.mission,
             }
         pairings.append({"table": pairing.table, "players": players, "result": result_data})
-    return _json({"round": round_.number, "mission": round_.mission, "pairings": pairings})
+    data = {"round": round_.number, "mission": round_.mission, "pairings": pairings}
+    if event.is_team_event:
+        data["team_pairings"] = _team_pairings(round_)
+    return _json(data)
+
+
+def _team_pairings(round_: Round) -> list[dict]:
+    """A team round's team pairings: the two teams and, once both line-ups are set (the games are
+    made then), each line-up in table order; a captain's line-up alone stays hidden, as on the page."""
+    found = []
+    for match in round_.team_matches.select_related("team_a", "team_b"):
+        teams = [{"id": match.team_a.pk, "name": match.team_a.name}]
+        if match.team_b is not None:
+            teams.append({"id": match.team_b.pk, "name": match.team_b.name})
+        lineups = [match.lineup_a, match.lineup_b] if match.lineups_set else None
+        found.append({"teams": teams, "bye": match.is_bye, "lineups": lineups})
+    return found
 
 
 @require_safe

@@ -8,6 +8,7 @@ it comes back to. The logic is in ``teams``.
 from __future__ import annotations
 
 import contextlib
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,17 +16,19 @@ from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from armybuilder.events import teams as team_services
-from armybuilder.events.access import can_follow, entrant_of, get_event, get_organised_event
+from armybuilder.events.access import entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import LineupForm, OrganiserTeamForm, TeamCodeForm, TeamForm
 from armybuilder.events.models import Entrant, Event, Team, TeamMatch
 from armybuilder.events.services import EventError
 from armybuilder.events.views import ERRORS as EVENT_ERRORS
+from armybuilder.events.views import JOINS_PER_DAY
 
 TEAM_ERRORS = {
     "not-team-event": gettext_lazy("This is not a team event."),
@@ -79,10 +82,9 @@ def _teams_page(
     organiser_form: OrganiserTeamForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    # The sign-up page: reached by the event's link by anyone, as the event's own page is.
     entrant = entrant_of(request, event)
     is_organiser = event.is_organiser(request.user)
-    if not can_follow(request, event, entrant):
-        raise Http404
     all_teams = team_services.teams_with_members(event)
     for team in all_teams:
         team.players = list(team.members.all())
@@ -115,6 +117,11 @@ def _teams_page(
             auto_id="org-%s",
         )
     return render(request, "events/teams.html", context, status=status)
+
+
+def _joins_today(request: HttpRequest) -> int:
+    since = timezone.now() - timedelta(days=1)
+    return Entrant.objects.filter(user=request.user, joined_at__gte=since).count()
 
 
 def _entrant_or_refuse(request: HttpRequest, event: Event) -> Entrant | None:
@@ -168,7 +175,12 @@ def join_team(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     if team is None:
         return render(request, "events/team_join.html", {"event": event, "team": None}, status=404)
     refusal = None
-    if request.method == "POST":
+    entered = entrant_of(request, event) is not None
+    if request.method == "POST" and not entered and _joins_today(request) >= JOINS_PER_DAY:
+        # The event's own join link counts too: a team's link is no way round the daily limit.
+        message = _("You have joined %(n)s events in the last 24 hours, the most one account may: try again tomorrow.")
+        refusal = message % {"n": JOINS_PER_DAY}
+    elif request.method == "POST":
         with contextlib.suppress(IntegrityError):  # joined twice at once: the first one stands
             Entrant.objects.get_or_create(event=event, user=request.user)
         entrant = entrant_of(request, event)

@@ -374,3 +374,45 @@ def test_a_line_up_set_moves_the_events_version(team_round):
     before = event_version(event.slug).stamp
     team_services.set_lineup(event, match.pk, "a", players_of(match.team_a))
     assert event_version(event.slug).stamp != before
+
+
+def test_the_round_api_shows_team_pairings_and_line_ups_once_both_are_set(team_round):
+    event, match = team_round["event"], team_round["match"]
+    url = f"/api/events/{event.slug}/rounds/1/"
+    data = json.loads(_client().get(url).content)
+    assert len(data["team_pairings"]) == 2 and data["pairings"] == []
+    first = data["team_pairings"][0]
+    assert [team["name"] for team in first["teams"]] == [match.team_a.name, match.team_b.name]
+    team_services.set_lineup(event, match.pk, "a", players_of(match.team_a))
+    assert json.loads(_client().get(url).content)["team_pairings"][0]["lineups"] is None
+    team_services.set_lineup(event, match.pk, "b", players_of(match.team_b))
+    data = json.loads(_client().get(url).content)
+    assert data["team_pairings"][0]["lineups"] == [players_of(match.team_a), players_of(match.team_b)]
+    assert len(data["pairings"]) == 3
+
+
+def test_a_teams_join_code_is_shown_to_its_players_and_the_organiser_only():
+    organiser = make_user("orga")
+    event = make_team_event(organiser, teams=2, size=3)
+    team = Team.objects.get(name="Team 1")
+    Entrant.objects.filter(user__username="t1p3").update(team=None)  # a place left: the link is offered
+    member = Entrant.objects.get(user__username="t1p2")
+    opponent = Entrant.objects.get(user__username="t2p2")
+    assert team.join_code in _text(_client(member.user).get(f"/events/{event.slug}/teams/"))
+    assert team.join_code in _text(_client(organiser).get(f"/events/{event.slug}/teams/"))
+    for user in (opponent.user, make_user("visitor"), None):
+        assert team.join_code not in _text(_client(user).get(f"/events/{event.slug}/teams/"))
+
+
+def test_the_team_size_no_longer_changes_once_a_round_is_paired():
+    organiser = make_user("orga")
+    event = make_team_event(organiser, teams=2, size=2)
+    services.pair_next_round(event)
+    form = _client(organiser).get(f"/events/{event.slug}/manage/edit/").context["form"]
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "allowed_armies"}
+    data.update({"edition": event.edition_id, "date": "2026-12-05", "team_size": 3, "list_deadline": ""})
+    response = _client(organiser).post(f"/events/{event.slug}/manage/edit/", data)
+    assert response.status_code == 200
+    assert "the number of players per team can no longer change" in _text(response)
+    event.refresh_from_db()
+    assert event.team_size == 2
