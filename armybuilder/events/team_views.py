@@ -42,7 +42,7 @@ TEAM_ERRORS = {
     "lineup-draft": gettext_lazy("Publish the round before the captains set their line-ups."),
     "lineup-locked": gettext_lazy("Both line-ups are set and the games are made: the line-ups can no longer change."),
     "lineup-once": gettext_lazy("Each player plays once: choose a different player for every game."),
-    "lineup-players": gettext_lazy("Choose players of the team whose lists are approved."),
+    "lineup-players": gettext_lazy("Choose players of the team who still play: their list approved, not dropped."),
     "other-team": gettext_lazy("You captain the other team: only your own team's line-up is yours to set."),
     "not-captain": gettext_lazy("Only the team's captain or the organiser sets its line-up."),
     "join-event-first": gettext_lazy("Join the event first: then found a team or join one."),
@@ -93,7 +93,7 @@ def _teams_page(
             member.list_visible = getattr(member, "submission", None) is not None and (
                 event.lists_revealed or is_organiser or (entrant is not None and member.pk == entrant.pk)
             )
-        team.full = len(team.players) >= event.team_size
+        team.full = sum(not member.dropped for member in team.players) >= event.team_size
         team.join_url = request.build_absolute_uri(
             reverse("events-team-join", kwargs={"slug": event.slug, "code": team.join_code})
         )
@@ -236,7 +236,7 @@ def organiser_team(request: HttpRequest, slug: str) -> HttpResponse:
         entrant = Entrant.objects.select_related("user").get(pk=data["entrant"])
         try:
             if data.get("team"):
-                team = team_services.join_team(event, data["team"], entrant.pk)
+                team = team_services.join_team(event, data["team"], entrant.pk, by_organiser=True)
                 message = _("%(player)s plays for %(team)s.")
             else:
                 team = team_services.create_team(event, entrant, data["name"])
@@ -255,7 +255,7 @@ def organiser_remove(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
     event = get_organised_event(request, slug)
     entrant = get_object_or_404(Entrant.objects.select_related("user"), event=event, pk=entrant_id)
     try:
-        team = team_services.leave_team(event, entrant.pk)
+        team = team_services.leave_team(event, entrant.pk, by_organiser=True)
     except EventError as error:
         messages.error(request, _message(error.code))
     else:

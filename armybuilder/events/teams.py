@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from armybuilder.events.models import TEAM_NAME_MAX, Entrant, Event, Pairing, Round, Submission, Team, TeamMatch
 from armybuilder.events.services import EventError
@@ -35,10 +35,12 @@ def teams_locked(event: Event) -> bool:
     return Round.objects.filter(event=event).exists()
 
 
-def _check_open(event: Event) -> None:
+def _check_open(event: Event, *, by_organiser: bool = False) -> None:
+    """Players change teams until round 1 is paired; the organiser may still bring in a substitute
+    (a player dropped mid-event) or take a player off, but founds no team mid-event."""
     if not event.is_team_event:
         raise EventError("not-team-event")
-    if teams_locked(event):
+    if not by_organiser and teams_locked(event):
         raise EventError("teams-locked")
 
 
@@ -65,9 +67,10 @@ def create_team(event: Event, entrant: Entrant, name: str) -> Team:
 
 
 @transaction.atomic
-def join_team(event: Event, team_id: int, entrant_id: int) -> Team:
-    """The entrant joins the team (by its code, or added by the organiser); refused once it is full."""
-    _check_open(event)
+def join_team(event: Event, team_id: int, entrant_id: int, *, by_organiser: bool = False) -> Team:
+    """The entrant joins the team (by its code, or added by the organiser); refused once it is full
+    (counting the players who still play: a dropped one leaves a place for a substitute)."""
+    _check_open(event, by_organiser=by_organiser)
     team = Team.objects.select_for_update().filter(event=event, pk=team_id).first()  # one joiner at a time
     if team is None:
         raise EventError("no-team")
@@ -78,7 +81,7 @@ def join_team(event: Event, team_id: int, entrant_id: int) -> Team:
         return team
     if entrant.team_id is not None:
         raise EventError("in-team")
-    if Entrant.objects.filter(team=team).count() >= event.team_size:
+    if Entrant.objects.filter(team=team, dropped=False).count() >= event.team_size:
         raise EventError("team-full")
     entrant.team = team
     entrant.save(update_fields=["team", "updated_at"])
@@ -86,10 +89,11 @@ def join_team(event: Event, team_id: int, entrant_id: int) -> Team:
 
 
 @transaction.atomic
-def leave_team(event: Event, entrant_id: int) -> Team:
+def leave_team(event: Event, entrant_id: int, *, by_organiser: bool = False) -> Team:
     """The entrant leaves their team (or the organiser takes them off it). A captain who leaves hands
-    the captaincy to the player who joined first after them; the last one to leave ends the team."""
-    _check_open(event)
+    the captaincy to the player who joined first after them; the last one to leave ends the team,
+    unless it has played (its team pairings keep it)."""
+    _check_open(event, by_organiser=by_organiser)
     entrant = Entrant.objects.select_for_update(of=("self",)).filter(event=event, pk=entrant_id).first()
     if entrant is None or entrant.team_id is None:
         raise EventError("no-team")
@@ -99,7 +103,8 @@ def leave_team(event: Event, entrant_id: int) -> Team:
     if team.captain_id == entrant.pk:
         successor = Entrant.objects.filter(team=team).order_by("joined_at", "pk").first()
         if successor is None:
-            team.delete()
+            if not TeamMatch.objects.filter(Q(team_a=team) | Q(team_b=team)).exists():
+                team.delete()
             return team
         team.captain = successor
         team.save(update_fields=["captain", "updated_at"])

@@ -832,7 +832,8 @@ def _team_matches(round_: Round, entrant: Entrant | None, is_organiser: bool) ->
                 initial = {f"seat_{index}": pk for index, pk in enumerate(lineup, start=1)}
                 form = LineupForm(
                     initial=initial,
-                    players=[(player.pk, player.name) for player in players],
+                    # A dropped player plays no more: a substitute takes their place.
+                    players=[(player.pk, player.name) for player in players if not player.dropped],
                     size=size,
                     auto_id=f"m{match.pk}{side}-%s",
                 )

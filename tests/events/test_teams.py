@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db.models import Q
 from django.test import Client
 
 from armybuilder.events import services
@@ -416,3 +417,40 @@ def test_the_team_size_no_longer_changes_once_a_round_is_paired():
     assert "the number of players per team can no longer change" in _text(response)
     event.refresh_from_db()
     assert event.team_size == 2
+
+
+def test_a_substitute_replaces_a_dropped_player_mid_event(team_round):
+    """Teams are locked for the players once round 1 is paired; the organiser still brings in a
+    substitute for a player who dropped, and the team is paired again with them."""
+    event, organiser, match = team_round["event"], team_round["organiser"], team_round["match"]
+    org = _client(organiser)
+    _play_round(event, 1)
+    dropped = Entrant.objects.get(pk=players_of(match.team_a)[2])
+    services.drop(event, dropped.pk, 2)
+    response = org.post(f"/events/{event.slug}/manage/pair/", follow=True)
+    assert "Every team needs exactly" in _messages(response)
+    substitute = make_entrant(event, make_user("sub"))
+    # The substitute cannot join by the link now; the organiser adds them.
+    response = _client(substitute.user).post(f"/events/{event.slug}/teams/join/{match.team_a.join_code}/")
+    assert response.status_code == 409 and "The first round is paired" in _text(response)
+    response = org.post(f"/events/{event.slug}/manage/teams/", {"entrant": substitute.pk, "team": match.team_a.pk})
+    assert response.status_code == 302 and Entrant.objects.get(pk=substitute.pk).team == match.team_a
+    # Founding a team mid-event stays refused.
+    late = make_entrant(event, make_user("late"))
+    response = org.post(f"/events/{event.slug}/manage/teams/", {"entrant": late.pk, "name": "Latecomers"})
+    assert response.status_code == 400 and "The first round is paired" in _text(response)
+    assert org.post(f"/events/{event.slug}/manage/pair/").status_code == 302
+    assert TeamMatch.objects.filter(round__event=event, round__number=2).count() == 2
+    # The dropped player is refused in a line-up; the substitute plays.
+    services.publish_round(event.round_set.get(number=2))
+    second = TeamMatch.objects.get(Q(team_a=match.team_a) | Q(team_b=match.team_a), round__event=event, round__number=2)
+    side = second.side_of(match.team_a_id)
+    captain = match.team_a.captain
+    url = f"/events/{event.slug}/team-pairings/{second.pk}/line-up/"
+    members = players_of(match.team_a)
+    with_dropped = [pk for pk in members if pk != substitute.pk]
+    response = _client(captain.user).post(url, _lineup_post(with_dropped, side), follow=True)
+    assert "who still play: their list approved, not dropped" in _messages(response)
+    playing = [pk for pk in members if pk != dropped.pk]
+    response = _client(captain.user).post(url, _lineup_post(playing, side), follow=True)
+    assert "is set" in _messages(response)
