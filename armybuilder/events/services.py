@@ -333,7 +333,7 @@ def entrant_rows(event: Event) -> list[EntrantRow]:
     rules = event.rules()
     entrants = (
         Entrant.objects.filter(event=event)
-        .select_related("user", "submission")
+        .select_related("user", "submission", "team")
         .defer("submission__snapshot")
         .order_by(Coalesce("user__username", "walk_in_name"), "pk")  # walk-ins among the others, by name
     )

@@ -454,3 +454,15 @@ def test_a_substitute_replaces_a_dropped_player_mid_event(team_round):
     playing = [pk for pk in members if pk != dropped.pk]
     response = _client(captain.user).post(url, _lineup_post(playing, side), follow=True)
     assert "is set" in _messages(response)
+
+
+def test_the_dashboard_says_each_players_team():
+    organiser = make_user("orga")
+    event = make_team_event(organiser, teams=2, size=2)
+    loner = make_entrant(event, make_user("loner"))
+    page = _text(_client(organiser).get(f"/events/{event.slug}/manage/"))
+    row = page[page.index(f'id="entrant-{loner.pk}"') :]
+    assert "no team yet" in row[: row.index("</tr>")]
+    member = Entrant.objects.get(user__username="t2p2")
+    row = page[page.index(f'id="entrant-{member.pk}"') :]
+    assert f'#team-{member.team_id}">Team 2</a>' in row[: row.index("</tr>")]
