@@ -43,6 +43,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     entrants = []
     for row in services.entrant_rows(event):
         item = _entrant(row.entrant)
+        if event.is_team_event:
+            # A team event's entrants say their team: their lists, once revealed, read together.
+            team = row.entrant.team
+            item["team"] = {"id": team.pk, "name": team.name} if team is not None else None
         sub = row.submission
         if sub is not None:
             item.update(

@@ -357,6 +357,11 @@ def test_a_teams_lists_are_revealed_together():
 def test_the_event_api_says_the_team_size():
     event = make_team_event(teams=2, size=2)
     data = json.loads(_client().get(f"/api/events/{event.slug}/").content)
+    team = Team.objects.get(name="Team 1")
+    assert sorted(e["name"] for e in data["entrants"] if e["team"] == {"id": team.pk, "name": "Team 1"}) == [
+        "t1p1",
+        "t1p2",
+    ]
     assert data["rules"]["team_size"] == 2 and data["rules"]["team_tiebreaks"] == ["game_points", "games_won", "sos"]
 
 
