@@ -43,6 +43,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     entrants = []
     for row in services.entrant_rows(event):
         item = _entrant(row.entrant)
+        if event.is_team_event:
+            # A team event's entrants say their team: their lists, once revealed, read together.
+            team = row.entrant.team
+            item["team"] = {"id": team.pk, "name": team.name} if team is not None else None
         sub = row.submission
         if sub is not None:
             item.update(
@@ -80,6 +84,9 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "scoring": {"win": event.score_win, "draw": event.score_draw, "loss": event.score_loss},
             "tiebreaks": list(event.tiebreak_order),
             "prefer_axis_v_allies": event.prefer_sides,
+            # A team event's team size and team tiebreaks (after team points); null for an individual event.
+            "team_size": event.team_size,
+            "team_tiebreaks": list(event.team_tiebreak_order) if event.is_team_event else None,
         },
         "lists_revealed": event.lists_revealed,
         "entrants": entrants,
@@ -124,7 +131,23 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "mission": result.mission,
             }
         pairings.append({"table": pairing.table, "players": players, "result": result_data})
-    return _json({"round": round_.number, "mission": round_.mission, "pairings": pairings})
+    data = {"round": round_.number, "mission": round_.mission, "pairings": pairings}
+    if event.is_team_event:
+        data["team_pairings"] = _team_pairings(round_)
+    return _json(data)
+
+
+def _team_pairings(round_: Round) -> list[dict]:
+    """A team round's team pairings: the two teams and, once both line-ups are set (the games are
+    made then), each line-up in table order; a captain's line-up alone stays hidden, as on the page."""
+    found = []
+    for match in round_.team_matches.select_related("team_a", "team_b"):
+        teams = [{"id": match.team_a.pk, "name": match.team_a.name}]
+        if match.team_b is not None:
+            teams.append({"id": match.team_b.pk, "name": match.team_b.name})
+        lineups = [match.lineup_a, match.lineup_b] if match.lineups_set else None
+        found.append({"teams": teams, "bye": match.is_bye, "lineups": lineups})
+    return found
 
 
 @require_safe
@@ -135,7 +158,10 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return _json(NOT_FOUND, status=404)
     if event.standings_hidden:
         # Before the prize-giving: nobody's place, and said so.
-        return _json({"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []})
+        hidden = {"tiebreaks": list(event.tiebreak_order), "hidden": True, "standings": []}
+        if event.is_team_event:
+            hidden["teams"] = []
+        return _json(hidden)
     rows = []
     for item in services.event_standings(event):
         row = {"place": item.row.place, "entrant": _entrant(item.entrant)}
@@ -151,4 +177,25 @@ def standings_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for a in item.adjustments
         ]
         rows.append(row)
-    return _json({"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows})
+    data = {"tiebreaks": list(event.tiebreak_order), "hidden": False, "standings": rows}
+    if event.is_team_event:
+        data["team_tiebreaks"] = list(event.team_tiebreak_order)
+        data["teams"] = _team_rows(event)
+    return _json(data)
+
+
+def _team_rows(event: Event) -> list[dict]:
+    """A team event's team standings: each team's place, team points, tiebreaks and players."""
+    from armybuilder.events.teams import team_standings
+
+    rows = []
+    for item in team_standings(event):
+        row = {"place": item.row.place, "team": {"id": item.team.pk, "name": item.team.name}}
+        row["team_points"] = item.row.team_points
+        for tiebreak in event.team_tiebreak_order:
+            row[tiebreak] = item.row.value(tiebreak)
+        row["matches"] = item.row.played
+        row["captain"] = item.team.captain_id
+        row["players"] = [_entrant(member) for member in item.team.members.all()]
+        rows.append(row)
+    return rows

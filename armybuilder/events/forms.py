@@ -16,6 +16,7 @@ from armybuilder.events.models import (
     ADJUSTMENT_LIMIT,
     MAX_POINTS_DESTROYED,
     MAX_TURNS,
+    TEAM_NAME_MAX,
     WALK_IN_NAME_MAX,
     Adjustment,
     Event,
@@ -37,6 +38,13 @@ TIEBREAK_ORDERS = [
     ("score,points,sos", _("Score, then points of enemy units destroyed, then strength of schedule")),
 ]
 
+TEAM_TIEBREAK_ORDERS = [
+    ("game_points,games_won,sos", _("Game points, then games won, then strength of schedule")),
+    ("game_points,sos,games_won", _("Game points, then strength of schedule, then games won")),
+    ("games_won,game_points,sos", _("Games won, then game points, then strength of schedule")),
+    ("sos,game_points,games_won", _("Strength of schedule, then game points, then games won")),
+]
+
 
 class EventForm(forms.ModelForm):
     LAST_TURN_DEFAULT = 15
@@ -49,6 +57,12 @@ class EventForm(forms.ModelForm):
         help_text=_("Unit names or slugs of the edition, one a line."),
     )
     tiebreaks = forms.ChoiceField(label=_("Tiebreak order"), choices=TIEBREAK_ORDERS)
+    team_tiebreaks = forms.ChoiceField(
+        label=_("Team tiebreak order"),
+        choices=TEAM_TIEBREAK_ORDERS,
+        required=False,
+        help_text=_("Team events only: how teams equal on team points are ordered."),
+    )
     last_turn_minutes = forms.IntegerField(
         label=_("Last turn: minutes before the end of a round"),
         required=False,
@@ -78,6 +92,8 @@ class EventForm(forms.ModelForm):
             "tiebreaks",
             "prefer_sides",
             "last_turn_minutes",
+            "team_size",
+            "team_tiebreaks",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
@@ -131,6 +147,16 @@ class EventForm(forms.ModelForm):
         if commit:
             event.banned_units.set(self.cleaned_data["banned_units"])
         return event
+
+    def clean_team_tiebreaks(self) -> str:
+        return self.cleaned_data.get("team_tiebreaks") or TEAM_TIEBREAK_ORDERS[0][0]
+
+    def clean_team_size(self) -> int | None:
+        size = self.cleaned_data.get("team_size")
+        # Teams are settled once a round is paired: changing their size then would break them.
+        if self.instance.pk and size != self.instance.team_size and self.instance.round_set.exists():
+            raise forms.ValidationError(_("A round is paired: the number of players per team can no longer change."))
+        return size
 
 
 class SubmitForm(forms.Form):
@@ -452,3 +478,66 @@ class WalkInForm(PastedListForm):
                 % {"name": name}
             )
         return name
+
+
+class TeamForm(forms.Form):
+    """A new team: its name (its founder captains it)."""
+
+    name = forms.CharField(label=_("Team name"), max_length=TEAM_NAME_MAX)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class TeamCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Team code"),
+        max_length=300,
+        help_text=_("The code your captain gave you (the end of their join link)."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class OrganiserTeamForm(forms.Form):
+    """The organiser founds a team for a captain, or adds a player to a team."""
+
+    name = forms.CharField(label=_("Team name"), max_length=TEAM_NAME_MAX, required=False)
+    team = forms.TypedChoiceField(label=_("Team"), coerce=int, required=False)
+    entrant = forms.TypedChoiceField(label=_("Player"), coerce=int)
+
+    def __init__(self, *args: Any, teams: list[tuple[int, str]], players: list[tuple[int, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", _("A new team (named above)")), *teams]
+        self.fields["entrant"].choices = players
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("team") in (None, "") and not (data.get("name") or "").strip():
+            self.add_error("name", _("Name the new team, or choose a team to add the player to."))
+        return data
+
+
+class LineupForm(forms.Form):
+    """A team's line-up for a team pairing: a player for each table, each player once."""
+
+    def __init__(self, *args: Any, players: list[tuple[int, str]], size: int, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.size = size
+        for index in range(1, size + 1):
+            self.fields[f"seat_{index}"] = forms.TypedChoiceField(
+                label=_("Game %(n)s") % {"n": index}, coerce=int, choices=[("", "—"), *players]
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen = [data.get(f"seat_{index}") for index in range(1, self.size + 1)]
+        if all(chosen) and len(set(chosen)) != len(chosen):
+            raise forms.ValidationError(_("Each player plays once: choose a different player for every game."))
+        data["players"] = chosen
+        return data

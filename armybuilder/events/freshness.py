@@ -3,8 +3,8 @@
 Hundreds of phones poll the standings and the round pages during an event. The version is read
 from the data in one query, never kept as a counter a write could forget: the event's own stamp,
 and the count and latest stamp of its rounds, pairings, results, entrants, submissions, bonus and
-penalty points, and the game-day games played from its pairings (a game's end proposes its result
-on the round page).
+penalty points, teams and team pairings, and the game-day games played from its pairings (a game's
+end proposes its result on the round page).
 A row added or deleted moves a count, one changed moves a stamp (``auto_now``, and the swap of two
 players moves its pairings' stamps by hand, as ``bulk_update`` does not).
 
@@ -34,6 +34,8 @@ from armybuilder.events.models import (
     Round,
     StageSubmission,
     Submission,
+    Team,
+    TeamMatch,
 )
 from armybuilder.http import etag_for, messages_waiting
 
@@ -69,6 +71,11 @@ PARTS = {
     # An escalation event's lists, one per stage (the stages themselves move the event's stamp).
     "stage_list_count": (StageSubmission.objects, "entrant__event", Count("pk")),
     "stage_list_stamp": (StageSubmission.objects, "entrant__event", Max("updated_at")),
+    # A team event's teams (a captain handed on) and team pairings (a captain's line-up set).
+    "team_count": (Team.objects, "event", Count("pk")),
+    "team_stamp": (Team.objects, "event", Max("updated_at")),
+    "team_match_count": (TeamMatch.objects, "round__event", Count("pk")),
+    "team_match_stamp": (TeamMatch.objects, "round__event", Max("updated_at")),
 }
 
 

@@ -33,8 +33,10 @@ from rules.events import stages as stage_rules
 from rules.events import timer as round_timer
 from rules.events.standings import DEFAULT_ORDER, TIEBREAKS, Scoring
 from rules.game.engine import summarise
+from rules.leagues.teams import TEAM_TIEBREAKS
 
 ROUNDS_MAX = 12
+TEAM_SIZE_MIN, TEAM_SIZE_MAX = 2, 8
 
 
 class Tiebreak(models.TextChoices):
@@ -100,6 +102,17 @@ class Event(models.Model):
     standings_hidden = models.BooleanField(_("hide the standings"), default=False)
     # Round 1's random order: kept, so the same entrants always give the same first round.
     seed = models.CharField(max_length=32, default=_new_seed, editable=False)
+    # A team event: teams of this many players, paired team against team (``rules.leagues.teams``);
+    # None for an individual event.
+    team_size = models.PositiveSmallIntegerField(
+        _("players per team"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(TEAM_SIZE_MIN), MaxValueValidator(TEAM_SIZE_MAX)],
+        help_text=_("Empty for an individual event; 2 to 8 for a team event."),
+    )
+    # The team tiebreak keys (``rules.leagues.teams.TEAM_TIEBREAKS``) after team points, comma-separated.
+    team_tiebreaks = models.CharField(_("team tiebreak order"), max_length=40, default=",".join(TEAM_TIEBREAKS))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -121,6 +134,15 @@ class Event(models.Model):
     def tiebreak_order(self) -> tuple[str, ...]:
         keys = tuple(key for key in self.tiebreaks.split(",") if key in TIEBREAKS)
         return keys or DEFAULT_ORDER
+
+    @property
+    def is_team_event(self) -> bool:
+        return bool(self.team_size)
+
+    @property
+    def team_tiebreak_order(self) -> tuple[str, ...]:
+        keys = tuple(key for key in self.team_tiebreaks.split(",") if key in TEAM_TIEBREAKS)
+        return keys or TEAM_TIEBREAKS
 
     @property
     def ranks_by_points(self) -> bool:
@@ -175,6 +197,8 @@ class Entrant(models.Model):
     # Check-in on the day: once the organiser has checked anyone in, only checked-in players are
     # paired, so a no-show never gets a game and a late arrival is paired from the next round.
     checked_in = models.BooleanField(default=False)
+    # At a team event, the team the player plays for (None until they join or found one).
+    team = models.ForeignKey("Team", null=True, blank=True, on_delete=models.SET_NULL, related_name="members")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -204,6 +228,35 @@ class Entrant(models.Model):
         if self.user_id is None:
             return self.walk_in_name
         return self.user.get_full_name() or self.user.get_username()
+
+
+def _new_join_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+TEAM_NAME_MAX = 60
+
+
+class Team(models.Model):
+    """A team of a team event: its captain founds it, players join it by its code (or the organiser
+    adds them), and the captain sets who plays whom against each team it meets."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=TEAM_NAME_MAX)
+    captain = models.OneToOneField(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="captained_team"
+    )
+    # The secret of the team's join link, which the captain hands to their players.
+    join_code = models.CharField(max_length=32, unique=True, default=_new_join_code, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="one_team_name_per_event")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Submission(models.Model):
@@ -315,8 +368,51 @@ class Round(models.Model):
         self.save(update_fields=fields)
 
 
+class TeamMatch(models.Model):
+    """Two teams paired in a round (``team_b`` None: a bye, a team win without games).
+
+    Each captain sets their line-up, their players in table order; the other team sees it only once
+    both are set, and then the games are made: the first of each line-up against each other, and so
+    on (``Pairing.team_match``).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_matches")
+    team_a = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team_b = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+    # Entrant ids in table order; empty until the team's captain (or the organiser) sets it.
+    lineup_a = models.JSONField(default=list, blank=True)
+    lineup_b = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.team_a} v {self.team_b or 'bye'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.team_b_id is None
+
+    def side_of(self, team_id: int | None) -> str | None:
+        if team_id is None:
+            return None
+        if team_id == self.team_a_id:
+            return "a"
+        if team_id == self.team_b_id:
+            return "b"
+        return None
+
+    @property
+    def lineups_set(self) -> bool:
+        return bool(self.lineup_a) and bool(self.lineup_b)
+
+
 class Pairing(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    # At a team event, the team pairing this game belongs to.
+    team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE, related_name="games")
     table = models.PositiveSmallIntegerField(null=True, blank=True)  # None for the bye
     player_a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     player_b = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -365,7 +365,7 @@ def entrant_rows(event: Event) -> list[EntrantRow]:
     rules = event.rules()
     entrants = (
         Entrant.objects.filter(event=event)
-        .select_related("user", "submission")
+        .select_related("user", "submission", "team")
         .defer("submission__snapshot")
         .order_by(Coalesce("user__username", "walk_in_name"), "pk")  # walk-ins among the others, by name
     )
@@ -576,7 +576,12 @@ def pair_next_round(event: Event) -> Round:
     """Pair the next round (unpublished, for the organiser to check, swap and publish).
 
     Only approved entrants play. The previous round must be published and all its results counted.
+    A team event pairs its teams instead (``teams.pair_next_team_round``).
     """
+    if event.is_team_event:
+        from armybuilder.events.teams import pair_next_team_round
+
+        return pair_next_team_round(event)
     Event.objects.select_for_update().filter(pk=event.pk).first()  # one pairing at a time per event
     rounds = rounds_with_pairings(event)
     if rounds and not rounds[-1].published:
@@ -643,6 +648,8 @@ def swap_players(round_: Round, first: int, second: int) -> None:
     """Swap two entrants between their pairings in an unpublished round."""
     if round_.published:
         raise EventError("published")
+    if round_.team_matches.exists():
+        raise EventError("team-swap")  # captains set who plays whom in a team pairing
     pairings = list(round_.pairings.select_for_update().order_by("position", "pk"))
     seats = {}
     for index, pairing in enumerate(pairings):

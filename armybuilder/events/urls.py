@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from armybuilder.events import views
+from armybuilder.events import team_views, views
 
 urlpatterns = [
     path("", views.index, name="events-index"),
@@ -19,6 +19,14 @@ urlpatterns = [
     path("<slug:slug>/pairings/<int:pairing_id>/play/", views.play, name="events-play"),
     path("<slug:slug>/pairings/<int:pairing_id>/confirm/", views.confirm_result, name="events-confirm"),
     path("<slug:slug>/entrants/<int:entrant_id>/list/", views.sealed_list, name="events-list"),
+    path("<slug:slug>/teams/", team_views.teams, name="events-teams"),
+    path("<slug:slug>/teams/new/", team_views.create_team, name="events-team-new"),
+    path("<slug:slug>/teams/code/", team_views.join_with_code, name="events-team-code"),
+    path("<slug:slug>/teams/join/<str:code>/", team_views.join_team, name="events-team-join"),
+    path("<slug:slug>/teams/leave/", team_views.leave_team, name="events-team-leave"),
+    path("<slug:slug>/team-pairings/<int:match_id>/line-up/", team_views.lineup, name="events-lineup"),
+    path("<slug:slug>/manage/teams/", team_views.organiser_team, name="events-manage-teams"),
+    path("<slug:slug>/manage/teams/remove/<int:entrant_id>/", team_views.organiser_remove, name="events-team-remove"),
     path("<slug:slug>/manage/", views.dashboard, name="events-manage"),
     path("<slug:slug>/manage/stages/", views.set_stages, name="events-stages"),
     path(

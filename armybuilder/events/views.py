@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,12 +30,14 @@ from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
 from armybuilder.events import escalation, jobs, marker, services, stage_views
+from armybuilder.events import teams as team_services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import (
     AdjustmentForm,
     DropForm,
     EventForm,
     JudgeForm,
+    LineupForm,
     MissionsForm,
     PastedListForm,
     ResultForm,
@@ -122,6 +124,15 @@ ERRORS = {
     "round-without-stage": gettext_lazy(
         "No escalation stage plays this round: set the stages again to cover every round of the event."
     ),
+    "too-few-teams": gettext_lazy("At least two teams are needed to pair a round."),
+    "teams-incomplete": gettext_lazy(
+        "Every team needs exactly the event's number of players per team, each with an approved list, "
+        "before a round is paired."
+    ),
+    "team-results-missing": gettext_lazy(
+        "Some team pairings of the last round have no line-ups or unconfirmed results yet."
+    ),
+    "team-swap": gettext_lazy("At a team event the captains set who plays whom: there is nothing to swap."),
     "already-entrant": gettext_lazy(
         "You are already an entrant of this event: one account plays one place. Ask the organiser."
     ),
@@ -343,11 +354,15 @@ def _dashboard(
             if entrant is not None
         ]
         swap_form = SwapForm(players=players)
+    draft_matches = []
+    if event.is_team_event and current is not None and not current.published:
+        draft_matches = list(current.team_matches.select_related("team_a", "team_b"))
     context = {
         "event": event,
         "rows": rows,
         "rounds": rounds,
         "current": current,
+        "draft_matches": draft_matches,
         "swap_form": swap_form,
         "approved": sum(1 for row in rows if row.submission and row.submission.status == Submission.Status.APPROVED),
         "checked_in": sum(1 for row in rows if row.entrant.checked_in),
@@ -790,6 +805,7 @@ def _round_page(
         "event": event,
         "round": round_,
         "pairings": pairings,
+        "team_matches": _team_matches(round_, entrant, is_organiser) if event.is_team_event else [],
         "entrant": entrant,
         "is_organiser": is_organiser,
         "timer": timer,
@@ -802,6 +818,49 @@ def _round_page(
     if is_organiser and timer_form is None:
         context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
     return render(request, "events/round.html", context, status=status)
+
+
+def _team_matches(round_: Round, entrant: Entrant | None, is_organiser: bool) -> list:
+    """The round's team pairings, each with what the viewer may see and set of its line-ups: a
+    team's line-up is shown to the other team only once both are set (the games are made then)."""
+    members = Entrant.objects.select_related("user").order_by("joined_at", "pk")
+    matches = list(
+        round_.team_matches.select_related("team_a", "team_b").prefetch_related(
+            Prefetch("team_a__members", queryset=members), Prefetch("team_b__members", queryset=members)
+        )
+    )
+    size = round_.event.team_size
+    for match in matches:
+        mine = team_services.captain_side(match, entrant)
+        match.my_side = mine
+        match.sides = []
+        for side, team in (("a", match.team_a), ("b", match.team_b)):
+            if team is None:
+                continue
+            players = list(team.members.all())
+            names = {player.pk: player.name for player in players}
+            lineup = getattr(match, f"lineup_{side}")
+            shown = match.lineups_set or is_organiser or mine == side
+            form = None
+            if round_.published and not match.lineups_set and (is_organiser or mine == side):
+                initial = {f"seat_{index}": pk for index, pk in enumerate(lineup, start=1)}
+                form = LineupForm(
+                    initial=initial,
+                    # A dropped player plays no more: a substitute takes their place.
+                    players=[(player.pk, player.name) for player in players if not player.dropped],
+                    size=size,
+                    auto_id=f"m{match.pk}{side}-%s",
+                )
+            match.sides.append(
+                {
+                    "side": side,
+                    "team": team,
+                    "set": bool(lineup),
+                    "lineup": [names.get(pk, "?") for pk in lineup] if shown else [],
+                    "form": form,
+                }
+            )
+    return matches
 
 
 DEFAULT_ROUND_MINUTES = 120
@@ -914,6 +973,11 @@ def override_result(request: HttpRequest, slug: str, pairing_id: int) -> HttpRes
 
 
 STANDINGS_POLL_SECONDS = 20
+TEAM_TIEBREAK_LABELS = [
+    ("game_points", gettext_lazy("Game points")),
+    ("games_won", gettext_lazy("Games won")),
+    ("sos", gettext_lazy("Strength of schedule")),
+]
 
 
 @require_safe
@@ -931,7 +995,16 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     columns = [(key, labels[key]) for key in event.tiebreak_order]
     for item in rows:
         item.values = [item.row.value(key) for key, _label in columns]
+    team_rows, team_columns = [], []
+    if event.is_team_event and not hidden:
+        team_labels = dict(TEAM_TIEBREAK_LABELS)
+        team_columns = [(key, team_labels[key]) for key in event.team_tiebreak_order]
+        team_rows = team_services.team_standings(event)
+        for item in team_rows:
+            item.values = [item.row.value(key) for key, _label in team_columns]
     context = {
+        "team_rows": team_rows,
+        "team_columns": team_columns,
         # The bonus and penalty column only when the organiser has given some.
         "adjusted": any(item.adjustments for item in rows),
         "event": event,

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from armybuilder.events import services
-from armybuilder.events.models import Entrant, Event, Pairing, Result, Submission
+from armybuilder.events.models import Entrant, Event, Pairing, Result, Submission, TeamMatch
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -80,3 +80,36 @@ def test_without_a_password_seeded_players_cannot_log_in(v2_catalogue, client):
     event = _seed(players=2, rounds=0, seed=4)
     user = Entrant.objects.filter(event=event).select_related("user").first().user
     assert not user.has_usable_password()
+
+
+def _team_play(event: Event) -> list[tuple]:
+    matches = TeamMatch.objects.filter(round__event=event).select_related("round", "team_a", "team_b")
+    return [(m.round.number, m.team_a.name, m.team_b.name if m.team_b else None) for m in matches] + [
+        (p.round.number, p.table, p.player_a.name, p.player_b.name, p.result.outcome)
+        for p in Pairing.objects.filter(round__event=event).select_related(
+            "round", "player_a__user", "player_b__user", "result"
+        )
+    ]
+
+
+def test_seed_event_builds_a_team_event_of_four_teams_of_three_reproducibly(v2_catalogue):
+    from armybuilder.events.teams import team_standings
+
+    event = _seed(players=12, rounds=3, seed=7, team_size=3)
+    assert event.team_size == 3 and event.teams.count() == 4
+    assert all(team.members.count() == 3 and team.captain.team_id == team.pk for team in event.teams.all())
+    # Three rounds of two team pairings of three games each, every one resulted and counted.
+    assert Result.objects.filter(pairing__round__event=event, confirmed=True).count() == 3 * 2 * 3
+    met = [frozenset((m.team_a_id, m.team_b_id)) for m in TeamMatch.objects.filter(round__event=event)]
+    assert len(set(met)) == 6  # every team met every other, never twice
+    rows = team_standings(event)
+    assert sum(row.row.played for row in rows) == 12
+    again = _seed(players=12, rounds=3, seed=7, team_size=3)
+    assert _team_play(again) == _team_play(event)
+
+
+def test_seed_event_refuses_teams_that_do_not_divide_the_players(v2_catalogue):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="divide --players"):
+        _seed(players=10, rounds=1, seed=1, team_size=3)

@@ -10,6 +10,10 @@ results. The event's slug is printed last, for scripts (benchmarks, load tests) 
 enter (the load test's tournament day); ``--password`` gives every player that password (hashed
 once, so 500 players cost one hash), so they can log in through the real form. Without it the
 players' accounts have no usable password.
+
+``--team-size K`` builds a team event instead: the players, in teams of K (N a multiple of K),
+"Team 1" captained by its first player and so on; each round the teams are paired Swiss, each
+captain sets a line-up in an order drawn from the seed, and every game is resulted as above.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from armybuilder.catalogue.models import Army, Origin, Unit
-from armybuilder.events import services
-from armybuilder.events.models import Entrant, Event, Outcome, Submission
+from armybuilder.events import services, teams
+from armybuilder.events.models import TEAM_SIZE_MAX, TEAM_SIZE_MIN, Entrant, Event, Outcome, Submission, Team, TeamMatch
 from armybuilder.lists.models import ArmyList, ForceOrg, PlatoonKind
 from armybuilder.lists.services import entry_add, platoon_add
 from armybuilder.lists.summary import list_summary
@@ -48,6 +52,7 @@ class Command(BaseCommand):
         parser.add_argument("--points", type=int, default=1000)
         parser.add_argument("--open-round", action="store_true", help="pair and publish one more round, no results")
         parser.add_argument("--password", default="", help="every player's password (default: none usable)")
+        parser.add_argument("--team-size", type=int, default=0, help="a team event of teams of this many players")
 
     def handle(
         self,
@@ -59,18 +64,25 @@ class Command(BaseCommand):
         points: int,
         open_round: bool = False,
         password: str = "",
+        team_size: int = 0,
         **options,
     ) -> None:
         if not 2 <= players <= 1000:
             raise CommandError("--players must be between 2 and 1000.")
         if not 0 <= rounds <= 12:
             raise CommandError("--rounds must be between 0 and 12.")
+        if team_size and not (TEAM_SIZE_MIN <= team_size <= TEAM_SIZE_MAX and players % team_size == 0):
+            raise CommandError(
+                f"--team-size must be {TEAM_SIZE_MIN} to {TEAM_SIZE_MAX} and divide --players into whole teams."
+            )
+        if team_size and players // team_size < 2:
+            raise CommandError("A team event needs at least two teams.")
         edition_row = Edition.objects.filter(slug=edition).first()
         if edition_row is None:
             raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
         rng = random.Random(seed)
         with transaction.atomic():
-            event = self._event(edition_row, players, rounds + open_round, seed, points)
+            event = self._event(edition_row, players, rounds + open_round, seed, points, team_size)
             armies = self._legal_armies(edition_row, points)
             if not armies:
                 raise CommandError(f"No built-in army of {edition} gives a legal Reinforced Platoon.")
@@ -83,12 +95,16 @@ class Command(BaseCommand):
                 entrant = Entrant.objects.create(event=event, user=user)
                 services.seal(entrant, army_list.pk)
                 Submission.objects.filter(entrant=entrant).update(status=Submission.Status.APPROVED)
+                if team_size:
+                    self._sign_up(event, entrant, index, team_size)
             if password:
                 # One hash for every player: the same password, as a test's accounts may share.
                 User.objects.filter(event_entries__event=event).update(password=make_password(password))
         for _number in range(rounds):
             round_ = services.pair_next_round(event)
             services.publish_round(round_)
+            if team_size:
+                self._set_lineups(event, round_, rng)
             for pairing in round_.pairings.select_related("round", "player_a", "player_b"):
                 if pairing.is_bye:
                     continue
@@ -98,14 +114,35 @@ class Command(BaseCommand):
         if open_round:
             services.publish_round(services.pair_next_round(event))
         Event.objects.filter(pk=event.pk).update(published=True)
-        self.stdout.write(f"{players} players, {rounds} rounds: /events/{event.slug}/")
+        teams = f" in teams of {team_size}" if team_size else ""
+        self.stdout.write(f"{players} players{teams}, {rounds} rounds: /events/{event.slug}/")
         self.stdout.write(event.slug)
 
-    def _event(self, edition: Edition, players: int, rounds: int, seed: int, points: int) -> Event:
+    def _sign_up(self, event: Event, entrant: Entrant, index: int, team_size: int) -> None:
+        """Team ``index // team_size + 1``: founded by its first player, who captains it, joined by the rest."""
+        number = index // team_size + 1
+        if index % team_size == 0:
+            teams.create_team(event, entrant, f"Team {number}")
+        else:
+            teams.join_team(event, Team.objects.get(event=event, name=f"Team {number}").pk, entrant.pk)
+
+    def _set_lineups(self, event: Event, round_, rng: random.Random) -> None:
+        """Each captain's line-up: their players in an order drawn from the seed."""
+        for match in TeamMatch.objects.filter(round=round_).order_by("position"):
+            if match.is_bye:
+                continue
+            for side, team_id in (("a", match.team_a_id), ("b", match.team_b_id)):
+                players = list(Entrant.objects.filter(team_id=team_id).order_by("pk").values_list("pk", flat=True))
+                rng.shuffle(players)
+                teams.set_lineup(event, match.pk, side, players)
+
+    def _event(self, edition: Edition, players: int, rounds: int, seed: int, points: int, team_size: int = 0) -> Event:
         organiser, _created = get_user_model().objects.get_or_create(username="seed-organiser")
+        kind = f"teams of {team_size}, " if team_size else ""
         event = Event(
             organiser=organiser,
-            name=f"Demo event {seed} ({players} players)",
+            team_size=team_size or None,
+            name=f"Demo event {seed} ({kind}{players} players)",
             date=datetime.date(2026, 1, 1) + datetime.timedelta(days=seed % 365),
             place="Muster",
             edition=edition,
