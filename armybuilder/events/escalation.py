@@ -33,6 +33,9 @@ def set_stages(event: Event, plans: list[stage_rules.StagePlan]) -> list[Stage]:
     that holds lists, or changing stages once a round is paired, is refused."""
     Event.objects.select_for_update().filter(pk=event.pk).first()
     ordered = stage_rules.check(plans, event.rounds, points_max=POINTS_LIMIT_MAX)
+    # A team's pairing checks each player's one approved list: stages per player are not read there.
+    if ordered and event.is_team_event:
+        raise EventError("stages-team-event")
     existing = {stage.number: stage for stage in Stage.objects.filter(event=event)}
     if Round.objects.filter(event=event).exists() and [s.plan() for s in existing.values()] != ordered:
         raise EventError("stages-paired")

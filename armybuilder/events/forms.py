@@ -156,6 +156,11 @@ class EventForm(forms.ModelForm):
         # Teams are settled once a round is paired: changing their size then would break them.
         if self.instance.pk and size != self.instance.team_size and self.instance.round_set.exists():
             raise forms.ValidationError(_("A round is paired: the number of players per team can no longer change."))
+        # Escalation stages give each player a list per stage, which team pairing does not read.
+        if size and self.instance.pk and self.instance.stages.exists():
+            raise forms.ValidationError(
+                _("This event has escalation stages: a team event plays one list per player. Remove the stages first.")
+            )
         return size
 
 

@@ -20,6 +20,9 @@ from armybuilder.events.stage_forms import StagesForm, StageSubmitForm
 
 STAGE_ERRORS = {
     "stages-paired": gettext_lazy("A round is already paired: the stages can no longer change."),
+    "stages-team-event": gettext_lazy(
+        "A team event plays one list per player: escalation stages are for individual events."
+    ),
     "stage-has-lists": gettext_lazy(
         "A stage you removed holds sealed lists: keep it, so that its players' lists are not lost."
     ),
