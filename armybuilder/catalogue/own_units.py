@@ -488,33 +488,7 @@ class Draft:
         return getattr(self.unit, name)
 
     def to_rules(self):
-        from dataclasses import replace
-
-        unit = self.unit
-        return replace(
-            army_unit_spec(unit),
-            options=tuple(option.to_rules() for option in self._options),
-        )
-
-
-def army_unit_spec(unit: Unit):
-    """``Unit.to_rules`` without its options (an unsaved unit has none to read)."""
-    from rules.army import model as army_rules
-
-    return army_rules.UnitSpec(
-        key=str(unit.pk or unit.name),
-        name=unit.name,
-        unit_type=unit.unit_type,
-        slot=unit.slot,
-        base_cost=unit.base_cost(),
-        per_model_cost=unit.per_model_cost(),
-        base_models=unit.base_models,
-        max_models=unit.max_models,
-        officer_rank=unit.officer_rank or None,
-        options=(),
-        transport_capacity=unit.transport_capacity,
-        damage_value=unit.damage_value,
-    )
+        return self.unit.to_rules(key=self.unit.name, options=tuple(option.to_rules() for option in self._options))
 
 
 def same_or_new(owner, army: Army, data: dict) -> Unit:
