@@ -126,6 +126,9 @@ class UnitProfileForm(forms.Form):
         return {q: data[f"{prefix}_{q}"] for q in QUALITIES if data.get(f"{prefix}_{q}") is not None}
 
 
+AFTER_SCOPE = ("composition", "weapons_text", "special_rules")
+
+
 class OwnUnitForm(UnitProfileForm):
     """The page's form: the unit's fields, and the army it is kept in and offered to."""
 
@@ -142,7 +145,14 @@ class OwnUnitForm(UnitProfileForm):
         widget=forms.RadioSelect,
         error_messages={"invalid_choice": _("Choose every army of the edition, or only this army.")},
     )
-    field_order = ("name", "army")  # the army next to the name, as before it moved down here
+    # The fields in the page's order: the army after the name, the scope after the costs.
+    field_order = (
+        "name",
+        "army",
+        *(name for name in UnitProfileForm.base_fields if name not in ("name", *AFTER_SCOPE)),
+        "scope",
+        *AFTER_SCOPE,
+    )
 
     def __init__(self, *args, edition: Edition, **kwargs) -> None:
         super().__init__(*args, edition=edition, **kwargs)
