@@ -159,13 +159,30 @@ class OwnUnitForm(UnitProfileForm):
         self.fields["army"].queryset = Army.objects.filter(edition=edition, hidden=False).order_by("name")
 
 
-def _weapon_choices(edition: Edition) -> forms.ModelChoiceField:
-    field = forms.ModelChoiceField(
+class ChartWeaponField(forms.ModelChoiceField):
+    """A weapon of the edition's chart, by id. Given the chart already read (``chart``, by id),
+    it is looked up there: a file's many rows then cost no query each."""
+
+    def __init__(self, *args, chart: dict[str, Weapon] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.chart = chart
+
+    def to_python(self, value):
+        if self.chart is None or value in self.empty_values:
+            return super().to_python(value)
+        if (weapon := self.chart.get(str(value))) is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return weapon
+
+
+def _weapon_choices(edition: Edition, chart: dict[str, Weapon] | None = None) -> forms.ModelChoiceField:
+    field = ChartWeaponField(
         label=_("Weapon"),
         queryset=Weapon.objects.filter(edition=edition).order_by("position", "name"),
         required=False,
         empty_label="—",
         error_messages={"invalid_choice": _("That weapon is not on this edition's chart.")},
+        chart=chart,
     )
     field.label_from_instance = lambda weapon: weapon.display_name
     return field
@@ -177,10 +194,12 @@ class WeaponLineForm(forms.Form):
     mount = forms.ChoiceField(label=_("Mount"), choices=[("", _("Carried")), *((k, v[0]) for k, v in MOUNTS.items())])
     arc = forms.ChoiceField(label=_("Arc"), choices=[(k, v[0] or _("None")) for k, v in ARCS.items()], required=False)
 
-    def __init__(self, *args, edition: Edition, arc_required: bool = True, **kwargs) -> None:
+    def __init__(
+        self, *args, edition: Edition, arc_required: bool = True, chart: dict[str, Weapon] | None = None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.arc_required = arc_required
-        self.fields["weapon"] = _weapon_choices(edition)
+        self.fields["weapon"] = _weapon_choices(edition, chart)
         # The printed cards' own words for mounts and arcs, in the page's language.
         language = get_language() or "en"
         french = int(language.startswith("fr"))
@@ -216,11 +235,11 @@ class OptionForm(forms.Form):
     grants_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
     replaces_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
 
-    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+    def __init__(self, *args, edition: Edition, chart: dict[str, Weapon] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["grants_weapon"] = _weapon_choices(edition)
+        self.fields["grants_weapon"] = _weapon_choices(edition, chart)
         self.fields["grants_weapon"].label = _("Gives")
-        self.fields["replaces_weapon"] = _weapon_choices(edition)
+        self.fields["replaces_weapon"] = _weapon_choices(edition, chart)
         self.fields["replaces_weapon"].label = _("Instead of")
         mark_steppers(self, ("max_count", "adds_models"))
 
@@ -307,16 +326,18 @@ def refuse_duplicate_name(form: OwnUnitForm, owner, unit: Unit | None) -> None:
         form.add_error("name", ValidationError(_("You already have a unit of that name in this army.")))
 
 
-def bind(data, edition: Edition, *, from_file: bool = False):
-    """The unit's form and its two row sets, bound to ``data``: the page's POST, or a file's
-    definition (``own_units.parse_definition``), which has no army field (the list's army is its)
-    and may carry a mounted weapon without its arc (a copy of a built-in unit whose data gave none)."""
+def bind(data, edition: Edition, *, chart: dict[str, Weapon] | None = None):
+    """The unit's form and its two row sets, bound to ``data``: the page's POST, or (given the
+    edition's ``chart`` of weapons by id, read once) a file's definition (``own_units.parse_definition``),
+    which has no army field (the list's army is its) and may carry a mounted weapon without its
+    arc (a copy of a built-in unit whose data gave none)."""
+    from_file = chart is not None
     kwargs = {"edition": edition}
     form_class = UnitProfileForm if from_file else OwnUnitForm
     return (
         form_class(data, **kwargs),
-        WeaponLineFormSet(data, prefix="w", form_kwargs={**kwargs, "arc_required": not from_file}),
-        OptionFormSet(data, prefix="o", form_kwargs=kwargs),
+        WeaponLineFormSet(data, prefix="w", form_kwargs={**kwargs, "arc_required": not from_file, "chart": chart}),
+        OptionFormSet(data, prefix="o", form_kwargs={**kwargs, "chart": chart}),
     )
 
 

@@ -300,7 +300,7 @@ def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dic
     data = _form_data(raw, place, edition, errors)
     if data is None:
         return None
-    form, weapons, options = own_forms.bind(data, edition, from_file=True)
+    form, weapons, options = own_forms.bind(data, edition, chart=data["chart"])
     sections = own_forms.validate(form, weapons, options)
     for where, message in _refusals(form, weapons, options, sections or {}):
         errors.append(f"{place}{where}: {message}")
@@ -386,12 +386,14 @@ def _form_data(raw: object, place: str, edition, errors: list[str]) -> dict | No
             continue
         for quality, points in value.items():
             data[f"{key}_{quality}"] = number(points, f"{place}.{key}.{quality}")
-    weapons = dict(Weapon.objects.filter(edition=edition).values_list("slug", "pk"))
+    chart = {str(weapon.pk): weapon for weapon in Weapon.objects.filter(edition=edition)}
+    weapons = {weapon.slug: pk for pk, weapon in chart.items()}
     rules = dict(SpecialRule.objects.filter(edition=edition).values_list("slug", "pk"))
 
-    def weapon(value: object, where: str) -> int | str:
+    def weapon(value: object, where: str) -> str:
         slug = text(value, where)
-        return weapons.get(slug, slug)  # an unknown slug is refused by the form, as an unknown weapon
+        # An unknown slug is refused by the form as a weapon not on the chart (no id reads "?").
+        return weapons.get(slug, f"?{slug}") if slug else ""
 
     lines = rows("weapons", own_units.WEAPON_LINES_MAX, "lines")
     for i, line in enumerate(lines):
@@ -441,7 +443,7 @@ def _form_data(raw: object, place: str, edition, errors: list[str]) -> dict | No
         data.update({f"{prefix}-TOTAL_FORMS": count, f"{prefix}-INITIAL_FORMS": 0})
     if len(errors) > before:
         return None
-    return {**data, "keys": keys, "rule_slugs": list(slugs)}
+    return {**data, "keys": keys, "rule_slugs": list(slugs), "chart": chart}
 
 
 class Draft:

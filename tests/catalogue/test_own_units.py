@@ -420,3 +420,30 @@ def test_a_bad_value_gets_the_same_message_from_the_form_and_from_a_file(
     import_page = alice_client.post("/lists/import/", {"text": json.dumps(document)}).content.decode()
     assert f"own_units[{tank}].{place}: {message}" in import_page
     assert ArmyList.objects.filter(owner=alice).count() == 1
+
+
+def test_a_files_definition_is_read_in_the_same_queries_for_one_row_or_many(alice, v3, django_assert_num_queries):
+    """The weapon chart is read once per definition, not once per weapon line or option."""
+    from armybuilder.catalogue.own_units import parse_definition
+
+    unit = {
+        "name": "Squad",
+        "unit_type": "infantry",
+        "slot": "infantry",
+        "base_models": 5,
+        "max_models": 10,
+        "cost": {"regular": 50},
+        "per_model": {"regular": 10},
+    }
+
+    def definition(rows: int) -> dict:
+        weapons = [{"weapon": "rifle", "count": 1} for _ in range(rows)]
+        options = [{"key": f"o-{i}", "name": f"Option {i}", "cost": 5, "grants": "smg"} for i in range(rows)]
+        return {**unit, "weapons": weapons, "options": options}
+
+    edition = v3.edition
+    for rows in (1, 12):
+        errors: list[str] = []
+        # The chart, the edition's rules, and whether it has an open-topped rule.
+        with django_assert_num_queries(3):
+            assert parse_definition(definition(rows), "own_units[0]", edition, errors) is not None, errors
