@@ -350,10 +350,18 @@ class Unit(Stamped):
     def qualities(self) -> list[str]:
         return list(self.base_cost())
 
-    def to_rules(self) -> army_rules.UnitSpec:
-        """Plain data for rules/; uses ``options.all()``, so prefetch options for lists of units."""
+    def to_rules(
+        self, *, key: str | None = None, options: tuple[army_rules.OptionSpec, ...] | None = None
+    ) -> army_rules.UnitSpec:
+        """Plain data for rules/; uses ``options.all()``, so prefetch options for lists of units.
+
+        An unsaved unit (one read from a file or a sealed list) gives its own ``key`` and ``options``:
+        it has no id, and no options to read from the database.
+        """
+        if options is None:
+            options = tuple(option.to_rules() for option in self.options.all())
         return army_rules.UnitSpec(
-            key=str(self.pk),
+            key=str(self.pk) if key is None else key,
             name=self.name,
             unit_type=self.unit_type,
             slot=self.slot,
@@ -362,7 +370,7 @@ class Unit(Stamped):
             base_models=self.base_models,
             max_models=self.max_models,
             officer_rank=self.officer_rank or None,
-            options=tuple(option.to_rules() for option in self.options.all()),
+            options=options,
             transport_capacity=self.transport_capacity,
             damage_value=self.damage_value,
             categories=tuple(self.categories or ()),

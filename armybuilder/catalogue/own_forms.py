@@ -18,6 +18,7 @@ from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armydata.names import shown_name
 from rules.army import own_units
 from rules.army.model import QUALITIES
+from rules.army.own_units import OPEN_TOPPED
 
 MESSAGES = {
     "no_quality": _("Give the cost of at least one quality."),
@@ -46,6 +47,7 @@ QUALITY_LABELS = {
 # −1800 / 200"), a way to hide a unit's price under an event's limit, and the sealed list could not
 # be stored. A cheaper variant is typed as its own lower price instead.
 COST_BELOW_ZERO = _("A cost cannot be below 0: type the cheaper price itself instead.")
+OPTION_NEEDS_NAME = _("Name the option.")
 
 
 def mark_steppers(form: forms.Form, names: tuple[str, ...]) -> None:
@@ -65,13 +67,11 @@ def _cost_field(label: str) -> forms.IntegerField:
     )
 
 
-class OwnUnitForm(forms.Form):
+class UnitProfileForm(forms.Form):
+    """An own unit's own fields: what the unit form and a file's definition (``own_units.parse_definition``)
+    both carry, validated here for both, with the same messages."""
+
     name = forms.CharField(label=_("Name"), max_length=120)
-    army = forms.ModelChoiceField(
-        label=_("Army"),
-        queryset=Army.objects.none(),
-        error_messages={"invalid_choice": _("That army is not in this edition.")},
-    )
     # An empty form starts as the commonest entry, an infantry squad.
     unit_type = forms.ChoiceField(label=_("Kind"), choices=UnitType.choices, initial=UnitType.INFANTRY)
     slot = forms.ChoiceField(label=_("Slot it fills"), choices=Slot.choices, initial=Slot.INFANTRY)
@@ -95,14 +95,6 @@ class OwnUnitForm(forms.Form):
     per_model_inexperienced = _cost_field(_("Inexperienced, each extra man"))
     per_model_regular = _cost_field(_("Regular, each extra man"))
     per_model_veteran = _cost_field(_("Veteran, each extra man"))
-    scope = forms.ChoiceField(
-        label=_("Offered to"),
-        choices=[("edition", _("Every army of the edition")), ("army", _("Only this army"))],
-        initial="edition",
-        required=False,  # left out (an older page, a script): the default, every army
-        widget=forms.RadioSelect,
-        error_messages={"invalid_choice": _("Choose every army of the edition, or only this army.")},
-    )
     composition = forms.CharField(label=_("Composition"), max_length=300, required=False)
     weapons_text = forms.CharField(
         label=_("Armament as printed"),
@@ -121,7 +113,6 @@ class OwnUnitForm(forms.Form):
     def __init__(self, *args, edition: Edition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.edition = edition
-        self.fields["army"].queryset = Army.objects.filter(edition=edition, hidden=False).order_by("name")
         rules = SpecialRule.objects.filter(edition=edition).order_by("name")
         # Open-topped is its own choice beside the vehicle's profile, not one box among the rules.
         self.fields["special_rules"].queryset = rules.exclude(slug=own_units.OPEN_TOPPED)
@@ -135,13 +126,63 @@ class OwnUnitForm(forms.Form):
         return {q: data[f"{prefix}_{q}"] for q in QUALITIES if data.get(f"{prefix}_{q}") is not None}
 
 
-def _weapon_choices(edition: Edition) -> forms.ModelChoiceField:
-    field = forms.ModelChoiceField(
+AFTER_SCOPE = ("composition", "weapons_text", "special_rules")
+
+
+class OwnUnitForm(UnitProfileForm):
+    """The page's form: the unit's fields, and the army it is kept in and offered to."""
+
+    army = forms.ModelChoiceField(
+        label=_("Army"),
+        queryset=Army.objects.none(),
+        error_messages={"invalid_choice": _("That army is not in this edition.")},
+    )
+    scope = forms.ChoiceField(
+        label=_("Offered to"),
+        choices=[("edition", _("Every army of the edition")), ("army", _("Only this army"))],
+        initial="edition",
+        required=False,  # left out (an older page, a script): the default, every army
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Choose every army of the edition, or only this army.")},
+    )
+    # The fields in the page's order: the army after the name, the scope after the costs.
+    field_order = (
+        "name",
+        "army",
+        *(name for name in UnitProfileForm.base_fields if name not in ("name", *AFTER_SCOPE)),
+        "scope",
+        *AFTER_SCOPE,
+    )
+
+    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+        super().__init__(*args, edition=edition, **kwargs)
+        self.fields["army"].queryset = Army.objects.filter(edition=edition, hidden=False).order_by("name")
+
+
+class ChartWeaponField(forms.ModelChoiceField):
+    """A weapon of the edition's chart, by id. Given the chart already read (``chart``, by id),
+    it is looked up there: a file's many rows then cost no query each."""
+
+    def __init__(self, *args, chart: dict[str, Weapon] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.chart = chart
+
+    def to_python(self, value):
+        if self.chart is None or value in self.empty_values:
+            return super().to_python(value)
+        if (weapon := self.chart.get(str(value))) is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return weapon
+
+
+def _weapon_choices(edition: Edition, chart: dict[str, Weapon] | None = None) -> forms.ModelChoiceField:
+    field = ChartWeaponField(
         label=_("Weapon"),
         queryset=Weapon.objects.filter(edition=edition).order_by("position", "name"),
         required=False,
         empty_label="—",
         error_messages={"invalid_choice": _("That weapon is not on this edition's chart.")},
+        chart=chart,
     )
     field.label_from_instance = lambda weapon: weapon.display_name
     return field
@@ -153,9 +194,12 @@ class WeaponLineForm(forms.Form):
     mount = forms.ChoiceField(label=_("Mount"), choices=[("", _("Carried")), *((k, v[0]) for k, v in MOUNTS.items())])
     arc = forms.ChoiceField(label=_("Arc"), choices=[(k, v[0] or _("None")) for k, v in ARCS.items()], required=False)
 
-    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+    def __init__(
+        self, *args, edition: Edition, arc_required: bool = True, chart: dict[str, Weapon] | None = None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["weapon"] = _weapon_choices(edition)
+        self.arc_required = arc_required
+        self.fields["weapon"] = _weapon_choices(edition, chart)
         # The printed cards' own words for mounts and arcs, in the page's language.
         language = get_language() or "en"
         french = int(language.startswith("fr"))
@@ -173,7 +217,7 @@ class WeaponLineForm(forms.Form):
         data = super().clean()
         if data.get("weapon") is None:
             return data
-        if data.get("mount") and not data.get("arc"):
+        if data.get("mount") and not data.get("arc") and self.arc_required:
             self.add_error("arc", _("Give the arc of a mounted weapon."))
         if not data.get("count"):
             data["count"] = 1
@@ -191,11 +235,11 @@ class OptionForm(forms.Form):
     grants_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
     replaces_weapon = forms.ModelChoiceField(queryset=Weapon.objects.none(), required=False)
 
-    def __init__(self, *args, edition: Edition, **kwargs) -> None:
+    def __init__(self, *args, edition: Edition, chart: dict[str, Weapon] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["grants_weapon"] = _weapon_choices(edition)
+        self.fields["grants_weapon"] = _weapon_choices(edition, chart)
         self.fields["grants_weapon"].label = _("Gives")
-        self.fields["replaces_weapon"] = _weapon_choices(edition)
+        self.fields["replaces_weapon"] = _weapon_choices(edition, chart)
         self.fields["replaces_weapon"].label = _("Instead of")
         mark_steppers(self, ("max_count", "adds_models"))
 
@@ -204,7 +248,7 @@ class OptionForm(forms.Form):
         if not data.get("name"):
             filled = [k for k in ("cost", "max_count", "group", "grants_weapon", "replaces_weapon") if data.get(k)]
             if filled:
-                self.add_error("name", _("Name the option."))
+                self.add_error("name", OPTION_NEEDS_NAME)
             return data
         if data.get("cost") is None and "cost" not in self.errors:  # one refusal per field
             self.add_error("cost", _("Give the option's cost (0 if free)."))
@@ -235,7 +279,7 @@ def option_rows(formset: forms.BaseFormSet) -> list[dict]:
     return [form.cleaned_data for form in formset.forms if form.cleaned_data.get("name")]
 
 
-def check_whole(form: OwnUnitForm, weapons: forms.BaseFormSet, options: forms.BaseFormSet) -> dict[str, list[str]]:
+def check_whole(form: UnitProfileForm, weapons: forms.BaseFormSet, options: forms.BaseFormSet) -> dict[str, list[str]]:
     """The unit's coherence (``rules.army.own_units.check``), each refusal next to its field.
 
     Findings about the weapon lines or the options as a whole are returned by section, for the
@@ -280,3 +324,73 @@ def refuse_duplicate_name(form: OwnUnitForm, owner, unit: Unit | None) -> None:
         same = same.exclude(pk=unit.pk)
     if same.exists():
         form.add_error("name", ValidationError(_("You already have a unit of that name in this army.")))
+
+
+def bind(data, edition: Edition, *, chart: dict[str, Weapon] | None = None):
+    """The unit's form and its two row sets, bound to ``data``: the page's POST, or (given the
+    edition's ``chart`` of weapons by id, read once) a file's definition (``own_units.parse_definition``),
+    which has no army field (the list's army is its) and may carry a mounted weapon without its
+    arc (a copy of a built-in unit whose data gave none)."""
+    from_file = chart is not None
+    kwargs = {"edition": edition}
+    form_class = UnitProfileForm if from_file else OwnUnitForm
+    return (
+        form_class(data, **kwargs),
+        WeaponLineFormSet(data, prefix="w", form_kwargs={**kwargs, "arc_required": not from_file, "chart": chart}),
+        OptionFormSet(data, prefix="o", form_kwargs={**kwargs, "chart": chart}),
+    )
+
+
+def validate(
+    form: UnitProfileForm, weapons: forms.BaseFormSet, options: forms.BaseFormSet
+) -> dict[str, list[str]] | None:
+    """Every field and row, then, when they all parse, the coherence of the whole (``check_whole``):
+    its findings about the weapon lines and options as a whole, by section. None when a field or a
+    row is refused (each refusal is on its field)."""
+    if form.is_valid() & weapons.is_valid() & options.is_valid():
+        return check_whole(form, weapons, options)
+    return None
+
+
+def definition_of(form: UnitProfileForm, weapons: forms.BaseFormSet, options: forms.BaseFormSet) -> dict:
+    """The valid form as the definition ``own_units.write_unit`` takes."""
+    data = form.cleaned_data
+    return {
+        "name": data["name"],
+        "unit_type": data["unit_type"],
+        "slot": data["slot"],
+        "officer_rank": data.get("officer_rank") or "",
+        "damage_value": data.get("damage_value"),
+        "transport_capacity": data.get("transport_capacity"),
+        "base_models": data["base_models"],
+        "max_models": data["max_models"],
+        "cost": form.costs("cost"),
+        "per_model": form.costs("per_model"),
+        "composition": data.get("composition") or "",
+        "weapons_text": data.get("weapons_text") or "",
+        "weapons": [
+            {
+                "weapon": row["weapon"].slug,
+                "count": row["count"],
+                "mount": row.get("mount") or "",
+                "arc": row.get("arc") or "",
+            }
+            for row in weapon_rows(weapons)
+        ],
+        "options": [
+            {
+                "name": row["name"],
+                "cost": row["cost"],
+                "per_model": row["per_model"],
+                "all_models": row["all_models"],
+                "max_count": row.get("max_count"),
+                "group": row.get("group") or "",
+                "adds_models": row.get("adds_models") or 0,
+                "grants": row["grants_weapon"].slug if row.get("grants_weapon") else "",
+                "replaces": row["replaces_weapon"].slug if row.get("replaces_weapon") else "",
+            }
+            for row in option_rows(options)
+        ],
+        "special_rules": [rule.slug for rule in data.get("special_rules", ())]
+        + ([OPEN_TOPPED] if data.get("open_topped") else []),
+    }

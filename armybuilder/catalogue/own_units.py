@@ -11,13 +11,15 @@ import json
 import re
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from armybuilder.catalogue import own_forms
 from armybuilder.catalogue.models import Army, Option, Unit
-from armybuilder.catalogue.mounts import ARCS, MOUNTS, mount_label
+from armybuilder.catalogue.mounts import mount_label
 from armybuilder.reference.models import SpecialRule, Weapon
 from rules.army import own_units
 from rules.army.model import QUALITIES
@@ -289,160 +291,159 @@ RULES_MAX = 40
 def parse_definition(raw: object, place: str, edition, errors: list[str]) -> dict | None:
     """An own unit's definition from untrusted data, as ``write_unit`` takes it; None if refused.
 
-    Every field is checked for its type and range, weapons and rules must be the edition's, and
-    the whole must pass ``rules.army.own_units.check``; each refusal names its place.
+    The file's JSON is checked for its shapes and types here (what a web form cannot send wrong),
+    then validated by the unit form itself (``own_forms``): each field's range, the edition's
+    weapons and rules, and the coherence of the whole, with the form's messages. Each refusal
+    names its place in the file.
     """
-    from armybuilder.catalogue.models import OfficerRank, Slot, UnitType
-
     before = len(errors)
+    data = _form_data(raw, place, edition, errors)
+    if data is None:
+        return None
+    form, weapons, options = own_forms.bind(data, edition, chart=data["chart"])
+    sections = own_forms.validate(form, weapons, options)
+    for where, message in _refusals(form, weapons, options, sections or {}):
+        errors.append(f"{place}{where}: {message}")
+    if len(errors) > before:
+        return None
+    definition = own_forms.definition_of(form, weapons, options)
+    # The file's own option keys (its entries name them), and its rules in its own order.
+    definition["options"] = [{"key": key, **row} for key, row in zip(data["keys"], definition["options"], strict=True)]
+    definition["special_rules"] = data["rule_slugs"]
+    return definition
+
+
+# A field of the unit form, by the place it has in a file's definition.
+FILE_PLACES = {
+    **{f"cost_{q}": f".cost.{q}" for q in QUALITIES},
+    **{f"per_model_{q}": f".per_model.{q}" for q in QUALITIES},
+    "grants_weapon": ".grants",
+    "replaces_weapon": ".replaces",
+    NON_FIELD_ERRORS: "",
+}
+
+
+def _refusals(form, weapons, options, sections: dict[str, list[str]]):
+    """Each message of the form, its rows and its whole-unit check, with its place in the file."""
+
+    def of(errors, prefix: str = ""):
+        for field, messages in errors.items():
+            where = FILE_PLACES.get(field, f".{field}")
+            for message in messages:
+                yield f"{prefix}{where}", message
+
+    yield from of(form.errors)
+    for name, formset in (("weapons", weapons), ("options", options)):
+        for message in formset.non_form_errors():
+            yield f".{name}", message
+        for i, row in enumerate(formset.forms):
+            yield from of(row.errors, f".{name}[{i}]")
+        for message in sections.get(name, ()):
+            yield f".{name}", message
+
+
+def _form_data(raw: object, place: str, edition, errors: list[str]) -> dict | None:
+    """A file's definition as the unit form's POST data, once its JSON shapes and types are right
+    (texts are texts, numbers whole numbers, lists lists); None, with the refusals, when not."""
     if not isinstance(raw, dict):
         errors.append(f"{place}: must be an object describing the unit.")
         return None
+    before = len(errors)
 
-    def text(key: str, top: int, *, required: bool = False) -> str:
-        value = raw.get(key, "")
+    def text(value: object, where: str) -> str:
         if value is None:
-            value = ""
-        if not isinstance(value, str) or len(value) > top or (required and not value.strip()):
-            errors.append(
-                f"{place}.{key}: must be {'a non-empty' if required else 'a'} text of at most {top} characters."
-            )
             return ""
-        return value.strip()
-
-    def choice(key: str, values: list[str], *, blank: bool = False) -> str:
-        value = raw.get(key) or ""
-        if not (value in values or (blank and value == "")):
-            errors.append(f"{place}.{key}: {json.dumps(value)} is not one of {', '.join(values)}.")
+        if not isinstance(value, str):
+            errors.append(f"{where}: must be a text, not {json.dumps(value)}.")
             return ""
         return value
 
-    def number(value: object, where: str, low: int, high: int, *, optional: bool = False) -> int | None:
-        if value is None and optional:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            errors.append(f"{where}: must be a whole number from {low} to {high}, not {json.dumps(value)}.")
-            return None
+    def number(value: object, where: str) -> int | str:
+        if value is None:
+            return ""
+        if not isinstance(value, int) or isinstance(value, bool):
+            errors.append(f"{where}: must be a whole number, not {json.dumps(value)}.")
+            return ""
         return value
 
-    def costs(key: str) -> dict[str, int]:
+    def rows(key: str, top: int, what: str) -> list:
+        value = raw.get(key) or []
+        if not isinstance(value, list) or len(value) > top:
+            errors.append(f"{place}.{key}: must be a list of at most {top} {what}.")
+            return []
+        return value
+
+    data: dict = {
+        key: text(raw.get(key), f"{place}.{key}")
+        for key in ("name", "unit_type", "slot", "officer_rank", "composition", "weapons_text")
+    }
+    for key in ("damage_value", "transport_capacity", "base_models", "max_models"):
+        data[key] = number(raw.get(key), f"{place}.{key}")
+    for key in ("cost", "per_model"):
         value = raw.get(key) or {}
         if not isinstance(value, dict) or not set(value) <= set(QUALITIES):
             errors.append(f"{place}.{key}: must map qualities ({', '.join(QUALITIES)}) to points.")
-            return {}
-        found = {q: number(c, f"{place}.{key}.{q}", 0, own_units.COST_MAX) for q, c in value.items()}
-        return {q: c for q, c in found.items() if c is not None}
+            continue
+        for quality, points in value.items():
+            data[f"{key}_{quality}"] = number(points, f"{place}.{key}.{quality}")
+    chart = {str(weapon.pk): weapon for weapon in Weapon.objects.filter(edition=edition)}
+    weapons = {weapon.slug: pk for pk, weapon in chart.items()}
+    rules = dict(SpecialRule.objects.filter(edition=edition).values_list("slug", "pk"))
 
-    weapons = {w.slug for w in Weapon.objects.filter(edition=edition)}
-    rules = {r.slug for r in SpecialRule.objects.filter(edition=edition)}
-    mounts = ["", *MOUNTS]
-    data = {
-        "name": text("name", 120, required=True),
-        "unit_type": choice("unit_type", list(UnitType.values)),
-        "slot": choice("slot", list(Slot.values)),
-        "officer_rank": choice("officer_rank", list(OfficerRank.values), blank=True),
-        "damage_value": number(raw.get("damage_value"), f"{place}.damage_value", 1, 15, optional=True),
-        "transport_capacity": number(
-            raw.get("transport_capacity"), f"{place}.transport_capacity", 1, own_units.MODELS_MAX, optional=True
-        ),
-        "base_models": number(raw.get("base_models"), f"{place}.base_models", 1, own_units.MODELS_MAX) or 1,
-        "max_models": number(raw.get("max_models"), f"{place}.max_models", 1, own_units.MODELS_MAX) or 1,
-        "cost": costs("cost"),
-        "per_model": costs("per_model"),
-        "composition": text("composition", 300),
-        "weapons_text": text("weapons_text", 300),
-        "weapons": [],
-        "options": [],
-        "special_rules": [],
-    }
-    raw_lines = raw.get("weapons") or []
-    if not isinstance(raw_lines, list) or len(raw_lines) > own_units.WEAPON_LINES_MAX:
-        errors.append(f"{place}.weapons: must be a list of at most {own_units.WEAPON_LINES_MAX} lines.")
-        raw_lines = []
-    for i, line in enumerate(raw_lines):
+    def weapon(value: object, where: str) -> str:
+        slug = text(value, where)
+        # An unknown slug is refused by the form as a weapon not on the chart (no id reads "?").
+        return weapons.get(slug, f"?{slug}") if slug else ""
+
+    lines = rows("weapons", own_units.WEAPON_LINES_MAX, "lines")
+    for i, line in enumerate(lines):
         where = f"{place}.weapons[{i}]"
-        if not isinstance(line, dict) or line.get("weapon") not in weapons:
+        if not isinstance(line, dict) or not line.get("weapon"):
             errors.append(f"{where}: must name a weapon of the {edition.slug} chart by its slug.")
             continue
-        mount, arc = line.get("mount") or "", line.get("arc") or ""
-        if mount not in mounts or arc not in ARCS:
-            errors.append(
-                f"{where}: mount must be one of {', '.join(MOUNTS)} (or empty), "
-                f"arc one of {', '.join(a for a in ARCS if a)}."
-            )
-            continue
-        count = number(line.get("count", 1), f"{where}.count", 1, own_units.MODELS_MAX)
-        data["weapons"].append({"weapon": line["weapon"], "count": count or 1, "mount": mount, "arc": arc})
-    raw_options = raw.get("options") or []
-    if not isinstance(raw_options, list) or len(raw_options) > own_units.OPTIONS_MAX:
-        errors.append(f"{place}.options: must be a list of at most {own_units.OPTIONS_MAX} options.")
-        raw_options = []
-    keys: set[str] = set()
-    for i, option in enumerate(raw_options):
+        data[f"w-{i}-weapon"] = weapon(line["weapon"], f"{where}.weapon")
+        data[f"w-{i}-count"] = number(line.get("count", 1), f"{where}.count")
+        data[f"w-{i}-mount"] = text(line.get("mount"), f"{where}.mount")
+        data[f"w-{i}-arc"] = text(line.get("arc"), f"{where}.arc")
+    keys: list[str] = []
+    found = rows("options", own_units.OPTIONS_MAX, "options")
+    for i, option in enumerate(found):
         where = f"{place}.options[{i}]"
         if not isinstance(option, dict):
             errors.append(f"{where}: must be an object.")
             continue
         key = option.get("key")
-        name = option.get("name")
         if not isinstance(key, str) or not KEY_PATTERN.match(key) or key in keys:
             errors.append(f"{where}.key: must be a slug (a-z, 0-9, -) used by no other option of the unit.")
-            continue
-        if not isinstance(name, str) or not name.strip() or len(name) > 160:
-            errors.append(f"{where}.name: must be a non-empty text of at most 160 characters.")
-            continue
-        keys.add(key)
-        grants, replaces = option.get("grants") or "", option.get("replaces") or ""
-        if grants not in weapons | {""} or replaces not in weapons | {""}:
-            errors.append(f"{where}: grants and replaces must be weapons of the {edition.slug} chart, or empty.")
-            continue
-        group = option.get("group") or ""
-        if not isinstance(group, str) or len(group) > 60:
-            errors.append(f"{where}.group: must be a text of at most 60 characters.")
-            continue
-        data["options"].append(
-            {
-                "key": key,
-                "name": name.strip(),
-                # Never below 0, as in the unit form: no option takes a list's points down.
-                "cost": number(option.get("cost", 0), f"{where}.cost", 0, own_units.COST_MAX) or 0,
-                "per_model": option.get("per_model") is True,
-                # Optional (files before it was carried have none): the whole unit or nobody.
-                "all_models": option.get("all_models") is True,
-                "max_count": number(
-                    option.get("max_count"), f"{where}.max_count", 1, own_units.MODELS_MAX, optional=True
-                ),
-                "group": group,
-                "adds_models": number(option.get("adds_models", 0), f"{where}.adds_models", 0, 10) or 0,
-                "grants": grants,
-                "replaces": replaces,
-            }
-        )
-    raw_rules = raw.get("special_rules") or []
-    if not isinstance(raw_rules, list) or len(raw_rules) > RULES_MAX or not set(map(str, raw_rules)) <= rules:
+        keys.append(key)
+        name = text(option.get("name"), f"{where}.name")
+        if not name.strip():
+            errors.append(f"{where}.name: {own_forms.OPTION_NEEDS_NAME}")
+        data[f"o-{i}-name"] = name
+        # A file before costs were required: an option without one is free, never below 0.
+        data[f"o-{i}-cost"] = number(option.get("cost", 0), f"{where}.cost")
+        data[f"o-{i}-max_count"] = number(option.get("max_count"), f"{where}.max_count")
+        data[f"o-{i}-adds_models"] = number(option.get("adds_models", 0), f"{where}.adds_models")
+        data[f"o-{i}-group"] = text(option.get("group"), f"{where}.group")
+        data[f"o-{i}-grants_weapon"] = weapon(option.get("grants"), f"{where}.grants")
+        data[f"o-{i}-replaces_weapon"] = weapon(option.get("replaces"), f"{where}.replaces")
+        # Optional (files before all_models was carried have none): true, or not taken.
+        for flag in ("per_model", "all_models"):
+            if option.get(flag) is True:
+                data[f"o-{i}-{flag}"] = "on"
+    slugs = rows("special_rules", RULES_MAX, "rule slugs")
+    if not all(isinstance(slug, str) for slug in slugs):
         errors.append(f"{place}.special_rules: must be a list of the {edition.slug} rules' slugs.")
-    else:
-        data["special_rules"] = [str(slug) for slug in raw_rules]
+        slugs = []
+    if own_units.OPEN_TOPPED in slugs and own_units.OPEN_TOPPED in rules:
+        data["open_topped"] = "on"
+    # An unknown slug is refused by the form as a rule not in the edition (no rule has the id 0).
+    data["special_rules"] = [rules.get(slug, 0) for slug in slugs if slug != own_units.OPEN_TOPPED or slug not in rules]
+    for prefix, count in (("w", len(lines)), ("o", len(found))):
+        data.update({f"{prefix}-TOTAL_FORMS": count, f"{prefix}-INITIAL_FORMS": 0})
     if len(errors) > before:
         return None
-    spec = own_units.OwnUnitSpec(
-        name=data["name"],
-        unit_type=data["unit_type"],
-        slot=data["slot"],
-        base_cost=data["cost"],
-        per_model_cost=data["per_model"],
-        base_models=data["base_models"],
-        max_models=data["max_models"],
-        officer_rank=data["officer_rank"],
-        damage_value=data["damage_value"],
-        transport_capacity=data["transport_capacity"],
-        open_topped=own_units.OPEN_TOPPED in data["special_rules"],
-        weapons=tuple(own_units.WeaponLine(w["weapon"], w["count"], w["mount"], w["arc"]) for w in data["weapons"]),
-        option_names=tuple(o["name"] for o in data["options"]),
-    )
-    for field_name, code in own_units.check(spec):
-        errors.append(f"{place}.{field_name}: {code.replace('_', ' ')}.")
-    return None if len(errors) > before else data
+    return {**data, "keys": keys, "rule_slugs": list(slugs), "chart": chart}
 
 
 class Draft:
@@ -489,33 +490,7 @@ class Draft:
         return getattr(self.unit, name)
 
     def to_rules(self):
-        from dataclasses import replace
-
-        unit = self.unit
-        return replace(
-            army_unit_spec(unit),
-            options=tuple(option.to_rules() for option in self._options),
-        )
-
-
-def army_unit_spec(unit: Unit):
-    """``Unit.to_rules`` without its options (an unsaved unit has none to read)."""
-    from rules.army import model as army_rules
-
-    return army_rules.UnitSpec(
-        key=str(unit.pk or unit.name),
-        name=unit.name,
-        unit_type=unit.unit_type,
-        slot=unit.slot,
-        base_cost=unit.base_cost(),
-        per_model_cost=unit.per_model_cost(),
-        base_models=unit.base_models,
-        max_models=unit.max_models,
-        officer_rank=unit.officer_rank or None,
-        options=(),
-        transport_capacity=unit.transport_capacity,
-        damage_value=unit.damage_value,
-    )
+        return self.unit.to_rules(key=self.unit.name, options=tuple(option.to_rules() for option in self._options))
 
 
 def same_or_new(owner, army: Army, data: dict) -> Unit:

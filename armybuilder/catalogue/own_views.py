@@ -151,50 +151,6 @@ def _weapon_pk(unit: Unit, slug: str) -> int | None:
     return Weapon.objects.filter(edition_id=unit.army.edition_id, slug=slug).values_list("pk", flat=True).first()
 
 
-def _form_data(form: own_forms.OwnUnitForm, weapons, options) -> dict:
-    data = form.cleaned_data
-    return {
-        "name": data["name"],
-        "unit_type": data["unit_type"],
-        "slot": data["slot"],
-        "officer_rank": data.get("officer_rank") or "",
-        "damage_value": data.get("damage_value"),
-        "transport_capacity": data.get("transport_capacity"),
-        "base_models": data["base_models"],
-        "max_models": data["max_models"],
-        "cost": form.costs("cost"),
-        "per_model": form.costs("per_model"),
-        "composition": data.get("composition") or "",
-        "weapons_text": data.get("weapons_text") or "",
-        "weapons": [
-            {
-                "weapon": row["weapon"].slug,
-                "count": row["count"],
-                "mount": row.get("mount") or "",
-                "arc": row.get("arc") or "",
-            }
-            for row in own_forms.weapon_rows(weapons)
-        ],
-        "options": [
-            {
-                "name": row["name"],
-                "cost": row["cost"],
-                "per_model": row["per_model"],
-                "all_models": row["all_models"],
-                "max_count": row.get("max_count"),
-                "group": row.get("group") or "",
-                "adds_models": row.get("adds_models") or 0,
-                "grants": row["grants_weapon"].slug if row.get("grants_weapon") else "",
-                "replaces": row["replaces_weapon"].slug if row.get("replaces_weapon") else "",
-            }
-            for row in own_forms.option_rows(options)
-        ],
-        "special_rules": [rule.slug for rule in data.get("special_rules", ())]
-        + ([OPEN_TOPPED] if data.get("open_topped") else []),
-        "army_only": data.get("scope") == "army",
-    }
-
-
 def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> HttpResponse:
     kwargs = {"edition": edition}
     sections: dict[str, list[str]] = {"weapons": [], "options": []}
@@ -202,17 +158,16 @@ def _unit_form(request: HttpRequest, edition: Edition, unit: Unit | None) -> Htt
     source = _copy_source(request, edition) if unit is None else None
     kind = own_kinds.find(edition, request.GET.get("kind", "")) if unit is None and source is None else None
     if request.method == "POST":
-        form = own_forms.OwnUnitForm(request.POST, **kwargs)
-        weapons = own_forms.WeaponLineFormSet(request.POST, prefix="w", form_kwargs=kwargs)
-        options = own_forms.OptionFormSet(request.POST, prefix="o", form_kwargs=kwargs)
-        if form.is_valid() & weapons.is_valid() & options.is_valid():
-            sections = own_forms.check_whole(form, weapons, options)
+        form, weapons, options = own_forms.bind(request.POST, edition)
+        checked = own_forms.validate(form, weapons, options)
+        if checked is not None:
+            sections = checked
             own_forms.refuse_duplicate_name(form, request.user, unit)
             if not form.errors and not any(sections.values()):
+                definition = own_forms.definition_of(form, weapons, options)
+                definition["army_only"] = form.cleaned_data.get("scope") == "army"
                 try:
-                    saved = own_units.write_unit(
-                        request.user, form.cleaned_data["army"], _form_data(form, weapons, options), unit
-                    )
+                    saved = own_units.write_unit(request.user, form.cleaned_data["army"], definition, unit)
                 except own_units.TooManyUnits as full:
                     form.add_error(None, str(full))
                 else:

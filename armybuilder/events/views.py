@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
-from armybuilder.events import escalation, jobs, marker, services, stage_views
+from armybuilder.events import escalation, jobs, services, stage_views
 from armybuilder.events import teams as team_services
 from armybuilder.events.access import can_follow, can_see_list, entrant_of, get_event, get_organised_event
 from armybuilder.events.forms import (
@@ -214,8 +214,6 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_event(slug)
     entrant = entrant_of(request, event)
     submission = Submission.objects.filter(entrant=entrant).first() if entrant else None
-    if submission is not None:
-        marker.remember(request, submission.army_list_id)  # a list sealed from another device
     problems = [display_problem(p) for p in submission.problems(event.rules())] if submission else []
     my_pairings = []
     if entrant is not None:
@@ -290,7 +288,6 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             Seal.objects.create(user=request.user)
             messages.success(request, _("Your list is sealed. Editing it now changes nothing until you submit again."))
-            marker.remember(request, form.cleaned_data["army_list"])
             return redirect("events-event", slug=event.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "events/submit.html", {"event": event, "form": form, "lists": lists}, status=status)

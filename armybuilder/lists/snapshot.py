@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, prefetch_related_objects
@@ -78,8 +78,7 @@ class OwnUnit:
         return self.row.name
 
     def to_rules(self) -> army_rules.UnitSpec:
-        spec = own_units.army_unit_spec(self.row)
-        return replace(spec, key=self.pk, options=tuple(option.to_rules() for option in self.options))
+        return self.row.to_rules(key=self.pk, options=tuple(option.to_rules() for option in self.options))
 
 
 @dataclass(frozen=True, eq=False)

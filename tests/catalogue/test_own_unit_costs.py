@@ -68,7 +68,9 @@ def test_a_file_with_an_option_below_zero_is_refused_at_its_place(alice_client, 
     data["own_units"][squad]["options"][0]["cost"] = -2000
     response = alice_client.post("/lists/import/", {"text": json.dumps(data)})
     page = response.content.decode()
-    assert f"own_units[{squad}].options[0].cost: must be a whole number from 0 to 2000, not -2000." in page
+    assert (
+        f"own_units[{squad}].options[0].cost: A cost cannot be below 0: type the cheaper price itself instead." in page
+    )
     assert ArmyList.objects.filter(owner=alice).count() == 1
 
 

@@ -285,7 +285,7 @@ def test_an_own_unit_is_never_taken_by_its_slug_alone(client, alice_client, alic
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"damage_value": None}, "own_units[0].damage_value: vehicle needs damage"),
+        ({"damage_value": None}, "own_units[0].damage_value: A vehicle needs its damage value."),
         (
             {"weapons": [{"weapon": "death-ray", "count": 1, "mount": "turret", "arc": "360"}]},
             "own_units[0].weapons[0]",
@@ -380,3 +380,70 @@ def test_a_unit_a_list_takes_still_cannot_be_deleted_on_its_own(alice_client, al
     for entry in army_list.entries.select_related("unit"):
         with pytest.raises(RestrictedError):
             entry.unit.delete()
+
+
+@pytest.mark.parametrize(
+    ("form_change", "file_change", "place", "message"),
+    [
+        # A field's range, from the field itself.
+        ({"damage_value": 20}, {"damage_value": 20}, "damage_value", "Ensure this value is less than or equal to 15."),
+        # A choice the edition does not offer.
+        (
+            {"w-0-weapon": "death-ray"},
+            {"weapons": [{"weapon": "death-ray"}]},
+            "weapons[0].weapon",
+            "That weapon is not on this edition&#x27;s chart.",
+        ),
+        # The coherence of the whole (``rules.army.own_units.check``).
+        ({"damage_value": None}, {"damage_value": None}, "damage_value", "A vehicle needs its damage value."),
+        # A cost below 0, with the unit form's own words.
+        (
+            {"cost_regular": -5},
+            {"cost": {"regular": -5}},
+            "cost.regular",
+            "A cost cannot be below 0: type the cheaper price itself instead.",
+        ),
+    ],
+)
+def test_a_bad_value_gets_the_same_message_from_the_form_and_from_a_file(
+    alice_client, alice, v3, form_change, file_change, place, message
+):
+    """One validation for both: the unit form shows the message next to its field, and a list file
+    carrying the same unit is refused with that message at the field's place in the file."""
+    data = {k: v for k, v in {**panzer_iv(v3), **form_change}.items() if v is not None}
+    form_page = alice_client.post("/units/new/v3/", data).content.decode()
+    assert message in form_page and 'class="errorlist' in form_page
+    army_list = three_unit_list(alice_client, alice, v3)
+    document = json.loads(alice_client.get(f"/lists/{army_list.pk}/export.json").content)
+    tank = next(i for i, unit in enumerate(document["own_units"]) if unit["name"] == "Panzer IV Ausf. H")
+    document["own_units"][tank].update(file_change)
+    import_page = alice_client.post("/lists/import/", {"text": json.dumps(document)}).content.decode()
+    assert f"own_units[{tank}].{place}: {message}" in import_page
+    assert ArmyList.objects.filter(owner=alice).count() == 1
+
+
+def test_a_files_definition_is_read_in_the_same_queries_for_one_row_or_many(alice, v3, django_assert_num_queries):
+    """The weapon chart is read once per definition, not once per weapon line or option."""
+    from armybuilder.catalogue.own_units import parse_definition
+
+    unit = {
+        "name": "Squad",
+        "unit_type": "infantry",
+        "slot": "infantry",
+        "base_models": 5,
+        "max_models": 10,
+        "cost": {"regular": 50},
+        "per_model": {"regular": 10},
+    }
+
+    def definition(rows: int) -> dict:
+        weapons = [{"weapon": "rifle", "count": 1} for _ in range(rows)]
+        options = [{"key": f"o-{i}", "name": f"Option {i}", "cost": 5, "grants": "smg"} for i in range(rows)]
+        return {**unit, "weapons": weapons, "options": options}
+
+    edition = v3.edition
+    for rows in (1, 12):
+        errors: list[str] = []
+        # The chart, the edition's rules, and whether it has an open-topped rule.
+        with django_assert_num_queries(3):
+            assert parse_definition(definition(rows), "own_units[0]", edition, errors) is not None, errors

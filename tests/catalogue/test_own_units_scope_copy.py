@@ -83,7 +83,7 @@ def test_an_imported_open_topped_squad_is_refused_with_its_place(alice_client, a
         "special_rules": ["open-topped"],
     }
     assert parse_definition(raw, "own_units[0]", v3.edition, errors) is None
-    assert errors == ["own_units[0].open_topped: open topped only vehicles."]
+    assert errors == ["own_units[0].open_topped: Only a vehicle can be open-topped."]
     errors.clear()
     tank = {**raw, "unit_type": "vehicle_armoured", "slot": "tank", "damage_value": 8, "max_models": 1}
     tank["base_models"] = 1

@@ -7,22 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.freshness import event_version
 from armybuilder.events.models import Adjustment, Entrant
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

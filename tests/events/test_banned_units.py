@@ -11,15 +11,10 @@ import pytest
 from django.test import Client
 
 from armybuilder.events.models import Event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_army, make_edition, make_unit, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _event_data(edition, army, banned: str) -> dict:

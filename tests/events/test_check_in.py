@@ -10,18 +10,12 @@ from django.test import Client
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Pairing
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("anna", "boris", "carla", "dmitri", "emil")
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

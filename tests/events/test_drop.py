@@ -6,21 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Pairing, Result
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from armybuilder.games.services import game_act
 from armybuilder.lists.models import ArmyList
 from rules.game.engine import Action
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_entry, make_unit, make_user
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,6 @@ def pairing():
     round_ = services.pair_next_round(event)
     services.publish_round(round_)
     return round_.pairings.select_related("round__event", "player_a__user", "player_b__user").get()
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_either_player_starts_the_one_game_with_both_sealed_lists(pairing):

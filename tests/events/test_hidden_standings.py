@@ -6,23 +6,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.models import Event
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
 HIDDEN = "The organiser is keeping the standings hidden until the prize-giving."
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

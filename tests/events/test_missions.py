@@ -8,11 +8,11 @@ import json
 import random
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services, views
 from armybuilder.events.models import Event, Result, Round
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +20,6 @@ pytestmark = pytest.mark.django_db
 MISSIONS = "Key Positions / Long edges / Meeting engagement\nEnvelopment / Short edges / Prepared positions\n"
 FIRST = "Key Positions / Long edges / Meeting engagement"
 SECOND = "Envelopment / Short edges / Prepared positions"
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -9,23 +9,16 @@ import io
 import re
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Result
 from armybuilder.games.services import game_act
 from rules.game.engine import Action
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _event(tiebreaks: str, names=("anna", "boris", "carla", "dmitri"), units: int = 1):

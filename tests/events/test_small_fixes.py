@@ -4,20 +4,14 @@ names; "Table 1: A v B" is French in French."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Result
 from tests.events.factories import make_entrant, make_event, make_player_list
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_army, make_edition, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_list_picker_offers_only_lists_of_the_events_edition():

@@ -5,21 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Event, Outcome, Pairing, Result, Submission
 from tests.events.factories import make_entrant, make_event, make_player_list
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_army, make_edition, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def test_create_join_submit_approve_pair_result_standings():
@@ -347,21 +340,29 @@ def test_a_list_submitted_to_no_event_makes_the_builder_fetch_nothing():
     # Another list of the same player, submitted nowhere, still fetches nothing.
     other = make_player_list(user)
     assert "/events/for-list/" not in client.get(f"/lists/{other.pk}/").content.decode()
-    # Signed in on another device: the session learns the submitted lists at log-in.
+    # Signed in on another device: the list is submitted there too.
     assert marker in _client(user).get(f"/lists/{army_list.pk}/").content.decode()
 
 
-def test_a_list_sealed_on_another_device_shows_once_the_event_page_is_opened():
+def test_a_list_sealed_on_another_device_shows_in_a_session_already_open():
+    """The builder asks the database, not the session: a list sealed from a phone shows on the
+    desktop signed in before, without opening the event's page there."""
     event = make_event()
     user = make_user("two-phones")
-    army_list = make_player_list(user)
+    army_list = make_player_list(user, points_limit=60)  # one 50-point squad: a second is too many
     phone, desktop = _client(user), _client(user)
     marker = f'hx-get="/events/for-list/{army_list.pk}/"'
     assert marker not in desktop.get(f"/lists/{army_list.pk}/").content.decode()
     phone.post(f"/events/{event.slug}/join/")
     phone.post(f"/events/{event.slug}/submit/", {"army_list": army_list.pk})
-    desktop.get(f"/events/{event.slug}/")
-    assert marker in desktop.get(f"/lists/{army_list.pk}/").content.decode()
+    page = desktop.get(f"/lists/{army_list.pk}/").content.decode()
+    assert marker in page
+    fragment = desktop.get(f"/events/for-list/{army_list.pk}/").content.decode()
+    assert f"Legal for {event.name}." in fragment
+    # The panel the builder sends again after a change (a second squad, too many points) carries it too.
+    entry = army_list.entries.get()
+    panel = desktop.post(f"/lists/{army_list.pk}/entries/{entry.pk}/duplicate/", headers={"HX-Request": "true"})
+    assert 'id="problems"' in panel.content.decode() and marker in panel.content.decode()
 
 
 def test_the_standings_table_refreshes_itself(cast):

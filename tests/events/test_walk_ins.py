@@ -19,16 +19,10 @@ from armybuilder.leagues.models import Season
 from armybuilder.lists.exchange import export_json
 from armybuilder.lists.models import ArmyList
 from tests.events.factories import make_entrant, make_event, make_player_list
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_army, make_edition, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _list_json(units: int = 2, **kwargs) -> str:

@@ -9,26 +9,19 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from armybuilder.leagues import views
 from armybuilder.leagues.models import LeagueGame, RatingStep, Season
 from tests.leagues.test_views import _played_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_edition, make_user
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate()
 LAST_WEEK = TODAY - datetime.timedelta(days=7)
-
-
-def _client(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -6,21 +6,14 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.test import Client
 
 from armybuilder.leagues import views
 from armybuilder.leagues.models import Season
 from tests.events.factories import make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_edition, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

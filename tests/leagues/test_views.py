@@ -8,12 +8,12 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.events.models import Pairing, Result, Round
 from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
 from tests.events.factories import make_entrant, make_event
+from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_edition, make_user
 
 pytestmark = pytest.mark.django_db
@@ -40,13 +40,6 @@ def season():
     s = Season.objects.create(organiser=organiser, name="Club league 2026", edition=make_edition("v3"), best=1)
     s.events.set([e1, e2])
     return s
-
-
-def _client(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def test_an_unpublished_season_is_the_organisers_only(season):

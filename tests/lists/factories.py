@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.lists.models import ArmyList, Entry, Platoon
@@ -165,3 +166,11 @@ def make_deep_catalogue(army: Army) -> dict[str, Unit]:
     make_option(gun, slug="spotter", name="Spotter", position=2, cost_inexperienced=10, cost_regular=10,
                 cost_veteran=10)  # fmt: skip
     return {"guards": guards, "panzer": panzer, "gun": gun}
+
+
+def client_for(user=None) -> Client:
+    """A test client signed in as ``user`` (a visitor when None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client

@@ -834,3 +834,18 @@ def test_each_add_button_carries_the_points_and_dice_the_server_then_gives_the_u
         after = list_summary(ArmyList.objects.for_builder(details=False).get(pk=world.army_list.pk))
         assert int(points) == after.entry_points[str(added.pk)] == after.points - before.points, pk
         assert int(dice) == after.order_dice - before.order_dice == 1
+
+
+@pytest.mark.django_db
+def test_the_add_button_of_a_unit_that_brings_no_order_die_says_none(alice_client, world):
+    """Imported data lists some attachments at 0 dice: the button's figure is the one the list then
+    counts (the catalogue prices a unit through ``Unit.to_rules``, as the summary does), not one."""
+    unit = make_unit(world.army_list.army, name="Forward observer", order_dice=0)
+    url = f"/lists/{world.army_list.pk}/"
+    page = alice_client.get(url).content.decode()
+    dice = re.search(rf'id="add-unit-{unit.pk}"[^>]*data-dice="(\d+)"', page).group(1)
+    before = list_summary(ArmyList.objects.for_builder(details=False).get(pk=world.army_list.pk))
+    response = alice_client.post(f"{url}entries/add/", {"unit": unit.pk, "platoon": world.platoon.pk}, headers=HX)
+    assert response.status_code == 200
+    after = list_summary(ArmyList.objects.for_builder(details=False).get(pk=world.army_list.pk))
+    assert int(dice) == after.order_dice - before.order_dice == 0

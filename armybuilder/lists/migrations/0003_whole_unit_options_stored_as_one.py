@@ -1,4 +1,4 @@
-"""Saved lists meet issue 21's catalogue: a whole-unit option taken is stored as 1.
+"""Saved lists meet the catalogue of whole-unit options: a whole-unit option taken is stored as 1.
 
 Lists saved before an option became whole-unit (anti-tank grenades for the whole squad) kept a
 count of men; the rules read any count as "taken", but the list format ``muster-list/2`` and
