@@ -18,6 +18,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from armybuilder.events.errors import EventError, OverStagePoints
 from armybuilder.events.models import (
     Adjustment,
     Entrant,
@@ -31,6 +32,7 @@ from armybuilder.events.models import (
     StageSubmission,
     Submission,
 )
+from armybuilder.events.teams import pair_next_team_round
 from armybuilder.lists.exchange import ListImportError, export_data, export_parsed, parse_list
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.snapshot import read_sealed
@@ -47,22 +49,6 @@ logger = logging.getLogger(__name__)
 
 # The largest points a sealed list can store (``Submission.points``, a positive integer column).
 POINTS_STORABLE_MAX = 2_147_483_647
-
-
-class EventError(Exception):
-    """An action the event's state does not allow now; the message says why (translated by the view)."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-class OverStagePoints(EventError):
-    """A list with more points than its escalation stage allows: the figures go into the refusal's words."""
-
-    def __init__(self, points: int, stage: Stage) -> None:
-        super().__init__("stage-over-points")
-        self.points, self.stage = points, stage
 
 
 # -- Sealing a list ---------------------------------------------------------------------------
@@ -579,8 +565,6 @@ def pair_next_round(event: Event) -> Round:
     A team event pairs its teams instead (``teams.pair_next_team_round``).
     """
     if event.is_team_event:
-        from armybuilder.events.teams import pair_next_team_round
-
         return pair_next_team_round(event)
     Event.objects.select_for_update().filter(pk=event.pk).first()  # one pairing at a time per event
     rounds = rounds_with_pairings(event)

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, Q
 
+from armybuilder.events.errors import EventError
 from armybuilder.events.models import TEAM_NAME_MAX, Entrant, Event, Pairing, Round, Submission, Team, TeamMatch
-from armybuilder.events.services import EventError
 from rules.events.pairing import PairingImpossible
 from rules.leagues import teams as team_rules
 
