@@ -3,7 +3,8 @@
 The files reproduce shapes of ``Jelle-Kuipers/Bolt-Action-Third-Edition-NRData`` ("Armies of the
 soviet union.cat"): a squad whose men's group of at most 10 holds nested groups of more men (the
 NKVD Squad), and an LMG team typed as a unit inside a squad typed as a model, its men priced by
-the squad's quality choice.
+the squad's quality choice; and a gun whose crew of 5 may add a spotter from a group of upgrades
+of at most 2 (Heavy Artillery: 6 men at most, not 7).
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def test_a_groups_cap_bounds_the_men_of_the_groups_inside_it(catalogue):
     assert (squad.base_models, squad.max_models) == (5, 11)
 
 
+def test_a_spotter_among_a_guns_upgrades_is_one_man_added_not_a_step_in_its_size(catalogue):
+    # Five crewmen; the "Upgrades" group (at most 2) holds a spotter and an integrated tractor.
+    gun = only_unit(catalogue, "Heavy Artillery")
+    assert (gun.base_models, gun.max_models, gun.per_model_cost) == (5, 5, {})
+    spotter = next(o for o in gun.options if o.name == "Spotter")
+    assert (spotter.adds_models, spotter.max_count, spotter.cost) == (1, 1, {"inexperienced": 10, "regular": 10})
+    tractor = next(o for o in gun.options if o.name.startswith("May take an integrated tractor"))
+    assert (tractor.adds_models, tractor.cost) == (0, {"inexperienced": 10, "regular": 10})
+    # At most six men: the crew and the spotter.
+    assert gun.max_models + sum(o.adds_models * (o.max_count or 1) for o in gun.options) == 6
+
+
 def test_a_team_priced_by_its_squads_quality_is_offered_at_each_quality_the_squad_offers(catalogue):
     team = only_unit(catalogue, "Light Machine Gun Team")
     # Loader and gunner at 14 (Regular) or 17 (Veteran) each, plus the LMG's 15.
@@ -64,3 +77,6 @@ def test_the_imported_squad_and_team_keep_those_sizes_and_prices():
     assert (squad.base_models, squad.max_models) == (5, 11)
     assert team.qualities() == ["regular", "veteran"]
     assert (team.cost_regular, team.cost_veteran, team.cost_inexperienced) == (43, 49, None)
+    gun = Unit.objects.get(name="Heavy Artillery")
+    assert (gun.base_models, gun.max_models) == (5, 5)
+    assert [(o.name, o.adds_models, o.max_count) for o in gun.options.filter(adds_models__gt=0)] == [("Spotter", 1, 1)]
