@@ -28,6 +28,8 @@ _MAN_NAME_RE = re.compile(
 )
 # Groups of choices rather than of men, whatever else their name says ("Squad Options").
 _CHOICES_GROUP_RE = re.compile(r"\b(options?|upgrades?|equipment|weapons?)\b", re.IGNORECASE)
+
+
 def _choices_group(group: _Node) -> bool:
     return bool(_CHOICES_GROUP_RE.search(group.name)) and not _MEN_GROUP_RE.search(group.name)
 
