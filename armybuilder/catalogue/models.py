@@ -19,6 +19,7 @@ from armybuilder.localised import shown, shown_typed, shown_weapons
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
+from rules.combat.context import SOFT_SKIN_DV
 
 
 class Quality(models.TextChoices):
@@ -35,6 +36,9 @@ class UnitType(models.TextChoices):
     VEHICLE_SOFT = "vehicle_soft", _("Soft-skin vehicle")
     VEHICLE_ARMOURED = "vehicle_armoured", _("Armoured vehicle")
     TRANSPORT = "transport", _("Transport")
+
+
+VEHICLE_UNIT_TYPES = frozenset({UnitType.VEHICLE_SOFT, UnitType.VEHICLE_ARMOURED, UnitType.TRANSPORT})
 
 
 class Slot(models.TextChoices):
@@ -338,6 +342,18 @@ class Unit(Stamped):
         if self.owner_id is not None:
             return shown_typed(self.weapons_text, self.weapons_text_fr)
         return shown_weapons(self.weapons_text, self.weapons_text_fr)
+
+    @property
+    def vehicle_damage_value(self) -> int | None:
+        """A vehicle's damage value: the data's, else a soft-skin's or a transport's by the rules
+        (6+); None for men, guns and an armoured vehicle the data gives none."""
+        if self.unit_type not in VEHICLE_UNIT_TYPES:
+            return None
+        if self.damage_value:
+            return self.damage_value
+        if self.unit_type in (UnitType.VEHICLE_SOFT, UnitType.TRANSPORT):
+            return SOFT_SKIN_DV
+        return None
 
     def base_cost(self) -> dict[str, int]:
         costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}

@@ -112,6 +112,13 @@ class Row:
         }
 
     @cached_property
+    def damage_value(self) -> str:
+        """A vehicle's damage value as the row and the editor say it ("Damage value 9+"); empty
+        for men and guns, whose quality says it."""
+        value = self.unit.vehicle_damage_value
+        return _("Damage value %(value)s+") % {"value": value} if value else ""
+
+    @cached_property
     def chips(self) -> list[str]:
         """The options taken, in the unit's order, as short labels ("2× Submachine gun")."""
         taken = self.entry.options or {}
@@ -130,6 +137,8 @@ class Row:
         facts = [self.labels.unit_type.get(unit.unit_type, unit.unit_type)]
         if unit.officer_rank:
             facts.append(self.labels.rank.get(unit.officer_rank, unit.officer_rank))
+        if self.damage_value:
+            facts.append(self.damage_value)
         if unit.display_weapons:
             facts.append(unit.display_weapons)
         return " · ".join(facts)

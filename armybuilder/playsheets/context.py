@@ -30,7 +30,7 @@ from armybuilder.resolver.national import card_line as national_card_line
 from armybuilder.resolver.national import card_rules as national_unit_rules
 from rules.army.model import ListSummary, OfficerEffect
 from rules.combat.config import config_for
-from rules.combat.context import BASE_MORALE, DAMAGE_VALUE, SOFT_SKIN_DV
+from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
 from rules.errors import RulesError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -423,11 +423,9 @@ def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
 
 
 def _damage_value(entry: Entry) -> str:
-    unit = entry.unit
-    if unit.damage_value:
-        return f"{unit.damage_value}+"
-    if unit.unit_type == "vehicle_soft" or unit.unit_type == "transport":
-        return f"{SOFT_SKIN_DV}+"
+    vehicle = entry.unit.vehicle_damage_value
+    if vehicle:
+        return f"{vehicle}+"
     return f"{DAMAGE_VALUE.get(entry.quality, DAMAGE_VALUE['regular'])}+"
 
 
