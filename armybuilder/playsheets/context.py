@@ -410,11 +410,15 @@ _INFANTRY_ONLY_RULES = frozenset({"team", "fixed"})
 
 
 def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
-    """A weapon on its mount: "Medium machine gun (MMG) (2 ×, hull, front)", without Team or Fixed."""
+    """A weapon on its mount: "Medium machine gun (MMG) (2 ×, hull, front)", without Team or Fixed.
+
+    Men's weapons say how many men carry each ("4× Rifle", "3× Submachine gun"), as ``armament``
+    counts them from the unit's men and its options taken; one man's or one team's says none.
+    """
     base = weapon_line(weapon)
+    count = max(int(line.get("count") or 1), 1)
     if not line.get("mount"):
-        return base
-    count = int(line.get("count") or 1)
+        return replace(base, name=f"{count}× {base.name}") if count > 1 else base
     language = get_language() or "en"
     where = mount_label(line, french=language.startswith("fr"), language=language)
     label = f"{count} × {where}" if count > 1 else where
