@@ -441,6 +441,11 @@ class Option(Stamped):
     )
     # A team inside the unit (an LMG team in a squad) or an added soldier: models added per one taken.
     adds_models = models.PositiveSmallIntegerField(default=0, help_text="Models each one taken adds to the unit.")
+    # The data counts the team's men within the unit's largest size (an NKVD squad of at most 11,
+    # its LMG team's two men included), rather than on top of it.
+    within_size = models.BooleanField(
+        default=False, help_text="The models it adds count within the unit's maximum size."
+    )
     free_unit = models.BooleanField(default=False, help_text="Taking it makes the whole unit cost 0.")
     free_per_list = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Free units through this option allowed per list (empty: no limit)."
@@ -493,6 +498,7 @@ class Option(Stamped):
             all_models=self.all_models,
             excludes=tuple(self.excludes or ()),
             adds_models=self.adds_models,
+            within_size=self.within_size,
             free_unit=self.free_unit,
             free_per_list=self.free_per_list,
         )

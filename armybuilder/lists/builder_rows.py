@@ -157,7 +157,17 @@ class Row:
 
     @property
     def can_more(self) -> bool:
-        return self.models < self.unit.max_models
+        return self.models + self.men_within_size < self.unit.max_models
+
+    @cached_property
+    def men_within_size(self) -> int:
+        """The men of the teams taken whose places the data counts within the unit's size."""
+        taken = self.entry.options or {}
+        return sum(
+            count * option.adds_models
+            for option in self.unit.options.all()
+            if option.within_size and isinstance(count := taken.get(option.slug), int) and count > 0
+        )
 
     @cached_property
     def models_hint(self) -> str:

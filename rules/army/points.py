@@ -210,6 +210,18 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
             code="option-group-max",
             params={"name": name, "group": group.label, "limit": limit, "count": count},
         )
+    # A team whose men the data counts within the unit's size takes the places of as many men.
+    within = sum(
+        int(count) * option.adds_models
+        for option in unit.options
+        if option.within_size and isinstance(count := chosen.get(option.key), int) and count > 0
+    )
+    if within and models + within > unit.max_models:
+        raise RulesError(
+            f"{name} has {models + within} models with its teams; it may have at most {unit.max_models}.",
+            code="models-with-teams",
+            params={"name": name, "models": models + within, "maximum": unit.max_models},
+        )
     for option, other in option_conflicts(unit.options, chosen):
         raise RulesError(
             f"{name}: {option.name} cannot be taken with {other.name}.",

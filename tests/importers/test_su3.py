@@ -17,6 +17,8 @@ from armybuilder.catalogue.models import Unit
 from armybuilder.importers.writer import import_files
 from armydata.battlescribe import parse_battlescribe
 from armydata.model import ImportedCatalogue
+from rules.army.points import options_cost
+from rules.errors import RulesError
 from tests.importers.helpers import only_unit
 from tests.importers.test_writer import make_chart
 
@@ -50,6 +52,16 @@ def test_a_spotter_among_a_guns_upgrades_is_one_man_added_not_a_step_in_its_size
     assert gun.max_models + sum(o.adds_models * (o.max_count or 1) for o in gun.options) == 6
 
 
+def test_a_team_inside_the_capped_group_of_men_takes_places_within_the_squads_size(catalogue):
+    # The LMG team sits in a group nested in "NKVD Troops" (at most 10): 11 men with it, not 13.
+    squad = only_unit(catalogue, "NKVD Squad")
+    team = next(o for o in squad.options if o.name == "Light Machine Gun Team")
+    assert (team.adds_models, team.within_size) == (2, True)
+    # The spotter sits among the gun's upgrades, not its crew: one man on top of the five.
+    spotter = next(o for o in only_unit(catalogue, "Heavy Artillery").options if o.name == "Spotter")
+    assert (spotter.adds_models, spotter.within_size) == (1, False)
+
+
 def test_a_team_priced_by_its_squads_quality_is_offered_at_each_quality_the_squad_offers(catalogue):
     team = only_unit(catalogue, "Light Machine Gun Team")
     # Loader and gunner at 14 (Regular) or 17 (Veteran) each, plus the LMG's 15.
@@ -80,3 +92,43 @@ def test_the_imported_squad_and_team_keep_those_sizes_and_prices():
     gun = Unit.objects.get(name="Heavy Artillery")
     assert (gun.base_models, gun.max_models) == (5, 5)
     assert [(o.name, o.adds_models, o.max_count) for o in gun.options.filter(adds_models__gt=0)] == [("Spotter", 1, 1)]
+    assert squad.options.get(name="Light Machine Gun Team").within_size
+
+
+@pytest.mark.django_db
+def test_the_squad_with_its_team_is_refused_past_the_datas_11_men():
+    make_chart("v3")
+    import_files(read_su3())
+    squad = Unit.objects.get(name="NKVD Squad")
+    spec = squad.to_rules()
+    team = squad.options.get(name="Light Machine Gun Team").slug
+    # 9 men and the team's 2: 11, the data's cap. 10 and the team: 12, refused.
+    assert options_cost(spec, "regular", 9, {team: 1}) >= 0
+    with pytest.raises(RulesError) as refused:
+        options_cost(spec, "regular", 10, {team: 1})
+    assert refused.value.code == "models-with-teams"
+    assert str(refused.value) == "NKVD Squad has 12 models with its teams; it may have at most 11."
+    # Without the team the squad still reaches 11 men of its own.
+    assert options_cost(spec, "regular", 11, {}) == 0
+
+
+@pytest.mark.django_db
+def test_the_builder_offers_no_more_men_once_the_team_fills_the_squad(client):
+    from tests.lists.factories import make_entry, make_list, make_user
+
+    make_chart("v3")
+    import_files(read_su3())
+    squad = Unit.objects.get(name="NKVD Squad")
+    team = squad.options.get(name="Light Machine Gun Team").slug
+    alice = make_user("alice")
+    army_list = make_list(alice, squad.army, name="Chekists")
+    entry = make_entry(army_list, squad, models_count=9, options={team: 1})
+    client.force_login(alice)
+    html = client.get(f"/lists/{army_list.pk}/entries/{entry.pk}/", headers={"HX-Request": "true"}).content.decode()
+    more = next(line for line in html.splitlines() if f'id="entry-{entry.pk}-more"' in line)
+    assert " disabled" in more
+    entry.options = {}
+    entry.save()
+    html = client.get(f"/lists/{army_list.pk}/entries/{entry.pk}/", headers={"HX-Request": "true"}).content.decode()
+    more = next(line for line in html.splitlines() if f'id="entry-{entry.pk}-more"' in line)
+    assert " disabled" not in more
