@@ -78,7 +78,7 @@ from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference import search
 from armydata.french import french_parts
-from rules.army.model import EntrySpec, ListSummary
+from rules.army.model import EntrySpec, ListSummary, UnitSpec
 from rules.army.order_dice import entry_order_dice
 from rules.army.points import entry_points
 from rules.combat.national import check_choice
@@ -323,7 +323,22 @@ def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, 
     then leaves the figures to the server's answer.
     """
     quality = services.default_quality(unit)
-    spec = EntrySpec(key="", name=unit.name, unit=unit.to_rules(options=()), quality=quality, models=unit.base_models)
+    spec = EntrySpec(
+        key="",
+        name=unit.name,
+        unit=UnitSpec(
+            key=str(unit.pk),
+            name=unit.name,
+            unit_type=unit.unit_type,
+            slot=unit.slot,
+            base_cost=unit.base_cost(),
+            per_model_cost=unit.per_model_cost(),
+            base_models=unit.base_models,
+            max_models=unit.max_models,
+        ),
+        quality=quality,
+        models=unit.base_models,
+    )
     try:
         points = entry_points(spec)
     except RulesError:
