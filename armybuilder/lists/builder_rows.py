@@ -197,7 +197,7 @@ class Row:
         """What builder.js needs to price a men, quality or option change at once (the server's
         answer still decides): ``base,max|cost per quality|cost per extra man per quality|options``,
         each option ``slug:cost per quality:flags:men it adds`` (flags: ``a`` whole unit, ``f``
-        makes the unit free), qualities in ``QUALITIES`` order, an empty cost not offered.
+        makes the unit free, ``w`` its men count within the unit's largest size), qualities in ``QUALITIES`` order, an empty cost not offered.
 
         Slugs and numbers only: no quotes to escape, a few dozen bytes a unit.
         """
@@ -206,7 +206,11 @@ class Row:
             return ",".join(str(values[q]) if q in values else "" for q in army_rules.QUALITIES)
 
         def flags(option) -> str:
-            return ("a" if option.all_models else "") + ("f" if option.free_unit else "")
+            return (
+                ("a" if option.all_models else "")
+                + ("f" if option.free_unit else "")
+                + ("w" if option.within_size and option.adds_models else "")
+            )
 
         unit = self.unit
         options = [f"{o.slug}:{costs(o.cost())}:{flags(o)}:{o.adds_models or ''}" for o in unit.options.all()]
