@@ -23,6 +23,7 @@ from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from rules.army import model as army_rules
 from rules.army.model import ListSummary
+from rules.army.points import men_within_size
 
 
 def builder_url(army_list: ArmyList) -> str:
@@ -162,12 +163,7 @@ class Row:
     @cached_property
     def men_within_size(self) -> int:
         """The men of the teams taken whose places the data counts within the unit's size."""
-        taken = self.entry.options or {}
-        return sum(
-            count * option.adds_models
-            for option in self.unit.options.all()
-            if option.within_size and isinstance(count := taken.get(option.slug), int) and count > 0
-        )
+        return men_within_size([option.to_rules() for option in self.unit.options.all()], self.entry.options or {})
 
     @cached_property
     def models_hint(self) -> str:
@@ -197,7 +193,8 @@ class Row:
         """What builder.js needs to price a men, quality or option change at once (the server's
         answer still decides): ``base,max|cost per quality|cost per extra man per quality|options``,
         each option ``slug:cost per quality:flags:men it adds`` (flags: ``a`` whole unit, ``f``
-        makes the unit free, ``w`` its men count within the unit's largest size), qualities in ``QUALITIES`` order, an empty cost not offered.
+        makes the unit free, ``w`` its men count within the unit's largest size), qualities in
+        ``QUALITIES`` order, an empty cost not offered.
 
         Slugs and numbers only: no quotes to escape, a few dozen bytes a unit.
         """
