@@ -58,6 +58,9 @@ class ImportedOption:
     # adds (France's pistol-only soldier): each one taken adds this many models, which count as
     # the unit's models everywhere (order dice, half strength, casualties, cards).
     adds_models: int = 0
+    # The men it adds take places within the unit's largest size (``max_models``) rather than
+    # come on top: a team the data puts inside the capped group of the squad's men.
+    within_size: bool = False
     # The option makes the whole unit cost nothing (a national rule's free unit); at most
     # ``free_per_list`` units of the list may be free through this option (None: no limit).
     free_unit: bool = False
@@ -108,7 +111,8 @@ class ImportedUnit:
 
     ``base_cost[q]`` buys ``base_models`` models; each further model up to ``max_models``
     costs ``per_model_cost[q]``. ``max_models`` is None when the source sets no upper bound.
-    Models that options add (``ImportedOption.adds_models``) are not counted in ``max_models``.
+    Models that options add (``ImportedOption.adds_models``) are not counted in ``max_models``,
+    but for an option ``within_size``, whose men take places within it.
     A quality the unit is offered at only through a required choice (a tank whose variant
     carries the prices) has a ``base_cost`` of 0 there and the prices on the options, each
     option's ``cost`` holding only the qualities that variant is offered at.

@@ -19,6 +19,7 @@ from armybuilder.localised import shown, shown_typed, shown_weapons
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
+from rules.combat.context import SOFT_SKIN_DV
 
 
 class Quality(models.TextChoices):
@@ -35,6 +36,9 @@ class UnitType(models.TextChoices):
     VEHICLE_SOFT = "vehicle_soft", _("Soft-skin vehicle")
     VEHICLE_ARMOURED = "vehicle_armoured", _("Armoured vehicle")
     TRANSPORT = "transport", _("Transport")
+
+
+VEHICLE_UNIT_TYPES = frozenset({UnitType.VEHICLE_SOFT, UnitType.VEHICLE_ARMOURED, UnitType.TRANSPORT})
 
 
 class Slot(models.TextChoices):
@@ -339,6 +343,18 @@ class Unit(Stamped):
             return shown_typed(self.weapons_text, self.weapons_text_fr)
         return shown_weapons(self.weapons_text, self.weapons_text_fr)
 
+    @property
+    def vehicle_damage_value(self) -> int | None:
+        """A vehicle's damage value: the data's, else a soft-skin's or a transport's by the rules
+        (6+); None for men, guns and an armoured vehicle the data gives none."""
+        if self.unit_type not in VEHICLE_UNIT_TYPES:
+            return None
+        if self.damage_value:
+            return self.damage_value
+        if self.unit_type in (UnitType.VEHICLE_SOFT, UnitType.TRANSPORT):
+            return SOFT_SKIN_DV
+        return None
+
     def base_cost(self) -> dict[str, int]:
         costs = {q: getattr(self, f"cost_{q}") for q in army_rules.QUALITIES}
         return {q: c for q, c in costs.items() if c is not None}
@@ -433,6 +449,11 @@ class Option(Stamped):
     )
     # A team inside the unit (an LMG team in a squad) or an added soldier: models added per one taken.
     adds_models = models.PositiveSmallIntegerField(default=0, help_text="Models each one taken adds to the unit.")
+    # The data counts the team's men within the unit's largest size (an NKVD squad of at most 11,
+    # its LMG team's two men included), rather than on top of it.
+    within_size = models.BooleanField(
+        default=False, help_text="The models it adds count within the unit's maximum size."
+    )
     free_unit = models.BooleanField(default=False, help_text="Taking it makes the whole unit cost 0.")
     free_per_list = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Free units through this option allowed per list (empty: no limit)."
@@ -485,6 +506,7 @@ class Option(Stamped):
             all_models=self.all_models,
             excludes=tuple(self.excludes or ()),
             adds_models=self.adds_models,
+            within_size=self.within_size,
             free_unit=self.free_unit,
             free_per_list=self.free_per_list,
         )

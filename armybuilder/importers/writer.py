@@ -744,6 +744,7 @@ class _CatalogueWriter:
             "max_count": option.per_man_limit if option.per_model else option.max_count,
             "group": _fit(_clean(option.group), 60),
             "adds_models": max(option.adds_models, 0),
+            "within_size": bool(option.within_size and option.adds_models),
             "free_unit": option.free_unit,
             "free_per_list": option.free_per_list if option.free_per_list is None else max(option.free_per_list, 0),
             "grants_weapon_id": grants.pk if grants else None,

@@ -21,7 +21,7 @@ from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.lists.models import ArmyList, Entry, PlatoonKind
 from rules.army.force_org import edition_rules
 from rules.army.model import OptionGroupSpec
-from rules.army.points import group_limit, group_over_maximum, option_conflicts, option_limit
+from rules.army.points import group_limit, group_over_maximum, men_within_size, option_conflicts, option_limit
 from rules.combat.national import free_unit_rule
 from rules.errors import ForceOrgError
 
@@ -138,7 +138,9 @@ class ModelsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.entry = entry
         self.low = entry.unit.base_models
-        self.high = entry.unit.max_models
+        # A team whose men the data counts within the unit's size leaves as many fewer places.
+        options = [option.to_rules() for option in entry.unit.options.all()]
+        self.high = entry.unit.max_models - men_within_size(options, entry.options or {})
 
     def clean(self) -> dict:
         data = super().clean()
@@ -440,6 +442,16 @@ class OptionsForm(forms.Form):
         # An option that excludes another ("if no Panzerfaust taken"): the same check as the points'.
         options = {c.option.slug: c.option for block in self.blocks for c in block.choices}
         specs = [option.to_rules() for option in options.values()]
+        # A team whose men the data counts within the unit's size, taken by a unit already full.
+        total = self.entry.models_count + men_within_size(specs, chosen)
+        if total > unit.max_models:
+            fields = {c.option.slug: c.field_name for block in self.blocks for c in block.choices}
+            within = next((s.key for s in specs if s.within_size and chosen.get(s.key)), "")
+            self._place(
+                fields.get(within, ""),
+                gettext("%(name)s has %(models)s models with its teams; it may have at most %(maximum)s.")
+                % {"name": self.entry.display_name, "models": total, "maximum": unit.max_models},
+            )
         for option, other in option_conflicts(specs, chosen):
             self._place(
                 "",

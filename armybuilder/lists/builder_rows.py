@@ -23,6 +23,7 @@ from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
 from rules.army import model as army_rules
 from rules.army.model import ListSummary
+from rules.army.points import men_within_size
 
 
 def builder_url(army_list: ArmyList) -> str:
@@ -112,6 +113,13 @@ class Row:
         }
 
     @cached_property
+    def damage_value(self) -> str:
+        """A vehicle's damage value as the row and the editor say it ("Damage value 9+"); empty
+        for men and guns, whose quality says it."""
+        value = self.unit.vehicle_damage_value
+        return _("Damage value %(value)s+") % {"value": value} if value else ""
+
+    @cached_property
     def chips(self) -> list[str]:
         """The options taken, in the unit's order, as short labels ("2× Submachine gun")."""
         taken = self.entry.options or {}
@@ -130,6 +138,8 @@ class Row:
         facts = [self.labels.unit_type.get(unit.unit_type, unit.unit_type)]
         if unit.officer_rank:
             facts.append(self.labels.rank.get(unit.officer_rank, unit.officer_rank))
+        if self.damage_value:
+            facts.append(self.damage_value)
         if unit.display_weapons:
             facts.append(unit.display_weapons)
         return " · ".join(facts)
@@ -148,7 +158,12 @@ class Row:
 
     @property
     def can_more(self) -> bool:
-        return self.models < self.unit.max_models
+        return self.models + self.men_within_size < self.unit.max_models
+
+    @cached_property
+    def men_within_size(self) -> int:
+        """The men of the teams taken whose places the data counts within the unit's size."""
+        return men_within_size([option.to_rules() for option in self.unit.options.all()], self.entry.options or {})
 
     @cached_property
     def models_hint(self) -> str:
@@ -178,7 +193,8 @@ class Row:
         """What builder.js needs to price a men, quality or option change at once (the server's
         answer still decides): ``base,max|cost per quality|cost per extra man per quality|options``,
         each option ``slug:cost per quality:flags:men it adds`` (flags: ``a`` whole unit, ``f``
-        makes the unit free), qualities in ``QUALITIES`` order, an empty cost not offered.
+        makes the unit free, ``w`` its men count within the unit's largest size), qualities in
+        ``QUALITIES`` order, an empty cost not offered.
 
         Slugs and numbers only: no quotes to escape, a few dozen bytes a unit.
         """
@@ -187,7 +203,11 @@ class Row:
             return ",".join(str(values[q]) if q in values else "" for q in army_rules.QUALITIES)
 
         def flags(option) -> str:
-            return ("a" if option.all_models else "") + ("f" if option.free_unit else "")
+            return (
+                ("a" if option.all_models else "")
+                + ("f" if option.free_unit else "")
+                + ("w" if option.within_size and option.adds_models else "")
+            )
 
         unit = self.unit
         options = [f"{o.slug}:{costs(o.cost())}:{flags(o)}:{o.adds_models or ''}" for o in unit.options.all()]

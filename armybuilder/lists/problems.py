@@ -138,6 +138,7 @@ MESSAGES: dict[str, object] = {
         "models-exact": _("%(name)s has %(models)s models; it must have exactly %(minimum)s."),
         "models-range": _("%(name)s has %(models)s models; it must have %(minimum)s to %(maximum)s."),
         "extra-models-cost": _("%(name)s has no cost for extra models at %(quality)s."),
+        "models-with-teams": _("%(name)s has %(models)s models with its teams; it may have at most %(maximum)s."),
         "unknown-option": _("%(name)s has no option “%(option)s”."),
         "option-count-type": _("%(name)s: %(option)s has a count that is not a whole number (%(count)s)."),
         "option-negative": _("%(name)s: %(option)s cannot be taken %(count)s times."),

@@ -30,7 +30,7 @@ from armybuilder.resolver.national import card_line as national_card_line
 from armybuilder.resolver.national import card_rules as national_unit_rules
 from rules.army.model import ListSummary, OfficerEffect
 from rules.combat.config import config_for
-from rules.combat.context import BASE_MORALE, DAMAGE_VALUE, SOFT_SKIN_DV
+from rules.combat.context import BASE_MORALE, DAMAGE_VALUE
 from rules.errors import RulesError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -410,11 +410,15 @@ _INFANTRY_ONLY_RULES = frozenset({"team", "fixed"})
 
 
 def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
-    """A weapon on its mount: "Medium machine gun (MMG) (2 ×, hull, front)", without Team or Fixed."""
+    """A weapon on its mount: "Medium machine gun (MMG) (2 ×, hull, front)", without Team or Fixed.
+
+    Men's weapons say how many men carry each ("4× Rifle", "3× Submachine gun"), as ``armament``
+    counts them from the unit's men and its options taken; one man's or one team's says none.
+    """
     base = weapon_line(weapon)
+    count = max(int(line.get("count") or 1), 1)
     if not line.get("mount"):
-        return base
-    count = int(line.get("count") or 1)
+        return replace(base, name=f"{count}× {base.name}") if count > 1 else base
     language = get_language() or "en"
     where = mount_label(line, french=language.startswith("fr"), language=language)
     label = f"{count} × {where}" if count > 1 else where
@@ -423,11 +427,9 @@ def mounted_line(weapon: Weapon, line: dict) -> WeaponLine:
 
 
 def _damage_value(entry: Entry) -> str:
-    unit = entry.unit
-    if unit.damage_value:
-        return f"{unit.damage_value}+"
-    if unit.unit_type == "vehicle_soft" or unit.unit_type == "transport":
-        return f"{SOFT_SKIN_DV}+"
+    vehicle = entry.unit.vehicle_damage_value
+    if vehicle:
+        return f"{vehicle}+"
     return f"{DAMAGE_VALUE.get(entry.quality, DAMAGE_VALUE['regular'])}+"
 
 

@@ -13,6 +13,7 @@ from armydata.qualities import is_quality_group, quality_of
 from .selection import (
     _CREW_RE,
     MAX_UNIT_WORK,
+    _choices_group,
     _Ctx,
     _find_selection,
     _instances,
@@ -41,6 +42,21 @@ class _Candidate:
     prefix: str
     per_man: bool
     parent: str = ""  # the entry it sits in, to tell apart two choices of one name
+
+
+def _groups_above(root: _Node, target: _Node) -> list[_Node] | None:
+    """The groups between a unit and one of its entries, outermost first; None when the entry
+    sits inside another entry (a choice inside an option) or is not the unit's."""
+
+    def walk(node: _Node, path: list[_Node]) -> list[_Node] | None:
+        for child in node.children:
+            if child is target:
+                return path
+            if child.kind == "group" and (found := walk(child, [*path, child])) is not None:
+                return found
+        return None
+
+    return walk(root, [])
 
 
 def _distinct(chosen: list[tuple[_Candidate, ImportedOption]]) -> list[ImportedOption]:
@@ -388,6 +404,7 @@ class _UnitOptions:
             max_count = None  # one per man: the unit's models are the cap
         return ImportedOption(
             source_id=node.id,
+            within_size=bool(adds_models) and self._within_size(unit, priced, node),
             name=f"{candidate.prefix}{node.name}",
             per_model=per_model,
             cost=costs,
@@ -396,6 +413,21 @@ class _UnitOptions:
             replaces_weapon=replaces if replaces != grants else None,
             all_models=all_models,
             adds_models=adds_models,
+        )
+
+    def _within_size(self, unit: _Unit, priced: _Priced, node: _Node) -> bool:
+        """A team the data puts inside a capped group of the unit's men (an NKVD squad's LMG team
+        among its "NKVD Troops", at most 10): its men take places within that cap, not on top."""
+        groups = _groups_above(unit.node, node)
+        if not groups or not priced.trees:
+            return False
+        _root, ctx = next(iter(priced.trees.values()))
+        return any(
+            id(group) not in unit.quality_groups
+            and not _choices_group(group)
+            and unit.limit(group, "max", ctx) is not None
+            and any(child.kind == "entry" and unit.is_model(child, group) for child in group.children)
+            for group in groups
         )
 
     def _slope(

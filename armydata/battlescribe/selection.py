@@ -28,6 +28,12 @@ _MAN_NAME_RE = re.compile(
 )
 # Groups of choices rather than of men, whatever else their name says ("Squad Options").
 _CHOICES_GROUP_RE = re.compile(r"\b(options?|upgrades?|equipment|weapons?)\b", re.IGNORECASE)
+
+
+def _choices_group(group: _Node) -> bool:
+    return bool(_CHOICES_GROUP_RE.search(group.name)) and not _MEN_GROUP_RE.search(group.name)
+
+
 _TEAM_NAME_RE = re.compile(r"\bteams?\b", re.IGNORECASE)
 _CREW_RE = re.compile(r"^\s*crew\s*\(?\s*(\d+)", re.IGNORECASE)
 _KNOWN_CONDITIONS = frozenset(
@@ -348,7 +354,9 @@ class _Unit:
         spotter, an extra crewman): an option that adds a model, not a step in the unit's size."""
         if ctx.counts.get(node.id, 0) or self.limit(node, "max", ctx) != 1:
             return False
-        return group is None or self.limit(group, "max", ctx) is None
+        # A cap on a group of the unit's choices ("Upgrades", at most 2: a spotter and a tractor)
+        # limits how many choices are taken, not how many men the group holds.
+        return group is None or self.limit(group, "max", ctx) is None or _choices_group(group)
 
     # building selections
 
@@ -361,7 +369,11 @@ class _Unit:
             # "Squad Members" holds men; "Squad Options" holds the squad's choices.
             if _MEN_GROUP_RE.search(group.name) and not _CHOICES_GROUP_RE.search(group.name):
                 return True
-            if any(sibling.type == "model" for sibling in group.children if sibling.kind == "entry"):
+            # Beside men in a group of choices ("Upgrades": a spotter, a tractor) an upgrade stays
+            # an upgrade.
+            if not _choices_group(group) and any(
+                sibling.type == "model" for sibling in group.children if sibling.kind == "entry"
+            ):
                 return True
         # "Loader" is one man; "LMG Team (gunner and loader)" is a team, whose men are its own entries.
         return bool(_MAN_NAME_RE.search(node.name)) and not _TEAM_NAME_RE.search(node.name)

@@ -35,6 +35,7 @@ class OptionSpec:
     all_models: bool = False  # whole unit or none: taken once, priced per model
     excludes: tuple[str, ...] = ()  # keys of the unit's options this one cannot be taken with (both ways)
     adds_models: int = 0  # a team inside the unit: each one taken adds this many models
+    within_size: bool = False  # ... who take places within the unit's max_models, not on top
     free_unit: bool = False  # taking it makes the whole unit cost 0 ...
     free_per_list: int | None = None  # ... for at most this many units of a list (None: no limit)
 

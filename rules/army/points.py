@@ -210,6 +210,13 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
             code="option-group-max",
             params={"name": name, "group": group.label, "limit": limit, "count": count},
         )
+    within = men_within_size(unit.options, chosen)
+    if within and models + within > unit.max_models:
+        raise RulesError(
+            f"{name} has {models + within} models with its teams; it may have at most {unit.max_models}.",
+            code="models-with-teams",
+            params={"name": name, "models": models + within, "maximum": unit.max_models},
+        )
     for option, other in option_conflicts(unit.options, chosen):
         raise RulesError(
             f"{name}: {option.name} cannot be taken with {other.name}.",
@@ -217,6 +224,16 @@ def options_cost(unit: UnitSpec, quality: str, models: int, chosen: dict[str, in
             params={"name": name, "option": option.name, "other": other.name},
         )
     return total
+
+
+def men_within_size(options: Iterable[OptionSpec], chosen: Mapping[str, object]) -> int:
+    """The men of the teams taken whose places the data counts within the unit's largest size (an
+    NKVD squad's LMG team among its 11 men): the unit's own men may be that many fewer."""
+    return sum(
+        int(count) * option.adds_models
+        for option in options
+        if option.within_size and isinstance(count := chosen.get(option.key), int) and count > 0
+    )
 
 
 def free_option(unit: UnitSpec, chosen: Mapping[str, object]) -> OptionSpec | None:

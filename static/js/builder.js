@@ -654,7 +654,13 @@
     parts[3].split(";").forEach(function (text) {
       var f = text.split(":");
       if (f.length !== 4) return;
-      options[f[0]] = { cost: costs(f[1]), whole: f[2].indexOf("a") >= 0, free: f[2].indexOf("f") >= 0, adds: Number(f[3]) || 0 };
+      options[f[0]] = {
+        cost: costs(f[1]),
+        whole: f[2].indexOf("a") >= 0,
+        free: f[2].indexOf("f") >= 0,
+        within: f[2].indexOf("w") >= 0, // its men take places within the unit's largest size
+        adds: Number(f[3]) || 0,
+      };
     });
     return { base: range[0], max: range[1], cost: costs(parts[1]), perMan: costs(parts[2]), options: options };
   }
@@ -690,12 +696,15 @@
     if (extra && table.perMan[q] === null) return null;
     var total = table.cost[q] + extra * (table.perMan[q] || 0);
     var everyone = models;
+    var within = 0;
     var slugs = Object.keys(chosen).filter(function (slug) { return chosen[slug] > 0; });
     for (var i = 0; i < slugs.length; i++) {
       var option = table.options[slugs[i]];
       if (!option || option.free || option.cost[q] === null) return null;
       everyone += option.adds * chosen[slugs[i]];
+      if (option.within) within += option.adds * chosen[slugs[i]];
     }
+    if (models + within > table.max) return null; // the server refuses it: no guess
     slugs.forEach(function (slug) {
       var option = table.options[slug];
       total += option.cost[q] * (option.whole ? everyone : chosen[slug]);

@@ -255,11 +255,11 @@ def test_an_import_over_a_shared_limit_is_refused_naming_the_group(alice_client,
 def test_cards_count_a_teams_men_and_print_its_weapon_only_when_taken(deep):
     army_list, squad, _units = deep
     [card] = list_context(_loaded(army_list), paper="a4")["units"]
-    assert (card.models, card.casualty_boxes, [w.name for w in card.weapons]) == (8, 8, ["Rifle"])
+    assert (card.models, card.casualty_boxes, [w.name for w in card.weapons]) == (8, 8, ["8× Rifle"])
     Entry.objects.filter(pk=squad.pk).update(options={"lmg-team": 1})
     [card] = list_context(_loaded(army_list), paper="a4")["units"]
     assert (card.models, card.casualty_boxes) == (10, 10)
-    assert [w.name for w in card.weapons] == ["Rifle", "Light machine gun"]
+    assert [w.name for w in card.weapons] == ["8× Rifle", "Light machine gun"]
 
 
 def test_game_day_counts_a_teams_men_and_keeps_one_order_die(deep):

@@ -106,6 +106,12 @@ def _entry_lists():
         make_entry(squad, options={"free": 1, "ausf-a": 1}),
         make_entry(squad, options={"free": 1, "ausf-a": 1}),
         make_entry(make_unit("Commander", slot="officer", officer_rank="platoon_commander")),
+        # A team whose men count within the squad's size, taken by a squad already at its largest.
+        make_entry(
+            make_unit("NKVD", options=(make_option("team", adds_models=2, within_size=True),)),
+            models=10,
+            options={"team": 1},
+        ),
         # An option that would take the entry below 0 points (a player's own unit saved before costs
         # were bounded at 0).
         make_entry(

@@ -20,8 +20,8 @@ def _loaded(army_list: ArmyList) -> ArmyList:
 def test_it_lists_weapons_granted_by_the_options_taken(army_list):
     context = list_context(_loaded(army_list), paper="a4")
     squads = [unit for unit in context["units"] if unit.unit_name == "Rifle Squad"]
-    assert [w.name for w in squads[0].weapons] == ["Rifle", "Submachine gun"]
-    assert [w.name for w in squads[1].weapons] == ["Rifle"]
+    assert [w.name for w in squads[0].weapons] == ["9× Rifle", "Submachine gun"]
+    assert [w.name for w in squads[1].weapons] == ["10× Rifle"]
 
 
 @pytest.mark.django_db

@@ -37,7 +37,7 @@ def test_a_bersaglieri_card_names_the_rule_its_list_chose(v2, alice):
     army_list = _italian_list(v2, alice, "combattere")
     card = _card(army_list, "Bersaglieri Infantry Section")
     assert "Fire and Manoeuvre (Combattere)" in card.special_rules
-    rifle = next(line for line in card.weapons if line.name == "Rifle")
+    rifle = next(line for line in card.weapons if line.name.split("× ")[-1] == "Rifle")  # "9× Rifle"
     assert rifle.rules.startswith("No −1 for Advancing: Fire and Manoeuvre (Combattere)")
     # The list's other squads are not Bersaglieri; the Veteran officer is not named as one.
     assert "Fire and Manoeuvre (Combattere)" not in _card(army_list, "Rifle Squad").special_rules

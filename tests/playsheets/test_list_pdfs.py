@@ -25,7 +25,8 @@ def test_it_prints_the_roster_in_english(alice_client, army_list, read_pdf):
 
 def test_it_prints_each_units_points_options_and_rules(alice_client, army_list, read_pdf):
     pdf = read_pdf(alice_client.get(f"/lists/{army_list.pk}/roster.pdf?lang=en"))
-    assert "Rifle, Submachine gun SMG for the NCO – 103" in pdf.text
+    # Nine rifles and the NCO's SMG: how many men carry each weapon.
+    assert "9× Rifle, Submachine gun SMG for the NCO – 103" in pdf.text
     assert "Medium anti-tank gun Team 195" in pdf.text
 
 

@@ -65,7 +65,7 @@ def test_a_weapon_replaced_on_every_model_leaves_the_cards(edition, alice):
     make_option(team_unit, slug="smg", name="SMG instead of rifle", grants_weapon=weapons["smg"],
                 replaces_weapon=weapons["rifle"], per_model=True, max_count=2)  # fmt: skip
     entry = Entry.objects.create(army_list=army_list, unit=team_unit, models_count=2, options={"smg": 2})
-    assert _names(entry) == ["Submachine gun"]
+    assert _names(entry) == ["2× Submachine gun"]
     entry.options = {"smg": 1}
     assert _names(entry) == ["Rifle", "Submachine gun"]
 
