@@ -471,3 +471,12 @@ def test_the_dashboard_says_each_players_team():
     member = Entrant.objects.get(user__username="t2p2")
     row = page[page.index(f'id="entrant-{member.pk}"') :]
     assert f'#team-{member.team_id}">Team 2</a>' in row[: row.index("</tr>")]
+
+
+def test_a_team_pairing_reads_in_the_visitors_language(team_round):
+    event, match = team_round["event"], team_round["match"]
+    a, b = match.team_a.name, match.team_b.name
+    english = _text(_client().get(f"/events/{event.slug}/rounds/1/"))
+    french = _text(_client().get(f"/events/{event.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert f"<strong>{a}</strong> v <strong>{b}</strong>" in english
+    assert f"<strong>{a}</strong> contre <strong>{b}</strong>" in french
