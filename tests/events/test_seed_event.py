@@ -113,3 +113,51 @@ def test_seed_event_refuses_teams_that_do_not_divide_the_players(v2_catalogue):
 
     with pytest.raises(CommandError, match="divide --players"):
         _seed(players=10, rounds=1, seed=1, team_size=3)
+
+
+def _standings(season) -> list[tuple]:
+    from armybuilder.leagues.services import season_table
+
+    return [
+        (s.name, s.row.place, s.row.total, [(r.points, r.place, r.field, r.counted) for r in s.row.results])
+        for s in season_table(season)
+    ]
+
+
+def test_seed_event_builds_a_reproducible_season_of_events_with_dropped_results(v2_catalogue, client):
+    from armybuilder.leagues.models import Season
+
+    out = io.StringIO()
+    call_command("seed_event", players=6, rounds=2, seed=9, season_events=3, stdout=out)
+    season = Season.objects.get(slug=out.getvalue().strip().splitlines()[-1])
+    assert f"/seasons/{season.slug}/" in out.getvalue()
+    assert season.published and season.best == 2 and season.edition.slug == "v2"
+    events = list(season.events.order_by("date"))
+    assert len(events) == 3 and len({event.date for event in events}) == 3
+    assert all(event.published and event.entrants.count() == 6 for event in events)
+    assert Result.objects.filter(pairing__round__event__in=events, confirmed=True).count() == 3 * 2 * 3
+    # Nine players in the pool, six in each event: some play all three and drop their worst.
+    players = {entrant.user_id for event in events for entrant in event.entrants.all()}
+    assert len(players) > 6
+    table = _standings(season)
+    assert any(not counted for row in table for *_rest, counted in row[3])
+    assert all(sum(counted for *_r, counted in row[3]) <= 2 for row in table)
+    assert client.get(f"/seasons/{season.slug}/").status_code == 200
+
+    again = io.StringIO()
+    call_command("seed_event", players=6, rounds=2, seed=9, season_events=3, stdout=again)
+    other = Season.objects.get(slug=again.getvalue().strip().splitlines()[-1])
+    assert other.pk != season.pk
+    assert _standings(other) == table
+    different = io.StringIO()
+    call_command("seed_event", players=6, rounds=2, seed=10, season_events=3, stdout=different)
+    assert _standings(Season.objects.get(slug=different.getvalue().strip().splitlines()[-1])) != table
+
+
+def test_seed_event_refuses_a_season_of_team_events_or_of_one_event(v2_catalogue):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="leave out --team-size"):
+        _seed(players=6, rounds=1, seed=1, team_size=3, season_events=3)
+    with pytest.raises(CommandError, match="between 2 and 12"):
+        _seed(players=6, rounds=1, seed=1, season_events=1)

@@ -14,6 +14,11 @@ players' accounts have no usable password.
 ``--team-size K`` builds a team event instead: the players, in teams of K (N a multiple of K),
 "Team 1" captained by its first player and so on; each round the teams are paired Swiss, each
 captain sets a line-up in an order drawn from the seed, and every game is resulted as above.
+
+``--season-events N`` builds a season instead: N such events, four weeks apart, each of N players
+drawn from a pool half as large again (so players meet across events and miss some), grouped in a
+published ``Season`` of the edition that counts each player's best N - 1 results. The season's
+slug is printed last.
 """
 
 from __future__ import annotations
@@ -29,10 +34,16 @@ from django.db import transaction
 from armybuilder.catalogue.models import Army, Origin, Unit
 from armybuilder.events import services, teams
 from armybuilder.events.models import TEAM_SIZE_MAX, TEAM_SIZE_MIN, Entrant, Event, Outcome, Submission, Team, TeamMatch
+from armybuilder.leagues.models import Season
 from armybuilder.lists.models import ArmyList, ForceOrg, PlatoonKind
 from armybuilder.lists.services import entry_add, platoon_add
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference.models import Edition
+
+# A season of demo events: at least two, so that best N - 1 has a result to drop.
+SEASON_EVENTS_MIN, SEASON_EVENTS_MAX = 2, 12
+# Season events are this far apart: a club's monthly event.
+SEASON_EVENT_GAP = datetime.timedelta(days=28)
 
 
 def _cheapest(army: Army, slot: str) -> list[Unit]:
@@ -53,6 +64,9 @@ class Command(BaseCommand):
         parser.add_argument("--open-round", action="store_true", help="pair and publish one more round, no results")
         parser.add_argument("--password", default="", help="every player's password (default: none usable)")
         parser.add_argument("--team-size", type=int, default=0, help="a team event of teams of this many players")
+        parser.add_argument(
+            "--season-events", type=int, default=0, help="a season of this many events, best all-but-one counted"
+        )
 
     def handle(
         self,
@@ -65,6 +79,7 @@ class Command(BaseCommand):
         open_round: bool = False,
         password: str = "",
         team_size: int = 0,
+        season_events: int = 0,
         **options,
     ) -> None:
         if not 2 <= players <= 1000:
@@ -77,29 +92,95 @@ class Command(BaseCommand):
             )
         if team_size and players // team_size < 2:
             raise CommandError("A team event needs at least two teams.")
+        if season_events and team_size:
+            raise CommandError("--season-events builds individual events: leave out --team-size.")
+        if season_events and not SEASON_EVENTS_MIN <= season_events <= SEASON_EVENTS_MAX:
+            raise CommandError(f"--season-events must be between {SEASON_EVENTS_MIN} and {SEASON_EVENTS_MAX}.")
+        if season_events and open_round:
+            raise CommandError("--open-round makes an unfinished event: a season's events are played to the end.")
         edition_row = Edition.objects.filter(slug=edition).first()
         if edition_row is None:
             raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
         rng = random.Random(seed)
+        if season_events:
+            self._season(edition_row, players, rounds, seed, points, season_events, password, rng)
+            return
         with transaction.atomic():
             event = self._event(edition_row, players, rounds + open_round, seed, points, team_size)
-            armies = self._legal_armies(edition_row, points)
-            if not armies:
-                raise CommandError(f"No built-in army of {edition} gives a legal Reinforced Platoon.")
+            armies = self._armies(edition_row, points, edition)
             User = get_user_model()
+            users = []
             for index in range(players):
                 # Accounts are unique per event; the pages show the short name a club would use.
-                user = User.objects.create_user(username=f"{event.slug}-p{index + 1}", first_name=f"Player {index + 1}")
-                army, officer, infantry = armies[rng.randrange(len(armies))]
-                army_list = self._build(user, army, officer, infantry, edition_row, points)
-                entrant = Entrant.objects.create(event=event, user=user)
-                services.seal(entrant, army_list.pk)
-                Submission.objects.filter(entrant=entrant).update(status=Submission.Status.APPROVED)
-                if team_size:
-                    self._sign_up(event, entrant, index, team_size)
+                users.append(
+                    User.objects.create_user(username=f"{event.slug}-p{index + 1}", first_name=f"Player {index + 1}")
+                )
+            self._enter(event, users, armies, rng, edition_row, points, team_size)
             if password:
                 # One hash for every player: the same password, as a test's accounts may share.
                 User.objects.filter(event_entries__event=event).update(password=make_password(password))
+        self._play(event, rounds, rng, team_size, open_round)
+        teams = f" in teams of {team_size}" if team_size else ""
+        self.stdout.write(f"{players} players{teams}, {rounds} rounds: /events/{event.slug}/")
+        self.stdout.write(event.slug)
+
+    def _season(
+        self, edition: Edition, players: int, rounds: int, seed: int, points: int, count: int, password: str, rng
+    ) -> None:
+        """``count`` events of ``players`` each, drawn from one pool of players, in a published season."""
+        organiser, _created = get_user_model().objects.get_or_create(username="seed-organiser")
+        pool_size = players + max(players // 2, 1)
+        with transaction.atomic():
+            season = Season.objects.create(
+                organiser=organiser,
+                name=f"Demo season {seed} ({count} events)",
+                edition=edition,
+                best=count - 1,
+            )
+            armies = self._armies(edition, points, edition.slug)
+            User = get_user_model()
+            # The season's slug is unique, so its players' accounts are too, however often it is run.
+            pool = [
+                User.objects.create_user(username=f"{season.slug}-p{index + 1}", first_name=f"Player {index + 1}")
+                for index in range(pool_size)
+            ]
+            if password:
+                User.objects.filter(pk__in=[user.pk for user in pool]).update(password=make_password(password))
+        events = []
+        for number in range(1, count + 1):
+            chosen = [pool[index] for index in sorted(rng.sample(range(pool_size), players))]
+            with transaction.atomic():
+                event = self._event(edition, players, rounds, seed, points, season_event=number)
+                self._enter(event, chosen, armies, rng, edition, points)
+            self._play(event, rounds, rng)
+            events.append(event)
+        season.events.set(events)
+        Season.objects.filter(pk=season.pk).update(published=True)
+        self.stdout.write(
+            f"{count} events of {players} players from {pool_size}, {rounds} rounds each, "
+            f"best {count - 1} counted: /seasons/{season.slug}/"
+        )
+        self.stdout.write(season.slug)
+
+    def _armies(self, edition: Edition, points: int, slug: str) -> list[tuple[Army, Unit, Unit]]:
+        armies = self._legal_armies(edition, points)
+        if not armies:
+            raise CommandError(f"No built-in army of {slug} gives a legal Reinforced Platoon.")
+        return armies
+
+    def _enter(self, event: Event, users, armies, rng: random.Random, edition: Edition, points: int, team_size=0):
+        """Each user enters ``event`` with a list of an army drawn from the seed, sealed and approved."""
+        for index, user in enumerate(users):
+            army, officer, infantry = armies[rng.randrange(len(armies))]
+            army_list = self._build(user, army, officer, infantry, edition, points)
+            entrant = Entrant.objects.create(event=event, user=user)
+            services.seal(entrant, army_list.pk)
+            Submission.objects.filter(entrant=entrant).update(status=Submission.Status.APPROVED)
+            if team_size:
+                self._sign_up(event, entrant, index, team_size)
+
+    def _play(self, event: Event, rounds: int, rng: random.Random, team_size: int = 0, open_round: bool = False):
+        """``rounds`` rounds paired, published and resulted at random; then the event is published."""
         for _number in range(rounds):
             round_ = services.pair_next_round(event)
             services.publish_round(round_)
@@ -114,9 +195,6 @@ class Command(BaseCommand):
         if open_round:
             services.publish_round(services.pair_next_round(event))
         Event.objects.filter(pk=event.pk).update(published=True)
-        teams = f" in teams of {team_size}" if team_size else ""
-        self.stdout.write(f"{players} players{teams}, {rounds} rounds: /events/{event.slug}/")
-        self.stdout.write(event.slug)
 
     def _sign_up(self, event: Event, entrant: Entrant, index: int, team_size: int) -> None:
         """Team ``index // team_size + 1``: founded by its first player, who captains it, joined by the rest."""
@@ -136,19 +214,35 @@ class Command(BaseCommand):
                 rng.shuffle(players)
                 teams.set_lineup(event, match.pk, side, players)
 
-    def _event(self, edition: Edition, players: int, rounds: int, seed: int, points: int, team_size: int = 0) -> Event:
+    def _event(
+        self,
+        edition: Edition,
+        players: int,
+        rounds: int,
+        seed: int,
+        points: int,
+        team_size: int = 0,
+        season_event: int = 0,
+    ) -> Event:
+        """The event; ``season_event`` (from 1) names the season's n-th event, four weeks after the one before."""
         organiser, _created = get_user_model().objects.get_or_create(username="seed-organiser")
         kind = f"teams of {team_size}, " if team_size else ""
+        name = f"Demo event {seed} ({kind}{players} players)"
+        date = datetime.date(2026, 1, 1) + datetime.timedelta(days=seed % 365)
+        if season_event:
+            name = f"Demo season {seed}, event {season_event} ({players} players)"
+            date += SEASON_EVENT_GAP * (season_event - 1)
         event = Event(
             organiser=organiser,
             team_size=team_size or None,
-            name=f"Demo event {seed} ({kind}{players} players)",
-            date=datetime.date(2026, 1, 1) + datetime.timedelta(days=seed % 365),
+            name=name,
+            date=date,
             place="Muster",
             edition=edition,
             points_limit=points,
             rounds=max(rounds, 1),
-            seed=str(seed),  # round 1's order: the same for the same seed
+            # Round 1's order: the same for the same seed, different in each of a season's events.
+            seed=f"{seed}.{season_event}" if season_event else str(seed),
             prefer_sides=True,
         )
         event.save()
