@@ -69,6 +69,8 @@ def _url(route: str, world) -> str:
         "pairing_id": "1",
         "entrant_id": "1",
         "adjustment_id": "1",
+        "match_id": "1",
+        "code": "no-such-code",
         "kind": "md",  # the forum exports (a regular-expression route)
         "username": "alice",
         "token": "no-such-token" if pdf else (game.share_token if route.startswith("g/") else army_list.share_token),
