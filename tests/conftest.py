@@ -199,11 +199,13 @@ def new_browser_context(_playwright_browser, live_server):
         context.close()
 
 
-def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
+def wait_until(page, expression: str, arg=None, timeout: float = 30.0) -> None:
     """Poll a page expression from the test, through DevTools, until it is truthy.
 
     Playwright's ``wait_for_function`` polls inside the page with ``new Function``, which the strict
-    CSP (no 'unsafe-eval') refuses whenever the first check is not already true.
+    CSP (no 'unsafe-eval') refuses whenever the first check is not already true. The default wait
+    is generous (30 s): a passing check returns at once, and CI shares its cores (a 10 s wait once
+    ran out there while the phone's queue was still being sent).
     """
     import time
 
