@@ -124,11 +124,11 @@ def _standings(season) -> list[tuple]:
     ]
 
 
-def test_seed_event_builds_a_reproducible_season_of_events_with_dropped_results(v2_catalogue, client):
+def test_seed_season_builds_a_reproducible_season_of_events_with_dropped_results(v2_catalogue, client):
     from armybuilder.leagues.models import Season
 
     out = io.StringIO()
-    call_command("seed_event", players=6, rounds=2, seed=9, season_events=3, stdout=out)
+    call_command("seed_season", players=6, rounds=2, seed=9, events=3, stdout=out)
     season = Season.objects.get(slug=out.getvalue().strip().splitlines()[-1])
     assert f"/seasons/{season.slug}/" in out.getvalue()
     assert season.published and season.best == 2 and season.edition.slug == "v2"
@@ -145,19 +145,17 @@ def test_seed_event_builds_a_reproducible_season_of_events_with_dropped_results(
     assert client.get(f"/seasons/{season.slug}/").status_code == 200
 
     again = io.StringIO()
-    call_command("seed_event", players=6, rounds=2, seed=9, season_events=3, stdout=again)
+    call_command("seed_season", players=6, rounds=2, seed=9, events=3, stdout=again)
     other = Season.objects.get(slug=again.getvalue().strip().splitlines()[-1])
     assert other.pk != season.pk
     assert _standings(other) == table
     different = io.StringIO()
-    call_command("seed_event", players=6, rounds=2, seed=10, season_events=3, stdout=different)
+    call_command("seed_season", players=6, rounds=2, seed=10, events=3, stdout=different)
     assert _standings(Season.objects.get(slug=different.getvalue().strip().splitlines()[-1])) != table
 
 
-def test_seed_event_refuses_a_season_of_team_events_or_of_one_event(v2_catalogue):
+def test_seed_season_refuses_a_season_of_one_event(v2_catalogue):
     from django.core.management.base import CommandError
 
-    with pytest.raises(CommandError, match="leave out --team-size"):
-        _seed(players=6, rounds=1, seed=1, team_size=3, season_events=3)
-    with pytest.raises(CommandError, match="between 2 and 12"):
-        _seed(players=6, rounds=1, seed=1, season_events=1)
+    with pytest.raises(CommandError, match="--events must be between 2 and 12"):
+        call_command("seed_season", players=6, rounds=1, seed=1, events=1, stdout=io.StringIO())

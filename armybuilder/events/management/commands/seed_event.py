@@ -15,10 +15,8 @@ players' accounts have no usable password.
 "Team 1" captained by its first player and so on; each round the teams are paired Swiss, each
 captain sets a line-up in an order drawn from the seed, and every game is resulted as above.
 
-``--season-events N`` builds a season instead: N such events, four weeks apart, each of N players
-drawn from a pool half as large again (so players meet across events and miss some), grouped in a
-published ``Season`` of the edition that counts each player's best N - 1 results. The season's
-slug is printed last.
+A season of such events is built by the leagues' ``seed_season``, which reuses this command's steps
+(seasons sit above events: events know nothing of them).
 """
 
 from __future__ import annotations
@@ -34,15 +32,12 @@ from django.db import transaction
 from armybuilder.catalogue.models import Army, Origin, Unit
 from armybuilder.events import services, teams
 from armybuilder.events.models import TEAM_SIZE_MAX, TEAM_SIZE_MIN, Entrant, Event, Outcome, Submission, Team, TeamMatch
-from armybuilder.leagues.models import Season
 from armybuilder.lists.models import ArmyList, ForceOrg, PlatoonKind
 from armybuilder.lists.services import entry_add, platoon_add
 from armybuilder.lists.summary import list_summary
 from armybuilder.reference.models import Edition
 
-# A season of demo events: at least two, so that best N - 1 has a result to drop.
-SEASON_EVENTS_MIN, SEASON_EVENTS_MAX = 2, 12
-# Season events are this far apart: a club's monthly event.
+# Events of a demo season are this far apart: a club's monthly event.
 SEASON_EVENT_GAP = datetime.timedelta(days=28)
 
 
@@ -64,9 +59,6 @@ class Command(BaseCommand):
         parser.add_argument("--open-round", action="store_true", help="pair and publish one more round, no results")
         parser.add_argument("--password", default="", help="every player's password (default: none usable)")
         parser.add_argument("--team-size", type=int, default=0, help="a team event of teams of this many players")
-        parser.add_argument(
-            "--season-events", type=int, default=0, help="a season of this many events, best all-but-one counted"
-        )
 
     def handle(
         self,
@@ -79,7 +71,6 @@ class Command(BaseCommand):
         open_round: bool = False,
         password: str = "",
         team_size: int = 0,
-        season_events: int = 0,
         **options,
     ) -> None:
         if not 2 <= players <= 1000:
@@ -92,19 +83,10 @@ class Command(BaseCommand):
             )
         if team_size and players // team_size < 2:
             raise CommandError("A team event needs at least two teams.")
-        if season_events and team_size:
-            raise CommandError("--season-events builds individual events: leave out --team-size.")
-        if season_events and not SEASON_EVENTS_MIN <= season_events <= SEASON_EVENTS_MAX:
-            raise CommandError(f"--season-events must be between {SEASON_EVENTS_MIN} and {SEASON_EVENTS_MAX}.")
-        if season_events and open_round:
-            raise CommandError("--open-round makes an unfinished event: a season's events are played to the end.")
         edition_row = Edition.objects.filter(slug=edition).first()
         if edition_row is None:
             raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
         rng = random.Random(seed)
-        if season_events:
-            self._season(edition_row, players, rounds, seed, points, season_events, password, rng)
-            return
         with transaction.atomic():
             event = self._event(edition_row, players, rounds + open_round, seed, points, team_size)
             armies = self._armies(edition_row, points, edition)
@@ -123,44 +105,6 @@ class Command(BaseCommand):
         teams = f" in teams of {team_size}" if team_size else ""
         self.stdout.write(f"{players} players{teams}, {rounds} rounds: /events/{event.slug}/")
         self.stdout.write(event.slug)
-
-    def _season(
-        self, edition: Edition, players: int, rounds: int, seed: int, points: int, count: int, password: str, rng
-    ) -> None:
-        """``count`` events of ``players`` each, drawn from one pool of players, in a published season."""
-        organiser, _created = get_user_model().objects.get_or_create(username="seed-organiser")
-        pool_size = players + max(players // 2, 1)
-        with transaction.atomic():
-            season = Season.objects.create(
-                organiser=organiser,
-                name=f"Demo season {seed} ({count} events)",
-                edition=edition,
-                best=count - 1,
-            )
-            armies = self._armies(edition, points, edition.slug)
-            User = get_user_model()
-            # The season's slug is unique, so its players' accounts are too, however often it is run.
-            pool = [
-                User.objects.create_user(username=f"{season.slug}-p{index + 1}", first_name=f"Player {index + 1}")
-                for index in range(pool_size)
-            ]
-            if password:
-                User.objects.filter(pk__in=[user.pk for user in pool]).update(password=make_password(password))
-        events = []
-        for number in range(1, count + 1):
-            chosen = [pool[index] for index in sorted(rng.sample(range(pool_size), players))]
-            with transaction.atomic():
-                event = self._event(edition, players, rounds, seed, points, season_event=number)
-                self._enter(event, chosen, armies, rng, edition, points)
-            self._play(event, rounds, rng)
-            events.append(event)
-        season.events.set(events)
-        Season.objects.filter(pk=season.pk).update(published=True)
-        self.stdout.write(
-            f"{count} events of {players} players from {pool_size}, {rounds} rounds each, "
-            f"best {count - 1} counted: /seasons/{season.slug}/"
-        )
-        self.stdout.write(season.slug)
 
     def _armies(self, edition: Edition, points: int, slug: str) -> list[tuple[Army, Unit, Unit]]:
         armies = self._legal_armies(edition, points)
