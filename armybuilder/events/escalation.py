@@ -13,11 +13,15 @@ from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from armybuilder.events.models import Entrant, Event, Round, Stage, StageSubmission, Submission
-from armybuilder.events.services import EventError, OverStagePoints, event_for_rules, list_facts, logger
-from armybuilder.events.services import _sealed_values as sealed_values
-from armybuilder.lists.exchange import export_data
+from armybuilder.events.services import (
+    EventError,
+    OverStagePoints,
+    event_for_rules,
+    logger,
+    own_list_to_seal,
+    values_to_seal,
+)
 from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
-from armybuilder.lists.summary import list_summary
 from rules.army.model import Problem
 from rules.events import stages as stage_rules
 
@@ -83,20 +87,10 @@ def seal_stage(entrant: Entrant, stage_number: int, army_list_id: int) -> StageS
     if entrant.user_id is None:
         raise EventError("no-list")
     stage = _stage(event, stage_number)
-    army_list = ArmyList.objects.active().for_builder().filter(owner_id=entrant.user_id, pk=army_list_id).first()
-    if army_list is None:
-        raise EventError("no-list")
-    summary = list_summary(army_list)
+    army_list, summary = own_list_to_seal(entrant, army_list_id)
     if summary.points > stage.points_limit:
         raise OverStagePoints(summary.points, stage)
-    values = sealed_values(
-        export_data(army_list),
-        summary,
-        list_facts(army_list, summary),
-        army_list=army_list,
-        name=army_list.name,
-        army=army_list.army,
-    )
+    values = values_to_seal(army_list, summary)
     submission = _store(entrant, stage, values)
     ArmyList.objects.filter(pk=army_list.pk).update(updated_at=submission.submitted_at)
     return submission

@@ -113,18 +113,20 @@ def _store_submission(entrant: Entrant, values: dict) -> Submission:
     return submission
 
 
-def seal(entrant: Entrant, army_list_id: int) -> Submission:
-    """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
-    event = entrant.event
-    if not event.submissions_open:
-        raise EventError("deadline")
+def own_list_to_seal(entrant: Entrant, army_list_id: int) -> tuple[ArmyList, ListSummary]:
+    """The entrant's own list and its summary, for sealing (as their list, or a stage's); a list
+    that is not theirs, or a walk-in (who has none), is refused."""
     if entrant.user_id is None:
         raise EventError("no-list")  # a walk-in has no lists: the organiser pastes theirs (``seal_walk_in``)
     army_list = ArmyList.objects.active().for_builder().filter(owner_id=entrant.user_id, pk=army_list_id).first()
     if army_list is None:
         raise EventError("no-list")
-    summary = list_summary(army_list)
-    values = _sealed_values(
+    return army_list, list_summary(army_list)
+
+
+def values_to_seal(army_list: ArmyList, summary: ListSummary) -> dict:
+    """What a sealed list stores of a player's own list: its export, figures and facts."""
+    return _sealed_values(
         export_data(army_list),
         summary,
         list_facts(army_list, summary),
@@ -132,7 +134,15 @@ def seal(entrant: Entrant, army_list_id: int) -> Submission:
         name=army_list.name,
         army=army_list.army,
     )
-    submission = _store_submission(entrant, values)
+
+
+def seal(entrant: Entrant, army_list_id: int) -> Submission:
+    """Seal the entrant's own list as their submission (again, replacing the last, until the deadline)."""
+    event = entrant.event
+    if not event.submissions_open:
+        raise EventError("deadline")
+    army_list, summary = own_list_to_seal(entrant, army_list_id)
+    submission = _store_submission(entrant, values_to_seal(army_list, summary))
     # The builder shows "legal for <event>" only for a submitted list: move the list's stamp so a
     # builder page the browser kept (its ETag, armybuilder.lists.conditional) is fetched anew.
     ArmyList.objects.filter(pk=army_list.pk).update(updated_at=submission.submitted_at)
