@@ -347,7 +347,12 @@
     function add(id, points) { shifts[id] = (shifts[id] || 0) + points; }
     previews.forEach(function (preview) {
       if (preview.adding) {
-        // A unit being added: its pending row is in the page already, the totals move by it.
+        // A unit being added: its pending row is in the page, the totals move by it. Another
+        // answer (a new platoon) may have redrawn the roster meanwhile: the row is laid again.
+        if (!preview.row.isConnected) {
+          var rows = document.getElementById(preview.group + "-rows") || document.getElementById("platoon-none-rows");
+          if (rows) rows.appendChild(preview.row);
+        }
         if (preview.points !== null) {
           add("summary-points", preview.points);
           add(preview.group + "-points", preview.points);

@@ -1060,3 +1060,40 @@ def test_quick_adds_each_show_at_once_and_are_sent_in_turn_none_lost(phone, live
     phone.reload()
     expect(points).to_have_text("970")
     expect(dice).to_have_text("15")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_pending_add_stays_shown_when_a_new_platoon_redraws_the_roster(phone, live_server):
+    """ "Add platoon" answers a new roster: a unit added meanwhile, its answer still held, keeps its
+    pending row and its place in the totals until that answer comes."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad = _rows(army_list)[0]
+    points, pending = phone.locator("#summary-points"), phone.locator(".unit-row.is-pending")
+    expect(points).to_have_text("820")
+    platoons = _held(phone, "**/platoons/add/")
+    adds = _held(phone, "**/entries/add/")
+    phone.select_option("#new-platoon-kind", "reinforced_platoon")
+    phone.tap("#new-platoon-submit")
+    _wait_held(phone, platoons)
+    phone.tap(f"#add-unit-{squad.unit_id}")
+    expect(pending).to_have_count(1)
+    expect(points).to_have_text("870")
+    _wait_held(phone, adds)
+
+    platoons.pop().continue_()
+    expect(phone.locator("#add-platoon option")).to_have_count(3)  # "No platoon" and two platoons
+    expect(pending).to_have_count(1)
+    expect(pending).to_contain_text("Rifle Squad")
+    expect(points).to_have_text("870")
+
+    adds.pop().continue_()
+    expect(pending).to_have_count(0)
+    expect(phone.locator(f"#platoon-{squad.platoon_id}-rows > li[id]")).to_have_count(13)
+    expect(points).to_have_text("870")
+    assert army_list.entries.count() == 13
+    phone.unroute("**/entries/add/")
+    phone.unroute("**/platoons/add/")

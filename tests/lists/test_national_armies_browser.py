@@ -43,7 +43,8 @@ def test_a_new_player_builds_a_german_list_with_a_squad_and_a_tank(page):
 
     page.select_option("#new-platoon-kind", "reinforced_platoon")
     page.click("#new-platoon-submit")
-    expect(page.locator("#add-platoon option:checked")).not_to_have_text("")
+    # The platoon is in once "Add to" offers it (until then the unit would go to no platoon).
+    expect(page.locator("#add-platoon option:checked")).to_have_text("Reinforced Platoon")
 
     # Players' words: "MG" finds the machine-gun teams first; "panzer iv" the tank.
     page.fill("#catalogue-q", "Heer infantry")
