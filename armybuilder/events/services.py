@@ -76,10 +76,28 @@ def list_facts(army_list: ArmyList, summary: ListSummary) -> dict:
     }
 
 
-def live_problems(event: Event, army_list: ArmyList, summary: ListSummary) -> tuple[Problem, ...]:
-    """The list as it is now, judged against the event (the builder's "legal for <event>")."""
+def live_problems(
+    event: Event, army_list: ArmyList, summary: ListSummary, stage: Stage | None = None
+) -> tuple[Problem, ...]:
+    """The list as it is now, judged against the event, or against one of its escalation stages
+    (the event's rules with the stage's points limit): the builder's "legal for <event>"."""
     submission = Submission(army_name=army_list.army.name, points=summary.points, facts=list_facts(army_list, summary))
-    return submission.problems(event.rules())
+    rules = event.rules()
+    return submission.problems(stage.rules(rules) if stage is not None else rules)
+
+
+def events_sealing(user, army_list: ArmyList) -> list[tuple[Event, Stage | None]]:
+    """The events ``user`` submitted ``army_list`` to, latest first: (event, None) for an event's
+    list, (event, stage) for each escalation stage it is sealed for. Four queries."""
+    as_list = Q(entrants__user=user, entrants__submission__army_list=army_list)
+    as_stage = Q(entrants__user=user, entrants__stage_submissions__army_list=army_list)
+    events = list(event_for_rules().filter(as_list | as_stage).distinct().order_by("-date", "pk"))
+    stages: dict[int, list[Stage]] = {}
+    for stage in Stage.objects.filter(
+        event__in=events, submissions__army_list=army_list, submissions__entrant__user=user
+    ).order_by("number"):
+        stages.setdefault(stage.event_id, []).append(stage)
+    return [(event, stage) for event in events for stage in stages.get(event.pk, [None])]
 
 
 def _sealed_values(snapshot: dict, summary: ListSummary, facts: dict, *, army_list, name: str, army) -> dict:
@@ -417,11 +435,14 @@ def event_standings(event: Event, rounds: list[Round] | None = None) -> list[Sta
     rounds = rounds if rounds is not None else rounds_with_pairings(event, published_only=True)
     games = _games(rounds)
     played = {key for game in games for key in game.players}
-    # Players: the approved entrants, and anyone who has played (a list sent back later keeps its games).
+    # Players: the approved entrants (at an escalation event, those with an approved stage list),
+    # and anyone who has played (a list sent back later keeps its games).
+    approved_lists = Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED)
+    approved_stage_lists = StageSubmission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED)
     approved = set(
-        Submission.objects.filter(entrant__event=event, status=Submission.Status.APPROVED).values_list(
-            "entrant_id", flat=True
-        )
+        approved_lists.order_by()
+        .values_list("entrant_id", flat=True)
+        .union(approved_stage_lists.order_by().values_list("entrant_id", flat=True))
     )
     # A dropped player stays in the standings with the games they played (marked on the page).
     entrants = {

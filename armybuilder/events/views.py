@@ -1212,13 +1212,14 @@ def list_legality(request: HttpRequest, pk: int) -> HttpResponse:
     army_list = get_list_for_user(request, pk, for_builder=True)
     events = []
     if request.user.is_authenticated:
-        marked = services.event_for_rules().filter(
-            entrants__user=request.user, entrants__submission__army_list=army_list
-        )
         summary = list_summary(army_list)
-        for event in marked.order_by("-date")[:3]:
-            problems = services.live_problems(event, army_list, summary)
-            events.append((event, [display_problem(problem) for problem in problems]))
+        for event, stage in services.events_sealing(request.user, army_list)[:3]:
+            problems = services.live_problems(event, army_list, summary, stage)
+            name = event.name
+            if stage is not None:
+                values = {"event": event.name, "stage": stage.number, "points": stage.points_limit}
+                name = _("%(event)s, stage %(stage)s (%(points)s pts)") % values
+            events.append((event, name, [display_problem(problem) for problem in problems]))
     response = render(request, "events/list_legality.html", {"events": events, "army_list": army_list})
     response["Cache-Control"] = "private, no-store"
     return response

@@ -539,3 +539,43 @@ def test_stages_and_their_refusals_in_french(fr_client):
     army_list = make_player_list(entrant.user, units=3)
     response = fr_client.post(f"/events/{event.slug}/submit/", {"stage": 1, "army_list": army_list.pk})
     assert "Cette liste fait 150 points : le palier 1 en permet 100." in html.unescape(response.content.decode())
+
+
+def test_the_standings_list_approved_stage_lists_before_any_game():
+    event, _organiser = _escalation()
+    event.published = True
+    event.save()
+    alice, bob = _player(event, "alice"), _player(event, "bob")
+    _player(event, "carol", approve=False)
+    rows = services.event_standings(event)
+    assert sorted(item.entrant.pk for item in rows) == sorted([alice.pk, bob.pk])
+    page = _client().get(f"/events/{event.slug}/standings/").content.decode()
+    assert "alice" in page and "bob" in page and "carol" not in page
+
+
+def test_the_builder_says_whether_a_stage_list_is_legal_for_its_stage():
+    event, _organiser = _escalation()
+    alice = _player(event, "alice")
+    stage_list = StageSubmission.objects.get(entrant=alice, stage__number=1).army_list
+    client = _client(alice.user)
+    builder = client.get(f"/lists/{stage_list.pk}/").content.decode()
+    assert f'hx-get="/events/for-list/{stage_list.pk}/"' in builder
+    fragment = html.unescape(client.get(f"/events/for-list/{stage_list.pk}/").content.decode())
+    assert f"Legal for {event.name}, stage 1 (100 pts)." in fragment
+    # A third squad: 150 points, over stage 1's 100 (the event's own limit is higher).
+    entry = stage_list.entries.first()
+    client.post(f"/lists/{stage_list.pk}/entries/{entry.pk}/duplicate/", headers={"HX-Request": "true"})
+    fragment = html.unescape(client.get(f"/events/for-list/{stage_list.pk}/").content.decode())
+    assert f"Not legal for {event.name}, stage 1 (100 pts)" in fragment and "the limit is 100" in fragment
+    # In French, the stage is said in French.
+    fragment = html.unescape(
+        client.get(f"/events/for-list/{stage_list.pk}/", headers={"accept-language": "fr"}).content.decode()
+    )
+    assert "palier 1 (100 pts)" in fragment
+    # The stage-2 list is judged against stage 2's 150 points, not stage 1's.
+    stage_2 = StageSubmission.objects.get(entrant=alice, stage__number=2).army_list
+    fragment = html.unescape(client.get(f"/events/for-list/{stage_2.pk}/").content.decode())
+    assert f"Legal for {event.name}, stage 2 (150 pts)." in fragment
+    # Someone else's stage list: a 404.
+    bob = _player(event, "bob")
+    assert _client(bob.user).get(f"/events/for-list/{stage_list.pk}/").status_code == 404
