@@ -21,7 +21,7 @@ from armybuilder.catalogue.models import OfficerRank, Quality, UnitType
 from armybuilder.lists.builder_forms import option_blocks, platoon_choices, platoon_kind_labels
 from armybuilder.lists.models import ArmyList, Entry, ForceOrg, Platoon
 from armybuilder.lists.summary import list_summary
-from rules.army import model as army_rules
+from rules.army import price_table
 from rules.army.model import ListSummary
 from rules.army.points import men_within_size
 
@@ -191,28 +191,8 @@ class Row:
     @cached_property
     def price_table(self) -> str:
         """What builder.js needs to price a men, quality or option change at once (the server's
-        answer still decides): ``base,max|cost per quality|cost per extra man per quality|options``,
-        each option ``slug:cost per quality:flags:men it adds`` (flags: ``a`` whole unit, ``f``
-        makes the unit free, ``w`` its men count within the unit's largest size), qualities in
-        ``QUALITIES`` order, an empty cost not offered.
-
-        Slugs and numbers only: no quotes to escape, a few dozen bytes a unit.
-        """
-
-        def costs(values: dict[str, int]) -> str:
-            return ",".join(str(values[q]) if q in values else "" for q in army_rules.QUALITIES)
-
-        def flags(option) -> str:
-            return (
-                ("a" if option.all_models else "")
-                + ("f" if option.free_unit else "")
-                + ("w" if option.within_size and option.adds_models else "")
-            )
-
-        unit = self.unit
-        options = [f"{o.slug}:{costs(o.cost())}:{flags(o)}:{o.adds_models or ''}" for o in unit.options.all()]
-        head = f"{unit.base_models},{unit.max_models}|{costs(unit.base_cost())}|{costs(unit.per_model_cost())}"
-        return "|".join([head, ";".join(options)])
+        answer still decides): ``rules.army.price_table.encode``."""
+        return price_table.encode(self.unit.to_rules())
 
     @property
     def platoon_value(self) -> str:

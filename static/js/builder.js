@@ -645,33 +645,14 @@
   // answer. Anything the table cannot price (a free unit, a count that does not parse, a quality
   // or a man count it has no price for) shows nothing early: the answer alone moves the figures.
 
-  var QUALITIES = ["inexperienced", "regular", "veteran"];
+  // The pricing itself is static/js/builder_pricing.js (no page, tested by Node against the
+  // Python rules); this part reads the editor and shows the figures.
+  var pricing = window.MusterPricing;
+  var count = pricing.count;
   var guesses = new Map(); // editor -> { count: answers awaited, points: guessed, models, undo }
 
   function priceTable(editor) {
-    var parts = (editor.getAttribute("data-price") || "").split("|");
-    if (parts.length !== 4) return null;
-    function costs(text) {
-      return text.split(",").map(function (c) { return c === "" ? null : Number(c); });
-    }
-    var range = parts[0].split(",").map(Number);
-    var options = {};
-    parts[3].split(";").forEach(function (text) {
-      var f = text.split(":");
-      if (f.length !== 4) return;
-      options[f[0]] = {
-        cost: costs(f[1]),
-        whole: f[2].indexOf("a") >= 0,
-        free: f[2].indexOf("f") >= 0,
-        within: f[2].indexOf("w") >= 0, // its men take places within the unit's largest size
-        adds: Number(f[3]) || 0,
-      };
-    });
-    return { base: range[0], max: range[1], cost: costs(parts[1]), perMan: costs(parts[2]), options: options };
-  }
-
-  function count(text) {
-    return /^\d+$/.test(String(text).trim()) ? Number(text) : null;
+    return pricing.parseTable(editor.getAttribute("data-price") || "");
   }
 
   function taken(editor) {
@@ -690,31 +671,6 @@
       }
     }
     return chosen;
-  }
-
-  function price(table, quality, models, chosen) {
-    // Points as ``rules.army.points.entry_points`` counts them, or null when unsure.
-    var q = QUALITIES.indexOf(quality);
-    if (q < 0 || table.cost[q] === null || chosen === null || models === null) return null;
-    if (models < table.base || models > table.max) return null;
-    var extra = models - table.base;
-    if (extra && table.perMan[q] === null) return null;
-    var total = table.cost[q] + extra * (table.perMan[q] || 0);
-    var everyone = models;
-    var within = 0;
-    var slugs = Object.keys(chosen).filter(function (slug) { return chosen[slug] > 0; });
-    for (var i = 0; i < slugs.length; i++) {
-      var option = table.options[slugs[i]];
-      if (!option || option.free || option.cost[q] === null) return null;
-      everyone += option.adds * chosen[slugs[i]];
-      if (option.within) within += option.adds * chosen[slugs[i]];
-    }
-    if (models + within > table.max) return null; // the server refuses it: no guess
-    slugs.forEach(function (slug) {
-      var option = table.options[slug];
-      total += option.cost[q] * (option.whole ? everyone : chosen[slug]);
-    });
-    return total;
   }
 
   function setFigure(element, value) {
@@ -789,10 +745,10 @@
     var undo = guess ? guess.undo : serverFigures(editor);
     if (!table || !undo) return;
     var select = document.getElementById(editor.id + "-quality");
-    var quality = select ? select.value : QUALITIES[table.cost.findIndex(function (c) { return c !== null; })];
+    var quality = select ? select.value : pricing.firstQuality(table);
     var models = f.models ? count(f.models.value) : table.base;
     if (models !== null && step) models += step;
-    var points = price(table, quality, models, taken(editor));
+    var points = pricing.price(table, quality, models, taken(editor));
     if (!guess) {
       guess = { count: 0, undo: undo };
       guesses.set(editor, guess);
