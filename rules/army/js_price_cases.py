@@ -28,8 +28,8 @@ SERVER_ONLY = frozenset(
 )
 
 
-def _option(key: str, cost: dict[str, int], **kwargs: Any) -> OptionSpec:
-    return OptionSpec(key=key, name=key.replace("-", " "), per_model=kwargs.pop("per_model", False), cost=cost, **kwargs)
+def _option(key: str, cost: dict[str, int], *, per_model: bool = False, **kwargs: Any) -> OptionSpec:
+    return OptionSpec(key=key, name=key.replace("-", " "), per_model=per_model, cost=cost, **kwargs)
 
 
 def _unit(key: str, base: dict[str, int], per_man: dict[str, int], men: tuple[int, int], *options: OptionSpec, **kw):
