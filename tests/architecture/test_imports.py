@@ -19,6 +19,7 @@ LAYERS = (
         "armybuilder.jobs",
         "armybuilder.worker",
         "armybuilder.localised",
+        "armybuilder.js_cases",
     ),
     ("armybuilder.reference",),
     ("armybuilder.catalogue",),
