@@ -1,4 +1,4 @@
-"""Test cases for the phone's pricing (``static/js/builder_pricing.js``), priced by these rules.
+"""Test cases for the phone's pricing (``static/js/builder_logic.js``), priced by these rules.
 
 Each case is a unit's price table (``price_table.encode``), a quality, a count of men and the options
 taken, with what the phone must answer: ``entry_points``'s figure, or ``None`` where the phone must

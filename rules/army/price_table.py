@@ -1,6 +1,6 @@
 """A unit's price table as the builder's page carries it, for the phone to price a change at once.
 
-``encode`` writes what ``static/js/builder_pricing.js`` reads: ``base,max|cost per quality|cost per
+``encode`` writes what ``static/js/builder_logic.js`` reads: ``base,max|cost per quality|cost per
 extra man per quality|options``, each option ``key:cost per quality:flags:men it adds`` (flags:
 ``a`` bought for the whole unit, ``f`` makes the unit free, ``w`` its men count within the unit's
 largest size), qualities in ``QUALITIES`` order, an empty cost where the quality is not offered.

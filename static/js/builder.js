@@ -28,6 +28,10 @@
 (function () {
   "use strict";
 
+  // The builder's decisions without a page (pricing, sending in order): static/js/builder_logic.js,
+  // loaded first and tested by Node.
+  var logic = window.MusterBuilder;
+
   function setUpCopy(root) {
     root.querySelectorAll("[data-copy]").forEach(function (button) {
       if (!navigator.clipboard) return;
@@ -479,26 +483,22 @@
   // platoon of its own tap: htmx would hold a second request of the form until the first is
   // answered, then send it (and any third, dropping the one between) with the last button tapped.
   // Uses htmx's documented "htmx:confirm" event, as the editors' queue does.
-  var adds = { items: [], current: null };
-
-  function sendAdd() {
-    while (!adds.current && adds.items.length) {
-      var item = adds.items.shift();
-      adds.current = item;
+  var adds = logic.serialQueue({
+    send: function (item) {
       issuing = item;
       try {
         item.send(true);
       } finally {
         issuing = null;
       }
-      if (item.xhr) {
-        if (item.preview) pending.set(item.xhr, item.preview);
-        return; // the next once this one is answered
-      }
-      adds.current = null; // not sent (the form is gone): nothing to show
-      if (item.preview) item.preview.putBack();
-    }
-  }
+      if (!item.xhr) return false;
+      if (item.preview) pending.set(item.xhr, item.preview);
+      return true; // the next once this one is answered
+    },
+    dropped: function (item) {
+      if (item.preview) item.preview.putBack(); // not sent (the form is gone): nothing to show
+    },
+  });
 
   document.addEventListener("htmx:confirm", function (event) {
     var detail = event.detail;
@@ -506,19 +506,19 @@
     event.preventDefault();
     var trigger = detail.triggeringEvent;
     var button = trigger && trigger.submitter;
-    adds.items.push({
+    adds.push({
       data: snapshot(detail.elt, trigger),
       send: detail.issueRequest,
       // Without the button's figures (none given): the answer alone shows the unit.
       preview: button && button.hasAttribute("data-points") ? foreseeAdd(button, detail.elt) : null,
     });
-    sendAdd();
+    adds.next();
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!adds.current || adds.current.xhr !== event.detail.xhr) return;
-    adds.current = null;
-    setTimeout(sendAdd, 0); // htmx releases the form after this event
+    adds.answered();
+    setTimeout(adds.next, 0); // htmx releases the form after this event
   });
 
   function foresee(button, editor) {
@@ -645,14 +645,13 @@
   // answer. Anything the table cannot price (a free unit, a count that does not parse, a quality
   // or a man count it has no price for) shows nothing early: the answer alone moves the figures.
 
-  // The pricing itself is static/js/builder_pricing.js (no page, tested by Node against the
+  // The pricing itself is static/js/builder_logic.js (no page, tested by Node against the
   // Python rules); this part reads the editor and shows the figures.
-  var pricing = window.MusterPricing;
-  var count = pricing.count;
+  var count = logic.count;
   var guesses = new Map(); // editor -> { count: answers awaited, points: guessed, models, undo }
 
   function priceTable(editor) {
-    return pricing.parseTable(editor.getAttribute("data-price") || "");
+    return logic.parseTable(editor.getAttribute("data-price") || "");
   }
 
   function taken(editor) {
@@ -745,10 +744,10 @@
     var undo = guess ? guess.undo : serverFigures(editor);
     if (!table || !undo) return;
     var select = document.getElementById(editor.id + "-quality");
-    var quality = select ? select.value : pricing.firstQuality(table);
+    var quality = select ? select.value : logic.firstQuality(table);
     var models = f.models ? count(f.models.value) : table.base;
     if (models !== null && step) models += step;
-    var points = pricing.price(table, quality, models, taken(editor));
+    var points = logic.price(table, quality, models, taken(editor));
     if (!guess) {
       guess = { count: 0, undo: undo };
       guesses.set(editor, guess);
@@ -859,7 +858,7 @@
 
   function waiting(editor) {
     var queue = queues.get(editor.id);
-    return !!queue && (queue.items.length > 0 || !!queue.current);
+    return !!queue && queue.busy();
   }
 
   function queuedEditor(elt, verb) {
@@ -928,30 +927,34 @@
     }) || null;
   }
 
-  function sendNext(queue) {
-    while (!queue.current && queue.items.length) {
-      var item = queue.items.shift();
-      queue.current = item;
-      var elt = again(item);
-      issuing = item;
-      try {
-        if (elt === item.elt) item.send(true);
-        else if (elt) window.htmx.ajax(item.verb, item.path, { source: elt });
-      } finally {
-        issuing = null; // whatever happened, the next confirm is a player's change again
-      }
-      if (item.xhr) return; // under way: the next once it is answered
-      // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess
-      // or its preview too.
-      settleItem(item);
-      queue.current = null;
-      if (item.putBack) item.putBack();
-      else answeredFor(item.editor, false);
-    }
-    if (!queue.current && queues.get(queue.id) === queue) {
-      queues.delete(queue.id);
-      closeIfDone(queue.editor);
-    }
+  function editorQueue(editor) {
+    var queue = logic.serialQueue({
+      send: function (item) {
+        var elt = again(item);
+        issuing = item;
+        try {
+          if (elt === item.elt) item.send(true);
+          else if (elt) window.htmx.ajax(item.verb, item.path, { source: elt });
+        } finally {
+          issuing = null; // whatever happened, the next confirm is a player's change again
+        }
+        return !!item.xhr; // under way: the next once it is answered
+      },
+      dropped: function (item) {
+        // Nothing sent (the unit is gone, or its editor closed): the change is dropped, its guess
+        // or its preview too.
+        settleItem(item);
+        if (item.putBack) item.putBack();
+        else answeredFor(item.editor, false);
+      },
+      idle: function () {
+        if (queues.get(queue.id) !== queue) return;
+        queues.delete(queue.id);
+        closeIfDone(queue.editor);
+      },
+    });
+    queue.id = editor.id;
+    return queue;
   }
 
   document.addEventListener("htmx:confirm", function (event) {
@@ -962,7 +965,7 @@
     event.preventDefault();
     var queue = queues.get(editor.id);
     if (!queue) {
-      queue = { id: editor.id, items: [], current: null };
+      queue = editorQueue(editor);
       queues.set(editor.id, queue);
     }
     queue.editor = editor;
@@ -980,17 +983,14 @@
     // Remove, duplicate: shown now, at the tap, sent in their turn.
     if (isAction(detail.elt, editor)) item.putBack = foresee(detail.elt, editor);
     outstanding.set(form, (outstanding.get(form) || 0) + 1);
-    queue.items.push(item);
+    queue.push(item);
     if (queue.current) return; // sent once the change before it is answered
     if (detail.elt.closest(".editor-body")) {
       // Men, quality, options: guessed already (capture listeners above), painted, then sent.
-      queue.current = { pending: true };
-      afterPaint(function () {
-        queue.current = null;
-        sendNext(queue);
-      });
+      queue.hold();
+      afterPaint(queue.release);
     } else {
-      sendNext(queue);
+      queue.next();
     }
   });
 
@@ -1028,10 +1028,10 @@
     var queue = queueOf(event);
     if (!queue) return;
     settleItem(queue.current);
-    queue.current = null;
+    queue.answered();
     // Next turn: htmx releases the request's element after this event, and the next change may
     // come from the same form.
-    setTimeout(function () { sendNext(queue); }, 0);
+    setTimeout(queue.next, 0);
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,6 +1,6 @@
 """The cases the phone's pricing is tested on (tests/js/builder_pricing_cases.json) are what the rules answer now.
 
-Node's test runner checks static/js/builder_pricing.js against the file (``node --test tests/js/``, in
+Node's test runner checks static/js/builder_logic.js against the file (``node --test tests/js/``, in
 ``make test``); this checks the file against rules.army.points, so changing the rules without the
 phone (or the file by hand) fails here, and changing the phone's copy alone fails there."""
 

@@ -1,4 +1,4 @@
-"""Write the cases the phone's pricing (static/js/builder_pricing.js) is tested on, priced by the rules."""
+"""Write the cases the phone's pricing (static/js/builder_logic.js) is tested on, priced by the rules."""
 
 from __future__ import annotations
 

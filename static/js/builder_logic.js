@@ -1,13 +1,15 @@
-/* The builder's pricing on the phone, with no page and no network: a unit's price table as the
-   page carries it (rules/army/price_table.py writes it) and the points of a change of men, quality
-   or options, as rules.army.points.entry_points counts them, or null when the phone cannot be sure
-   (the server's answer decides then, as it always has the last word). builder.js shows the guess
-   at the tap; Node runs this against cases the Python rules wrote (`manage.py builder_js_cases`,
-   tests/js/), so the two cannot drift apart unnoticed. */
+/* The builder's decisions on the phone, with no page and no network (builder.js does the page):
+
+   - Pricing: a unit's price table as the page carries it (rules/army/price_table.py writes it) and
+     the points of a change of men, quality or options, as rules.army.points.entry_points counts
+     them, or null when the phone cannot be sure (the server's answer decides then, as it always
+     has the last word). Node runs it against cases the Python rules wrote (`manage.py
+     builder_js_cases`, tests/js/), so the two cannot drift apart unnoticed.
+   - Sending in order: a queue that sends one change at a time, in the order they were made. */
 (function (root, factory) {
   var pricing = factory();
   if (typeof module === "object" && module.exports) module.exports = pricing;
-  else root.MusterPricing = pricing;
+  else root.MusterBuilder = pricing;
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
@@ -73,5 +75,49 @@
     return total < 0 ? null : total; // never below 0: the server refuses such an entry
   }
 
-  return { QUALITIES: QUALITIES, count: count, parseTable: parseTable, firstQuality: firstQuality, price: price };
+  // One change at a time, in the order they were made: ``send(item)`` starts an item's request and
+  // says whether it went (false: nothing to send it from any more, the item is ``dropped``); the
+  // next is sent once ``answered()`` is called for the one under way. ``hold()`` keeps the queue
+  // from sending (until ``release()``) while the page paints a change first; ``idle()`` is called
+  // when the queue has nothing left to send or wait for.
+  function serialQueue(hooks) {
+    var queue = { items: [], current: null };
+    var HELD = { held: true };
+    queue.busy = function () {
+      return queue.items.length > 0 || queue.current !== null;
+    };
+    queue.push = function (item) {
+      queue.items.push(item);
+    };
+    queue.hold = function () {
+      if (queue.current === null) queue.current = HELD;
+    };
+    queue.release = function () {
+      if (queue.current === HELD) queue.current = null;
+      queue.next();
+    };
+    queue.answered = function () {
+      queue.current = null;
+    };
+    queue.next = function () {
+      while (queue.current === null && queue.items.length) {
+        var item = queue.items.shift();
+        queue.current = item;
+        if (hooks.send(item)) return;
+        queue.current = null;
+        if (hooks.dropped) hooks.dropped(item);
+      }
+      if (queue.current === null && hooks.idle) hooks.idle();
+    };
+    return queue;
+  }
+
+  return {
+    QUALITIES: QUALITIES,
+    count: count,
+    parseTable: parseTable,
+    firstQuality: firstQuality,
+    price: price,
+    serialQueue: serialQueue,
+  };
 });
