@@ -144,6 +144,61 @@ def pin_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def damage_cases() -> list[dict[str, Any]]:
+    """A damage result on a vehicle (pins from none to its limit, immobilised before or not, on fire or
+    not, Fanatic crew or not): its pins, times immobilised and fire after, knocked out or routed."""
+    cases = []
+    for edition, quality, result, pins, immobilised, on_fire in itertools.product(
+        EDITIONS, QUALITIES, ("immobilised", "on_fire", "extinguished", "knocked_out"), range(11), (0, 1), (False, True)
+    ):
+        setup = GameSetup.from_data(
+            {
+                "edition": edition,
+                "sides": [
+                    {
+                        "key": "a",
+                        "name": "A",
+                        "units": [
+                            {
+                                "key": "v",
+                                "name": "V",
+                                "quality": quality,
+                                "models": None,
+                                "unit_type": "vehicle_armoured",
+                            }
+                        ],
+                    },
+                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
+                ],
+            }
+        )
+        state = new_state(setup)
+        unit = state.units["v"]
+        if not unit.setup.is_vehicle:
+            raise AssertionError("the damage cases need a vehicle")
+        unit.pins, unit.immobilised, unit.on_fire = pins, immobilised, on_fire
+        if pins >= unit.setup.base_morale and state.rules.combat.pin_rout:
+            continue  # already routed at the limit: no result reaches it
+        apply(state, Action("damage", side="a", unit="v", data={"result": result}))
+        detail = state.log[-1].detail
+        cases.append(
+            {
+                "edition": edition,
+                "unit": {"pins": pins, "immobilised": immobilised, "on_fire": on_fire},
+                "limit": unit.setup.base_morale,
+                "pin_rout": state.rules.combat.pin_rout,
+                "second_knocks_out": state.rules.second_immobilised_knocks_out,
+                "result": result,
+                "pins": unit.pins,
+                "immobilised": unit.immobilised,
+                "on_fire": unit.on_fire,
+                "knocked_out": unit.destroyed and unit.destroyed_how == "knocked_out",
+                "routed": bool(detail.get("routed")),
+            }
+        )
+    return cases
+
+
 def end_turn_cases() -> list[dict[str, Any]]:
     """A unit at the end of the turn (its order, released or not, its pins, destroyed or not, one or two
     dice, the D3 it rolled to stay Down): its dice back in the bag, its order kept, its pins."""
@@ -180,5 +235,6 @@ def all_cases() -> dict[str, Any]:
         "orders": order_cases(),
         "morale": morale_cases(),
         "pins": pin_cases(),
+        "damage": damage_cases(),
         "end_turn": end_turn_cases(),
     }

@@ -635,26 +635,36 @@
 
   // A vehicle's damage result (rules.game.engine._damage): a pin each, On fire, a second
   // Immobilised knocking it out where the edition says so, the pin limit; its log line.
+  // A damage result on a vehicle: the rule is RULES.damage (engine._damage); this shows it on the row.
   function damage(row, result) {
     var w = words();
     var text = fill(w.line.damage, {unit: unitName(row), result: w.damage[result] || result});
     var fire = Array.prototype.filter.call(row.querySelectorAll(".badge-disputed"), function (badge) {
       return badge.textContent === w.damage.on_fire;
     });
-    if (result === "extinguished") { fire.forEach(function (badge) { badge.remove(); }); return text; }
-    if (result === "knocked_out") { destroy(row); return text; }
-    setPins(row, pinsOf(row) + 1);
-    if (result === "on_fire" && !fire.length) statusBadge(row, w.damage.on_fire);
-    if (result === "immobilised") {
-      var times = (parseInt(row.dataset.immobilised, 10) || 0) + 1;
-      row.dataset.immobilised = times;
-      if (times === 1) statusBadge(row, w.damage.immobilised);
-      if (times >= 2 && w.rules.second_immobilised) {
-        destroy(row);
-        return text + " · " + w.line.knocked_out;
-      }
+    var men = modelsOf(row);
+    var immobilised = parseInt(row.dataset.immobilised, 10) || 0;
+    var after = RULES.damage({
+      pins: pinsOf(row),
+      immobilised: immobilised,
+      onFire: fire.length > 0,
+      limit: parseInt(row.dataset.limit, 10) || Infinity,
+      pinRout: !!w.rules.pin_rout,
+      fanatic: !!row.dataset.fanatic,
+      men: men ? men.left : null,
+    }, result, !!w.rules.second_immobilised);
+    if (after.knockedOut) {
+      destroy(row);
+      return result === "knocked_out" ? text : text + " · " + w.line.knocked_out;
     }
-    if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
+    if (!after.onFire && !after.routed) fire.forEach(function (badge) { badge.remove(); });
+    setPins(row, after.pins);
+    if (after.onFire && !fire.length) statusBadge(row, w.damage.on_fire);
+    if (after.immobilised !== immobilised) {
+      row.dataset.immobilised = after.immobilised;
+      if (after.immobilised === 1) statusBadge(row, w.damage.immobilised);
+    }
+    if (after.routed) { destroy(row); text += " · " + w.line.routed; }
     return text;
   }
 

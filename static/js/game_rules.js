@@ -1,5 +1,6 @@
 /* The rules game day works out on the phone, with no page and no network: the order test's morale
-   and outcome, the rout at the pin limit (Fanatics included) and a unit's end of turn. game.js reads
+   and outcome, the rout at the pin limit (Fanatics included), a vehicle's damage results and a
+   unit's end of turn. game.js reads
    the board's rows into plain values and calls these; Node runs them against cases the Python engine
    wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
    Each function names the engine function it mirrors (rules/game/engine.py). */
@@ -59,8 +60,42 @@
     return {ordersLeft: kept ? unit.dice - 1 : unit.dice, kept: kept, order: kept ? unit.order : "", pins: pins};
   }
 
+  // A damage result on a vehicle (engine._damage): "extinguished" puts the fire out; "knocked_out"
+  // destroys it; any other adds a pin, and sets it on fire or immobilises it, a second immobilised
+  // result knocking it out where the edition says so (secondKnocksOut); then the pins may rout it.
+  // unit: {pins, immobilised: times so far, onFire, limit, pinRout, fanatic, men}.
+  function damage(unit, result, secondKnocksOut) {
+    var after = {pins: unit.pins, immobilised: unit.immobilised, onFire: unit.onFire, knockedOut: false, routed: false};
+    if (result === "extinguished") {
+      after.onFire = false;
+      return after;
+    }
+    if (result === "knocked_out") {
+      after.knockedOut = true;
+      after.onFire = false;
+      return after;
+    }
+    after.pins += 1;
+    if (result === "on_fire") {
+      after.onFire = true;
+    } else {
+      after.immobilised += 1;
+      if (after.immobilised >= 2 && secondKnocksOut) {
+        after.knockedOut = true;
+        after.onFire = false;
+        return after;
+      }
+    }
+    if (routs(after.pins, unit.limit, unit.pinRout, unit.fanatic, unit.men)) {
+      after.routed = true;
+      after.onFire = false;
+    }
+    return after;
+  }
+
   return {
     VENGEANCE_SHEDS_ON: VENGEANCE_SHEDS_ON,
+    damage: damage,
     vengeanceShed: vengeanceShed,
     testMorale: testMorale,
     testOutcome: testOutcome,

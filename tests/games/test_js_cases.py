@@ -21,9 +21,8 @@ def test_the_committed_cases_are_the_engines_answers_now():
 
 def test_the_cases_are_hundreds_over_every_part():
     cases = json.loads(CASES.read_text(encoding="utf-8"))
-    assert {part: len(cases[part]) > 300 for part in ("orders", "morale", "pins", "end_turn")} == dict.fromkeys(
-        ("orders", "morale", "pins", "end_turn"), True
-    )
+    parts = ("orders", "morale", "pins", "damage", "end_turn")
+    assert {part: len(cases[part]) > 300 for part in parts} == dict.fromkeys(parts, True)
 
 
 def test_node_runs_the_phones_rules_against_them():

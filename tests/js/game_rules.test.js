@@ -16,7 +16,7 @@ function label(c) {
 }
 
 test("the cases cover every part, in every edition", () => {
-  for (const part of ["orders", "morale", "pins", "end_turn"]) {
+  for (const part of ["orders", "morale", "pins", "damage", "end_turn"]) {
     assert.ok(cases[part].length > 100, part);
     assert.deepEqual([...new Set(cases[part].map((c) => c.edition))].sort(), ["v1", "v2", "v3"], part);
   }
@@ -54,5 +54,27 @@ test("the end of the turn: dice back in the bag, Down and Ambush kept, pins shed
     assert.equal(after.kept, c.kept, label(c));
     assert.equal(after.order, c.order_after, label(c));
     assert.equal(after.pins, c.pins_after, label(c));
+  }
+});
+
+test("a damage result leaves a vehicle's pins, fire and immobilisation as the engine does", () => {
+  assert.ok(cases.damage.length > 500);
+  assert.ok(cases.damage.some((c) => c.routed) && cases.damage.some((c) => c.knocked_out && c.result === "immobilised"));
+  for (const c of cases.damage) {
+    const unit = {
+      pins: c.unit.pins,
+      immobilised: c.unit.immobilised,
+      onFire: c.unit.on_fire,
+      limit: c.limit,
+      pinRout: c.pin_rout,
+      fanatic: false,
+      men: null,
+    };
+    const after = rules.damage(unit, c.result, c.second_knocks_out);
+    assert.equal(after.knockedOut, c.knocked_out, label(c));
+    assert.equal(after.routed, c.routed, label(c));
+    assert.equal(after.onFire, c.on_fire, label(c));
+    assert.equal(after.pins, c.pins, label(c));
+    assert.equal(after.immobilised, c.immobilised, label(c));
   }
 });
