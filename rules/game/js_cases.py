@@ -23,6 +23,7 @@ from rules.game.engine import (
     apply,
     end_turn,
     give_order,
+    initiative_die,
     new_state,
     recorded_draw,
 )
@@ -144,12 +145,69 @@ def pin_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def casualty_cases() -> list[dict[str, Any]]:
+    """Men lost or given back (a squad of 1, 2 or 5, Fanatic or not, pins below, at and over its limit):
+    the men left, wiped out or routed; and the NCO among them, with and without 2nd-edition Initiative
+    Training's die: lost or replaced."""
+    cases = []
+    for edition, quality, fanatic, start, delta in itertools.product(
+        EDITIONS, QUALITIES, (False, True), (1, 2, 5), (-1, 1, 2, 5)
+    ):
+        limit = new_state(_setup(edition, quality)).units["u"].setup.base_morale
+        for men in sorted({1, 2, start} & set(range(1, start + 1))):
+            for pins in (0, limit - 1, limit, limit + 1):
+                state = new_state(_setup(edition, quality, models=start, fanatic=fanatic))
+                unit = state.units["u"]
+                unit.models, unit.pins = men, pins
+                apply(state, Action("casualties", side="a", unit="u", data={"delta": delta}))
+                detail = state.log[-1].detail
+                cases.append(
+                    {
+                        "edition": edition,
+                        "unit": {"men": men, "start": start, "pins": pins, "fanatic": fanatic},
+                        "limit": unit.setup.base_morale,
+                        "pin_rout": state.rules.combat.pin_rout,
+                        "delta": delta,
+                        "men": unit.models,
+                        "wiped_out": bool(detail.get("wiped_out")),
+                        "routed": bool(detail.get("routed")),
+                    }
+                )
+    return cases
+
+
+def nco_cases() -> list[dict[str, Any]]:
+    """A squad's NCO among its casualties, its side with or without Initiative Training, on each die."""
+    cases = []
+    for edition, trained, die in itertools.product(EDITIONS, (False, True), range(1, 7)):
+        setup = GameSetup.from_data(
+            {
+                "edition": edition,
+                "sides": [
+                    {
+                        "key": "a",
+                        "name": "A",
+                        "rules": ["initiative-training"] if trained else [],
+                        "units": [{"key": "u", "name": "U", "quality": "regular", "models": 5}],
+                    },
+                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
+                ],
+            }
+        )
+        state = new_state(setup)
+        rolls = initiative_die(state, "a") is not None
+        data = {"delta": 1, "nco": True} | ({"nco_die": die} if rolls else {})
+        apply(state, Action("casualties", side="a", unit="u", data=data))
+        cases.append({"edition": edition, "initiative": rolls, "die": die, "lost": state.units["u"].nco_lost})
+    return cases
+
+
 def damage_cases() -> list[dict[str, Any]]:
-    """A damage result on a vehicle (pins from none to its limit, immobilised before or not, on fire or
-    not, Fanatic crew or not): its pins, times immobilised and fire after, knocked out or routed."""
+    """A damage result on a vehicle (no pin, or one or two short of its limit; immobilised before or not;
+    on fire or not): its pins, times immobilised and fire after, knocked out or routed."""
     cases = []
     for edition, quality, result, pins, immobilised, on_fire in itertools.product(
-        EDITIONS, QUALITIES, ("immobilised", "on_fire", "extinguished", "knocked_out"), range(11), (0, 1), (False, True)
+        EDITIONS, QUALITIES, ("immobilised", "on_fire", "extinguished", "knocked_out"), (0, 1, 2), (0, 1), (False, True)
     ):
         setup = GameSetup.from_data(
             {
@@ -176,9 +234,9 @@ def damage_cases() -> list[dict[str, Any]]:
         unit = state.units["v"]
         if not unit.setup.is_vehicle:
             raise AssertionError("the damage cases need a vehicle")
+        # No pin, or one or two short of its limit: a pin from a result routs it at one short.
+        pins = (0, unit.setup.base_morale - 2, unit.setup.base_morale - 1)[pins]
         unit.pins, unit.immobilised, unit.on_fire = pins, immobilised, on_fire
-        if pins >= unit.setup.base_morale and state.rules.combat.pin_rout:
-            continue  # already routed at the limit: no result reaches it
         apply(state, Action("damage", side="a", unit="v", data={"result": result}))
         detail = state.log[-1].detail
         cases.append(
@@ -235,6 +293,8 @@ def all_cases() -> dict[str, Any]:
         "orders": order_cases(),
         "morale": morale_cases(),
         "pins": pin_cases(),
+        "casualties": casualty_cases(),
+        "nco": nco_cases(),
         "damage": damage_cases(),
         "end_turn": end_turn_cases(),
     }

@@ -364,14 +364,13 @@
   // An NCO killed offline: Initiative Training's die (2nd edition), typed or rolled here and sent, so
   // the server keeps the same one; "nco_lost" (the morale modifier, not read by the server) says
   // the NCO is gone, for the row and the tests queued after it.
-  var INITIATIVE_TAKES_OVER = 2;  // rules.game.engine.INITIATIVE_TAKES_OVER
   function rollNco(form, entries) {
     var box = form && form.querySelector("fieldset.nco");
     if (!box || !entries.get("nco") || (parseInt(entries.get("delta"), 10) || 0) < 1) return;
     if (box.hasAttribute("data-initiative")) {
       var nco = typed(entries.get("nco_die")) || die();
       entries.set("nco_die", nco);
-      if (nco >= INITIATIVE_TAKES_OVER) return;
+      if (!RULES.ncoLost(true, nco)) return;  // another man takes over
     }
     entries.set("nco_lost", box.dataset.penalty || "0");
   }
@@ -709,14 +708,22 @@
       mark(row, label);
     } else if (action === "casualties") {
       var men = modelsOf(row) || {left: 0, start: 0};
-      var left = Math.min(Math.max(men.left - delta, 0), men.start);
+      var after = RULES.casualties({
+        men: men.left,
+        start: men.start,
+        pins: pinsOf(row),
+        limit: parseInt(row.dataset.limit, 10) || Infinity,
+        pinRout: !!w.rules.pin_rout,
+        fanatic: !!row.dataset.fanatic,
+      }, delta);
+      var left = after.men;
       setModels(row, left);
       var forms = delta < 0 ? w.line.back : w.line.casualty;
       text = fill((forms || [])[Math.abs(delta) === 1 ? 0 : 1], {unit: unitName(row), delta: Math.abs(delta), models: left});
       if (params.get("nco_lost") !== null) loseNco(row, parseInt(params.get("nco_lost"), 10) || 0);
       if (params.get("nco") && delta > 0) text += " · " + ncoLine(params);
-      if (left === 0) { destroy(row); text += " · " + w.line.wiped_out; }
-      else if (row.dataset.fanatic && routs(row)) { destroy(row); text += " · " + w.line.routed; }
+      if (after.wipedOut) { destroy(row); text += " · " + w.line.wiped_out; }
+      else if (after.routed) { destroy(row); text += " · " + w.line.routed; }
       mark(row, label);
     } else if (action === "damage") {
       text = damage(row, pick("result", params));

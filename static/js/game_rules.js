@@ -1,6 +1,6 @@
 /* The rules game day works out on the phone, with no page and no network: the order test's morale
-   and outcome, the rout at the pin limit (Fanatics included), a vehicle's damage results and a
-   unit's end of turn. game.js reads
+   and outcome, the rout at the pin limit (Fanatics included), casualties and the NCO among them, a
+   vehicle's damage results and a unit's end of turn. game.js reads
    the board's rows into plain values and calls these; Node runs them against cases the Python engine
    wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
    Each function names the engine function it mirrors (rules/game/engine.py). */
@@ -60,6 +60,23 @@
     return {ordersLeft: kept ? unit.dice - 1 : unit.dice, kept: kept, order: kept ? unit.order : "", pins: pins};
   }
 
+  var INITIATIVE_TAKES_OVER = 2;  // engine.INITIATIVE_TAKES_OVER: Initiative Training's 2+ keeps a leader
+
+  // Men lost (delta > 0) or back (delta < 0) (engine._casualties): never below none nor above the
+  // men it started with; the last man gone wipes the unit out, and a Fanatic unit held at its pin
+  // limit by its men routs once fewer than two are left. unit: {men, start, pins, limit, pinRout, fanatic}.
+  function casualties(unit, delta) {
+    var left = Math.min(Math.max(unit.men - delta, 0), unit.start);
+    if (left === 0) return {men: 0, wipedOut: true, routed: false};
+    return {men: left, wipedOut: false, routed: !!unit.fanatic && routs(unit.pins, unit.limit, unit.pinRout, true, left)};
+  }
+
+  // The squad's NCO among the casualties (engine._casualties): lost, unless the side rolls
+  // Initiative Training's die (2nd edition: initiative) and it shows 2+.
+  function ncoLost(initiative, die) {
+    return !(initiative && die >= INITIATIVE_TAKES_OVER);
+  }
+
   // A damage result on a vehicle (engine._damage): "extinguished" puts the fire out; "knocked_out"
   // destroys it; any other adds a pin, and sets it on fire or immobilises it, a second immobilised
   // result knocking it out where the edition says so (secondKnocksOut); then the pins may rout it.
@@ -95,6 +112,9 @@
 
   return {
     VENGEANCE_SHEDS_ON: VENGEANCE_SHEDS_ON,
+    INITIATIVE_TAKES_OVER: INITIATIVE_TAKES_OVER,
+    casualties: casualties,
+    ncoLost: ncoLost,
     damage: damage,
     vengeanceShed: vengeanceShed,
     testMorale: testMorale,

@@ -16,7 +16,7 @@ function label(c) {
 }
 
 test("the cases cover every part, in every edition", () => {
-  for (const part of ["orders", "morale", "pins", "damage", "end_turn"]) {
+  for (const part of ["orders", "morale", "pins", "casualties", "damage", "end_turn"]) {
     assert.ok(cases[part].length > 100, part);
     assert.deepEqual([...new Set(cases[part].map((c) => c.edition))].sort(), ["v1", "v2", "v3"], part);
   }
@@ -58,7 +58,7 @@ test("the end of the turn: dice back in the bag, Down and Ambush kept, pins shed
 });
 
 test("a damage result leaves a vehicle's pins, fire and immobilisation as the engine does", () => {
-  assert.ok(cases.damage.length > 500);
+  assert.ok(cases.damage.length > 300);
   assert.ok(cases.damage.some((c) => c.routed) && cases.damage.some((c) => c.knocked_out && c.result === "immobilised"));
   for (const c of cases.damage) {
     const unit = {
@@ -77,4 +77,19 @@ test("a damage result leaves a vehicle's pins, fire and immobilisation as the en
     assert.equal(after.pins, c.pins, label(c));
     assert.equal(after.immobilised, c.immobilised, label(c));
   }
+});
+
+test("casualties leave a unit's men, wiped out or routed (Fanatics at their limit), as the engine does", () => {
+  assert.ok(cases.casualties.some((c) => c.routed) && cases.casualties.some((c) => c.wiped_out));
+  assert.ok(cases.casualties.some((c) => c.delta < 0));
+  for (const c of cases.casualties) {
+    const unit = { ...c.unit, limit: c.limit, pinRout: c.pin_rout };
+    const after = rules.casualties(unit, c.delta);
+    assert.deepEqual([after.men, after.wipedOut, after.routed], [c.men, c.wiped_out, c.routed], label(c));
+  }
+});
+
+test("an NCO among the casualties is lost unless Initiative Training's die shows 2+", () => {
+  assert.ok(cases.nco.some((c) => c.initiative && !c.lost) && cases.nco.some((c) => c.initiative && c.lost));
+  for (const c of cases.nco) assert.equal(rules.ncoLost(c.initiative, c.die), c.lost, label(c));
 });
