@@ -632,9 +632,8 @@
     return fill(info.line, values);
   }
 
-  // A vehicle's damage result (rules.game.engine._damage): a pin each, On fire, a second
-  // Immobilised knocking it out where the edition says so, the pin limit; its log line.
-  // A damage result on a vehicle: the rule is RULES.damage (engine._damage); this shows it on the row.
+  // A vehicle's damage result shown on its row, with its log line: the rule (a pin each, On fire, a
+  // second Immobilised knocking it out where the edition says so, the pin limit) is RULES.damage.
   function damage(row, result) {
     var w = words();
     var text = fill(w.line.damage, {unit: unitName(row), result: w.damage[result] || result});
