@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from armybuilder.catalogue.models import Quality
 from armybuilder.games.models import Game
-from armybuilder.lists.national import choice_name
-from armybuilder.resolver.national import NAMES as NATIONAL_NAMES
+from armybuilder.lists.national_choice import choice_name
+from armybuilder.resolver.national_rules import NAMES as NATIONAL_NAMES
 from rules.combat import national, support
 from rules.combat.morale import OrderTestResult
 from rules.errors import RulesError

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from armybuilder.catalogue.models import Option
 from armybuilder.games.models import ACTIONS_MAX, NAME_LANGUAGES, Game, GameAction, playable_setup
 from armybuilder.lists.models import ArmyList
-from armybuilder.resolver import national as national_rules
+from armybuilder.resolver import national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
 from rules.army.order_dice import entry_order_dice
 from rules.army.summary import summarise

@@ -39,7 +39,7 @@ from armybuilder.games.services import game_act, game_start, game_undo, lists_fo
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
-from armybuilder.resolver import national as national_rules
+from armybuilder.resolver import national_rules
 from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from armybuilder.security.middleware import Limit, over_limit, refusal
 from rules.errors import RulesError

@@ -48,7 +48,7 @@ from django_htmx.http import replace_url, reswap, retarget
 
 from armybuilder.catalogue.models import Option, Quality, Unit, UnitType
 from armybuilder.http import HtmxHttpRequest
-from armybuilder.lists import national as list_national
+from armybuilder.lists import national_choice as list_national
 from armybuilder.lists import services
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.builder_forms import (

@@ -25,9 +25,9 @@ from armybuilder.lists.summary import list_summary
 from armybuilder.playsheets.columns import fit_columns
 from armybuilder.reference.models import Edition, RulesTable, SpecialRule, Status, Weapon, WeaponCategory
 from armybuilder.reference.topics import TOPICS
-from armybuilder.resolver.national import card_entry_line as national_entry_line
-from armybuilder.resolver.national import card_line as national_card_line
-from armybuilder.resolver.national import card_rules as national_unit_rules
+from armybuilder.resolver.national_rules import card_entry_line as national_entry_line
+from armybuilder.resolver.national_rules import card_line as national_card_line
+from armybuilder.resolver.national_rules import card_rules as national_unit_rules
 from rules.army.model import ListSummary, OfficerEffect
 from rules.combat.config import config_for
 from rules.combat.context import BASE_MORALE, DAMAGE_VALUE

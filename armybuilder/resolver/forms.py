@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Quality
 from armybuilder.reference.models import Edition, Weapon
-from armybuilder.resolver import national as national_rules
+from armybuilder.resolver import national_rules
 from armybuilder.resolver.adapters import bands, has_ap_and_he, has_he, is_indirect
 from rules.combat import national
 from rules.combat.config import config_for

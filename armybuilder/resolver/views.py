@@ -27,8 +27,7 @@ from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.models import Entry
 from armybuilder.reference.models import Weapon as WeaponRow
-from armybuilder.resolver import adapters, forms
-from armybuilder.resolver import national as national_rules
+from armybuilder.resolver import adapters, forms, national_rules
 from armybuilder.resolver.charts import Bar, Chart, bar_chart, bars_from_pmf, decimal, percent, to_fraction
 from armybuilder.resolver.errors import display_error
 from armybuilder.resolver.modifiers import modifier_name
@@ -840,7 +839,7 @@ def order_test(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         cd = form.cleaned_data
         try:
-            # The national rules change the test's inputs or its roll (armybuilder.resolver.national).
+            # The national rules change the test's inputs or its roll (armybuilder.resolver.national_rules).
             raw, notes = national_rules.order_test(cd)
             result = present_order_test(raw, cd)
             result.notes[:0] = notes

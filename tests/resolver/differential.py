@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from armybuilder.resolver.adapters import to_rules_weapon
-from armybuilder.resolver.national import order_test as page_order_test
+from armybuilder.resolver.national_rules import order_test as page_order_test
 from rules.combat import api as engine
 from rules.combat import national
 from rules.combat.tank_assault import tank_assault

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from armybuilder.resolver.national import order_test
+from armybuilder.resolver.national_rules import order_test
 from tests.resolver.test_national_pages import _exact
 
 pytestmark = pytest.mark.django_db

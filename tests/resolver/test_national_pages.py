@@ -138,7 +138,7 @@ def test_a_veteran_us_tank_fires_on_the_move_at_a_tank_without_the_minus_one(cli
 
 
 def test_the_form_offers_every_army_the_data_models():
-    from armybuilder.resolver import national as glue
+    from armybuilder.resolver import national_rules as glue
 
     assert {value for value, _ in glue.ARMY_CHOICES} == {"", *glue.SHOOTING_ARMIES}
     assert {value for value, _ in glue.TARGET_ARMY_CHOICES} == {"", *glue.MORALE_ARMIES}
@@ -221,7 +221,7 @@ def test_a_us_unit_from_reserve_tests_on_its_basic_morale(client, charts):
 
 def test_an_imported_third_edition_army_names_its_rules_in_its_source_s_words():
     from armybuilder.importers.names import _unique_slug
-    from armybuilder.resolver.national import army_key
+    from armybuilder.resolver.national_rules import army_key
     from tests.lists.factories import make_army, make_edition
 
     edition = make_edition("v3")

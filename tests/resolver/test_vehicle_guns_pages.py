@@ -65,7 +65,7 @@ def test_the_box_is_labelled_in_french(client, charts):
 
 
 def test_game_day_odds_now_says_a_vehicle_fires_from_the_kind_it_froze():
-    from armybuilder.resolver.national import odds_query
+    from armybuilder.resolver.national_rules import odds_query
 
     assert odds_query({"kind": "armoured", "army": "us", "gyro": True}) == {
         "firer_vehicle": "on",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from armybuilder.resolver.national import order_test
+from armybuilder.resolver.national_rules import order_test
 from rules.combat import national
 
 
