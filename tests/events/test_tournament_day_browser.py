@@ -88,6 +88,7 @@ FRENCH = {
     "Round 2 is a draft again: 1 result was set aside.": (
         "La ronde 2 est de nouveau un brouillon : 1 résultat a été mis de côté."
     ),
+    "Round 2, taken back: 1 result": "Ronde 2, annulée : 1 résultat",
     "Pair this round again": "Apparier cette ronde de nouveau",
     "Dropped from round 3": "Retiré à partir de la ronde 3",
     "list A": "liste A",
@@ -338,10 +339,20 @@ def test_a_tournament_day(
     assert not Round.objects.get(pk=mistaken.pk).published
     assert not Result.objects.filter(pairing__round__number=2, pairing__round__event=event).exists()
     assert [len(aside.results) for aside in SetAsideResults.objects.filter(event=event)] == [1]
+    aside = org.locator("details.set-aside")
+    aside.locator("summary").click()
+    set_aside = SetAsideResults.objects.get(event=event).results[0]
+    expect(aside).to_contain_text(o("Round 2, taken back: 1 result"))
+    expect(aside.locator("li")).to_contain_text(set_aside["player_a"]["name"])
+    expect(aside.locator("li")).to_contain_text(set_aside["player_b"]["name"])
     org.get_by_role("button", name=o("Pair this round again")).click()
     expect(org.locator("ol.pairings li")).to_have_count(6)
     org.get_by_role("button", name=o("Publish this round")).click()
     org.wait_for_url(f"**/events/{slug}/rounds/2/")
+    again = Round.objects.get(event=event, number=2)
+    assert again.pk != mistaken.pk and again.mission == mistaken.mission  # the room was told the mission
+    me.goto(f"/events/{slug}/rounds/2/")
+    expect(me.locator(".round-mission")).to_contain_text(mistaken.mission)
     rest_of_the_round(2)
 
     # -- Carl drops from round 3 on --------------------------------------------------------------
@@ -364,7 +375,9 @@ def test_a_tournament_day(
     mine = _pairing_of(event, 3, anna)
     assert not mine.is_bye  # two wins ahead of the field: the bye goes lower down
     side = "A" if mine.player_a_id == anna.pk else "B"
-    me.locator(f"#pairing-{mine.pk}").get_by_role("link", name=p(f"list {side}")).click()
+    my_list = me.locator(f"#pairing-{mine.pk}").get_by_role("link", name=p(f"list {side}"))
+    expect(my_list).to_have_attribute("href", f"/events/{slug}/entrants/{anna.pk}/stages/2/list/")
+    my_list.click()
     expect(me.locator("h1")).to_have_text("Reinforced company")
     expect(me.locator(".stage-of-list")).to_contain_text(p("Stage 2: 150 points, rounds 3–4"))
     expect(me.locator("table.sealed-units")).to_contain_text("Sturmtrupp Nord")
