@@ -4,15 +4,16 @@ desktop, in English and French.
 The organiser drives the day in one browser and Anna plays it on another: in one case the organiser
 is on a desktop in English and Anna on a phone in French, in the other the other way round. Eleven
 players are entered here with approved lists for both stages (stage 1: 100 points, rounds 1–2;
-stage 2: 150 points, rounds 3–4). Through the browser: the organiser adds Walter as a walk-in (his
-stage-1 list pasted as text with him, his stage-2 list pasted in the stages table) and approves the
-new stage lists; Anna seals her stage-2 list on her device; the organiser types the missions, rolls
-round 1's and chooses round 3's; pairs and publishes every round; starts round 1's timer, which
-Anna's page counts down; gives Boris a penalty, seen in the standings' breakdown; publishes round 2
-by mistake, takes it back (its result set aside) and pairs it again; drops Carl from round 3 on.
-Anna enters her own results of rounds 1 and 3 and reads her stage-2 list from her round-3 pairing;
-the organiser sets Walter's game of each round (a walk-in has nobody to confirm it). The other games
-are resulted through the services the pages call (entered and confirmed, or set by the organiser).
+stage 2: 150 points, rounds 3–4), ten of them checked in. Through the browser: the organiser checks
+Anna in and adds Walter as a walk-in (his stage-1 list pasted as text with him, his stage-2 list
+pasted in the stages table) and approves the new stage lists; Anna seals her stage-2 list on her
+device; the organiser types the missions, rolls round 1's and chooses round 3's; pairs and
+publishes every round; starts round 1's timer, which Anna's page counts down; gives Boris a
+penalty, seen in the standings' breakdown; publishes round 2 by mistake, takes it back (its result
+set aside) and pairs it again; drops Carl from round 3 on. Anna enters her own results of rounds 1
+and 3 and reads her stage-2 list from her round-3 pairing; the organiser sets Walter's game of each
+round (a walk-in has nobody to confirm it). The other games are resulted through the services the
+pages call (entered and confirmed, or set by the organiser).
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ MISSIONS = (
 
 # What the test reads and clicks, in French (from locale/fr); English is the text itself.
 FRENCH = {
+    "Check in": "Pointer présent",
+    "anna is checked in.": "anna est pointé présent.",
+    "Checked in": "Présent",
     "Add the walk-in": "Ajouter le joueur",
     "Walter is entered with their list": "Walter est inscrit avec sa liste",
     "Seal this list": "Sceller cette liste",
@@ -182,14 +186,21 @@ def test_a_tournament_day(
     manage = f"/events/{slug}/manage/"
 
     # -- Sign-up on the day ---------------------------------------------------------------------
-    # The organiser adds Walter, a walk-in, with his stage-1 list pasted as text.
+    # Players are checked in as they arrive (ten here); the organiser checks Anna in on the dashboard.
+    for name in OTHERS:
+        services.check_in(event, entrants[name].pk, True)
     org.goto(manage)
     _fits(org, org_viewport)
+    org.get_by_role("button", name=f"{o('Check in')} anna").click()
+    expect(org.locator("body")).to_contain_text(o("anna is checked in."))
+    expect(org.locator(f"#entrant-{anna.pk}")).to_contain_text(o("Checked in"))
+    # The organiser adds Walter, a walk-in, with his stage-1 list pasted as text.
     org.locator("#walk-in-name").fill("Walter")
     org.locator("#walk-in-list").fill(walter_lists[0])
     org.get_by_role("button", name=o("Add the walk-in")).click()
     expect(org.locator("body")).to_contain_text(o("Walter is entered with their list"))
     walter = Entrant.objects.get(event=event, walk_in_name="Walter")
+    assert walter.checked_in  # he is there: checking players in leaves nobody present out of round 1
     expect(org.locator(f"#stage-1-entrant-{walter.pk}")).to_contain_text("100")
     # ... and his stage-2 list in his row of the stages table.
     stage_2_row = org.locator(f"#stage-2-entrant-{walter.pk}")
