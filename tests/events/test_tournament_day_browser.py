@@ -4,16 +4,16 @@ desktop, in English and French.
 The organiser drives the day in one browser and Anna plays it on another: in one case the organiser
 is on a desktop in English and Anna on a phone in French, in the other the other way round. Eleven
 players are entered here with approved lists for both stages (stage 1: 100 points, rounds 1–2;
-stage 2: 150 points, rounds 3–4), ten of them checked in. Through the browser: the organiser checks
-Anna in and adds Walter as a walk-in (his stage-1 list pasted as text with him, his stage-2 list
-pasted in the stages table) and approves the new stage lists; Anna seals her stage-2 list on her
-device; the organiser types the missions, rolls round 1's and chooses round 3's; pairs and
-publishes every round; starts round 1's timer, which Anna's page counts down; gives Boris a
-penalty, seen in the standings' breakdown; publishes round 2 by mistake, takes it back (its result
-set aside) and pairs it again; drops Carl from round 3 on. Anna enters her own results of rounds 1
-and 3 and reads her stage-2 list from her round-3 pairing; the organiser sets Walter's game of each
-round (a walk-in has nobody to confirm it). The other games are resulted through the services the
-pages call (entered and confirmed, or set by the organiser).
+stage 2: 150 points, rounds 3–4), ten of them checked in. Through the browser: the organiser checks Anna
+in and adds Walter as a walk-in (his stage-1 list pasted as text with him, his stage-2 list pasted
+in the stages table) and approves the new stage lists; Anna seals her stage-2 list on her device;
+the organiser types the missions, rolls round 1's and chooses round 3's; pairs and publishes every
+round; starts round 1's timer, which Anna's page counts down; gives Boris a penalty, seen in the
+standings' breakdown; publishes round 2 by mistake, takes it back (its result set aside) and pairs
+it again; drops Carl from round 3 on. Anna enters her own results of rounds 1 and 3 (her opponent
+confirms round 1's on their own device) and reads her stage-2 list from her round-3 pairing; the
+organiser sets Walter's game of each round (a walk-in has nobody to confirm it). The other games are
+resulted through the services the pages call (entered and confirmed, or set by the organiser).
 """
 
 from __future__ import annotations
@@ -94,6 +94,8 @@ FRENCH = {
     ),
     "Round 2, taken back: 1 result": "Ronde 2, annulée : 1 résultat",
     "Pair this round again": "Apparier cette ronde de nouveau",
+    "Confirm this result": "Confirmer ce résultat",
+    "Confirmed": "Confirmé",
     "Dropped from round 3": "Retiré à partir de la ronde 3",
     "list A": "liste A",
     "list B": "liste B",
@@ -267,8 +269,9 @@ def test_a_tournament_day(
         card.locator("form[action$='/override/'] button[type=submit]").click()
         expect(org.locator(f"#pairing-{pairing.pk}")).to_contain_text(o("Set by the organiser"))
 
-    def anna_enters_a_win(pairing: Pairing) -> None:
-        """Anna enters her win on her device; her opponent confirms (the organiser sets it for Walter)."""
+    def anna_enters_a_win(pairing: Pairing, *, confirmed_in_browser: bool = False) -> None:
+        """Anna enters her win on her device; her opponent confirms, on their own device when asked
+        (the organiser sets it when the opponent is Walter, who has no account)."""
         me.goto(f"/events/{slug}/rounds/{pairing.round.number}/")
         card = me.locator(f"#pairing-{pairing.pk}")
         card.locator(f"#p{pairing.pk}-outcome_{0 if pairing.player_a_id == anna.pk else 1}").check()
@@ -280,8 +283,15 @@ def test_a_tournament_day(
         opponent = pairing.player_b if pairing.player_a_id == anna.pk else pairing.player_a
         if opponent.is_walk_in:
             organiser_sets(pairing, 0 if pairing.player_a_id == anna.pk else 1, 5, 1)
+        elif confirmed_in_browser:
+            them = _browser(new_browser_context, live_server, opponent.user, player_viewport, player_lang)
+            them.goto(f"/events/{slug}/rounds/{pairing.round.number}/")
+            them.locator(f"#pairing-{pairing.pk}").get_by_role("button", name=p("Confirm this result")).click()
+            expect(them.locator(f"#pairing-{pairing.pk}")).to_contain_text(p("Confirmed"))
+            them.context.close()
         else:
             services.confirm_result(pairing, opponent)
+        assert Result.objects.get(pairing=pairing).counts
 
     def rest_of_the_round(number: int) -> None:
         """Walter's game set by the organiser in the browser (unless done), every other game entered
@@ -314,7 +324,7 @@ def test_a_tournament_day(
     expect(countdown).not_to_have_text(countdown.inner_text())  # it ticks
     expect(me.locator("#timer")).to_contain_text(p("The last turn should start by"))
     _fits(me, player_viewport)
-    anna_enters_a_win(_pairing_of(event, 1, anna))
+    anna_enters_a_win(_pairing_of(event, 1, anna), confirmed_in_browser=True)
     rest_of_the_round(1)
     # Each result records the round's mission.
     assert set(Result.objects.filter(pairing__round=first).values_list("mission", flat=True)) == {first.mission}
@@ -417,6 +427,15 @@ def test_a_tournament_day(
     assert scores == sorted(scores, reverse=True)
     expect(me.locator("h1")).to_contain_text(p("Standings"))
     _fits(me, player_viewport)
+    # The same standings in the API: the penalty given and the drop.
+    api = me.request.get(f"/api/events/{slug}/standings/").json()["standings"]
+    assert len(api) == 12
+    by_name = {row["entrant"]["name"]: row for row in api}
+    assert by_name["boris"]["adjustments"] == [
+        {"category": "late-list", "points": -2, "round": 1, "reason": "List sent on the day"}
+    ]
+    assert by_name["boris"]["score"] == _standing_score(me, "boris")
+    assert [name for name, row in by_name.items() if row["dropped"]] == ["carl"]
     # Carl played rounds 1 and 2 only; Anna, Walter and every other player all four.
     played = {
         name: Pairing.objects.filter(Q(player_a=e) | Q(player_b=e), round__event=event).count()
