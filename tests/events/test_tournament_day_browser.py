@@ -4,16 +4,19 @@ desktop, in English and French.
 The organiser drives the day in one browser and Anna plays it on another: in one case the organiser
 is on a desktop in English and Anna on a phone in French, in the other the other way round. Eleven
 players are entered here with approved lists for both stages (stage 1: 100 points, rounds 1–2;
-stage 2: 150 points, rounds 3–4), ten of them checked in. Through the browser: the organiser checks Anna
-in and adds Walter as a walk-in (his stage-1 list pasted as text with him, his stage-2 list pasted
-in the stages table) and approves the new stage lists; Anna seals her stage-2 list on her device;
-the organiser types the missions, rolls round 1's and chooses round 3's; pairs and publishes every
-round; starts round 1's timer, which Anna's page counts down; gives Boris a penalty, seen in the
+stage 2: 150 points, rounds 3–4), ten of them checked in.
+
+Through the browser: the organiser checks Anna in and adds Walter as a walk-in (his stage-1 list
+pasted as text with him, his stage-2 list pasted in the stages table) and approves the new stage
+lists; Anna seals her stage-2 list on her device; the organiser types the missions, rolls round 1's
+and chooses round 3's; pairs and publishes every round, swapping Walter in as Anna's round-1
+opponent; starts round 1's timer, which Anna's page counts down; gives Boris a penalty, seen in the
 standings' breakdown; publishes round 2 by mistake, takes it back (its result set aside) and pairs
-it again; drops Carl from round 3 on. Anna enters her own results of rounds 1 and 3 (her opponent
-confirms round 1's on their own device) and reads her stage-2 list from her round-3 pairing; the
-organiser sets Walter's game of each round (a walk-in has nobody to confirm it). The other games are
-resulted through the services the pages call (entered and confirmed, or set by the organiser).
+it again; drops Carl from round 3 on. Anna enters her results of rounds 1 and 3: the organiser sets
+the first (Walter has no account to confirm it), her opponent confirms the second on their own
+device; she reads her stage-2 list from her round-3 pairing. The organiser sets Walter's game of
+every round. The other games are resulted through the services the pages call (entered and
+confirmed, or set by the organiser).
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ FRENCH = {
     "Pair this round again": "Apparier cette ronde de nouveau",
     "Confirm this result": "Confirmer ce résultat",
     "Confirmed": "Confirmé",
+    "Swap": "Échanger",
+    "Your opponent entered without an account: the organiser confirms the result": (
+        "Votre adversaire s'est inscrit sans compte : l'organisateur confirme le résultat"
+    ),
     "Dropped from round 3": "Retiré à partir de la ronde 3",
     "list A": "liste A",
     "list B": "liste B",
@@ -239,11 +246,20 @@ def test_a_tournament_day(
     expect(org.locator("body")).to_contain_text(o("3 missions saved."))
     _fits(org, org_viewport)
 
-    def pair_and_publish(number: int, games: int, *, mission: str | None = None) -> Round:
-        """Pair the next round on the dashboard, give it its mission (rolled, or chosen), publish it."""
+    def pair_and_publish(number: int, games: int, *, mission: str | None = None, seat_walter: bool = False) -> Round:
+        """Pair the next round on the dashboard, give it its mission (rolled, or chosen), publish it;
+        ``seat_walter``: first swap Walter in as Anna's opponent in the draft."""
         org.goto(manage)
         org.get_by_role("button", name=o("Pair the next round")).click()
         expect(org.locator("ol.pairings li")).to_have_count(games)
+        draft = _pairing_of(event, number, anna)
+        opponent_id = draft.player_b_id if draft.player_a_id == anna.pk else draft.player_a_id
+        if seat_walter and opponent_id != walter.pk:  # the draw may have seated them together already
+            swap = org.locator("form[action$='/swap/']")
+            swap.locator("select[name=first]").select_option(str(opponent_id))
+            swap.locator("select[name=second]").select_option(str(walter.pk))
+            swap.get_by_role("button", name=o("Swap"), exact=True).click()
+            expect(org.locator("ol.pairings li", has_text="anna")).to_contain_text("Walter")
         round_row = org.locator(f"#round-{number}")
         if mission is None:
             round_row.get_by_role("button", name=o("Roll a mission")).click()
@@ -269,9 +285,8 @@ def test_a_tournament_day(
         card.locator("form[action$='/override/'] button[type=submit]").click()
         expect(org.locator(f"#pairing-{pairing.pk}")).to_contain_text(o("Set by the organiser"))
 
-    def anna_enters_a_win(pairing: Pairing, *, confirmed_in_browser: bool = False) -> None:
-        """Anna enters her win on her device; her opponent confirms, on their own device when asked
-        (the organiser sets it when the opponent is Walter, who has no account)."""
+    def anna_enters_a_win(pairing: Pairing) -> None:
+        """Anna enters her win on her device; it waits for the other side."""
         me.goto(f"/events/{slug}/rounds/{pairing.round.number}/")
         card = me.locator(f"#pairing-{pairing.pk}")
         card.locator(f"#p{pairing.pk}-outcome_{0 if pairing.player_a_id == anna.pk else 1}").check()
@@ -280,25 +295,13 @@ def test_a_tournament_day(
         card.get_by_role("button", name=p("Send")).click()
         expect(me.locator(f"#pairing-{pairing.pk}")).to_contain_text(p("Waiting for confirmation"))
         _fits(me, player_viewport)
-        opponent = pairing.player_b if pairing.player_a_id == anna.pk else pairing.player_a
-        if opponent.is_walk_in:
-            organiser_sets(pairing, 0 if pairing.player_a_id == anna.pk else 1, 5, 1)
-        elif confirmed_in_browser:
-            them = _browser(new_browser_context, live_server, opponent.user, player_viewport, player_lang)
-            them.goto(f"/events/{slug}/rounds/{pairing.round.number}/")
-            them.locator(f"#pairing-{pairing.pk}").get_by_role("button", name=p("Confirm this result")).click()
-            expect(them.locator(f"#pairing-{pairing.pk}")).to_contain_text(p("Confirmed"))
-            them.context.close()
-        else:
-            services.confirm_result(pairing, opponent)
-        assert Result.objects.get(pairing=pairing).counts
 
     def rest_of_the_round(number: int) -> None:
         """Walter's game set by the organiser in the browser (unless done), every other game entered
         and confirmed through the services, Anna's a win for her."""
         walter_game = _pairing_of(event, number, walter)
         if not Result.objects.filter(pairing=walter_game).exists() and not walter_game.is_bye:
-            organiser_sets(walter_game, 1 if walter_game.player_b_id == anna.pk else 0, 3, 2)
+            organiser_sets(walter_game, 0, 3, 2)
         for pairing in Pairing.objects.filter(round__event=event, round__number=number, result__isnull=True):
             if pairing.is_bye:
                 continue
@@ -309,7 +312,7 @@ def test_a_tournament_day(
             services.confirm_result(pairing, pairing.player_b)
 
     # -- Round 1: stage 1, a rolled mission, the timer ------------------------------------------
-    first = pair_and_publish(1, games=6)
+    first = pair_and_publish(1, games=6, seat_walter=True)
     assert Pairing.objects.filter(round=first).count() == 6
     org.get_by_label(o("Round length (minutes)")).fill("90")
     org.get_by_role("button", name=o("Start the timer")).click()
@@ -325,7 +328,14 @@ def test_a_tournament_day(
     expect(countdown).not_to_have_text(countdown.inner_text())  # it ticks
     expect(me.locator("#timer")).to_contain_text(p("The last turn should start by"))
     _fits(me, player_viewport)
-    anna_enters_a_win(_pairing_of(event, 1, anna), confirmed_in_browser=True)
+    # Anna plays Walter: she enters her win, her page says the organiser confirms it, who sets it.
+    against_walter = _pairing_of(event, 1, anna)
+    assert walter.pk in (against_walter.player_a_id, against_walter.player_b_id)
+    anna_enters_a_win(against_walter)
+    expect(me.locator(f"#pairing-{against_walter.pk}")).to_contain_text(
+        p("Your opponent entered without an account: the organiser confirms the result")
+    )
+    organiser_sets(against_walter, 0 if against_walter.player_a_id == anna.pk else 1, 5, 1)
     rest_of_the_round(1)
     # Each result records the round's mission.
     assert set(Result.objects.filter(pairing__round=first).values_list("mission", flat=True)) == {first.mission}
@@ -404,7 +414,15 @@ def test_a_tournament_day(
     expect(me.locator(".stage-of-list")).to_contain_text(p("Stage 2: 150 points, rounds 3–4"))
     expect(me.locator("table.sealed-units")).to_contain_text("Sturmtrupp Nord")
     _fits(me, player_viewport)
+    # Anna enters her win; her opponent (not Walter: no rematch) confirms it on their own device.
     anna_enters_a_win(mine)
+    opponent = mine.player_b if mine.player_a_id == anna.pk else mine.player_a
+    them = _browser(new_browser_context, live_server, opponent.user, player_viewport, player_lang)
+    them.goto(f"/events/{slug}/rounds/3/")
+    them.locator(f"#pairing-{mine.pk}").get_by_role("button", name=p("Confirm this result")).click()
+    expect(them.locator(f"#pairing-{mine.pk}")).to_contain_text(p("Confirmed"))
+    assert Result.objects.get(pairing=mine).confirmed
+    them.context.close()
     rest_of_the_round(3)
 
     # -- Round 4 ----------------------------------------------------------------------------------
