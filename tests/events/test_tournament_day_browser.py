@@ -266,6 +266,9 @@ def test_a_tournament_day(
         else:
             round_row.locator(f"#mission-{number}-mission").fill(mission)
             round_row.get_by_role("button", name=o("Set"), exact=True).click()
+        # The message first (the page after the answer), then the database.
+        said = re.escape(o("Round {n} plays {m}.")).replace(re.escape("{n}"), str(number))
+        expect(org.locator("body")).to_contain_text(re.compile(said.replace(re.escape("{m}"), ".+")))
         round_ = Round.objects.get(event=event, number=number)
         expect(org.locator("body")).to_contain_text(o("Round {n} plays {m}.").format(n=number, m=round_.mission))
         assert mission is None or round_.mission == mission
