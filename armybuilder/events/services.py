@@ -743,7 +743,9 @@ def revert_round(event: Event, number: int) -> SetAsideResults:
 
 @transaction.atomic
 def pair_again(event: Event, number: int) -> Round:
-    """Throw away the draft of the last round and pair it again from the standings as they are now."""
+    """Throw away the draft of the last round and pair it again from the standings as they are now.
+
+    The round's mission stays: it belongs to the round, and the room may already have been told it."""
     Event.objects.select_for_update().filter(pk=event.pk).first()
     round_ = Round.objects.filter(event=event, number=number).first()
     if round_ is None:
@@ -752,8 +754,13 @@ def pair_again(event: Event, number: int) -> Round:
         raise EventError("published")
     if Round.objects.filter(event=event, number__gt=number).exists():
         raise EventError("later-round")
+    mission = round_.mission
     round_.delete()
-    return pair_next_round(event)
+    paired = pair_next_round(event)
+    if mission:
+        paired.mission = mission
+        paired.save(update_fields=["mission", "updated_at"])
+    return paired
 
 
 # -- Missions ------------------------------------------------------------------------------------

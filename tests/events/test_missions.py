@@ -175,3 +175,19 @@ def test_in_french(event):
     _set(org, event, FIRST)
     page = _client().get(f"/events/{event.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f"Mission: {FIRST}" in page and "Missions" not in page
+
+
+def test_a_draft_paired_again_keeps_its_mission(event):
+    # The mission belongs to the round, not to its pairings: the organiser who pairs a round again
+    # (a draft, or a round taken back) has already told the room what it plays.
+    org = _client(event.organiser)
+    _missions(org, event)
+    for pairing in Round.objects.get(event=event, number=1).pairings.all():
+        services.override_result(pairing, "a", 2, 1)
+    services.pair_next_round(event)
+    _set(org, event, SECOND, number=2)
+    response = org.post(f"/events/{event.slug}/manage/rounds/2/pair-again/", follow=True)
+    assert "Round 2 is paired again. Check it, then publish it." in response.content.decode()
+    assert Round.objects.get(event=event, number=2).mission == SECOND
+    services.publish_round(Round.objects.get(event=event, number=2))
+    assert f"Mission: {SECOND}" in _client().get(f"/events/{event.slug}/rounds/2/").content.decode()
