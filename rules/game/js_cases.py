@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from rules.combat import national
 from rules.game.editions import game_rules
 from rules.game.engine import (
     Action,
@@ -21,6 +22,7 @@ from rules.game.engine import (
     _test_needed,
     _test_odds,
     apply,
+    die_to_send_back,
     end_turn,
     give_order,
     initiative_die,
@@ -202,6 +204,47 @@ def nco_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def send_back_cases() -> list[dict[str, Any]]:
+    """Communication Breakdown!: a die drawn on turn 1 or 2, by a side carrying the rule or not, once a
+    unit has an order or not, a die sent back before or not, the game over or not: offered or not."""
+    cases = []
+    for edition, turn, carries, ordered, sent_back, finished in itertools.product(
+        EDITIONS, (1, 2), (False, True), (False, True), (False, True), (False, True)
+    ):
+        setup = GameSetup.from_data(
+            {
+                "edition": edition,
+                "sides": [
+                    {
+                        "key": "a",
+                        "name": "A",
+                        "rules": ["communication-breakdown"] if carries else [],
+                        "units": [{"key": "u", "name": "U", "quality": "regular", "models": 5, "dice": 2}],
+                    },
+                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
+                ],
+            }
+        )
+        state = new_state(setup)
+        apply(state, recorded_draw("a"))
+        state.turn, state.sent_back, state.finished = turn, sent_back, finished
+        if ordered:
+            state.units["u"].orders = ["advance"]
+        rule = national.rule_in(edition, ("communication-breakdown",), "send_back")
+        cases.append(
+            {
+                "edition": edition,
+                "turn": turn,
+                "carries": carries and rule is not None,
+                "ordered": ordered,
+                "sent_back": sent_back,
+                "finished": finished,
+                "offered": die_to_send_back(state) == "a",
+            }
+        )
+    return cases
+
+
 def damage_cases() -> list[dict[str, Any]]:
     """A damage result on a vehicle (no pin, or one or two short of its limit; immobilised before or not;
     on fire or not): its pins, times immobilised and fire after, knocked out or routed."""
@@ -295,6 +338,7 @@ def all_cases() -> dict[str, Any]:
         "pins": pin_cases(),
         "casualties": casualty_cases(),
         "nco": nco_cases(),
+        "send_back": send_back_cases(),
         "damage": damage_cases(),
         "end_turn": end_turn_cases(),
     }

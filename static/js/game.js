@@ -682,12 +682,12 @@
     var template = document.getElementById("send-back-template");
     var current = document.getElementById("current-die");
     var w = words();
-    if (!template || !current || sentBack() || turnNow() !== 1) return;
-    if ((w.send_back_sides || []).indexOf(side) < 0) return;
+    if (!template || !current) return;
     var ordered = Array.prototype.some.call(document.querySelectorAll("li.unit"), function (row) {
       return !!row.dataset.order;
     });
-    if (ordered) return;
+    var carries = (w.send_back_sides || []).indexOf(side) >= 0;
+    if (!RULES.sendBackOffered(turnNow(), carries, ordered, sentBack(), false)) return;
     var form = template.content.firstElementChild.cloneNode(true);
     form.dataset.side = side;
     current.after(form);

@@ -1,6 +1,6 @@
 /* The rules game day works out on the phone, with no page and no network: the order test's morale
    and outcome, the rout at the pin limit (Fanatics included), casualties and the NCO among them, a
-   vehicle's damage results and a unit's end of turn. game.js reads
+   vehicle's damage results, Communication Breakdown's die and a unit's end of turn. game.js reads
    the board's rows into plain values and calls these; Node runs them against cases the Python engine
    wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
    Each function names the engine function it mirrors (rules/game/engine.py). */
@@ -77,6 +77,13 @@
     return !(initiative && die >= INITIATIVE_TAKES_OVER);
   }
 
+  // Communication Breakdown! (engine.die_to_send_back): the die just drawn may go back to the bag
+  // when it is the game's first (turn 1, no unit given an order yet), its side carries the rule, the
+  // game goes on and no die went back before.
+  function sendBackOffered(turn, carries, ordered, sentBack, finished) {
+    return turn === 1 && !!carries && !ordered && !sentBack && !finished;
+  }
+
   // A damage result on a vehicle (engine._damage): "extinguished" puts the fire out; "knocked_out"
   // destroys it; any other adds a pin, and sets it on fire or immobilises it, a second immobilised
   // result knocking it out where the edition says so (secondKnocksOut); then the pins may rout it.
@@ -115,6 +122,7 @@
     INITIATIVE_TAKES_OVER: INITIATIVE_TAKES_OVER,
     casualties: casualties,
     ncoLost: ncoLost,
+    sendBackOffered: sendBackOffered,
     damage: damage,
     vengeanceShed: vengeanceShed,
     testMorale: testMorale,

@@ -93,3 +93,10 @@ test("an NCO among the casualties is lost unless Initiative Training's die shows
   assert.ok(cases.nco.some((c) => c.initiative && !c.lost) && cases.nco.some((c) => c.initiative && c.lost));
   for (const c of cases.nco) assert.equal(rules.ncoLost(c.initiative, c.die), c.lost, label(c));
 });
+
+test("Communication Breakdown's die is offered back only for the game's first die, once", () => {
+  assert.ok(cases.send_back.some((c) => c.offered) && cases.send_back.some((c) => c.carries && !c.offered));
+  for (const c of cases.send_back) {
+    assert.equal(rules.sendBackOffered(c.turn, c.carries, c.ordered, c.sent_back, c.finished), c.offered, label(c));
+  }
+});
