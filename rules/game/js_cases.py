@@ -16,6 +16,7 @@ from typing import Any
 from rules.combat import national
 from rules.game.editions import game_rules
 from rules.game.engine import (
+    BANZAI_ORDERS,
     Action,
     GameSetup,
     GameState,
@@ -91,6 +92,50 @@ def order_cases() -> list[dict[str, Any]]:
                 "range": _range(state),
                 "morale": detail.get("morale"),
                 "given": detail["given"],
+                # The pins it keeps: a pass loses one, a Rally its D6 (a 3 here) or all of them.
+                "rally": detail.get("rally"),
+                "rally_all": state.rules.rally == "all",
+                "pins_after": state.units["u"].pins,
+            }
+        )
+    return cases
+
+
+def national_pins_cases() -> list[dict[str, Any]]:
+    """The pins kept after an order under 2nd edition's Banzai Charge (a Run passed without a roll) and
+    Vengeance (its die may shed a pin first, then the test): the engine's ``pins_after``."""
+    cases = []
+
+    def side_with(rule: str) -> dict[str, Any]:
+        unit = {"key": "u", "name": "U", "quality": "regular", "models": 5}
+        return {"key": "a", "name": "A", "rules": [rule], "units": [unit]}
+
+    enemy = {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]}
+    for rule, pins, order, vengeance_die, dice in itertools.product(
+        ("banzai-charge", "vengeance"), range(4), ("run", "advance", "rally", "down"), range(1, 7), ((2, 3), (5, 6))
+    ):
+        banzai = rule == "banzai-charge"
+        if banzai and (vengeance_die > 1 or dice != (2, 3) or order not in BANZAI_ORDERS):
+            continue  # Banzai rolls nothing: one case per pin count
+        if not banzai and not pins:
+            continue  # Vengeance acts on a pinned unit
+        state = new_state(GameSetup.from_data({"edition": "v2", "sides": [side_with(rule), enemy]}))
+        state.units["u"].pins = pins
+        apply(state, recorded_draw("a"))
+        extra = {"banzai": True} if banzai else {"vengeance": True, "vengeance_die": vengeance_die, "dice": dice}
+        apply(state, give_order(state, "u", order, _Threes(), **extra))
+        detail = state.log[-1].detail
+        cases.append(
+            {
+                "rule": rule,
+                "pins": pins,
+                "order": order,
+                "given": detail["given"],
+                "tested": "morale" in detail,
+                "shed": 1 if detail.get("vengeance_shed") else 0,
+                "rally": detail.get("rally"),
+                "rally_all": state.rules.rally == "all",
+                "pins_after": state.units["u"].pins,
             }
         )
     return cases
@@ -335,6 +380,7 @@ def all_cases() -> dict[str, Any]:
         "written_by": "manage.py gameday_js_cases (rules.game.js_cases)",
         "orders": order_cases(),
         "morale": morale_cases(),
+        "national_pins": national_pins_cases(),
         "pins": pin_cases(),
         "casualties": casualty_cases(),
         "nco": nco_cases(),

@@ -408,15 +408,15 @@
     var text = "";
     if (pick("action", entries) === "snap") text += " · " + fill(w.line.snap, {officer: entries.get("officer_name") || "?"});
     if (entries.get("banzai")) {
-      if (pins > 0 && order !== "down") pins -= 1;
       if (w.banzai[side]) text += " · " + w.banzai[side];
     } else {
       if (entries.get("tiger_fear")) text += " · " + w.line.tiger;
       if (w.avanti[side]) text += " · " + w.avanti[side];
     }
+    var shed = 0;
     if (entries.get("vengeance_die") && entries.get("vengeance")) {
       var vengeance = {die: entries.get("vengeance_die"), before: before, after: before - 1};
-      if (vengeanceShed(entries)) pins = Math.max(pins - 1, 0);
+      shed = vengeanceShed(entries) ? 1 : 0;
       text += " · " + fill(vengeanceShed(entries) ? w.line.vengeance_shed : w.line.vengeance_stay, vengeance);
     }
     if (row.dataset.nco) text += " · " + fill(w.line.nco_order, {modifier: parseInt(row.dataset.nco, 10)});
@@ -440,14 +440,19 @@
         text += " · " + w.line.failed;
         note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
       } else {
-        pins = Math.max(pins - 1, 0);
         text += " · " + w.line.passed;
         note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)}));
       }
       mark(row, given === "fubar" ? "FUBAR" : orderLabel(given), "badge-test");
     }
+    pins = RULES.pinsAfterOrder(before, order, given, {
+      shed: shed,
+      banzai: !!entries.get("banzai"),
+      tested: !!entries.get("morale"),
+      rally: parseInt(entries.get("rally"), 10) || 0,
+      rallyAll: w.rules.rally === "all",
+    });
     if (given === "rally") {
-      pins = w.rules.rally === "all" ? 0 : Math.max(pins - (parseInt(entries.get("rally"), 10) || 0), 0);
       text += " · " + fill(w.line.rally, {before: before, after: pins});
     }
     setPins(row, pins);

@@ -42,6 +42,19 @@
     return (dice[0] === 6 && dice[1] === 6) || dice[0] + dice[1] > morale;
   }
 
+  // The pins a unit keeps once it has taken its order (engine._take_order). opts.shed: Vengeance's
+  // pin, lost first; opts.banzai: the test passed without a roll, a pinned unit not going Down
+  // losing a pin; otherwise opts.tested: a test was taken and ``given`` is its outcome (passed: a pin
+  // lost; Down or FUBAR: none); then a Rally sheds its die's worth (opts.rally), or every pin where
+  // the edition says so (opts.rallyAll).
+  function pinsAfterOrder(pins, order, given, opts) {
+    var left = Math.max(pins - (opts.shed || 0), 0);
+    if (opts.banzai) return pins > 0 && order !== "down" ? Math.max(left - 1, 0) : left;
+    if (opts.tested && given !== "fubar" && given !== "down") left = Math.max(left - 1, 0);
+    if (given === "rally") left = opts.rallyAll ? 0 : Math.max(left - (opts.rally || 0), 0);
+    return left;
+  }
+
   // Pins at the unit's unmodified morale destroy it (engine._pin_limit_reached), unless the edition
   // has no pin rout, or it is Fanatic with two or more men left (men unknown: routed).
   function routs(pins, limit, pinRout, fanatic, men) {
@@ -128,6 +141,7 @@
     testMorale: testMorale,
     testOutcome: testOutcome,
     retakes: retakes,
+    pinsAfterOrder: pinsAfterOrder,
     routs: routs,
     endOfTurn: endOfTurn,
   };

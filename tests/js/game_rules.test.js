@@ -100,3 +100,27 @@ test("Communication Breakdown's die is offered back only for the game's first di
     assert.equal(rules.sendBackOffered(c.turn, c.carries, c.ordered, c.sent_back, c.finished), c.offered, label(c));
   }
 });
+
+test("the pins a unit keeps after its order: a pass loses one, a Rally its die or all, as the engine has it", () => {
+  assert.ok(cases.orders.some((c) => c.given === "rally" && c.pins_after < c.unit.pins));
+  for (const c of cases.orders) {
+    const tested = c.morale !== null;
+    const opts = { tested, rally: c.rally || 0, rallyAll: c.rally_all };
+    assert.equal(rules.pinsAfterOrder(c.unit.pins, c.order, c.given, opts), c.pins_after, label(c));
+  }
+});
+
+test("Banzai Charge's pin and Vengeance's shed pin before the test leave the pins the engine has", () => {
+  assert.ok(cases.national_pins.some((c) => c.rule === "banzai-charge" && c.pins_after < c.pins));
+  assert.ok(cases.national_pins.some((c) => c.shed && c.tested));
+  for (const c of cases.national_pins) {
+    const opts = {
+      shed: c.shed,
+      banzai: c.rule === "banzai-charge",
+      tested: c.tested,
+      rally: c.rally || 0,
+      rallyAll: c.rally_all,
+    };
+    assert.equal(rules.pinsAfterOrder(c.pins, c.order, c.given, opts), c.pins_after, label(c));
+  }
+});
