@@ -101,6 +101,19 @@ def order_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def fubar_cases() -> list[dict[str, Any]]:
+    """A FUBAR (double six on a pinned unit's test) on each face of its chart's die: friendly fire or panic."""
+    cases = []
+    for edition, chart in itertools.product(EDITIONS, range(1, 7)):
+        state = new_state(_setup(edition))
+        state.units["u"].pins = 1
+        apply(state, recorded_draw("a"))
+        apply(state, give_order(state, "u", "advance", _Threes(), dice=(6, 6), fubar=chart))
+        faces = state.rules.combat.fubar_friendly_fire_faces
+        cases.append({"edition": edition, "chart": chart, "faces": faces, "outcome": state.log[-1].detail["fubar"]})
+    return cases
+
+
 def national_pins_cases() -> list[dict[str, Any]]:
     """The pins kept after an order under 2nd edition's Banzai Charge (a Run passed without a roll) and
     Vengeance (its die may shed a pin first, then the test): the engine's ``pins_after``."""
@@ -381,6 +394,7 @@ def all_cases() -> dict[str, Any]:
         "orders": order_cases(),
         "morale": morale_cases(),
         "national_pins": national_pins_cases(),
+        "fubar": fubar_cases(),
         "pins": pin_cases(),
         "casualties": casualty_cases(),
         "nco": nco_cases(),

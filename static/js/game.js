@@ -433,7 +433,7 @@
       text += " · " + fill(w.line.test, {a: result.dice[0], b: result.dice[1], morale: entries.get("morale")});
       if (given === "fubar") {
         var chart = parseInt(entries.get("fubar"), 10) || 0;
-        var outcome = chart <= (w.rules.fubar_faces || 0) ? w.line.friendly_fire : w.line.panic;
+        var outcome = RULES.fubarOutcome(chart, w.rules.fubar_faces || 0) === "friendly_fire" ? w.line.friendly_fire : w.line.panic;
         text += " · " + outcome;
         note(say(panel().dataset.fubar, {dice: dice, die: chart}) + " · " + outcome);
       } else if (given === "down") {

@@ -42,6 +42,12 @@
     return (dice[0] === 6 && dice[1] === 6) || dice[0] + dice[1] > morale;
   }
 
+  // FUBAR's chart (engine._take_order): its die at or under the edition's friendly-fire faces is
+  // friendly fire, above it panic.
+  function fubarOutcome(chart, friendlyFireFaces) {
+    return chart <= friendlyFireFaces ? "friendly_fire" : "panic";
+  }
+
   // The pins a unit keeps once it has taken its order (engine._take_order). opts.shed: Vengeance's
   // pin, lost first; opts.banzai: the test passed without a roll, a pinned unit not going Down
   // losing a pin; otherwise opts.tested: a test was taken and ``given`` is its outcome (passed: a pin
@@ -142,6 +148,7 @@
     testOutcome: testOutcome,
     retakes: retakes,
     pinsAfterOrder: pinsAfterOrder,
+    fubarOutcome: fubarOutcome,
     routs: routs,
     endOfTurn: endOfTurn,
   };

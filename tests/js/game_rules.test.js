@@ -124,3 +124,8 @@ test("Banzai Charge's pin and Vengeance's shed pin before the test leave the pin
     assert.equal(rules.pinsAfterOrder(c.pins, c.order, c.given, opts), c.pins_after, label(c));
   }
 });
+
+test("FUBAR's chart gives friendly fire or panic on each face as the engine does", () => {
+  assert.deepEqual([...new Set(cases.fubar.map((c) => c.outcome))].sort(), ["friendly_fire", "panic"]);
+  for (const c of cases.fubar) assert.equal(rules.fubarOutcome(c.chart, c.faces), c.outcome, label(c));
+});
