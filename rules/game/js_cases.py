@@ -101,6 +101,45 @@ def order_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def snap_cases() -> list[dict[str, Any]]:
+    """An officer with 0 to 2 extra orders, his side carrying Blitzkrieg or not, takes his order (or
+    fails its test), another unit of his side able to take one or not: the units he passes it on to."""
+    cases = []
+    for edition, extra, blitz, took, takers in itertools.product(
+        EDITIONS, (0, 1, 2), (False, True), (False, True), (False, True)
+    ):
+        officer = {"key": "o", "name": "O", "quality": "regular", "models": 1, "officer_bonus": 1}
+        officer["extra_orders"] = extra
+        squad = {"key": "u", "name": "U", "quality": "regular", "models": 5}
+        setup = GameSetup.from_data(
+            {
+                "edition": edition,
+                "sides": [
+                    {"key": "a", "name": "A", "rules": ["blitzkrieg"] if blitz else [], "units": [officer, squad]},
+                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
+                ],
+            }
+        )
+        state = new_state(setup)
+        state.units["o"].pins = 1  # a test: passed (his order) or failed (Down)
+        if not takers:
+            state.units["u"].destroyed = True
+        apply(state, recorded_draw("a"))
+        apply(state, give_order(state, "o", "advance", _Threes(), dice=(1, 2) if took else (5, 6)))
+        carried = national.rule_in(edition, ("blitzkrieg",), "blitzkrieg") is not None
+        cases.append(
+            {
+                "edition": edition,
+                "extra": extra,
+                "blitzkrieg": blitz and carried,
+                "took": state.log[-1].detail["given"] == "advance",
+                "takers": takers,
+                "passed_on": state.snap.left if state.snap else 0,
+            }
+        )
+    return cases
+
+
 def fubar_cases() -> list[dict[str, Any]]:
     """A FUBAR (double six on a pinned unit's test) on each face of its chart's die: friendly fire or panic."""
     cases = []
@@ -395,6 +434,7 @@ def all_cases() -> dict[str, Any]:
         "morale": morale_cases(),
         "national_pins": national_pins_cases(),
         "fubar": fubar_cases(),
+        "snap": snap_cases(),
         "pins": pin_cases(),
         "casualties": casualty_cases(),
         "nco": nco_cases(),

@@ -462,9 +462,14 @@
     // An officer who took the order he was given passes it on ("snap to action"), Blitzkrieg to one
     // more unit (rules.game.engine._order).
     var passOn = 0;
-    if (pick("action", entries) === "order" && given === order && parseInt(row.dataset.extra, 10) > 0) {
-      passOn = parseInt(row.dataset.extra, 10) + (w.blitzkrieg && w.blitzkrieg[side] ? 1 : 0);
-      if (w.blitzkrieg && w.blitzkrieg[side]) head += " · " + w.line.blitzkrieg;
+    if (pick("action", entries) === "order") {
+      var blitz = !!(w.blitzkrieg && w.blitzkrieg[side]);
+      var takers = Array.prototype.some.call(document.querySelectorAll("li.unit"), function (other) {
+        return other !== row && other.dataset.side === side && !other.classList.contains("unit-destroyed") &&
+          parseInt(other.dataset.ordersLeft, 10) > 0;
+      });
+      passOn = RULES.snapPassOn(parseInt(row.dataset.extra, 10) || 0, blitz, given === order, takers);
+      if (passOn && blitz) head += " · " + w.line.blitzkrieg;
     }
     writeLog(head + text);
     return passOn;

@@ -1,6 +1,7 @@
 /* The rules game day works out on the phone, with no page and no network: the order test's morale
    and outcome, the rout at the pin limit (Fanatics included), casualties and the NCO among them, a
-   vehicle's damage results, Communication Breakdown's die and a unit's end of turn. game.js reads
+   vehicle's damage results, Communication Breakdown's die, the officer's order passed on and a unit's
+   end of turn. game.js reads
    the board's rows into plain values and calls these; Node runs them against cases the Python engine
    wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
    Each function names the engine function it mirrors (rules/game/engine.py). */
@@ -40,6 +41,14 @@
   // Whether the test failed and Not One Step Back! takes it again (a man removed for it).
   function retakes(dice, morale) {
     return (dice[0] === 6 && dice[1] === 6) || dice[0] + dice[1] > morale;
+  }
+
+  // "You men, snap to action!" (engine._order): an officer who took the order he was given passes it
+  // on to as many units as his extra orders, one more with Blitzkrieg, while a unit of his side can
+  // still take one (takers); else to none.
+  function snapPassOn(extra, blitzkrieg, tookIt, takers) {
+    if (!extra || !tookIt || !takers) return 0;
+    return extra + (blitzkrieg ? 1 : 0);
   }
 
   // FUBAR's chart (engine._take_order): its die at or under the edition's friendly-fire faces is
@@ -149,6 +158,7 @@
     retakes: retakes,
     pinsAfterOrder: pinsAfterOrder,
     fubarOutcome: fubarOutcome,
+    snapPassOn: snapPassOn,
     routs: routs,
     endOfTurn: endOfTurn,
   };

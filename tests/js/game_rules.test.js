@@ -129,3 +129,11 @@ test("FUBAR's chart gives friendly fire or panic on each face as the engine does
   assert.deepEqual([...new Set(cases.fubar.map((c) => c.outcome))].sort(), ["friendly_fire", "panic"]);
   for (const c of cases.fubar) assert.equal(rules.fubarOutcome(c.chart, c.faces), c.outcome, label(c));
 });
+
+test("an officer's order is passed on to his extra orders' worth of units, one more with Blitzkrieg", () => {
+  assert.ok(cases.snap.some((c) => c.blitzkrieg && c.passed_on === c.extra + 1 && c.extra > 0));
+  assert.ok(cases.snap.some((c) => c.extra > 0 && c.took && !c.takers && c.passed_on === 0));
+  for (const c of cases.snap) {
+    assert.equal(rules.snapPassOn(c.extra, c.blitzkrieg, c.took, c.takers), c.passed_on, label(c));
+  }
+});
