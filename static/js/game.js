@@ -141,7 +141,7 @@
     var empty = document.getElementById("log-empty");
     if (empty) empty.remove();
     var line = document.createElement("li");
-    line.className = "log-queued";
+    line.className = showingAtOnce ? "log-local" : "log-queued";
     var typedLine = typedNow && words().line.typed ? " · " + words().line.typed : "";
     line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text + typedLine;
     list.prepend(line);
@@ -175,7 +175,11 @@
     row.dataset.ordersLeft = 0;
     row.classList.add("unit-destroyed");
     row.classList.remove("unit-awaits");
-    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(function (el) { el.remove(); });
+    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(function (el) {
+      // An online tap's form is hidden, not removed: htmx tells the page of its answer through it.
+      if (showingAtOnce) el.hidden = true;
+      else el.remove();
+    });
     statusBadge(row, words().destroyed);
   }
   function setModels(row, models) {
@@ -599,7 +603,7 @@
   }
 
   function mark(row, text, extraClass) {
-    if (!row) return;
+    if (!row || showingAtOnce) return;  // online: on its way now, nothing waits
     row.classList.add("unit-queued");
     var status = row.querySelector(".unit-status");
     var waiting = !extraClass && status.querySelector(".badge-queued:not(.badge-test)");
@@ -830,6 +834,7 @@
       // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
       // if it moved.
       document.querySelectorAll("#game-bar .message-error").forEach(function (el) { el.remove(); });
+      showAtOnce(event);
       return;
     }
     event.preventDefault();
@@ -875,6 +880,100 @@
       writeQueue(queue);
     }
     keepBoard();
+  });
+
+  // --- Taps shown at once, online ------------------------------------------------------------
+  //
+  // Online, a pin, a casualty, a damage result or "Destroyed" shows its result at the tap, worked out
+  // by the rules the phone plays offline with (RULES, tested against the engine); the server's
+  // answer, swapped in a moment later, has the last word: its rows replace the ones shown, its log
+  // line the one written here. A refusal, or no answer, brings the board back as the server has it.
+  // Order tests, draws and the rest wait for the answer: their dice are the server's to roll online.
+
+  var AT_ONCE = ["pins", "casualties", "damage", "remove"];
+  var showingAtOnce = false;  // showLocally is drawing an online tap
+  var atOnce = new Map();  // the tap's form -> its requests under way
+  var boardBefore = null;  // the board before the first tap still under way, for no answer at all
+  var putBack = null;  // the board to bring back once the taps under way are answered, or null
+  var lastTapAt = 0;  // when the last of them was made
+  var POLL_HELD_MS = 15000;  // a poll's answer waits behind a tap's at most this long
+
+  function formEntries(detail) {
+    var entries = new URLSearchParams();
+    var form = detail.formData || null;
+    if (form && form.forEach) form.forEach(function (value, name) { entries.append(name, value); });
+    else Object.keys(detail.parameters).forEach(function (name) { entries.append(name, detail.parameters[name]); });
+    return entries;
+  }
+
+  function showAtOnce(event) {
+    var detail = event.detail;
+    if (!/\/act\/$/.test(detail.path)) return;
+    var entries = formEntries(detail);
+    var action = pick("action", entries);
+    if (AT_ONCE.indexOf(action) < 0) return;
+    if (action === "casualties" && entries.get("nco")) return;  // Initiative Training's die: the server's
+    var row = document.getElementById("u-" + pick("unit", entries));
+    if (!row || row.classList.contains("unit-destroyed") || !words().line.turn) return;
+    var game = document.getElementById("game");
+    if (!atOnce.size && game) boardBefore = game.outerHTML;
+    atOnce.set(detail.elt, (atOnce.get(detail.elt) || 0) + 1);
+    lastTapAt = Date.now();
+    showingAtOnce = true;
+    try {
+      showLocally(entries, "");
+    } finally {
+      showingAtOnce = false;
+    }
+  }
+
+  function tapAnswered(elt, wrong) {
+    var left = (atOnce.get(elt) || 0) - 1;
+    if (left > 0) atOnce.set(elt, left);
+    else atOnce.delete(elt);
+    if (wrong && !putBack) putBack = {before: boardBefore};
+    if (atOnce.size) return;
+    boardBefore = null;
+    var again = putBack;
+    putBack = null;
+    if (!again) return;
+    // Refused (the bar says why) or not answered: the board as the server has it, not as shown,
+    // the refusal still said; with no network, as it was before the taps.
+    if (offline()) {
+      if (again.before) window.htmx.swap("#game", again.before, {swapStyle: "outerHTML"});
+      return;
+    }
+    var said = document.querySelector("#game-bar .message-error");
+    var message = said ? said.textContent : "";
+    reloadBoard().then(function () {
+      var dice = document.querySelector("#game-bar .game-dice");
+      if (!message || !dice || document.querySelector("#game-bar .message-error")) return;
+      var line = document.createElement("p");
+      line.className = "message message-error";
+      line.setAttribute("role", "alert");
+      line.textContent = message;
+      dice.after(line);
+    });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!atOnce.has(event.detail.requestConfig && event.detail.requestConfig.elt)) {
+      // A poll that left before the tap would show the board without it, for a moment.
+      var held = atOnce.size && Date.now() - lastTapAt < POLL_HELD_MS;
+      if (held && event.detail.requestConfig && event.detail.requestConfig.verb === "get") {
+        event.detail.shouldSwap = false;
+      }
+      return;
+    }
+    // The server's log lines come with the answer.
+    document.querySelectorAll("#log-lines li.log-local").forEach(function (line) { line.remove(); });
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!atOnce.has(elt)) return;
+    var said = document.querySelector("#game-bar .message-error");
+    tapAnswered(elt, !event.detail.successful || !!said);
   });
 
   // --- Undo offline: the last action still waiting goes --------------------------------------

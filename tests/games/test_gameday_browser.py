@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from armybuilder.games import views
 from armybuilder.games.models import Game
@@ -692,3 +693,57 @@ def test_offline_communication_breakdown_sends_the_first_french_die_back_once(
     assert page.locator("#dice-a strong").inner_text() == str(dice_a - 1)
     assert page.locator("#send-back").count() == 0
     assert page.locator("#log-lines li").all_text_contents()[: len(shown)] == shown
+
+
+def test_online_a_tap_shows_its_result_at_once_and_the_answer_has_the_last_word(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    """Online, a pin or a casualty shows on the row and in the log at the tap, before the server has
+    answered; the answer's row and log line take their place (one line, not two). A tap the server
+    refuses (the unit was destroyed from the other phone meanwhile) brings the board back as the
+    server has it."""
+    from armybuilder.games.services import game_act
+    from rules.game.engine import Action
+
+    _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    mine = page.locator("#side-a li.unit")
+    squad1, squad2 = mine.nth(1), mine.nth(2)
+    held = []
+    page.route("**/act/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+
+    def wait_held() -> None:
+        # The route's handler runs a moment after the request leaves: polled until it has.
+        for _ in range(600):
+            if held:
+                return
+            page.wait_for_timeout(25)
+        raise AssertionError("the tap's request was never sent")
+
+    _tools(squad2).get_by_role("button", name="Add a pin").click()
+    # Shown at once, the server's answer held back: the pin, its badge and the log line.
+    expect(squad2.locator(".badge-pins")).to_have_text("1 pin")
+    expect(page.locator("#log-lines li").first).to_contain_text("pins +1 (now 1)")
+    wait_held()
+    assert len(held) == 1 and game.actions.count() == 0
+    assert squad2.locator(".badge-queued").count() == 0  # online: nothing waits to be sent
+    revision = _revision(page)
+    held.pop().continue_()
+    wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+    expect(squad2.locator(".badge-pins")).to_have_text("1 pin")
+    expect(page.locator("#log-lines li", has_text="pins +1")).to_have_count(1)
+    expect(page.locator("#log-lines li.log-local")).to_have_count(0)
+    assert game.actions.count() == 1
+
+    # A casualty, while the other phone removes the same squad: refused, and the board put back.
+    _tools(squad1).get_by_role("button", name="Remove a model (casualty)").click()
+    expect(squad1.locator(".unit-head .source")).to_contain_text("9/10")
+    wait_held()
+    assert len(held) == 1
+    unit = squad1.get_attribute("id")[2:]
+    game_act(game=Game.objects.get(), build=lambda state: Action("remove", side="a", unit=unit))
+    held.pop().continue_()
+    expect(page.locator("#game-bar .message-error")).to_be_visible()
+    expect(squad1).to_have_class(re.compile(r"\bunit-destroyed\b"))
+    expect(squad1.locator(".unit-head .source")).to_contain_text("10/10")
+    expect(page.locator("#log-lines li.log-local")).to_have_count(0)
+    page.unroute("**/act/")
