@@ -839,10 +839,7 @@
     }
     event.preventDefault();
     if (s.dataset.onePhone === undefined) return;  // two phones: this one only follows offline
-    var entries = new URLSearchParams();
-    var form = event.detail.formData || null;
-    if (form && form.forEach) form.forEach(function (value, name) { entries.append(name, value); });
-    else Object.keys(params).forEach(function (name) { entries.append(name, params[name]); });
+    var entries = formEntries(event.detail);
     if (pick("action", entries) === "record" && pick("side", entries) === "?") entries.set("side", drawSide());
     if (pick("action", entries) === "draw") { entries.set("action", "record"); entries.set("side", drawSide()); }
     entries.delete("seen");
@@ -898,6 +895,7 @@
   var lastTapAt = 0;  // when the last of them was made
   var POLL_HELD_MS = 15000;  // a poll's answer waits behind a tap's at most this long
 
+  // The tap's fields (and its button's), as htmx sends them.
   function formEntries(detail) {
     var entries = new URLSearchParams();
     var form = detail.formData || null;
