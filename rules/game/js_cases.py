@@ -64,6 +64,19 @@ def _setup(edition: str, quality: str = "regular", *, models: int | None = 5, fa
     )
 
 
+def _game(edition: str, units: list[dict[str, Any]], rules: tuple[str, ...] = ()) -> GameState:
+    """A game of side A's ``units`` (carrying the national ``rules``) against one Regular squad."""
+    enemy = {"key": "e", "name": "E", "quality": "regular", "models": 5}
+    sides = [
+        {"key": "a", "name": "A", "rules": list(rules), "units": units},
+        {"key": "b", "name": "B", "units": [enemy]},
+    ]
+    return new_state(GameSetup.from_data({"edition": edition, "sides": sides}))
+
+
+SQUAD = {"key": "u", "name": "U", "quality": "regular", "models": 5}
+
+
 def _range(state: GameState) -> list[int]:
     return [state.rules.combat.morale_min, state.rules.combat.morale_cap]
 
@@ -110,17 +123,7 @@ def snap_cases() -> list[dict[str, Any]]:
     ):
         officer = {"key": "o", "name": "O", "quality": "regular", "models": 1, "officer_bonus": 1}
         officer["extra_orders"] = extra
-        squad = {"key": "u", "name": "U", "quality": "regular", "models": 5}
-        setup = GameSetup.from_data(
-            {
-                "edition": edition,
-                "sides": [
-                    {"key": "a", "name": "A", "rules": ["blitzkrieg"] if blitz else [], "units": [officer, squad]},
-                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
-                ],
-            }
-        )
-        state = new_state(setup)
+        state = _game(edition, [officer, dict(SQUAD)], ("blitzkrieg",) if blitz else ())
         state.units["o"].pins = 1  # a test: passed (his order) or failed (Down)
         if not takers:
             state.units["u"].destroyed = True
@@ -158,11 +161,6 @@ def national_pins_cases() -> list[dict[str, Any]]:
     Vengeance (its die may shed a pin first, then the test): the engine's ``pins_after``."""
     cases = []
 
-    def side_with(rule: str) -> dict[str, Any]:
-        unit = {"key": "u", "name": "U", "quality": "regular", "models": 5}
-        return {"key": "a", "name": "A", "rules": [rule], "units": [unit]}
-
-    enemy = {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]}
     for rule, pins, order, vengeance_die, dice in itertools.product(
         ("banzai-charge", "vengeance"), range(4), ("run", "advance", "rally", "down"), range(1, 7), ((2, 3), (5, 6))
     ):
@@ -171,7 +169,7 @@ def national_pins_cases() -> list[dict[str, Any]]:
             continue  # Banzai rolls nothing: one case per pin count
         if not banzai and not pins:
             continue  # Vengeance acts on a pinned unit
-        state = new_state(GameSetup.from_data({"edition": "v2", "sides": [side_with(rule), enemy]}))
+        state = _game("v2", [dict(SQUAD)], (rule,))
         state.units["u"].pins = pins
         apply(state, recorded_draw("a"))
         extra = {"banzai": True} if banzai else {"vengeance": True, "vengeance_die": vengeance_die, "dice": dice}
@@ -279,21 +277,7 @@ def nco_cases() -> list[dict[str, Any]]:
     """A squad's NCO among its casualties, its side with or without Initiative Training, on each die."""
     cases = []
     for edition, trained, die in itertools.product(EDITIONS, (False, True), range(1, 7)):
-        setup = GameSetup.from_data(
-            {
-                "edition": edition,
-                "sides": [
-                    {
-                        "key": "a",
-                        "name": "A",
-                        "rules": ["initiative-training"] if trained else [],
-                        "units": [{"key": "u", "name": "U", "quality": "regular", "models": 5}],
-                    },
-                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
-                ],
-            }
-        )
-        state = new_state(setup)
+        state = _game(edition, [dict(SQUAD)], ("initiative-training",) if trained else ())
         rolls = initiative_die(state, "a") is not None
         data = {"delta": 1, "nco": True} | ({"nco_die": die} if rolls else {})
         apply(state, Action("casualties", side="a", unit="u", data=data))
@@ -308,21 +292,7 @@ def send_back_cases() -> list[dict[str, Any]]:
     for edition, turn, carries, ordered, sent_back, finished in itertools.product(
         EDITIONS, (1, 2), (False, True), (False, True), (False, True), (False, True)
     ):
-        setup = GameSetup.from_data(
-            {
-                "edition": edition,
-                "sides": [
-                    {
-                        "key": "a",
-                        "name": "A",
-                        "rules": ["communication-breakdown"] if carries else [],
-                        "units": [{"key": "u", "name": "U", "quality": "regular", "models": 5, "dice": 2}],
-                    },
-                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
-                ],
-            }
-        )
-        state = new_state(setup)
+        state = _game(edition, [SQUAD | {"dice": 2}], ("communication-breakdown",) if carries else ())
         apply(state, recorded_draw("a"))
         state.turn, state.sent_back, state.finished = turn, sent_back, finished
         if ordered:
@@ -349,28 +319,8 @@ def damage_cases() -> list[dict[str, Any]]:
     for edition, quality, result, pins, immobilised, on_fire in itertools.product(
         EDITIONS, QUALITIES, ("immobilised", "on_fire", "extinguished", "knocked_out"), (0, 1, 2), (0, 1), (False, True)
     ):
-        setup = GameSetup.from_data(
-            {
-                "edition": edition,
-                "sides": [
-                    {
-                        "key": "a",
-                        "name": "A",
-                        "units": [
-                            {
-                                "key": "v",
-                                "name": "V",
-                                "quality": quality,
-                                "models": None,
-                                "unit_type": "vehicle_armoured",
-                            }
-                        ],
-                    },
-                    {"key": "b", "name": "B", "units": [{"key": "e", "name": "E", "quality": "regular", "models": 5}]},
-                ],
-            }
-        )
-        state = new_state(setup)
+        vehicle = {"key": "v", "name": "V", "quality": quality, "models": None, "unit_type": "vehicle_armoured"}
+        state = _game(edition, [vehicle])
         unit = state.units["v"]
         if not unit.setup.is_vehicle:
             raise AssertionError("the damage cases need a vehicle")
