@@ -238,19 +238,13 @@ class ArmyList(models.Model):
         )
 
 
-class Platoon(Stamped):
-    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="platoons")
-    kind = models.CharField(max_length=24, choices=PlatoonKind.choices)
-    name = models.CharField(max_length=100, blank=True)
-    position = models.PositiveSmallIntegerField(default=0)
+class PlatoonNaming:
+    """A platoon's name and its rules view, for a saved platoon and a sealed one alike (``pk``,
+    ``kind`` and ``name`` are theirs)."""
 
-    objects = StampedManager()
-
-    class Meta:
-        ordering = ["position", "pk"]
-
-    def __str__(self) -> str:
-        return self.name or self.get_kind_display()
+    pk: int | None
+    kind: str
+    name: str
 
     @property
     def display_name(self) -> str:
@@ -266,6 +260,22 @@ class Platoon(Stamped):
     def to_rules(self, name: str | None = None) -> army_rules.PlatoonSpec:
         """``name``: the list's numbered name for it (``ArmyList.platoon_names``), if known."""
         return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=name or self.display_name)
+
+
+class Platoon(PlatoonNaming, Stamped):
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="platoons")
+    kind = models.CharField(max_length=24, choices=PlatoonKind.choices)
+    name = models.CharField(max_length=100, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    objects = StampedManager()
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return self.name or self.get_kind_display()
+
 
 
 class Entry(Stamped):

@@ -24,7 +24,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Option, Quality, Unit
 from armybuilder.lists.exchange import ListImportError, parse_list
-from armybuilder.lists.models import PlatoonKind
+from armybuilder.lists.models import PlatoonNaming
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from rules.army import model as army_rules
 from rules.army.names import ENTRY_FORMAT, PLATOON_FORMAT, distinct_names
@@ -82,22 +82,10 @@ class OwnUnit:
 
 
 @dataclass(frozen=True, eq=False)
-class SealedPlatoon:
+class SealedPlatoon(PlatoonNaming):
     pk: int
     kind: str
     name: str
-
-    @property
-    def display_name(self) -> str:
-        if self.name:
-            return self.name
-        try:
-            return str(PlatoonKind(self.kind).label)
-        except ValueError:
-            return self.kind
-
-    def to_rules(self, name: str | None = None) -> army_rules.PlatoonSpec:
-        return army_rules.PlatoonSpec(key=str(self.pk), kind=self.kind, name=name or self.display_name)
 
 
 @dataclass(frozen=True, eq=False)
