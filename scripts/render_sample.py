@@ -99,6 +99,31 @@ def pages(data: dict) -> list[tuple[str, str, str]]:
         ("reference-v3.html", "anonymous", "/reference/v3/"),
         ("calc.html", "anonymous", "/calc/"),
         ("calc-shooting.html", "anonymous", "/calc/shooting/"),
+        (
+            "odds-shooting-tank.html",
+            "anonymous",
+            "/calc/shooting/?edition=v3&order=fire&firer_quality=regular&firer_pins=0&g0-weapon=medium-at-gun"
+            "&g0-models=1&g0-range=normal&g0-ammo=ap&target_kind=armoured&target_quality=inexperienced"
+            "&target_models=1&target_pins=3&damage_value=8&cover=none&facing=front",
+        ),
+        (
+            "odds-shooting-infantry.html",
+            "anonymous",
+            "/calc/shooting/?edition=v2&order=fire&firer_quality=regular&firer_pins=0&g0-weapon=rifle&g0-models=10"
+            "&g0-range=normal&target_kind=infantry&target_quality=regular&target_models=10&cover=soft",
+        ),
+        (
+            "odds-anti-tank.html",
+            "anonymous",
+            "/calc/anti-tank/?edition=v3&weapon=panzerfaust&shots=3&range=point_blank&damage_value=9&facing=front"
+            "&target_quality=inexperienced&target_pins=6",
+        ),
+        ("odds-order-test.html", "anonymous", "/calc/order-test/?edition=v2&quality=regular&pins=3&officer_bonus=1"),
+        (
+            "odds-close-quarters.html",
+            "anonymous",
+            "/calc/close-quarters/?edition=v3&attacker_models=10&attacker_quality=regular&defender_models=6",
+        ),
         ("lists.html", "player", "/lists/"),
         ("builder.html", "player", f"/lists/{pk}/"),
         ("games-new.html", "player", f"/games/new/?list={pk}"),

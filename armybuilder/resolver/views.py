@@ -203,6 +203,32 @@ def _casualties(n: int) -> str:
     return ngettext("%(n)s casualty", "%(n)s casualties", n) % {"n": n}
 
 
+def _damage_names() -> dict[str, str]:
+    """The vehicle damage chart's results, in the visitor's language (shooting, anti-tank, assault)."""
+    return {
+        "none": _("No effect"),
+        "superficial": _("Superficial"),
+        "full": _("Full damage"),
+        "massive": _("Massive damage"),
+    }
+
+
+def _vehicle_stats(outcome: Any, *more: Stat) -> list[Stat]:
+    """A vehicle's fate first (knocked out; its crew fleeing, when pins can reach its morale;
+    immobilised), then the attack's own figures. ``outcome`` has ``p_knocked_out``,
+    ``p_immobilised`` and ``p_pin_rout``: the shooting's vehicle part or the anti-tank result."""
+    stats = [Stat(_("Knocked out"), to_fraction(outcome.p_knocked_out))]
+    if to_fraction(outcome.p_pin_rout):
+        stats.append(
+            Stat(
+                _("Crew flees (pins reach morale)"),
+                to_fraction(outcome.p_pin_rout),
+                note=_("destroyed before it can be knocked out"),
+            )
+        )
+    return [*stats, Stat(_("Immobilised (not knocked out)"), to_fraction(outcome.p_immobilised)), *more]
+
+
 def _prob_bars(pairs: Sequence[tuple[str, object]]) -> list[Bar]:
     return [Bar(label, to_fraction(p)) for label, p in pairs]
 
@@ -490,27 +516,12 @@ def present_shooting(
         result.notes.append(_("None of these weapons can damage this target."))
     if kind == "armoured":
         vehicle = raw.vehicle
-        result.stats = [
-            Stat(_("Knocked out"), to_fraction(vehicle.p_knocked_out)),
-            Stat(_("Immobilised (not knocked out)"), to_fraction(vehicle.p_immobilised)),
+        result.stats = _vehicle_stats(
+            vehicle,
             Stat(_("Pinned"), to_fraction(raw.p_pin)),
             Stat(_("Hits (average)"), to_fraction(raw.hits.mean), is_probability=False),
-        ]
-        if to_fraction(vehicle.p_pin_rout):
-            result.stats.insert(
-                1,
-                Stat(
-                    _("Crew flees (pins reach morale)"),
-                    to_fraction(vehicle.p_pin_rout),
-                    note=_("destroyed before it can be knocked out"),
-                ),
-            )
-        names = {
-            "none": _("No effect"),
-            "superficial": _("Superficial"),
-            "full": _("Full damage"),
-            "massive": _("Massive damage"),
-        }
+        )
+        names = _damage_names()
         result.charts = [
             bar_chart(
                 _("Best damage result"),
@@ -670,12 +681,7 @@ def present_tank_assault(
 ) -> Result:
     """The assault's odds; ``vehicle_check``: the other way round, the unit's morale check when a vehicle
     assaults it (its morale, the chance to pass, the rule that passes it) [R]."""
-    names = {
-        "none": _("No effect"),
-        "superficial": _("Superficial"),
-        "full": _("Full damage"),
-        "massive": _("Massive damage"),
-    }
+    names = _damage_names()
     result = Result()
     fear = raw.tank_fear
     if fear is not None:
@@ -776,28 +782,13 @@ def present_tank_assault(
 
 def present_anti_tank(raw: AntiTankResult, cd: Mapping[str, Any]) -> Result:
     cfg = config_for(cd["edition"])
-    names = {
-        "none": _("No effect"),
-        "superficial": _("Superficial"),
-        "full": _("Full damage"),
-        "massive": _("Massive damage"),
-    }
+    names = _damage_names()
     result = Result(unverified=_unverified(raw.unverified_detail))
-    result.stats = [
-        Stat(_("Knocked out"), to_fraction(raw.p_knocked_out)),
-        Stat(_("Immobilised (not knocked out)"), to_fraction(raw.p_immobilised)),
+    result.stats = _vehicle_stats(
+        raw,
         Stat(_("Hit (each shot)"), to_fraction(raw.p_hit)),
         Stat(_("Pins added (average)"), to_fraction(raw.pins.mean), is_probability=False),
-    ]
-    if to_fraction(raw.p_pin_rout):
-        result.stats.insert(
-            1,
-            Stat(
-                _("Crew flees (pins reach morale)"),
-                to_fraction(raw.p_pin_rout),
-                note=_("destroyed before it can be knocked out"),
-            ),
-        )
+    )
     result.rows = [
         {
             "title": _("Each shot"),
