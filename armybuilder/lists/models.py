@@ -277,7 +277,6 @@ class Platoon(PlatoonNaming, Stamped):
         return self.name or self.get_kind_display()
 
 
-
 class Entry(Stamped):
     """A unit taken in a list. ``options`` maps an option's slug to how many were taken."""
 
