@@ -277,28 +277,9 @@ class Platoon(PlatoonNaming, Stamped):
         return self.name or self.get_kind_display()
 
 
-class Entry(Stamped):
-    """A unit taken in a list. ``options`` maps an option's slug to how many were taken."""
-
-    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
-    platoon = models.ForeignKey(Platoon, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
-    # RESTRICT, not PROTECT: a unit a list takes cannot be deleted, unless the list goes in the
-    # same deletion (a player leaving takes their own units and the lists that take them).
-    unit = models.ForeignKey(Unit, on_delete=models.RESTRICT, related_name="entries")
-    name = models.CharField(max_length=100, blank=True)
-    quality = models.CharField(max_length=16, choices=Quality.choices, default=Quality.REGULAR)
-    models_count = models.PositiveSmallIntegerField(default=1)
-    options = models.JSONField(default=dict, blank=True)
-    position = models.PositiveIntegerField(default=0)
-
-    objects = StampedManager()
-
-    class Meta:
-        ordering = ["position", "pk"]
-        verbose_name_plural = "entries"
-
-    def __str__(self) -> str:
-        return self.display_name
+class EntryReading:
+    """A unit of a list as the rules and the pages read it, for a saved entry and a sealed one alike
+    (``pk``, ``unit``, ``name``, ``quality``, ``models_count``, ``options`` and ``platoon_id`` are theirs)."""
 
     @property
     def display_name(self) -> str:
@@ -324,3 +305,27 @@ class Entry(Stamped):
             options=dict(self.options),
             platoon=str(self.platoon_id) if self.platoon_id else None,
         )
+
+
+class Entry(EntryReading, Stamped):
+    """A unit taken in a list. ``options`` maps an option's slug to how many were taken."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
+    platoon = models.ForeignKey(Platoon, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    # RESTRICT, not PROTECT: a unit a list takes cannot be deleted, unless the list goes in the
+    # same deletion (a player leaving takes their own units and the lists that take them).
+    unit = models.ForeignKey(Unit, on_delete=models.RESTRICT, related_name="entries")
+    name = models.CharField(max_length=100, blank=True)
+    quality = models.CharField(max_length=16, choices=Quality.choices, default=Quality.REGULAR)
+    models_count = models.PositiveSmallIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    objects = StampedManager()
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return self.display_name

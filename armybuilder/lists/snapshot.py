@@ -24,7 +24,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from armybuilder.catalogue import own_units
 from armybuilder.catalogue.models import Army, Option, Quality, Unit
 from armybuilder.lists.exchange import ListImportError, parse_list
-from armybuilder.lists.models import PlatoonNaming
+from armybuilder.lists.models import EntryReading, PlatoonNaming
 from armybuilder.reference.models import Edition, SpecialRule, Weapon
 from rules.army import model as army_rules
 from rules.army.names import ENTRY_FORMAT, PLATOON_FORMAT, distinct_names
@@ -89,7 +89,7 @@ class SealedPlatoon(PlatoonNaming):
 
 
 @dataclass(frozen=True, eq=False)
-class SealedEntry:
+class SealedEntry(EntryReading):
     """One unit of the sealed list: its unit, the name the player gave it, quality, men and options."""
 
     pk: int
@@ -109,28 +109,8 @@ class SealedEntry:
     def platoon_id(self) -> int | None:
         return self.platoon.pk if self.platoon is not None else None
 
-    @property
-    def display_name(self) -> str:
-        return self.name or self.unit.display_name
-
-    @property
-    def total_models(self) -> int:
-        adds = {option.slug: option.adds_models for option in self.unit.options.all()}
-        return army_rules.total_models(self.models_count, adds, self.options or {})
-
     def get_quality_display(self) -> str:
         return str(Quality(self.quality).label) if self.quality in Quality.values else self.quality
-
-    def to_rules(self, name: str | None = None) -> army_rules.EntrySpec:
-        return army_rules.EntrySpec(
-            key=str(self.pk),
-            name=name or self.display_name,
-            unit=self.unit.to_rules(),
-            quality=self.quality,
-            models=self.models_count,
-            options=dict(self.options),
-            platoon=str(self.platoon_id) if self.platoon_id else None,
-        )
 
 
 @dataclass(frozen=True)
