@@ -16,6 +16,7 @@ from armydata.untrusted import MAX_QUOTED_TEXT
 from tests.importers.test_module import MODULE
 from tests.importers.test_module_writer import make_v3_chart
 from tests.lists.factories import make_entry, make_list, make_user
+from tests.playsheets.conftest import Pdf
 
 BUZZ_SAW = "Light and medium machine guns fire one extra shot; Test Book: Pg. 3"
 
@@ -95,8 +96,11 @@ def test_a_re_import_updates_the_texts_and_a_same_import_changes_nothing(importe
     again = import_files(module())
     assert not again.catalogues[0].changed
     assert germany().updated_at == stamp
-    import_files(module(quick_orders="Rewritten by the author; Test Book: Pg. 9"))
+    rewritten = json.loads(module(quick_orders="Rewritten by the author; Test Book: Pg. 9")[MODULE.name])
+    rewritten["data"]["factions"][0]["additionalRules"][1] = "Steady Nerves"  # no text any more
+    import_files({MODULE.name: json.dumps(rewritten).encode()})
     army = germany()
+    assert army.quoted_rule_text(army.national_rules.get(name="Steady Nerves")) == ""
     assert (
         army.quoted_rule_text(army.national_rules.get(name="Quick Orders"))
         == "Rewritten by the author; Test Book: Pg. 9"
@@ -174,3 +178,11 @@ def test_the_printed_rules_quote_the_national_and_unit_rules_texts(player_list, 
     # The rules this list uses: the squad's own rule with the module's definition of it, credited.
     assert f"<p>{BUZZ_SAW}</p>" in summary
     assert CREDIT in summary
+
+
+def test_the_roster_pdf_prints_the_quote_with_its_credit(player_list, client):
+    response = client.get(f"/lists/{player_list.pk}/roster.pdf?lang=en")
+    assert response["Content-Type"] == "application/pdf"
+    pdf = Pdf(response.content)
+    assert "Quick Orders Test nation rule text; Test Book: Pg. 1" in pdf.text
+    assert "From TTAMBA-Test by Tester (imported data, not Muster's text)" in pdf.text
