@@ -43,6 +43,7 @@ from .model import (
     ImportReport,
 )
 from .safety import CatalogueImportError, parse_json
+from .untrusted import quoted_text
 
 SYSTEM_NAME = "Bolt Action army-builder module"
 EDITION = "v3"
@@ -237,6 +238,9 @@ class _ModuleParser:
         self.factions = self._factions(data.get("factions"))
         self.faction_names = {faction["name"] for faction in self.factions}
         self.platoons = self._platoons(data.get("platoons"))
+        self.definitions = self._definitions(data.get("keywords"))
+        # nation -> rule name -> the text the module gives the nation's rule
+        self.national_texts: dict[str, dict[str, str]] = {}
         units = data.get("units")
         if not isinstance(units, list):
             raise CatalogueImportError(f"{name}: data.units is not a list")
@@ -277,6 +281,22 @@ class _ModuleParser:
                 raise CatalogueImportError(f"{self.name}: data.platoons[{index}] has no name")
             platoons[name] = platoon_kind(name)
         return platoons
+
+    def _definitions(self, raw: Any) -> dict[str, str]:
+        """Keyword name -> the module's own definition of it (``data.keywords``), plain and bounded.
+
+        The module defines its special rules here once ("Stubborn": its text; its book, page); a
+        definition that is a placeholder ("---") or empty is left out. Malformed entries are ignored:
+        the texts are shown beside the rules, never needed to play them.
+        """
+        definitions: dict[str, str] = {}
+        for item in raw if isinstance(raw, list) else []:
+            if not isinstance(item, dict):
+                continue
+            name, text = _text(item.get("name")), quoted_text(item.get("definition"))
+            if name and not _SEPARATOR_RE.match(name) and text and not _SEPARATOR_RE.match(text):
+                definitions.setdefault(name, text)
+        return definitions
 
     def _is_hq(self, platoon: str) -> bool:
         return bool(re.search(r"\b(hq|headquarters?)\b", platoon, re.IGNORECASE))
@@ -387,7 +407,14 @@ class _ModuleParser:
             f"{nation}: {len(units)} units read, {skipped} skipped; {guessed} typed from their name alone; "
             f"{marked} marked campaign, community or experimental (offered only when a player asks)"
         )
-        return ImportedArmy(source_id=_slug(nation), name=nation, national_rules=national, units=units)
+        texts = dict(self.national_texts.get(nation, {}))
+        for unit in units:
+            for rule in unit.special_rules:
+                if rule in self.definitions:
+                    texts.setdefault(rule, self.definitions[rule])
+        return ImportedArmy(
+            source_id=_slug(nation), name=nation, national_rules=national, units=units, rule_texts=texts
+        )
 
     def _variant_label(self, name: str, variant: _Variant, distinct: list[_Variant], number: int) -> str:
         """Entries of one name that differ are named apart: by their platoons when those differ."""
@@ -397,12 +424,16 @@ class _ModuleParser:
         return f"{name} ({number})"
 
     def _rule(self, nation: str, text: Any) -> str:
-        """A national rule's name from "Name - text; book, page" (the text stays the source's)."""
+        """A national rule's name from "Name - text; book, page"; the text is kept as the source's own."""
         text = _text(text)
         if not text:
             return ""
-        head = re.split(r"\s+-\s+|:\s+", text, maxsplit=1)[0].strip()
+        parts = re.split(r"\s+-\s+|:\s+", text, maxsplit=1)
+        head = parts[0].strip()
         name = head if 0 < len(head) <= 80 else text[:80]
+        body = quoted_text(parts[1] if len(parts) > 1 and name == head else text)
+        if body and body != name:
+            self.national_texts.setdefault(nation, {}).setdefault(name, body)
         if name not in self.rules:
             self.rules[name] = ImportedRule(source_id=f"{_slug(nation)}/{_slug(name)}", name=name, description=text)
         return name
@@ -785,6 +816,7 @@ def parse_module(files: dict[str, bytes]) -> ImportedCatalogue:
     rules = list(parser.rules.values())
     report.units = sum(len(army.units) for army in armies)
     report.rules = len(rules)
+    credit = root.get("credit")
     return ImportedCatalogue(
         system_name=SYSTEM_NAME,
         edition=EDITION,
@@ -792,4 +824,7 @@ def parse_module(files: dict[str, bytes]) -> ImportedCatalogue:
         weapons=[],
         rules=rules,
         report=report,
+        credit=quoted_text(
+            "; ".join(c for c in credit if isinstance(c, str)) if isinstance(credit, list) else credit, 200
+        ),
     )

@@ -188,6 +188,9 @@ class ImportedArmy:
     theatre_selectors: list[str] = field(default_factory=list)
     # The catalogue's revision, written into a roster exported from a list of this army.
     revision: str = ""
+    # Rule name -> the source's own text of it (national rules, and unit rules the data defines),
+    # plain and bounded: shown quoted and credited to the source, never as Muster's paraphrase.
+    rule_texts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -229,3 +232,5 @@ class ImportedCatalogue:
     system_id: str = ""
     system_revision: str = ""
     points_type_id: str = ""
+    # Who the data says wrote it (a module's "credit"), plain and bounded; empty when it does not say.
+    credit: str = ""

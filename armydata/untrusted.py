@@ -126,3 +126,22 @@ def loads(data: str | bytes) -> Any:
         raise UntrustedInput("body", f"nests more than {MAX_DEPTH} levels deep.") from None
     _walk(value, "")
     return value
+
+
+# A rule's text quoted from imported data: long enough for any rule a source writes, short enough
+# that a hostile file cannot fill a page.
+MAX_QUOTED_TEXT = 1200
+_MARKUP = re.compile(r"<[^>]*>|<|>")
+
+
+def quoted_text(value: object, limit: int = MAX_QUOTED_TEXT) -> str:
+    """A source's own text made plain: tags and stray angle brackets dropped, control characters
+    removed, whitespace collapsed, cut at ``limit`` with an ellipsis. Entities stay the characters
+    they are written with, and templates escape the text again when they show it."""
+    if not isinstance(value, str):
+        return ""
+    text = _FORBIDDEN.sub(" ", _MARKUP.sub(" ", value))
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text

@@ -109,6 +109,12 @@ class Army(Stamped):
     # game_system_name, game_system_revision, catalogue_revision, points_type_id), so a list of
     # the army exports as a roster. Empty for other data and for armies imported before it was kept.
     roster_header = models.JSONField(default=dict, blank=True, help_text="Roster ids read from BattleScribe data.")
+    # Imported armies: rule texts as the source writes them, kept apart from Muster's own
+    # paraphrases (``SpecialRule.summary``) and always shown quoted and credited:
+    # {"source": {"name", "author", "url"}, "rules": {rule slug: text}}. Empty for built-in armies.
+    source_rule_texts = models.JSONField(
+        default=dict, blank=True, help_text="Rule texts quoted from the imported source, with its credit."
+    )
     hidden = models.BooleanField(default=False)
 
     objects = ArmyManager()
@@ -129,6 +135,25 @@ class Army(Stamped):
     @property
     def display_name(self) -> str:
         return shown(self.name, self.name_fr)
+
+    @property
+    def source_credit(self) -> dict[str, str]:
+        """Who the quoted rule texts are from: ``name``, ``author`` and ``url`` (each may be empty)."""
+        credit = (self.source_rule_texts or {}).get("source")
+        return (
+            {key: str(credit.get(key) or "") for key in ("name", "author", "url")} if isinstance(credit, dict) else {}
+        )
+
+    def quoted_rule_text(self, rule: SpecialRule) -> str:
+        """The source's own text of one of this army's rules, or ""."""
+        texts = (self.source_rule_texts or {}).get("rules")
+        text = texts.get(rule.slug) if isinstance(texts, dict) else None
+        return text if isinstance(text, str) else ""
+
+    @property
+    def national_rules_shown(self) -> list[tuple[SpecialRule, str]]:
+        """Each national rule with the source's quoted text of it ("" when the source gives none)."""
+        return [(rule, self.quoted_rule_text(rule)) for rule in self.national_rules.all()]
 
     def force_rules(self) -> tuple[army_rules.ForceEntrySpec, ...]:
         """The imported platoon tables as plain data for rules/ (kept on the instance)."""

@@ -106,7 +106,8 @@ def side_from_list(side: str, name: str, army_list: ArmyList) -> tuple[dict[str,
                 "command_range": officer.command_range if officer else 0,
                 "extra_orders": officer.extra_orders if officer else 0,
                 "officer_label": officer.rank_label if officer else "",
-                "damage_value": entry.unit.damage_value,
+                # As the builder and the cards say it: a soft-skin's or a transport's 6+ when the data gives none.
+                "damage_value": entry.unit.vehicle_damage_value,
                 "points": summary.entry_points.get(entry_spec.key, 0),
                 "fanatic": entry_fanatic(entry, army, target.kind),
             }

@@ -18,9 +18,10 @@ from django.tasks import task
 
 from armybuilder import jobs
 from armybuilder.importers.models import ImportJob, ImportUpload
-from armybuilder.importers.writer import ImportResult, import_files
-from armydata.github import fetch_repository
+from armybuilder.importers.writer import ImportResult, SourceCredit, import_files
+from armydata.github import Repository, fetch_repository
 from armydata.safety import CatalogueImportError
+from armydata.sources import KNOWN_SOURCES, repository_name
 
 # Download progress is written to the row at most this often (seconds).
 PROGRESS_EVERY = 0.5
@@ -131,10 +132,22 @@ def _make(job: ImportJob) -> dict:
         jobs.update(
             job, stage="importing", received=sum(len(data) for data in files.values()), commit=repository.commit
         )
-        result = import_files(files, edition=job.edition or None, dry_run=job.dry_run)
+        result = import_files(
+            files, edition=job.edition or None, dry_run=job.dry_run, credit=repository_credit(repository)
+        )
     except CatalogueImportError as exc:
         raise jobs.JobRefused(error=exc.message) from exc
     return {"stage": "done", "report": report_data(result)}
+
+
+def repository_credit(repository: Repository) -> SourceCredit:
+    """Who a repository's data is from: a known source's title and author, or the repository's name."""
+    name = f"{repository.owner}/{repository.repo}"
+    known = next((s for s in KNOWN_SOURCES if repository_name(s.repository) == name.lower()), None)
+    url = f"https://github.com/{name}"
+    if known is not None:
+        return SourceCredit(name=known.title, author=known.author, url=url)
+    return SourceCredit(name=name, author=repository.owner, url=url)
 
 
 def _import_uploaded(job: ImportJob) -> dict:

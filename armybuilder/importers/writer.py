@@ -12,8 +12,9 @@ newer version is flagged ``removed`` rather than deleted: saved lists PROTECT it
 
 Weapons map onto the edition's chart in ``importers.weapons``: by a normalised name, as a mount
 variant of a chart weapon, or as a new weapon of the army whose profile must parse first. Rules
-map by name. Rule texts are never copied:
-community files carry rulebook prose, and ``SpecialRule.summary`` holds paraphrases only.
+map by name. Rule texts are never copied into ``SpecialRule.summary``, which holds Muster's
+paraphrases only: a text the data gives a rule is kept apart, plain and bounded, on the army
+(``Army.source_rule_texts``, with who the data is from), and pages show it quoted and credited.
 
 Each import runs in one ``transaction.atomic()``: any failure part-way leaves nothing behind,
 and a dry run does all the work, then rolls it back, so it reports exactly what a real run would.
@@ -47,7 +48,19 @@ from armydata.model import (
     ImportReport,
 )
 from armydata.safety import CatalogueImportError, expand_archives
+from armydata.untrusted import quoted_text
 from rules.army.force_org import edition_rules
+
+
+@dataclass(frozen=True)
+class SourceCredit:
+    """Who imported data is from, as the import knows it (a known public source, a repository);
+    anything left empty is filled from the data itself (its file name, its own credit line)."""
+
+    name: str = ""
+    author: str = ""
+    url: str = ""
+
 
 Progress = Callable[[int, int, str, str], None]
 """Called as ``progress(units_done, units_total, army, unit)``: with ``unit=""`` when an army starts,
@@ -449,7 +462,14 @@ class _Skip(Exception):
 
 
 class _CatalogueWriter:
-    def __init__(self, parsed: ParsedImport, edition: Edition, result: CatalogueResult, progress: _ProgressCounter):
+    def __init__(
+        self,
+        parsed: ParsedImport,
+        edition: Edition,
+        result: CatalogueResult,
+        progress: _ProgressCounter,
+        credit: SourceCredit | None = None,
+    ):
         self.parsed = parsed
         self.catalogue = parsed.catalogue
         self.edition = edition
@@ -461,6 +481,24 @@ class _CatalogueWriter:
         self.rules = _Rules(edition, source, result)
         self.weapons = WeaponChart(edition, source, self.rules, result)
         self.partly_priced_options = 0
+        credit = credit or SourceCredit()
+        # The data's own credit line ("Phy; an address for questions") names its author before the first ";".
+        own_author = self.catalogue.credit.split(";", 1)[0].strip()
+        self.credit = {
+            "name": quoted_text(credit.name or parsed.files_label, 120),
+            "author": quoted_text(credit.author or own_author, 120),
+            "url": credit.url if credit.url.startswith("https://") else "",
+        }
+
+    def _quoted_rules(self, imported: ImportedArmy) -> dict[str, Any]:
+        """The data's own texts of the army's rules, by rule slug, with the credit; {} when it gives none."""
+        texts: dict[str, str] = {}
+        for name, text in imported.rule_texts.items():
+            rule = self.rules.resolve(name)
+            text = quoted_text(text)
+            if rule is not None and text:
+                texts.setdefault(rule.slug, text)
+        return {"source": self.credit, "rules": texts} if texts else {}
 
     def write(self) -> None:
         self.weapons.add_profiles(self.catalogue.weapons)
@@ -495,6 +533,7 @@ class _CatalogueWriter:
             "roster_header": _roster_header(self.catalogue, imported),
         }
         national = {rule.pk for rule in self.rules.resolve_all(imported.national_rules)}
+        values["source_rule_texts"] = self._quoted_rules(imported)
         army = Army.objects.filter(edition=self.edition, origin=self.origin, source_id=source_id).first()
         created = army is None
         if army is None:
@@ -767,7 +806,11 @@ class _ProgressCounter:
 
 
 def import_catalogues(
-    parsed: list[ParsedImport], *, dry_run: bool = False, progress: Progress | None = None
+    parsed: list[ParsedImport],
+    *,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    credit: SourceCredit | None = None,
 ) -> ImportResult:
     """Write parsed catalogues in one transaction; a dry run rolls it back and reports the same."""
     slugs = {item.catalogue.edition for item in parsed}
@@ -785,7 +828,7 @@ def import_catalogues(
         with transaction.atomic():
             for item in parsed:
                 result = CatalogueResult(parsed=item, edition=item.catalogue.edition)
-                _CatalogueWriter(item, editions[item.catalogue.edition], result, counter).write()
+                _CatalogueWriter(item, editions[item.catalogue.edition], result, counter, credit).write()
                 result.skipped = [*item.catalogue.report.skipped, *result.skipped]
                 result.warnings = [*item.catalogue.report.warnings, *result.warnings]
                 results.append(result)
@@ -802,6 +845,9 @@ def import_files(
     edition: str | None = None,
     dry_run: bool = False,
     progress: Progress | None = None,
+    credit: SourceCredit | None = None,
 ) -> ImportResult:
-    """Parse ``{name: bytes}`` (archives included) and write it: what the command and the page run."""
-    return import_catalogues(parse_files(files, edition=edition), dry_run=dry_run, progress=progress)
+    """Parse ``{name: bytes}`` (archives included) and write it: what the command and the page run.
+
+    ``credit`` says who the data is from when the caller knows (a GitHub repository)."""
+    return import_catalogues(parse_files(files, edition=edition), dry_run=dry_run, progress=progress, credit=credit)

@@ -30,6 +30,13 @@ def builder_url(army_list: ArmyList) -> str:
     return reverse("ab-list-builder", args=[army_list.pk])
 
 
+def damage_value_text(unit) -> str:
+    """A vehicle's damage value as the builder says it ("Damage value 9+"), wherever the unit is
+    shown (its row, its editor, the catalogue); empty for men and guns, whose quality says it."""
+    value = unit.vehicle_damage_value
+    return _("Damage value %(value)s+") % {"value": value} if value else ""
+
+
 @dataclass
 class EntryErrors:
     """Messages next to each of an entry's controls (empty lists when all is well)."""
@@ -114,10 +121,8 @@ class Row:
 
     @cached_property
     def damage_value(self) -> str:
-        """A vehicle's damage value as the row and the editor say it ("Damage value 9+"); empty
-        for men and guns, whose quality says it."""
-        value = self.unit.vehicle_damage_value
-        return _("Damage value %(value)s+") % {"value": value} if value else ""
+        """A vehicle's damage value as the row and the editor say it ("Damage value 9+")."""
+        return damage_value_text(self.unit)
 
     @cached_property
     def chips(self) -> list[str]:

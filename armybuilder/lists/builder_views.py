@@ -70,6 +70,7 @@ from armybuilder.lists.builder_rows import (
     Group,
     Roster,
     builder_url,
+    damage_value_text,
     labels,
     problem_href,
 )
@@ -303,7 +304,7 @@ class CatalogueRow:
 
     pk: int
     name: str
-    facts: str  # type · models
+    facts: str  # type · models (· damage value, for a vehicle)
     costs: str  # costs per quality, with "pts"
     weapons: str
     own: bool = False  # the player's entry, typed from their book: marked, not checked data
@@ -329,7 +330,9 @@ def added(unit: Unit, quality_labels: dict[str, str]) -> tuple[int | None, int, 
     except RulesError:
         points = None
     models = ngettext("%(counter)s model", "%(counter)s models", unit.base_models) % {"counter": unit.base_models}
-    return points, entry_order_dice(spec), f"{quality_labels.get(quality, quality)} · {models}"
+    # As the server's row will say it, the damage value included.
+    facts = " · ".join(part for part in (quality_labels.get(quality, quality), models, damage_value_text(unit)) if part)
+    return points, entry_order_dice(spec), facts
 
 
 # Teams and guns are their weapon: searched by it, they come before vehicles that mount it.
@@ -403,12 +406,14 @@ def _catalogue(
         else:
             models = _("%(low)s–%(high)s models") % {"low": unit.base_models, "high": unit.max_models}
         points, dice, facts = added(unit, qualities)
+        damage = damage_value_text(unit)
         rows.append(
             CatalogueRow(
                 pk=unit.pk,
                 name=unit.display_name,
                 marks=", ".join(flag_labels.get(flag, flag) for flag in unit.source_flags or ()),
-                facts=f"{types.get(unit.unit_type, unit.unit_type)} · {models}",
+                # A vehicle's damage value is chosen with it: the table needs it as much as its type.
+                facts=" · ".join(part for part in (types.get(unit.unit_type, unit.unit_type), models, damage) if part),
                 costs=f"{costs} {_('pts')}",
                 weapons=unit.display_weapons,
                 own=unit.is_own,

@@ -366,6 +366,8 @@ class RuleLine:
     name: str
     summary: str
     uncertain: bool
+    # The imported source's own text of the rule, shown quoted and credited beside Muster's summary.
+    quote: str = ""
 
 
 def prefetch_print_extras(army_list: ArmyList) -> None:
@@ -545,7 +547,12 @@ def _used_rules(entries: list[Entry], army_list: ArmyList) -> list[RuleLine]:
         for weapon in entry_weapons(entry):
             rules.update((rule.pk, rule) for rule in weapon.special_rules.all())
     lines = [
-        RuleLine(name=r.display_name, summary=r.display_summary, uncertain=r.status in UNCERTAIN)
+        RuleLine(
+            name=r.display_name,
+            summary=r.display_summary,
+            uncertain=r.status in UNCERTAIN,
+            quote=army_list.army.quoted_rule_text(r),
+        )
         for r in rules.values()
     ]
     return sorted(lines, key=lambda line: line.name.casefold())

@@ -52,7 +52,8 @@ def test_each_nation_is_an_army_of_the_third_edition_with_its_national_rules(imp
     assert (germany.edition.slug, germany.origin, germany.source_id) == ("v3", "module", "germany")
     rules = list(germany.national_rules.order_by("name"))
     assert [rule.name for rule in rules] == ["Quick Orders", "Steady Nerves"]
-    # The source's text is not presented as Muster's: the rule waits for a paraphrase, credited to the import.
+    # The source's text is not presented as Muster's: the rule waits for a paraphrase, credited to the import
+    # (the text is kept apart on the army and shown quoted: test_module_rule_texts).
     assert all(rule.status == Status.UNVERIFIED and rule.summary == "" for rule in rules)
     assert rules[0].source.startswith("import: TTAMBA-Test")
 

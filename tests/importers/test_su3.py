@@ -132,3 +132,27 @@ def test_the_builder_offers_no_more_men_once_the_team_fills_the_squad(client):
     html = client.get(f"/lists/{army_list.pk}/entries/{entry.pk}/", headers={"HX-Request": "true"}).content.decode()
     more = next(line for line in html.splitlines() if f'id="entry-{entry.pk}-more"' in line)
     assert " disabled" not in more
+
+
+def test_a_team_priced_at_every_quality_of_its_squad_is_offered_at_all_three():
+    # The same squad offering Inexperienced too, its men and its team's men priced 11 then.
+    files = read_su3()
+    three = files["su3_soviet.cat"].decode()
+    three = three.replace(
+        '<selectionEntry type="upgrade" import="true" name="Regular" hidden="false" id="su3-riders-regular"/>',
+        '<selectionEntry type="upgrade" import="true" name="Regular" hidden="false" id="su3-riders-regular"/>'
+        '<selectionEntry type="upgrade" import="true" name="Inexperienced" hidden="false" id="su3-riders-green"/>',
+    )
+    for scope in ("parent", "root-entry"):
+        regular = (
+            f'<modifier type="set" value="14" field="su3-pts"><conditions><condition type="atLeast" value="1" '
+            f'field="selections" scope="{scope}" childId="su3-riders-regular" shared="true"/></conditions></modifier>'
+        )
+        assert regular in three
+        green = regular.replace('value="14"', 'value="11"').replace("su3-riders-regular", "su3-riders-green")
+        three = three.replace(regular, regular + green)
+    catalogue = parse_battlescribe({**files, "su3_soviet.cat": three.encode()})
+    team = only_unit(catalogue, "Light Machine Gun Team")
+    # Loader and gunner at 11, 14 or 17 each, plus the LMG's 15.
+    assert team.base_cost == {"inexperienced": 37, "regular": 43, "veteran": 49}
+    assert not [w for w in catalogue.report.warnings if "Light Machine Gun Team" in w]

@@ -1,6 +1,6 @@
-"""The builder says a vehicle's damage value in its roster row and its editor, as the playsheet does:
-the data's value, a soft-skin's or a transport's by the rules when the data gives none, and
-nothing for men and guns (their quality says it)."""
+"""The builder says a vehicle's damage value in its roster row, its editor and the catalogue the
+player adds it from, as the playsheet does: the data's value, a soft-skin's or a transport's by the
+rules when the data gives none, and nothing for men and guns (their quality says it)."""
 
 from __future__ import annotations
 
@@ -68,6 +68,28 @@ def test_the_open_editor_says_it_in_the_units_facts(client, world):
     assert facts and "Damage value 9+" in facts.group(1)
 
 
+def catalogue_item(content: bytes, unit_pk: int) -> str:
+    """The catalogue's ``<li>`` of one unit (its facts and its Add button)."""
+    html = content.decode()
+    match = re.search(rf'<li class="catalogue-unit">(?:(?!</li>).)*?id="add-unit-{unit_pk}".*?</li>', html, re.S)
+    assert match, f"no catalogue item for unit {unit_pk}"
+    return match.group(0)
+
+
+def test_the_catalogue_says_it_where_the_vehicle_is_chosen(client, world):
+    alice, army_list, entries = world
+    client.force_login(alice)
+    response = client.get(f"/lists/{army_list.pk}/")
+    tank = catalogue_item(response.content, entries["T-34/85"].unit_id)
+    facts = re.search(r'<span class="catalogue-facts">([^<]*)</span>', tank).group(1)
+    assert facts.endswith(" · Damage value 9+")
+    # The row shown at the tap, before the server answers, says it as the server's row will.
+    assert re.search(r'data-facts="[^"]* · Damage value 9\+"', tank)
+    truck = catalogue_item(response.content, entries["ZiS-5 truck"].unit_id)
+    assert "Damage value 6+" in truck
+    assert "Damage value" not in catalogue_item(response.content, entries["Rifle Squad"].unit_id)
+
+
 def test_an_armoured_vehicle_without_a_value_shows_none_rather_than_a_guess(client, world):
     alice, army_list, entries = world
     Unit.objects.filter(name="T-34/85").update(damage_value=None)
@@ -96,6 +118,9 @@ def test_a_phone_shows_the_damage_value_in_the_row_without_overflowing(new_brows
     expect(tank.locator(".unit-dv")).to_have_text("Damage value 9+")
     expect(tank.locator(".unit-dv")).to_be_visible()
     expect(phone.locator(f"#entry-{entries['Rifle Squad'].pk}-open .unit-dv")).to_have_count(0)
+    # Where the player chooses a vehicle to add, its damage value is there too.
+    choice = phone.locator("li.catalogue-unit", has=phone.locator(f"#add-unit-{entries['T-34/85'].unit_id}"))
+    expect(choice.locator(".catalogue-facts")).to_contain_text("Damage value 9+")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_CONTEXT["viewport"]["width"]
     shots = os.environ.get("MUSTER_SHOTS")  # a folder: save a screenshot of the roster there
     if shots:
