@@ -105,7 +105,10 @@ def season_games(season: Season) -> list[LeagueGame]:
 def season_table(season: Season, games: list[LeagueGame] | None = None) -> list[SeasonRow]:
     """The season's standings from the placings of its events of the season's edition and its counted
     league games (``games``: the season's games when already read, to read them once)."""
-    events = {e.pk: e for e in season.events.filter(edition=season.edition).order_by("date", "pk")}
+    # An event whose standings are hidden until its prize-giving adds its placings once shown.
+    events = {
+        e.pk: e for e in season.events.filter(edition=season.edition, standings_hidden=False).order_by("date", "pk")
+    }
     placings = []
     users: dict[int, tuple[str, str]] = {}
     for event in events.values():

@@ -215,6 +215,10 @@ def season_api(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def event_results_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.visible_to(request.user), slug=slug)
+    if event.standings_hidden and not event.is_organiser(request.user):
+        # Placings kept back until the prize-giving are kept back from the export too.
+        message = _("The organiser is keeping the standings hidden until the prize-giving.")
+        return HttpResponse(message, status=403, content_type="text/plain; charset=utf-8")
     response = HttpResponse(exports.results_csv(services.event_placings(event)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-results.csv"'
     return response
@@ -226,6 +230,11 @@ def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
     event = Event.objects.filter(published=True, slug=slug).first()
     if event is None:
         return JsonResponse({"error": "No published event has this address."}, status=404)
+    if event.standings_hidden:
+        # As the standings API: nobody's place before the prize-giving, and said so.
+        response = JsonResponse({"slug": event.slug, "hidden": True, "results": []})
+        response["Cache-Control"] = "no-cache"
+        return response
     rows = [
         {
             "placing": p.place,
@@ -238,7 +247,8 @@ def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
         }
         for p in services.event_placings(event)
     ]
-    response = JsonResponse({"slug": event.slug, "results": rows}, json_dumps_params={"ensure_ascii": False})
+    data = {"slug": event.slug, "hidden": False, "results": rows}
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -258,7 +268,10 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     )
     events = []
     for entry in entries:
-        placing = next((p for p in services.event_placings(entry.event) if p.user_id == player.pk), None)
+        placing = None
+        # An event whose organiser hides its standings until the prize-giving shows no placing yet.
+        if not entry.event.standings_hidden or entry.event.is_organiser(request.user):
+            placing = next((p for p in services.event_placings(entry.event) if p.user_id == player.pk), None)
         submission = getattr(entry, "submission", None)
         events.append({"event": entry.event, "placing": placing, "army": submission.army_name if submission else ""})
     steps = RatingStep.objects.filter(user=player).order_by("pool", "date")

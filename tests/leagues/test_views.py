@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from armybuilder.events.models import Pairing, Result, Round
+from armybuilder.events.models import Event, Pairing, Result, Round
 from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
 from tests.events.factories import make_entrant, make_event
 from tests.lists.factories import client_for as _client
@@ -188,3 +188,62 @@ def test_season_page_and_csv_queries_do_not_grow_with_the_players():
             assert _client().get(f"/events/{event.slug}/results.csv").status_code == 200
         counts.append((len(page), len(export)))
     assert counts[0] == counts[1]
+
+
+# -- An event whose organiser hides its standings until the prize-giving gives no placing away here --
+
+HIDDEN = "The organiser is keeping the standings hidden until the prize-giving."
+
+
+def _hide_january(season) -> Event:
+    january = season.events.get(name="January")
+    Event.objects.filter(pk=january.pk).update(standings_hidden=True)
+    return january
+
+
+@pytest.mark.parametrize("role", ["player", "other", "anonymous"])
+def test_the_results_csv_is_refused_in_words_but_to_the_organiser(season, role):
+    january = _hide_january(season)
+    user = {"player": january.entrants.get(user__username="anne").user, "other": make_user(), "anonymous": None}[role]
+    response = _client(user).get(f"/events/{january.slug}/results.csv")
+    assert response.status_code == 403
+    assert response.content.decode() == HIDDEN
+    response = _client(season.organiser).get(f"/events/{january.slug}/results.csv")
+    assert response.status_code == 200
+    assert response.content.decode().splitlines()[1].startswith("1,Anne,")
+
+
+def test_the_results_api_says_hidden_and_gives_no_place(season):
+    january = _hide_january(season)
+    assert _client().get(f"/api/events/{january.slug}/results/").json() == {
+        "slug": january.slug,
+        "hidden": True,
+        "results": [],
+    }
+    Event.objects.filter(pk=january.pk).update(standings_hidden=False)
+    data = _client().get(f"/api/events/{january.slug}/results/").json()
+    assert data["hidden"] is False and data["results"][0]["player"] == "Anne"
+
+
+def test_a_players_page_shows_no_placing_of_a_hidden_event_but_to_its_organiser(season):
+    # Anne beat Bob in January (1st, 1/0/0) and drew him in February (0/1/0).
+    _hide_january(season)
+    page = _client().get("/players/anne/").content.decode()
+    assert "January" in page and "0/1/0" in page and "1/0/0" not in page
+    assert "1/0/0" in _client(season.organiser).get("/players/anne/").content.decode()
+
+
+def test_a_season_counts_a_hidden_event_once_its_standings_are_shown(season):
+    Season.objects.filter(pk=season.pk).update(published=True)
+    january = _hide_january(season)
+    data = _client().get(f"/api/seasons/{season.slug}/").json()
+    # February alone: Anne and Bob drew, both 1st of 2.
+    assert {row["player"]: (row["place"], row["total"]) for row in data["standings"]} == {
+        "Anne": (1, 100),
+        "Bob": (1, 100),
+    }
+    page = _client().get(f"/seasons/{season.slug}/").content.decode()
+    assert "standings hidden until the prize-giving: not counted yet" in page
+    Event.objects.filter(pk=january.pk).update(standings_hidden=False)
+    data = _client().get(f"/api/seasons/{season.slug}/").json()
+    assert {row["player"] for row in data["standings"]} == {"Anne", "Bob", "Carl", "Dora"}
