@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.events.models import Event, Pairing, Result, Round
-from armybuilder.leagues.models import PlayerProfile, RatingStep, Season
+from armybuilder.leagues.models import LeagueGame, PlayerProfile, RatingStep, Season
 from tests.events.factories import make_entrant, make_event
 from tests.lists.factories import client_for as _client
 from tests.lists.factories import make_edition, make_user
@@ -170,23 +170,54 @@ def test_results_in_the_json_api_for_published_events_only(season):
     assert _client().get(f"/api/events/{event.slug}/results/").status_code == 404
 
 
-def _field(organiser, size, day):
-    players = [make_user() for _ in range(size)]
-    return _played_event(organiser, players, ["a"] * (size // 2), day=day, name=f"Field {size}")
+def _season_of(size: int, prefix: str):
+    """A published season of two events of ``size`` players each (the same players, one round each)
+    and one confirmed league game per pair of players."""
+    organiser = make_user(f"{prefix}orga")
+    players = [make_user(f"{prefix}{n}") for n in range(size)]
+    events = [
+        _played_event(
+            organiser,
+            players,
+            (["a", "b", "draw"] * size)[: size // 2],
+            day=datetime.date(2026, m, 1),
+            name=f"{prefix}{m}",
+        )
+        for m in (3, 4)
+    ]
+    season = Season.objects.create(
+        organiser=organiser, name=f"S{prefix}", edition=events[0].edition, published=True, reports_open=True
+    )
+    season.events.set(events)
+    LeagueGame.objects.bulk_create(
+        LeagueGame(
+            season=season, player_a=a, player_b=b, outcome="a", played_on=datetime.date(2026, 3, 5), confirmed=True
+        )
+        for a, b in zip(players[::2], players[1::2], strict=True)
+    )
+    return season, events[0], players[0], organiser
 
 
-def test_season_page_and_csv_queries_do_not_grow_with_the_players():
-    organiser = make_user()
+def _queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured)
+
+
+def test_season_player_and_export_queries_are_the_same_for_16_and_200_players():
     counts = []
-    for size in (4, 16):
-        event = _field(organiser, size, datetime.date(2026, 3, size))
-        season = Season.objects.create(organiser=organiser, name=f"S{size}", edition=event.edition, published=True)
-        season.events.set([event])
-        with CaptureQueriesContext(connection) as page:
-            assert _client().get(f"/seasons/{season.slug}/").status_code == 200
-        with CaptureQueriesContext(connection) as export:
-            assert _client().get(f"/events/{event.slug}/results.csv").status_code == 200
-        counts.append((len(page), len(export)))
+    for size, prefix in ((16, "s"), (200, "l")):
+        season, event, player, organiser = _season_of(size, prefix)
+        assert len(_client().get(f"/api/seasons/{season.slug}/").json()["standings"]) == size
+        urls = [
+            f"/seasons/{season.slug}/",
+            f"/api/seasons/{season.slug}/",
+            f"/events/{event.slug}/results.csv",
+            f"/api/events/{event.slug}/results/",
+            f"/players/{player.username}/",
+        ]
+        counts.append([[_queries(_client(user), url) for url in urls] for user in (None, player, organiser)])
     assert counts[0] == counts[1]
 
 
