@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from armybuilder.events import services as event_services
 from armybuilder.events.models import Event, Pairing, Submission
@@ -79,6 +80,38 @@ def event_placings(event: Event) -> list[EventPlacing]:
             )
         )
     return out
+
+
+@dataclass
+class EventGame:
+    """One of a player's games at an event, from their side, for their page."""
+
+    round: int
+    opponent: str  # "" for a bye
+    result: str  # "win", "draw", "loss", "bye", or "" while no counted result
+
+
+def event_games_of(entrant_ids: Iterable[int]) -> dict[int, list[EventGame]]:
+    """The games of these entries in published rounds, by entry, in round order (one query)."""
+    ids = set(entrant_ids)
+    pairings = (
+        Pairing.objects.filter(round__published=True)
+        .filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids))
+        .select_related("round", "player_a__user", "player_b__user", "result")
+        .order_by("round__number", "pk")
+    )
+    games: dict[int, list[EventGame]] = {}
+    for pairing in pairings:
+        side = 0 if pairing.player_a_id in ids else 1
+        own = (pairing.player_a_id, pairing.player_b_id)[side]
+        if pairing.is_bye:
+            games.setdefault(own, []).append(EventGame(pairing.round.number, "", "bye"))
+            continue
+        opponent = (pairing.player_b, pairing.player_a)[side]
+        result = getattr(pairing, "result", None)
+        outcome = result.outcomes()[side] if result is not None and result.counts else ""
+        games.setdefault(own, []).append(EventGame(pairing.round.number, opponent.name, outcome))
+    return games
 
 
 # -- Seasons ------------------------------------------------------------------------------------

@@ -266,6 +266,8 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         .defer("submission__snapshot")
         .order_by("-event__date", "-event__pk")
     )
+    entries = list(entries)
+    games = services.event_games_of(entry.pk for entry in entries)
     events = []
     for entry in entries:
         placing = None
@@ -273,7 +275,14 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         if not entry.event.standings_hidden or entry.event.is_organiser(request.user):
             placing = next((p for p in services.event_placings(entry.event) if p.user_id == player.pk), None)
         submission = getattr(entry, "submission", None)
-        events.append({"event": entry.event, "placing": placing, "army": submission.army_name if submission else ""})
+        events.append(
+            {
+                "event": entry.event,
+                "placing": placing,
+                "army": submission.army_name if submission else "",
+                "games": games.get(entry.pk, []),
+            }
+        )
     steps = RatingStep.objects.filter(user=player).order_by("pool", "date")
     context = {
         "player": player,

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from armybuilder.events.models import Event, Pairing, Result, Round
+from armybuilder.events.models import Entrant, Event, Pairing, Result, Round
 from armybuilder.leagues.models import LeagueGame, PlayerProfile, RatingStep, Season
 from tests.events.factories import make_entrant, make_event
 from tests.lists.factories import client_for as _client
@@ -278,3 +278,39 @@ def test_a_season_counts_a_hidden_event_once_its_standings_are_shown(season):
     Event.objects.filter(pk=january.pk).update(standings_hidden=False)
     data = _client().get(f"/api/seasons/{season.slug}/").json()
     assert {row["player"] for row in data["standings"]} == {"Anne", "Bob", "Carl", "Dora"}
+
+
+def test_the_players_page_lists_their_games_at_each_event(season):
+    # Anne beat Bob in January's round 1 and drew him in February's; Carl's January game against Dora
+    # waits for a counted result; a walk-in Anne meets in March's round 2 after a bye in round 1.
+    january = season.events.get(name="January")
+    Result.objects.filter(pairing__round__event=january, pairing__player_a__user__username="carl").update(
+        confirmed=False
+    )
+    march = make_event(season.organiser, name="March", date=datetime.date(2026, 3, 14), published=True)
+    anne = make_entrant(march, january.entrants.get(user__username="anne").user)
+    walter = Entrant.objects.create(event=march, walk_in_name="Walter")
+    first = Round.objects.create(event=march, number=1, published=True)
+    Pairing.objects.create(round=first, table=1, player_a=anne, player_b=None, position=1)
+    second = Round.objects.create(event=march, number=2, published=True)
+    pairing = Pairing.objects.create(round=second, table=1, player_a=walter, player_b=anne, position=1)
+    Result.objects.create(pairing=pairing, outcome="a", confirmed=True)
+    draft = Round.objects.create(event=march, number=3, published=False)
+    Pairing.objects.create(round=draft, table=1, player_a=anne, player_b=walter, position=1)
+
+    def games(page: str, event: str) -> list[str]:
+        row = page.split(f">{event}</a>")[1].split("</tr>")[0]
+        cell = row.split('<ol class="event-games">')[1].split("</ol>")[0]
+        return [item.split("</li>")[0] for item in cell.split("<li>")[1:]]
+
+    page = _client().get("/players/anne/").content.decode()
+    assert games(page, "January") == ["Round 1 · won against Bob"]
+    assert games(page, "February") == ["Round 1 · drew with Bob"]
+    assert games(page, "March") == ["Round 1 · bye", "Round 2 · lost to Walter"]  # not the draft's round 3
+    assert games(_client().get("/players/carl/").content.decode(), "January") == [
+        "Round 1 · against Dora, no result yet"
+    ]
+    client = _client()
+    client.cookies["django_language"] = "fr"
+    french = client.get("/players/anne/").content.decode()
+    assert games(french, "March") == ["Ronde 1 · exempt", "Ronde 2 · a perdu contre Walter"]
