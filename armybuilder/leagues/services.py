@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from armybuilder.events import services as event_services
+from armybuilder.events import teams as team_services
 from armybuilder.events.models import Event, Pairing, Submission
 from armybuilder.leagues.models import LeagueGame, RatingStep, Season
 from rules.leagues import elo, league
@@ -40,6 +41,8 @@ class EventPlacing:
     losses: int
     score: int
     entrant_id: int = 0
+    team: str = ""  # a team event's: the player's team and its place in the team standings
+    team_placing: int | None = None
 
     @property
     def player_key(self) -> int:
@@ -63,6 +66,9 @@ def event_placings(event: Event) -> list[EventPlacing]:
             for key, outcome in zip((pairing.player_a_id, pairing.player_b_id), result.outcomes(), strict=True):
                 tally.setdefault(key, [0, 0, 0])[("win", "draw", "loss").index(outcome)] += 1
     armies = dict(Submission.objects.filter(entrant__event=event).values_list("entrant_id", "army_name"))
+    teams = {}
+    if event.is_team_event:
+        teams = {row.team.pk: (row.team.name, row.row.place) for row in team_services.team_standings(event)}
     out = []
     for row in event_services.event_standings(event, rounds):
         wins, draws, losses = tally.get(row.row.key, [0, 0, 0])
@@ -77,6 +83,8 @@ def event_placings(event: Event) -> list[EventPlacing]:
                 losses=losses,
                 score=row.row.score,
                 entrant_id=row.entrant.pk,
+                team=teams.get(row.entrant.team_id, ("", None))[0],
+                team_placing=teams.get(row.entrant.team_id, ("", None))[1],
             )
         )
     return out

@@ -219,7 +219,10 @@ def event_results_csv(request: HttpRequest, slug: str) -> HttpResponse:
         # Placings kept back until the prize-giving are kept back from the export too.
         message = _("The organiser is keeping the standings hidden until the prize-giving.")
         return HttpResponse(message, status=403, content_type="text/plain; charset=utf-8")
-    response = HttpResponse(exports.results_csv(services.event_placings(event)), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        exports.results_csv(services.event_placings(event), teams=event.is_team_event),
+        content_type="text/csv; charset=utf-8",
+    )
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-results.csv"'
     return response
 
@@ -244,6 +247,7 @@ def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
             "draws": p.draws,
             "losses": p.losses,
             "points": p.score,
+            **({"team": p.team or None, "team_placing": p.team_placing} if event.is_team_event else {}),
         }
         for p in services.event_placings(event)
     ]

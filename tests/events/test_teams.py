@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -480,3 +482,31 @@ def test_a_team_pairing_reads_in_the_visitors_language(team_round):
     french = _text(_client().get(f"/events/{event.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="fr"))
     assert f"<strong>{a}</strong> v <strong>{b}</strong>" in english
     assert f"<strong>{a}</strong> contre <strong>{b}</strong>" in french
+
+
+def test_the_results_csv_and_json_of_a_team_event_say_each_players_team_and_its_place(team_round):
+    event, organiser = team_round["event"], team_round["organiser"]
+    org = _client(organiser)
+    _play_round(event, 1)
+    for number in (2, 3):
+        org.post(f"/events/{event.slug}/manage/pair/")
+        org.post(f"/events/{event.slug}/manage/rounds/{number}/publish/")
+        _play_round(event, number)
+    standings = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
+    team_place = {row["team"]["name"]: row["place"] for row in standings["teams"]}
+    team_of = dict(Entrant.objects.filter(event=event).values_list("user__username", "team__name"))
+
+    response = _client().get(f"/events/{event.slug}/results.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["placing", "player", "army", "wins", "draws", "losses", "points", "team", "team_placing"]
+    assert len(rows) == 13
+    for row in rows[1:]:
+        assert row[7] == team_of[row[1]] and row[8] == str(team_place[row[7]])
+        assert int(row[3]) + int(row[4]) + int(row[5]) == 3
+    data = _client().get(f"/api/events/{event.slug}/results/").json()
+    assert [(r["player"], r["team"], r["team_placing"]) for r in data["results"]] == [
+        (row[1], row[7], int(row[8])) for row in rows[1:]
+    ]
+    # Team points 3 per team win, each team pairing won by one side: the leaders won all three.
+    leaders = [row["team"]["name"] for row in standings["teams"] if row["team_points"] == 9]
+    assert leaders and all(team_place[name] == 1 for name in leaders)
