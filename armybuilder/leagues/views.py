@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.events.models import Entrant, Event
 from armybuilder.leagues import exports, services
@@ -21,10 +22,27 @@ def _visible_season(request: HttpRequest, slug: str) -> Season:
     return get_object_or_404(Season.objects.visible_to(request.user).select_related("edition"), slug=slug)
 
 
+# The season page asks for its standings again this often (htmx; without JavaScript, a reload):
+# a season's table moves as its events' results come in, slower than an event's own.
+SEASON_POLL_SECONDS = 60
+
+
 def _season_page(request: HttpRequest, season: Season, form: LeagueGameForm | None = None, status: int = 200):
     games = services.season_games(season)
     rows = services.season_table(season, games)
     events = list(season.events.filter(edition=season.edition).order_by("date", "pk"))
+    league = season.reports_open or bool(games)
+    if getattr(request, "htmx", False) and form is None:
+        context = {
+            "season": season,
+            "rows": rows,
+            "events": events,
+            "league": league,
+            "poll_seconds": SEASON_POLL_SECONDS,
+        }
+        response = render(request, "leagues/season.html#table", context)
+        response["Cache-Control"] = "no-cache"
+        return response
     user = request.user
     if form is None and services.may_report(season, user):
         form = LeagueGameForm(season=season, user=user)
@@ -33,13 +51,17 @@ def _season_page(request: HttpRequest, season: Season, form: LeagueGameForm | No
         "rows": rows,
         "events": events,
         "games": services.game_lines(season, games, user),
-        "league": season.reports_open or bool(games),
+        "league": league,
         "form": form,
+        "poll_seconds": SEASON_POLL_SECONDS,
     }
-    return render(request, "leagues/season.html", context, status=status)
+    response = render(request, "leagues/season.html", context, status=status)
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return _season_page(request, _visible_season(request, slug))
 

@@ -314,3 +314,14 @@ def test_the_players_page_lists_their_games_at_each_event(season):
     client.cookies["django_language"] = "fr"
     french = client.get("/players/anne/").content.decode()
     assert games(french, "March") == ["Ronde 1 · exempt", "Ronde 2 · a perdu contre Walter"]
+
+
+def test_the_season_page_answers_htmx_with_its_standings_alone(season):
+    Season.objects.filter(pk=season.pk).update(published=True)
+    response = _client().get(f"/seasons/{season.slug}/", headers={"HX-Request": "true"})
+    text = response.content.decode()
+    assert response.status_code == 200 and "HX-Request" in response["Vary"]
+    assert text.lstrip().startswith('<div id="season-standings"') and "<html" not in text
+    assert 'hx-trigger="every 60s"' in text and '<del class="dropped"' in text
+    page = _client().get(f"/seasons/{season.slug}/").content.decode()
+    assert "<html" in page and 'id="season-standings"' in page
