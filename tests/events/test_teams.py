@@ -12,7 +12,7 @@ from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events import teams as team_services
-from armybuilder.events.models import Entrant, Outcome, Pairing, Result, Team, TeamMatch
+from armybuilder.events.models import Entrant, Outcome, Pairing, Result, Submission, Team, TeamMatch
 from tests.events.factories import make_entrant, make_event
 from tests.events.team_factories import make_team_event, players_of
 from tests.lists.factories import make_user
@@ -195,6 +195,25 @@ def test_pairing_refuses_incomplete_teams_in_words():
     response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
     assert "Every team needs exactly the event's number of players per team" in _messages(response)
     assert not TeamMatch.objects.exists()
+
+
+@pytest.mark.parametrize("status", [Submission.Status.PENDING, Submission.Status.RETURNED, None])
+def test_pairing_refuses_a_team_whose_player_has_no_approved_list(status):
+    # Each player's list is sealed and judged as at any event: a team plays only once all are approved.
+    organiser = make_user("orga")
+    event = make_team_event(organiser, teams=2, size=3)
+    lists = Submission.objects.filter(entrant__user__username="t2p2")
+    if status is None:
+        lists.delete()
+    else:
+        lists.update(status=status)
+    response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
+    assert "Every team needs exactly the event's number of players per team" in _messages(response)
+    assert not TeamMatch.objects.exists()
+    Submission.objects.filter(entrant__event=event).update(status=Submission.Status.APPROVED)
+    if status is not None:
+        assert _client(organiser).post(f"/events/{event.slug}/manage/pair/").status_code == 302
+        assert TeamMatch.objects.filter(round__event=event).count() == 1
 
 
 def test_captains_set_their_line_ups_and_the_games_are_made(team_round):
