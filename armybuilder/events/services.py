@@ -13,6 +13,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
@@ -256,6 +257,31 @@ def claim_walk_in(token: str, user) -> Entrant:
             entrant.save(update_fields=["user", "claim_token", "updated_at"])
     except IntegrityError as exc:  # joined by the event's link at the same moment
         raise EventError("already-entrant") from exc
+    return entrant
+
+
+@transaction.atomic
+def link_walk_in(event: Event, entrant_id: int, username: str) -> Entrant:
+    """The organiser links a walk-in's place to the player's account (they made one, or had one and
+    came without their phone): as a claim, its list, results and placings become the account's, on
+    its player page and in its rating, and the claim link stops working."""
+    entrant = _locked_walk_in(event, entrant_id)
+    accounts = get_user_model().objects.filter(is_active=True)
+    name = username.strip()
+    # The exact username first: two accounts may differ by case alone.
+    user = None
+    if name:
+        user = accounts.filter(username=name).first() or accounts.filter(username__iexact=name).first()
+    if user is None:
+        raise EventError("no-account")
+    if Entrant.objects.filter(event=event, user=user).exists():
+        raise EventError("account-entered")
+    entrant.user, entrant.claim_token = user, None
+    try:
+        with transaction.atomic():
+            entrant.save(update_fields=["user", "claim_token", "updated_at"])
+    except IntegrityError as exc:  # the account joined by the event's link at the same moment
+        raise EventError("account-entered") from exc
     return entrant
 
 

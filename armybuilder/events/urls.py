@@ -63,6 +63,7 @@ urlpatterns = [
         views.renew_claim_link,
         name="events-claim-link",
     ),
+    path("<slug:slug>/manage/entrants/<int:entrant_id>/link/", views.link_walk_in, name="events-link-walk-in"),
     path("<slug:slug>/claim/<str:token>/", views.claim, name="events-claim"),
     path("<slug:slug>/manage/adjustments/", views.add_adjustment, name="events-adjust"),
     path(

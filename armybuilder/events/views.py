@@ -133,6 +133,10 @@ ERRORS = {
         "Some team pairings of the last round have no line-ups or unconfirmed results yet."
     ),
     "team-swap": gettext_lazy("At a team event the captains set who plays whom: there is nothing to swap."),
+    "no-account": gettext_lazy("No account has this username: check its spelling with the player."),
+    "account-entered": gettext_lazy(
+        "This account is already an entrant of this event: one account plays one place. Remove or drop one of them."
+    ),
     "already-entrant": gettext_lazy(
         "You are already an entrant of this event: one account plays one place. Ask the organiser."
     ),
@@ -535,6 +539,22 @@ def renew_claim_link(request: HttpRequest, slug: str, entrant_id: int) -> HttpRe
     message = _("%(name)s has a new claim link: the old one no longer works.") % {"name": walk_in.name}
     _attempt(request, services.renew_claim_link, event, walk_in.pk, success=message)
     return _dashboard_at(event, f"claim-row-{walk_in.pk}")
+
+
+@require_POST
+@login_required
+def link_walk_in(request: HttpRequest, slug: str, entrant_id: int) -> HttpResponse:
+    """The organiser links a walk-in's place to the player's account, by its username."""
+    event = get_organised_event(request, slug)
+    walk_in = get_object_or_404(Entrant, event=event, pk=entrant_id, user__isnull=True)
+    try:
+        entrant = services.link_walk_in(event, walk_in.pk, request.POST.get("username", "")[:150])
+    except services.EventError as error:
+        _error(request, error)
+        return _dashboard_at(event, f"claim-row-{walk_in.pk}")
+    message = _("%(name)s's place is now under the account %(account)s, with its list, results and placings.")
+    messages.success(request, message % {"name": walk_in.name, "account": entrant.user.get_username()})
+    return _dashboard_at(event, f"entrant-{walk_in.pk}")
 
 
 def _claim_gone(request: HttpRequest, event: Event) -> HttpResponse:

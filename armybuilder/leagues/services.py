@@ -11,8 +11,10 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from armybuilder.events import services as event_services
+from armybuilder.events import teams as team_services
 from armybuilder.events.models import Event, Pairing, Submission
 from armybuilder.leagues.models import LeagueGame, RatingStep, Season
 from rules.leagues import elo, league
@@ -39,6 +41,8 @@ class EventPlacing:
     losses: int
     score: int
     entrant_id: int = 0
+    team: str = ""  # a team event's: the player's team and its place in the team standings
+    team_placing: int | None = None
 
     @property
     def player_key(self) -> int:
@@ -62,6 +66,9 @@ def event_placings(event: Event) -> list[EventPlacing]:
             for key, outcome in zip((pairing.player_a_id, pairing.player_b_id), result.outcomes(), strict=True):
                 tally.setdefault(key, [0, 0, 0])[("win", "draw", "loss").index(outcome)] += 1
     armies = dict(Submission.objects.filter(entrant__event=event).values_list("entrant_id", "army_name"))
+    teams = {}
+    if event.is_team_event:
+        teams = {row.team.pk: (row.team.name, row.row.place) for row in team_services.team_standings(event)}
     out = []
     for row in event_services.event_standings(event, rounds):
         wins, draws, losses = tally.get(row.row.key, [0, 0, 0])
@@ -76,9 +83,43 @@ def event_placings(event: Event) -> list[EventPlacing]:
                 losses=losses,
                 score=row.row.score,
                 entrant_id=row.entrant.pk,
+                team=teams.get(row.entrant.team_id, ("", None))[0],
+                team_placing=teams.get(row.entrant.team_id, ("", None))[1],
             )
         )
     return out
+
+
+@dataclass
+class EventGame:
+    """One of a player's games at an event, from their side, for their page."""
+
+    round: int
+    opponent: str  # "" for a bye
+    result: str  # "win", "draw", "loss", "bye", or "" while no counted result
+
+
+def event_games_of(entrant_ids: Iterable[int]) -> dict[int, list[EventGame]]:
+    """The games of these entries in published rounds, by entry, in round order (one query)."""
+    ids = set(entrant_ids)
+    pairings = (
+        Pairing.objects.filter(round__published=True)
+        .filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids))
+        .select_related("round", "player_a__user", "player_b__user", "result")
+        .order_by("round__number", "pk")
+    )
+    games: dict[int, list[EventGame]] = {}
+    for pairing in pairings:
+        side = 0 if pairing.player_a_id in ids else 1
+        own = (pairing.player_a_id, pairing.player_b_id)[side]
+        if pairing.is_bye:
+            games.setdefault(own, []).append(EventGame(pairing.round.number, "", "bye"))
+            continue
+        opponent = (pairing.player_b, pairing.player_a)[side]
+        result = getattr(pairing, "result", None)
+        outcome = result.outcomes()[side] if result is not None and result.counts else ""
+        games.setdefault(own, []).append(EventGame(pairing.round.number, opponent.name, outcome))
+    return games
 
 
 # -- Seasons ------------------------------------------------------------------------------------
@@ -105,7 +146,10 @@ def season_games(season: Season) -> list[LeagueGame]:
 def season_table(season: Season, games: list[LeagueGame] | None = None) -> list[SeasonRow]:
     """The season's standings from the placings of its events of the season's edition and its counted
     league games (``games``: the season's games when already read, to read them once)."""
-    events = {e.pk: e for e in season.events.filter(edition=season.edition).order_by("date", "pk")}
+    # An event whose standings are hidden until its prize-giving adds its placings once shown.
+    events = {
+        e.pk: e for e in season.events.filter(edition=season.edition, standings_hidden=False).order_by("date", "pk")
+    }
     placings = []
     users: dict[int, tuple[str, str]] = {}
     for event in events.values():

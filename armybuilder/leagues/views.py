@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from armybuilder.events.models import Entrant, Event
 from armybuilder.leagues import exports, services
@@ -21,10 +22,27 @@ def _visible_season(request: HttpRequest, slug: str) -> Season:
     return get_object_or_404(Season.objects.visible_to(request.user).select_related("edition"), slug=slug)
 
 
+# The season page asks for its standings again this often (htmx; without JavaScript, a reload):
+# a season's table moves as its events' results come in, slower than an event's own.
+SEASON_POLL_SECONDS = 60
+
+
 def _season_page(request: HttpRequest, season: Season, form: LeagueGameForm | None = None, status: int = 200):
     games = services.season_games(season)
     rows = services.season_table(season, games)
     events = list(season.events.filter(edition=season.edition).order_by("date", "pk"))
+    league = season.reports_open or bool(games)
+    if getattr(request, "htmx", False) and form is None:
+        context = {
+            "season": season,
+            "rows": rows,
+            "events": events,
+            "league": league,
+            "poll_seconds": SEASON_POLL_SECONDS,
+        }
+        response = render(request, "leagues/season.html#table", context)
+        response["Cache-Control"] = "no-cache"
+        return response
     user = request.user
     if form is None and services.may_report(season, user):
         form = LeagueGameForm(season=season, user=user)
@@ -33,13 +51,17 @@ def _season_page(request: HttpRequest, season: Season, form: LeagueGameForm | No
         "rows": rows,
         "events": events,
         "games": services.game_lines(season, games, user),
-        "league": season.reports_open or bool(games),
+        "league": league,
         "form": form,
+        "poll_seconds": SEASON_POLL_SECONDS,
     }
-    return render(request, "leagues/season.html", context, status=status)
+    response = render(request, "leagues/season.html", context, status=status)
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return _season_page(request, _visible_season(request, slug))
 
@@ -215,7 +237,14 @@ def season_api(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def event_results_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.visible_to(request.user), slug=slug)
-    response = HttpResponse(exports.results_csv(services.event_placings(event)), content_type="text/csv; charset=utf-8")
+    if event.standings_hidden and not event.is_organiser(request.user):
+        # Placings kept back until the prize-giving are kept back from the export too.
+        message = _("The organiser is keeping the standings hidden until the prize-giving.")
+        return HttpResponse(message, status=403, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(
+        exports.results_csv(services.event_placings(event), teams=event.is_team_event),
+        content_type="text/csv; charset=utf-8",
+    )
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-results.csv"'
     return response
 
@@ -226,6 +255,11 @@ def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
     event = Event.objects.filter(published=True, slug=slug).first()
     if event is None:
         return JsonResponse({"error": "No published event has this address."}, status=404)
+    if event.standings_hidden:
+        # As the standings API: nobody's place before the prize-giving, and said so.
+        response = JsonResponse({"slug": event.slug, "hidden": True, "results": []})
+        response["Cache-Control"] = "no-cache"
+        return response
     rows = [
         {
             "placing": p.place,
@@ -235,10 +269,12 @@ def event_results_api(request: HttpRequest, slug: str) -> HttpResponse:
             "draws": p.draws,
             "losses": p.losses,
             "points": p.score,
+            **({"team": p.team or None, "team_placing": p.team_placing} if event.is_team_event else {}),
         }
         for p in services.event_placings(event)
     ]
-    response = JsonResponse({"slug": event.slug, "results": rows}, json_dumps_params={"ensure_ascii": False})
+    data = {"slug": event.slug, "hidden": False, "results": rows}
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -256,11 +292,23 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         .defer("submission__snapshot")
         .order_by("-event__date", "-event__pk")
     )
+    entries = list(entries)
+    games = services.event_games_of(entry.pk for entry in entries)
     events = []
     for entry in entries:
-        placing = next((p for p in services.event_placings(entry.event) if p.user_id == player.pk), None)
+        placing = None
+        # An event whose organiser hides its standings until the prize-giving shows no placing yet.
+        if not entry.event.standings_hidden or entry.event.is_organiser(request.user):
+            placing = next((p for p in services.event_placings(entry.event) if p.user_id == player.pk), None)
         submission = getattr(entry, "submission", None)
-        events.append({"event": entry.event, "placing": placing, "army": submission.army_name if submission else ""})
+        events.append(
+            {
+                "event": entry.event,
+                "placing": placing,
+                "army": submission.army_name if submission else "",
+                "games": games.get(entry.pk, []),
+            }
+        )
     steps = RatingStep.objects.filter(user=player).order_by("pool", "date")
     context = {
         "player": player,

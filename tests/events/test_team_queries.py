@@ -1,6 +1,6 @@
 """A team event's pages read a number of queries that does not grow with its players: measured with
 16 players (four teams of four) and 200 (fifty teams of four), one round played, the next published
-with one line-up set, for the organiser, a captain and a visitor."""
+with one line-up set, for the organiser, a captain and a visitor; the results export (CSV and JSON) too."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _queries(client: Client, url: str) -> int:
     return len(captured)
 
 
-PAGES = ["teams/", "rounds/1/", "rounds/2/", "standings/", "", "manage/"]
+PAGES = ["teams/", "rounds/1/", "rounds/2/", "standings/", "", "manage/", "results.csv"]
 
 
 def test_team_pages_cost_the_same_queries_for_16_and_200_players():
@@ -66,6 +66,6 @@ def test_team_pages_cost_the_same_queries_for_16_and_200_players():
                     if user is organiser or "manage" not in page
                 ]
             )
-        measured.append([_queries(Client(), f"/api/events/{event.slug}/standings/")])
+        measured.append([_queries(Client(), f"/api/events/{event.slug}/{api}/") for api in ("standings", "results")])
         counts.append(measured)
     assert counts[0] == counts[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -10,7 +12,7 @@ from django.test import Client
 
 from armybuilder.events import services
 from armybuilder.events import teams as team_services
-from armybuilder.events.models import Entrant, Outcome, Pairing, Result, Team, TeamMatch
+from armybuilder.events.models import Entrant, Outcome, Pairing, Result, Submission, Team, TeamMatch
 from tests.events.factories import make_entrant, make_event
 from tests.events.team_factories import make_team_event, players_of
 from tests.lists.factories import make_user
@@ -193,6 +195,25 @@ def test_pairing_refuses_incomplete_teams_in_words():
     response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
     assert "Every team needs exactly the event's number of players per team" in _messages(response)
     assert not TeamMatch.objects.exists()
+
+
+@pytest.mark.parametrize("status", [Submission.Status.PENDING, Submission.Status.RETURNED, None])
+def test_pairing_refuses_a_team_whose_player_has_no_approved_list(status):
+    # Each player's list is sealed and judged as at any event: a team plays only once all are approved.
+    organiser = make_user("orga")
+    event = make_team_event(organiser, teams=2, size=3)
+    lists = Submission.objects.filter(entrant__user__username="t2p2")
+    if status is None:
+        lists.delete()
+    else:
+        lists.update(status=status)
+    response = _client(organiser).post(f"/events/{event.slug}/manage/pair/", follow=True)
+    assert "Every team needs exactly the event's number of players per team" in _messages(response)
+    assert not TeamMatch.objects.exists()
+    Submission.objects.filter(entrant__event=event).update(status=Submission.Status.APPROVED)
+    if status is not None:
+        assert _client(organiser).post(f"/events/{event.slug}/manage/pair/").status_code == 302
+        assert TeamMatch.objects.filter(round__event=event).count() == 1
 
 
 def test_captains_set_their_line_ups_and_the_games_are_made(team_round):
@@ -480,3 +501,31 @@ def test_a_team_pairing_reads_in_the_visitors_language(team_round):
     french = _text(_client().get(f"/events/{event.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="fr"))
     assert f"<strong>{a}</strong> v <strong>{b}</strong>" in english
     assert f"<strong>{a}</strong> contre <strong>{b}</strong>" in french
+
+
+def test_the_results_csv_and_json_of_a_team_event_say_each_players_team_and_its_place(team_round):
+    event, organiser = team_round["event"], team_round["organiser"]
+    org = _client(organiser)
+    _play_round(event, 1)
+    for number in (2, 3):
+        org.post(f"/events/{event.slug}/manage/pair/")
+        org.post(f"/events/{event.slug}/manage/rounds/{number}/publish/")
+        _play_round(event, number)
+    standings = json.loads(_client().get(f"/api/events/{event.slug}/standings/").content)
+    team_place = {row["team"]["name"]: row["place"] for row in standings["teams"]}
+    team_of = dict(Entrant.objects.filter(event=event).values_list("user__username", "team__name"))
+
+    response = _client().get(f"/events/{event.slug}/results.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["placing", "player", "army", "wins", "draws", "losses", "points", "team", "team_placing"]
+    assert len(rows) == 13
+    for row in rows[1:]:
+        assert row[7] == team_of[row[1]] and row[8] == str(team_place[row[7]])
+        assert int(row[3]) + int(row[4]) + int(row[5]) == 3
+    data = _client().get(f"/api/events/{event.slug}/results/").json()
+    assert [(r["player"], r["team"], r["team_placing"]) for r in data["results"]] == [
+        (row[1], row[7], int(row[8])) for row in rows[1:]
+    ]
+    # Team points 3 per team win, each team pairing won by one side: the leaders won all three.
+    leaders = [row["team"]["name"] for row in standings["teams"] if row["team_points"] == 9]
+    assert leaders and all(team_place[name] == 1 for name in leaders)

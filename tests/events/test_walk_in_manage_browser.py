@@ -1,5 +1,6 @@
-"""In a real browser on a phone: the organiser gives a walk-in a new claim link, then removes
-another walk-in after the confirmation page; every page fits the phone's width."""
+"""In a real browser on a phone: the organiser gives a walk-in a new claim link, removes another
+walk-in after the confirmation page, then links the first to the player's account; every page fits
+the phone's width."""
 
 from __future__ import annotations
 
@@ -60,3 +61,23 @@ def test_a_new_claim_link_and_removing_a_walk_in_on_a_phone(django_db_setup, liv
     expect(page.locator(f"#entrant-{walter.pk}")).to_be_visible()
     _fits(page)
     assert not Entrant.objects.filter(pk=wanda.pk).exists()
+
+    # Walter made an account: the organiser links his place to it by its username, by keyboard.
+    make_user("walter.k", first_name="Walter", last_name="Klein")
+    row = page.locator(f"#claim-row-{walter.pk}")
+    field = row.get_by_label("Or link this place to the player's account (username)")
+    field.fill("nobody")
+    field.press("Enter")
+    expect(page.locator("body")).to_contain_text("No account has this username: check its spelling with the player.")
+    _fits(page)
+    page.locator(f"#claim-row-{walter.pk}").get_by_label("Or link this place to the player's account (username)").fill(
+        "walter.k"
+    )
+    page.locator(f"#claim-row-{walter.pk}").get_by_role("button", name="Link Walter", exact=True).click()
+    expect(page.locator("body")).to_contain_text(
+        "Walter's place is now under the account walter.k, with its list, results and placings."
+    )
+    expect(page.locator(f"#entrant-{walter.pk}")).to_contain_text("entered as Walter, claimed")
+    expect(page.locator(f"#claim-row-{walter.pk}")).to_have_count(0)
+    _fits(page)
+    assert Entrant.objects.get(pk=walter.pk).user.username == "walter.k"

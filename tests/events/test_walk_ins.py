@@ -441,3 +441,83 @@ def test_the_walk_in_form_and_its_refusals_in_french(event, fr_client):
     page = response.content.decode()
     assert response.status_code == 400
     assert "Saisissez le nom du joueur." in page and "Cette liste ne peut pas être lue :" in page
+
+
+# -- The organiser links a walk-in to the player's account ----------------------------------------
+
+
+def _link_url(event, walk_in) -> str:
+    return f"/events/{event.slug}/manage/entrants/{walk_in.pk}/link/"
+
+
+def test_the_organiser_links_a_walk_in_to_the_players_account(played):
+    event, round_ = played
+    _finish(round_)  # Walter wins his game
+    walk_in = _walk_in(event)
+    walter = make_user("Walter.K", first_name="Walter", last_name="Klein")
+    org = _client(event.organiser)
+    dashboard = org.get(f"/events/{event.slug}/manage/").content.decode()
+    claim_row = dashboard.split(f'id="claim-row-{walk_in.pk}"')[1].split("</tr>")[0]
+    assert _link_url(event, walk_in) in claim_row and "link this place to the player's account" in claim_row
+    response = org.post(_link_url(event, walk_in), {"username": " walter.k "})  # any case, spaces aside
+    assert response.status_code == 302 and response["Location"].endswith(f"/manage/#entrant-{walk_in.pk}")
+    linked = Entrant.objects.get(pk=walk_in.pk)
+    assert linked.user == walter and linked.claim_token is None and linked.name == "Walter Klein"
+    assert linked.submission.hash == walk_in.submission.hash
+    page = org.get(response["Location"]).content.decode()
+    assert "Walter&#x27;s place is now under the account Walter.K, with its list, results and placings." in page
+    assert "entered as Walter, claimed" in page
+    # The claim link is spent; the player's page lists the event with its placing; the game is rated.
+    assert _client(make_user()).get(_claim_url(event, walk_in)).status_code == 404
+    player_page = _client().get("/players/Walter.K/").content.decode()
+    assert f"/events/{event.slug}/" in player_page and "1/0/0" in player_page
+    assert any(walter.pk in (g.player_a, g.player_b) for g in league_services.rated_games())
+
+
+@pytest.mark.parametrize(
+    ("username", "words"),
+    [
+        ("nobody", "No account has this username: check its spelling with the player."),
+        ("", "No account has this username: check its spelling with the player."),
+        ("anna", "This account is already an entrant of this event: one account plays one place."),
+    ],
+)
+def test_a_link_to_an_unknown_or_already_entered_account_is_refused_in_words(played, username, words):
+    event, _round = played
+    walk_in = _walk_in(event)
+    org = _client(event.organiser)
+    response = org.post(_link_url(event, walk_in), {"username": username}, follow=True)
+    assert words in response.content.decode()
+    after = _walk_in(event)
+    assert after.user is None and after.claim_token == walk_in.claim_token
+
+
+def test_an_inactive_account_is_not_linked(played):
+    event, _round = played
+    make_user("gone", is_active=False)
+    _client(event.organiser).post(_link_url(event, _walk_in(event)), {"username": "gone"})
+    assert _walk_in(event).user is None
+
+
+@pytest.mark.parametrize("role", ["player", "other", "anonymous"])
+def test_nobody_but_the_organiser_links_a_walk_in(played, role):
+    event, _round = played
+    walk_in = _walk_in(event)
+    someone = make_user("someone")
+    user = {"player": Entrant.objects.get(event=event, user__username="anna").user, "other": someone, "anonymous": None}
+    response = _client(user[role]).post(_link_url(event, walk_in), {"username": "someone"})
+    assert response.status_code in (302, 404)
+    if role == "anonymous":
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == 404
+    assert _walk_in(event).user is None
+
+
+def test_a_claimed_place_is_not_linked_again(played):
+    event, _round = played
+    walk_in = _walk_in(event)
+    services.claim_walk_in(walk_in.claim_token, make_user("walter"))
+    response = _client(event.organiser).post(_link_url(event, walk_in), {"username": "someone"})
+    assert response.status_code == 404
+    assert Entrant.objects.get(pk=walk_in.pk).user.username == "walter"

@@ -1,4 +1,4 @@
-"""A season of three events in a real browser, on a phone in English and a desktop in French:
+"""A season of three events in a real browser, on a phone and a desktop, in English and in French:
 the organiser creates it from three played events counting each player's best two, publishes it,
 and a visitor reads the standings with every player's counted and dropped results; no page
 scrolls sideways."""
@@ -66,7 +66,8 @@ def _played_event(organiser, players, outcomes, *, day, name):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (DESKTOP, "fr")], ids=["phone-en", "desktop-fr"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_three_event_season_counts_each_players_best_two(
     django_db_setup, live_server, new_browser_context, viewport, lang
 ):
@@ -146,4 +147,21 @@ def test_a_three_event_season_counts_each_players_best_two(
         expect(struck).to_have_attribute("title", words["dropped"])
     for name in ("January", "February", "March"):
         expect(anonymous.get_by_role("link", name=name, exact=True)).to_be_visible()
+
+    # In print: the standings whole (every row, dropped results still struck through), without the
+    # site's navigation, and for the organiser without the edit link and the game form's heading.
+    for printed in (anonymous, page):
+        printed.goto(f"/seasons/{season.slug}/")
+        printed.emulate_media(media="print")
+        expect(printed.locator(".site-header")).to_be_hidden()
+        expect(printed.locator(".standings tbody tr")).to_have_count(4)
+        for row in printed.locator(".standings tbody tr").all():
+            expect(row).to_be_visible()
+        expect(printed.locator("del.dropped")).to_have_count(4)
+        assert printed.locator("del.dropped").first.evaluate("e => getComputedStyle(e).textDecorationLine") == (
+            "line-through"
+        )
+        no_sideways_scroll(printed)
+    expect(page.get_by_role("link", name=words["edit"])).to_be_hidden()
+    expect(page.locator("#report-game")).to_be_hidden()
     expect(anonymous.get_by_role("link", name="Elsewhere")).to_have_count(0)
