@@ -127,11 +127,12 @@ def target_from_entry(entry: Entry) -> TargetPrefill:
     """The target half of the form for a unit: kind, quality, models and (vehicles) damage value."""
     unit = entry.unit
     kind = _KINDS.get(unit.unit_type, "infantry")
-    dv = unit.damage_value
+    # As the builder, the cards and game day say it: the data's value, a soft-skin's or a
+    # transport's 6+ when it gives none, and none for an armoured vehicle the data gives none
+    # (the form then asks for it rather than guessing).
+    dv = unit.vehicle_damage_value
     if kind == "soft_skin" and dv is not None and dv >= 7:
         kind = "armoured"  # an armoured transport (half-track, carrier)
-    if kind == "armoured" and dv is None:
-        dv = 7
     return TargetPrefill(
         name=entry.display_name,
         kind=kind,

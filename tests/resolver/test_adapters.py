@@ -52,3 +52,15 @@ def test_it_gives_infantry_targets_no_damage_value(charts):
     unit = make_unit()
     target = target_from_entry(make_entry(make_list(), unit, models_count=6, quality="veteran"))
     assert (target.kind, target.quality, target.models, target.damage_value) == ("infantry", "veteran", 6, None)
+
+
+def test_a_soft_skin_the_data_gives_no_damage_value_is_a_6_plus_target(charts):
+    unit = make_unit(unit_type="vehicle_soft", slot="transport", damage_value=None)
+    target = target_from_entry(make_entry(make_list(), unit, models_count=1))
+    assert (target.kind, target.damage_value) == ("soft_skin", 6)
+
+
+def test_an_armoured_vehicle_the_data_gives_no_damage_value_is_not_given_a_guessed_one(charts):
+    unit = make_unit(unit_type="vehicle_armoured", slot="tank", damage_value=None)
+    target = target_from_entry(make_entry(make_list(), unit, models_count=1))
+    assert (target.kind, target.damage_value) == ("armoured", None)

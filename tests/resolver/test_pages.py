@@ -324,3 +324,13 @@ def test_it_puts_the_filled_in_target_in_the_address_bar(client, squad):
 def test_it_says_when_no_weapon_can_hurt_the_target(client, charts):
     url = "/calc/shooting/?edition=v2&g0-weapon=rifle&g0-models=10&target_kind=armoured&damage_value=9"
     assert b"None of these weapons can damage this target." in client.get(url).content
+
+
+def test_an_armoured_target_without_a_damage_value_asks_for_it_rather_than_guessing(client, charts):
+    alice = make_user("alice")
+    tank = make_unit(charts["v2"]["rifle"].edition, unit_type="vehicle_armoured", slot="tank", damage_value=None)
+    entry = make_entry(make_list(owner=alice, name="Alice's force"), tank, models_count=1)
+    client.force_login(alice)
+    content = client.get(f"/calc/shooting/?target_entry={entry.pk}").content.decode()
+    assert '<option value="armoured" selected' in content.split('name="target_kind"')[1]
+    assert "Choose the armoured vehicle&#x27;s damage value (7+ to 11+)." in content
