@@ -671,8 +671,9 @@ def workers_killed(base: str, stack: dict[str, str]) -> None:
 def dropped_tries(error_log: Path, start: int) -> tuple[Counter, list[str]]:
     """nginx's error log from ``start``: tries dropped by a dead worker, per request, and refusals.
 
-    A dropped try ("upstream prematurely closed", "reset by peer") is retried on the other app
-    server; a refusal ("connect() failed", "no live upstreams") means a server was out of service.
+    A dropped try (an error line naming the upstream: "prematurely closed", "reset by peer") is
+    retried on the other app server; a refusal ("connect() failed", "no live upstreams") means a
+    server was out of service.
     """
     requests: Counter = Counter()
     down = []
@@ -682,7 +683,9 @@ def dropped_tries(error_log: Path, start: int) -> tuple[Counter, list[str]]:
             request = re.search(r"\*(\d+) ", line)
             if "no live upstreams" in line or "connect() failed" in line:
                 down.append(line)
-            elif request and ("prematurely closed" in line or "reset by peer" in line):
+            elif request and "[error]" in line and 'upstream: "' in line:
+                # However nginx words it ("prematurely closed", "reset by peer", "broken pipe"),
+                # a try that failed on a live app server, after its connection was made.
                 requests[request.group(1)] += 1
     return requests, down
 
