@@ -46,8 +46,12 @@ def test_a_british_bombardment_rolled_and_kept_on_the_phone(live_server, new_bro
     wait_until(page, "document.documentElement.classList.contains('offline')")
     assert keep.is_hidden()
     assert "needs the network" in page.locator("#bombard-keep-a + .offline-only").inner_text()
+    # Back online, the phone fetches the whole board again and swaps it in: choices made before
+    # that swap lands would be made on the board it replaces (a busy machine takes seconds).
+    page.evaluate("document.getElementById('game').dataset.beforeOnline = '1'")
     context.set_offline(False)
     wait_until(page, "!document.documentElement.classList.contains('offline')")
+    wait_until(page, "!document.getElementById('game').dataset.beforeOnline")
     expect(keep).to_be_visible(timeout=20_000)
     keep.locator("input[name=keep-b1][value='5']").check()
     keep.locator("input[name=keep-b2][value='6']").check()
