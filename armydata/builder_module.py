@@ -286,7 +286,7 @@ class _ModuleParser:
         """Keyword name -> the module's own definition of it (``data.keywords``), plain and bounded.
 
         The module defines its special rules here once ("Stubborn": its text; its book, page); a
-        definition that is a placeholder ("---") or empty is left out. Malformed entries are ignored:
+        definition that is a stand-in ("---") or empty is left out. Malformed entries are ignored:
         the texts are shown beside the rules, never needed to play them.
         """
         definitions: dict[str, str] = {}

@@ -8,7 +8,7 @@ player or an organiser, and writes each answer to ``OUT/<name>`` with ``OUT/SHA2
 Run it before and after a change that should not change behaviour, then compare the folders
 (``diff -r before after``): byte-equal answers mean the pages are the same. What differs from one
 run to the next for reasons that are not the code's (CSRF tokens, CSP nonces, random ids, today's
-date and time) is replaced by a placeholder first; two runs of the same commit give the same
+date and time) is replaced by a fixed marker first; two runs of the same commit give the same
 bytes, which ``--twice`` checks.
 
 The script uses only management commands, models' managers and URLs, so the same file runs
@@ -49,8 +49,8 @@ def normalise(body: bytes, names: dict[str, str]) -> bytes:
     """The volatile parts replaced; the seeded slugs' random suffixes named by their role."""
     for value, role in names.items():
         body = body.replace(value.encode(), f"<{role}>".encode())
-    for pattern, placeholder in VOLATILE:
-        body = pattern.sub(placeholder, body)
+    for pattern, replacement in VOLATILE:
+        body = pattern.sub(replacement, body)
     return body
 
 

@@ -29,7 +29,7 @@ def module(*, quick_orders: str = "Test nation rule text; Test Book: Pg. 1", **c
     germany["additionalRules"] = [f"Quick Orders - {quick_orders}", *germany["additionalRules"][1:]]
     data["data"]["keywords"] += [
         {"name": "Hitler's Buzz Saw", "definition": changes.get("buzz_saw", BUZZ_SAW)},
-        {"name": "Fixed", "definition": "---"},  # the module's placeholder: no text
+        {"name": "Fixed", "definition": "---"},  # the module's stand-in: no text
         {"name": "Nobody's Rule", "definition": "A rule no unit of the file carries"},
     ]
     return {MODULE.name: json.dumps(data).encode()}
@@ -51,7 +51,7 @@ def test_the_reader_keeps_national_and_unit_rule_texts_with_the_files_credit():
         "Hitler's Buzz Saw": BUZZ_SAW,
     }
     assert catalogue.credit == "Tester; tester@example.org for any questions"
-    # A nation without rules, and the placeholder and unused definitions, bring no text.
+    # A nation without rules, and the stand-in and unused definitions, bring no text.
     assert next(a for a in catalogue.armies if a.name == "Soviet Union").rule_texts == {}
 
 
