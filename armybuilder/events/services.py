@@ -249,14 +249,20 @@ def claim_walk_in(token: str, user) -> Entrant:
     entrant = Entrant.objects.select_for_update(of=("self",)).filter(claim_token=token, user__isnull=True).first()
     if entrant is None:
         raise EventError("no-claim")
+    return _give_place(entrant, user, refused="already-entrant")
+
+
+def _give_place(entrant: Entrant, user, *, refused: str) -> Entrant:
+    """The walk-in's place becomes ``user``'s (claimed, or linked by the organiser) and its claim
+    link stops working; ``refused``: the error code when the account already has a place."""
     if Entrant.objects.filter(event_id=entrant.event_id, user=user).exists():
-        raise EventError("already-entrant")
+        raise EventError(refused)
     entrant.user, entrant.claim_token = user, None
     try:
         with transaction.atomic():
             entrant.save(update_fields=["user", "claim_token", "updated_at"])
-    except IntegrityError as exc:  # joined by the event's link at the same moment
-        raise EventError("already-entrant") from exc
+    except IntegrityError as exc:  # the account joined by the event's link at the same moment
+        raise EventError(refused) from exc
     return entrant
 
 
@@ -274,15 +280,7 @@ def link_walk_in(event: Event, entrant_id: int, username: str) -> Entrant:
         user = accounts.filter(username=name).first() or accounts.filter(username__iexact=name).first()
     if user is None:
         raise EventError("no-account")
-    if Entrant.objects.filter(event=event, user=user).exists():
-        raise EventError("account-entered")
-    entrant.user, entrant.claim_token = user, None
-    try:
-        with transaction.atomic():
-            entrant.save(update_fields=["user", "claim_token", "updated_at"])
-    except IntegrityError as exc:  # the account joined by the event's link at the same moment
-        raise EventError("account-entered") from exc
-    return entrant
+    return _give_place(entrant, user, refused="account-entered")
 
 
 def _locked_walk_in(event: Event, entrant_id: int) -> Entrant:
