@@ -67,10 +67,13 @@ run: system-deps-run data
 
 # The suite runs in one worker per core (pytest-xdist; each worker has its own test database, live
 # server and browser); TEST_WORKERS=0 runs it in this process, e.g. to step through with pdb.
+# A test file goes to one worker whole: the built-in data a file loads once (tests/builtin_data.py)
+# is then loaded once, not once per worker.
 TEST_WORKERS ?= auto
+XDIST = -n $(TEST_WORKERS) --dist loadfile
 
 test: system-deps-test install-dev messages
-	$(PY) -m pytest -n $(TEST_WORKERS)
+	$(PY) -m pytest $(XDIST)
 	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -78,14 +81,14 @@ test: system-deps-test install-dev messages
 # The fast tier: everything but the browser tests (views through the test client, rules, importers,
 # PDFs), for the change-test-change loop; `make test` stays the whole suite, as CI runs it.
 test-fast: install-dev messages
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not browser" -q
+	$(PY) -m pytest $(XDIST) -m "not browser" -q
 	node --test tests/js/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
 # The browser tests alone (Playwright driving Debian's Chromium).
 test-browser: system-deps-test install-dev messages
-	$(PY) -m pytest -n $(TEST_WORKERS) -m browser
+	$(PY) -m pytest $(XDIST) -m browser
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -3,13 +3,15 @@
 # (WeasyPrint's Pango and fonts, gettext for the translations), `... test` for `make test` (also
 # Chromium for the browser tests and poppler for the PDF checks), `... stack` for the deployment
 # smoke and load tests (nginx, Redis, PostgreSQL, openssl, curl).
+# The suite also serves the shipped TLS settings through a real nginx (tests/security/test_nginx_tls.py),
+# so `test` takes nginx and openssl too: a fresh machine's `make test` needs nothing else.
 #
 # Missing packages are installed when that is possible (root, with apt-get); otherwise the
 # script stops at once and prints the one command that installs them.
 set -euo pipefail
 
 run_packages=(libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core gettext)
-test_packages=("${run_packages[@]}" chromium poppler-utils)
+test_packages=("${run_packages[@]}" chromium poppler-utils nginx openssl)
 # Node runs the phone's rules against the engine's cases (`node --test tests/js/`): the machine's own
 # Node where there is one, else Debian's.
 command -v node >/dev/null 2>&1 || test_packages+=(nodejs)

@@ -12,21 +12,17 @@ its ``lang`` and the switch.
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.lists.problems import _grouped
-from armybuilder.reference.models import Edition
 from armybuilder.resolver.charts import percent
+from tests.builtin_data import V2_NATIONS, module_data
 from tests.lists.factories import make_entry, make_list, make_platoon, make_user
 
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 NEW_LANGUAGES = ["de", "pl", "es", "it"]
 # Each language as the switch names it: in itself.
 SELF_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "pl": "Polski", "es": "Español", "it": "Italiano"}
@@ -129,14 +125,7 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="module")
-def built_in(django_db_setup, django_db_blocker):
-    names = ("00_editions.json", "20_v2_reference.json", "55_catalogue_v2_barracks.json")
-    with django_db_blocker.unblock():
-        call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-        yield
-        Army.objects.all().delete()
-        Edition.objects.all().delete()
+built_in = module_data(*V2_NATIONS)
 
 
 @pytest.fixture

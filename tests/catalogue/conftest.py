@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalogue.own_units import load_v3_generic
+from tests.builtin_data import module_data
+from tests.catalogue.own_units import V3_GENERIC
+
+v3_generic = module_data(*V3_GENERIC)
 
 
 @pytest.fixture
-def v3(db):
-    """The v3 reference and its Generic army, loaded from the fixtures: the army."""
-    return load_v3_generic()
+def v3(v3_generic, db):
+    """The v3 reference and its Generic army, loaded once for the module: the army."""
+    from armybuilder.catalogue.models import Army
+
+    return Army.objects.get(edition__slug="v3", slug="generic")

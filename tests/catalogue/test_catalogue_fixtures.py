@@ -18,10 +18,10 @@ from django.utils import translation
 
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.lists.models import ArmyList, Entry
-from armybuilder.reference.models import Edition
 from armybuilder.reference.version import data_version
 from rules.army.model import EntrySpec
 from rules.army.points import entry_points, option_limit
+from tests.builtin_data import module_data
 
 pytestmark = pytest.mark.django_db
 
@@ -72,17 +72,7 @@ REQUIRED_KINDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def loaded(django_db_setup, django_db_blocker):
-    """Load fixtures/ once for the module (about 2 s) and remove it all afterwards.
-
-    Each test still runs in its own transaction on top of the loaded data.
-    """
-    with django_db_blocker.unblock():
-        call_command("load_reference_data")
-        yield
-        Army.objects.all().delete()  # armies protect their edition, so they go first
-        Edition.objects.all().delete()  # cascades to the rules tables, weapons and special rules
+loaded = module_data(reference=True)
 
 
 def generic_units(edition):

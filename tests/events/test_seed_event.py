@@ -1,26 +1,17 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from armybuilder.events import services
 from armybuilder.events.models import Entrant, Event, Pairing, Result, Submission, TeamMatch
+from tests.builtin_data import V2_NATIONS, module_data
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def v2_catalogue(db):
-    call_command(
-        "loaddata",
-        FIXTURES / "00_editions.json",
-        FIXTURES / "20_v2_reference.json",
-        FIXTURES / "55_catalogue_v2_barracks.json",
-        verbosity=0,
-    )
+v2_catalogue = module_data(*V2_NATIONS)
 
 
 def _seed(**kwargs) -> Event:

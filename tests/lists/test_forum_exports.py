@@ -5,26 +5,22 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 
 from armybuilder.catalogue.models import Unit
 from armybuilder.lists.models import ArmyList
+from tests.builtin_data import V2_NATIONS, module_data
 from tests.lists.factories import make_entry, make_list, make_platoon, make_user
 
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+built_in = module_data(*V2_NATIONS)
 
 
 @pytest.fixture
-def grenadiers(alice):
+def grenadiers(built_in, alice):
     """A German 2nd-edition list from the built-in data: a Leutnant, two grenadier squads (one with an
     LMG), an MMG team and a Panzer IV."""
-    names = ("00_editions.json", "20_v2_reference.json", "55_catalogue_v2_barracks.json")
-    call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
     units = Unit.objects.filter(army__edition__slug="v2", army__name="Germany")
     army = units.first().army
     army_list = make_list(owner=alice, army=army, name="Grenadiers at Caen", points_limit=1000, force_org="platoons")

@@ -8,28 +8,15 @@ language Muster speaks.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 
 from armybuilder.catalogue.models import Army, Unit
-from armybuilder.reference.models import Edition
+from tests.builtin_data import V2_NATIONS, module_data
 from tests.lists.factories import make_entry, make_list, make_platoon, make_user
 
-FIXTURES = Path(settings.BASE_DIR) / "fixtures"
-
-
-@pytest.fixture(scope="module")
-def built_in(django_db_setup, django_db_blocker):
-    names = ("00_editions.json", "20_v2_reference.json", "55_catalogue_v2_barracks.json")
-    with django_db_blocker.unblock():
-        call_command("loaddata", *(str(FIXTURES / name) for name in names), verbosity=0)
-        yield
-        Army.objects.all().delete()
-        Edition.objects.all().delete()
+built_in = module_data(*V2_NATIONS)
 
 
 @pytest.fixture

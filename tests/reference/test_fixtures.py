@@ -17,14 +17,14 @@ from django.core.management import call_command
 
 from armybuilder.reference.models import Edition, RulesRow, RulesTable, SpecialRule, Status, Weapon
 from armybuilder.reference.topics import EXPECTED_TABLES, REQUIRED_WEAPON_SLUGS, TOPICS_BY_SLUG
+from tests.builtin_data import module_data
 
 SHOTS = re.compile(r"^(\d+|D6|D3|2D6|D6\+\d)$")
 NEEDS_NOTE = {Status.DISPUTED, Status.UNVERIFIED}
 
 
-@pytest.fixture
-def loaded(db):
-    call_command("load_reference_data")
+# The tests read the data and roll back what they write: it is loaded once for the module.
+loaded = module_data(reference=True)
 
 
 def _table(edition: str, slug: str) -> RulesTable:

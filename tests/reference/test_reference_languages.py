@@ -9,18 +9,16 @@ missing is held per language: it may only go down.
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from django.utils.html import escape
 
 from armybuilder.reference.models import RulesRow, RulesTable, SpecialRule
+from tests.builtin_data import module_data
 
 LANGUAGES = ("de", "pl", "es", "it")
 UNTRANSLATED = {"de": 0, "pl": 0, "es": 0, "it": 0}
 
 
-@pytest.fixture
-def loaded(db):
-    call_command("load_reference_data")
+loaded = module_data(reference=True)
 
 
 def untranslated(language: str) -> list[str]:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 
 from armybuilder.catalogue.models import Army, Unit
 from armybuilder.reference.models import Edition
 from armybuilder.reference.search import Matcher, aliases_matching, main_weapon, normalize
+from tests.builtin_data import module_data
 from tests.lists.factories import make_army, make_list, make_unit, make_user
 
 ROOT = Path(settings.BASE_DIR)
@@ -43,13 +43,7 @@ def test_the_committed_aliases_are_what_their_source_makes():
     assert search_aliases.main(["--check"]) == 0
 
 
-@pytest.fixture(scope="module")
-def v2_chart(django_db_setup, django_db_blocker):
-    names = ("00_editions.json", "20_v2_reference.json", "40_search_aliases.json")
-    with django_db_blocker.unblock():
-        call_command("loaddata", *(str(ROOT / "fixtures" / n) for n in names), verbosity=0)
-        yield
-        Edition.objects.all().delete()
+v2_chart = module_data("00_editions.json", "20_v2_reference.json", "40_search_aliases.json")
 
 
 PLAYERS_WORDS = {
@@ -192,23 +186,16 @@ def test_units_named_so_come_first_then_main_weapons_then_any_weapon():
     assert match.unit_rank(("Sniper Team", ""), ("Rifle", "")) is None
 
 
-@pytest.fixture(scope="module")
-def built_in_data(django_db_setup, django_db_blocker):
-    """The built-in reference and catalogues of both editions with armies, as load_reference_data loads them."""
-    names = (
-        "00_editions.json",
-        "20_v2_reference.json",
-        "30_v3_reference.json",
-        "40_search_aliases.json",
-        "50_catalogue_v2_generic.json",
-        "55_catalogue_v2_barracks.json",
-        "60_catalogue_v3_generic.json",
-    )
-    with django_db_blocker.unblock():
-        call_command("loaddata", *(str(ROOT / "fixtures" / n) for n in names), verbosity=0)
-        yield
-        Army.objects.all().delete()  # armies protect their edition
-        Edition.objects.all().delete()
+# The built-in reference and catalogues of both editions with armies, as load_reference_data loads them.
+built_in_data = module_data(
+    "00_editions.json",
+    "20_v2_reference.json",
+    "30_v3_reference.json",
+    "40_search_aliases.json",
+    "50_catalogue_v2_generic.json",
+    "55_catalogue_v2_barracks.json",
+    "60_catalogue_v3_generic.json",
+)
 
 
 def _catalogue_names(client, owner, edition: str, army: str, words: str) -> list[str]:

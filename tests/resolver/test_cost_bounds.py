@@ -174,17 +174,20 @@ small_bodies = st.one_of(
 ATTEMPTS = 3
 
 
-def _cpu(client, calculator: str, body: dict) -> tuple[int, float]:
+def _cpu(client, calculator: str, body: dict, *, bound: float = CPU_SECONDS, prepare=None) -> tuple[int, float]:
     """The request's status and its CPU seconds: the least of up to ``ATTEMPTS`` tries when one goes over
-    the bound. A machine that other jobs share (CI) inflates the CPU time of one try now and then (cold
-    caches, a busy core); a request that really holds a worker is over the bound every time."""
+    ``bound``. A machine that other jobs share (CI) inflates the CPU time of one try now and then (cold
+    caches, a busy core); a request that really holds a worker is over the bound every time.
+    ``prepare`` runs before every try (emptying caches), so a try after the first pays as much as it."""
     best = None
     for _attempt in range(ATTEMPTS):
+        if prepare is not None:
+            prepare()
         start = time.process_time()
         response = client.post(f"/api/resolve/{calculator}/", data=json.dumps(body), content_type="application/json")
         seconds = time.process_time() - start
         best = seconds if best is None else min(best, seconds)
-        if response.status_code != 200 or best < CPU_SECONDS:
+        if response.status_code != 200 or best < bound:
             break
     return response.status_code, best
 
@@ -266,8 +269,7 @@ def _cold() -> None:
 def test_a_vehicle_volley_of_several_groups_names_its_unverified_switches_without_rerunning(
     client, charts, monkeypatch
 ):
-    _cold()
-    status, seconds = _cpu(client, "shooting", VEHICLE_VOLLEY)
+    status, seconds = _cpu(client, "shooting", VEHICLE_VOLLEY, bound=CPU_SECONDS / 2, prepare=_cold)
     assert status == 200 and seconds < CPU_SECONDS / 2, seconds
     runs = []
     real = combat_api._shooting
@@ -280,8 +282,7 @@ def test_a_vehicle_volley_of_several_groups_names_its_unverified_switches_withou
 @pytest.mark.django_db
 def test_one_heavy_group_at_a_vehicle_is_still_measured_within_a_second(client, charts):
     volley = {**VEHICLE_VOLLEY, "groups": [VEHICLE_VOLLEY["groups"][0] | {"models": 50}]}
-    _cold()
-    status, seconds = _cpu(client, "shooting", volley)
+    status, seconds = _cpu(client, "shooting", volley, prepare=_cold)
     assert status == 200 and seconds < CPU_SECONDS, seconds
 
 
@@ -293,9 +294,8 @@ def test_fifty_tough_fighters_against_fifty_answer_within_a_second(client, chart
     # each chained over Fractions); the chain is walked in integers now.
     from rules.combat import cq
 
-    cq.clear_caches()
     side = {"models": MAX_MODELS, "quality": "veteran", "tough_fighters": True}
     body = {"edition": edition, "attacker": side, "defender": {**side, "defensive_position": defensive_position}}
-    status, seconds = _cpu(client, "close-quarters", body)
+    status, seconds = _cpu(client, "close-quarters", body, bound=CPU_SECONDS / 2, prepare=cq.clear_caches)
     assert status == 200
     assert seconds < CPU_SECONDS / 2, seconds
