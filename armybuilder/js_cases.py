@@ -12,7 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+
+# Where Node's test runner reads the cases (``node --test tests/js/``).
+CASES_DIR = Path(settings.BASE_DIR) / "tests" / "js"
 
 
 def cases_text(parts: dict[str, Any]) -> str:
@@ -29,15 +33,22 @@ def cases_text(parts: dict[str, Any]) -> str:
 
 
 class WriteCasesCommand(BaseCommand):
-    """A command that writes one cases file: ``path`` by default, from ``parts()``."""
+    """A command that writes one cases file: ``path`` by default, from ``parts()``.
+
+    ``text()`` is what the file must hold now: the tests compare the committed file with it.
+    """
 
     path: Path
     parts: Callable[[], dict[str, Any]]
+
+    @classmethod
+    def text(cls) -> str:
+        return cases_text(cls.parts())
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--output", default=str(self.path), help="where to write the cases (default: %(default)s)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["output"])
-        path.write_text(cases_text(type(self).parts()), encoding="utf-8")
+        path.write_text(self.text(), encoding="utf-8")
         self.stdout.write(f"Wrote {path}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 # Muster's own files nest 4 deep; 64 leaves room for any honest document while staying far
@@ -126,6 +127,19 @@ def loads(data: str | bytes) -> Any:
         raise UntrustedInput("body", f"nests more than {MAX_DEPTH} levels deep.") from None
     _walk(value, "")
     return value
+
+
+def objects(
+    items: list, prefix: str, errors: list[str], refusal: str = "must be an object."
+) -> Iterator[tuple[int, str, dict]]:
+    """Each item of a list read from untrusted JSON that is an object, with its index and its place
+    (``prefix[i]``); any other item is passed over and refused in ``errors`` at its place."""
+    for i, item in enumerate(items):
+        where = f"{prefix}[{i}]"
+        if isinstance(item, dict):
+            yield i, where, item
+        else:
+            errors.append(f"{where}: {refusal}")
 
 
 # A rule's text quoted from imported data: long enough for any rule a source writes, short enough

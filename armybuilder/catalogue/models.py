@@ -16,7 +16,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.localised import shown, shown_typed, shown_weapons
-from armybuilder.reference.models import Edition, SpecialRule, Weapon
+from armybuilder.reference.models import (
+    Edition,
+    EditionSlugManager,
+    EditionSlugQuerySet,
+    NamedInEdition,
+    SpecialRule,
+    Weapon,
+)
 from armybuilder.stamps import Stamped, StampedQuerySet
 from rules.army import model as army_rules
 from rules.combat.context import SOFT_SKIN_DV
@@ -78,20 +85,12 @@ class Origin(models.TextChoices):
     MODULE = "module", _("Army-builder module import")
 
 
-class ArmyQuerySet(StampedQuerySet):
-    def for_edition(self, edition: Edition) -> ArmyQuerySet:
-        return self.filter(edition=edition)
-
+class ArmyQuerySet(EditionSlugQuerySet):
     def visible(self) -> ArmyQuerySet:
         return self.filter(hidden=False)
 
 
-class ArmyManager(models.Manager.from_queryset(ArmyQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, edition_slug: str, slug: str) -> Army:
-        return self.get(edition__slug=edition_slug, slug=slug)
-
-
-class Army(Stamped):
+class Army(NamedInEdition):
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="armies")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
@@ -117,24 +116,17 @@ class Army(Stamped):
     )
     hidden = models.BooleanField(default=False)
 
-    objects = ArmyManager()
+    objects = EditionSlugManager.from_queryset(ArmyQuerySet)()
 
     class Meta:
         ordering = ["edition__number", "name"]
         constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_army_per_edition")]
         verbose_name_plural = "armies"
 
-    def __str__(self) -> str:
-        return f"{self.name} ({self.edition.slug})"
-
     def natural_key(self) -> tuple[str, str]:
         return (self.edition.slug, self.slug)
 
     natural_key.dependencies = ["reference.edition", "reference.specialrule"]  # type: ignore[attr-defined]
-
-    @property
-    def display_name(self) -> str:
-        return shown(self.name, self.name_fr)
 
     @property
     def source_credit(self) -> dict[str, str]:

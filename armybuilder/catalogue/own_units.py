@@ -21,6 +21,7 @@ from armybuilder.catalogue import own_forms
 from armybuilder.catalogue.models import Army, Option, Unit
 from armybuilder.catalogue.mounts import mount_label
 from armybuilder.reference.models import SpecialRule, Weapon
+from armydata import untrusted
 from rules.army import own_units
 from rules.army.model import QUALITIES
 
@@ -407,11 +408,7 @@ def _form_data(raw: object, place: str, edition, errors: list[str]) -> dict | No
         data[f"w-{i}-arc"] = text(line.get("arc"), f"{where}.arc")
     keys: list[str] = []
     found = rows("options", own_units.OPTIONS_MAX, "options")
-    for i, option in enumerate(found):
-        where = f"{place}.options[{i}]"
-        if not isinstance(option, dict):
-            errors.append(f"{where}: must be an object.")
-            continue
+    for i, where, option in untrusted.objects(found, f"{place}.options", errors):
         key = option.get("key")
         if not isinstance(key, str) or not KEY_PATTERN.match(key) or key in keys:
             errors.append(f"{where}.key: must be a slug (a-z, 0-9, -) used by no other option of the unit.")

@@ -173,6 +173,18 @@ class SubmitForm(forms.Form):
         self.fields["army_list"].choices = lists
 
 
+def turns_field() -> forms.IntegerField:
+    """How many turns a game lasted, as an event's result and a league game ask it: optional."""
+    return forms.IntegerField(
+        label=_("Turns played"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TURNS,
+        help_text=_("Optional."),
+        error_messages={"invalid": _("Enter a whole number of turns.")},
+    )
+
+
 class JudgeForm(forms.Form):
     decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("return", _("Send back"))])
     note = forms.CharField(label=_("Note to the player"), required=False, max_length=1000)
@@ -182,14 +194,7 @@ class ResultForm(forms.Form):
     outcome = forms.ChoiceField(label=_("Result"), choices=Outcome.choices, widget=forms.RadioSelect)
     dice_a = forms.IntegerField(label=_("Order dice destroyed by player A"), min_value=0, max_value=200, initial=0)
     dice_b = forms.IntegerField(label=_("Order dice destroyed by player B"), min_value=0, max_value=200, initial=0)
-    turns = forms.IntegerField(
-        label=_("Turns played"),
-        required=False,
-        min_value=1,
-        max_value=MAX_TURNS,
-        help_text=_("Optional."),
-        error_messages={"invalid": _("Enter a whole number of turns.")},
-    )
+    turns = turns_field()
 
     points_a = forms.IntegerField(
         label=_("Points of enemy units destroyed by player A"), min_value=0, max_value=MAX_POINTS_DESTROYED, initial=0

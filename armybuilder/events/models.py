@@ -50,9 +50,11 @@ def _new_seed() -> str:
     return secrets.token_hex(8)
 
 
-class EventQuerySet(models.QuerySet["Event"]):
-    def visible_to(self, user) -> EventQuerySet:
-        """Published events, and the visitor's own (drafts included)."""
+class PublishedQuerySet(models.QuerySet):
+    """Rows an organiser publishes when ready (events, and the leagues' seasons)."""
+
+    def visible_to(self, user) -> PublishedQuerySet:
+        """The published rows, and the visitor's own (drafts included)."""
         if user is not None and user.is_authenticated:
             return self.filter(models.Q(published=True) | models.Q(organiser=user))
         return self.filter(published=True)
@@ -116,7 +118,7 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = EventQuerySet.as_manager()
+    objects = PublishedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "-pk"]

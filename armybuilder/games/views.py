@@ -17,6 +17,7 @@ import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -375,6 +376,19 @@ def _build_action(form: ActionForm, door: Door):
         own_side(unit.side)
         return Action(name, side=unit.side, unit=unit.key, data=payload)
 
+    def order_test() -> dict[str, Any]:
+        """The order test's dice and rules as posted, alike for an order given and a snap to action."""
+        return {
+            "dice": data["dice"],
+            "commissar": data["commissar"],
+            "reroll": data["reroll"],
+            "tiger": data["tiger_fear"],
+            "vengeance": data["vengeance"],
+            "vengeance_die": data["vengeance_die"],
+            "fubar": data["fubar"],
+            "rally": data["rally"],
+        }
+
     def build(state: GameState) -> Action:
         if kind == "draw":
             return draw(state, server_rng)
@@ -388,31 +402,12 @@ def _build_action(form: ActionForm, door: Door):
                 data["order"],
                 server_rng,
                 officer=data["officer"] or None,
-                dice=data["dice"],
-                commissar=data["commissar"],
-                reroll=data["reroll"],
-                tiger=data["tiger_fear"],
                 banzai=data["banzai"],
-                vengeance=data["vengeance"],
-                vengeance_die=data["vengeance_die"],
-                fubar=data["fubar"],
-                rally=data["rally"],
+                **order_test(),
             )
         if kind == "snap":
             unit_action(state, "snap", {})
-            return snap_order(
-                state,
-                data["unit"],
-                server_rng,
-                dice=data["dice"],
-                commissar=data["commissar"],
-                reroll=data["reroll"],
-                tiger=data["tiger_fear"],
-                vengeance=data["vengeance"],
-                vengeance_die=data["vengeance_die"],
-                fubar=data["fubar"],
-                rally=data["rally"],
-            )
+            return snap_order(state, data["unit"], server_rng, **order_test())
         if kind == "casualties":
             unit_action(state, "casualties", {})
             delta = data["delta"] if data["delta"] is not None else 1

@@ -5,16 +5,15 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from armybuilder.importers.roster_import import MAX_ROSTER_BYTES, RosterImport, import_roster
-from armybuilder.lists import exchange
 from armybuilder.lists.access import owner_for
-from armybuilder.lists.views import announce_import
+from armybuilder.lists.views import announce_import, import_page
 from armydata.roster_file import ROSTER_SUFFIXES
 
 
@@ -51,22 +50,14 @@ def points_message(result: RosterImport) -> str:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_roster_view(request: HttpRequest) -> HttpResponse:
-    errors: list[str] = []
-    if request.method == "POST":
-        form = RosterForm(request.POST, request.FILES)
-        if form.is_valid():
-            upload = form.cleaned_data["file"]
-            try:
-                result = import_roster(upload.name, upload.read(), owner=owner_for(request))
-            except exchange.ListImportError as exc:
-                errors = exc.errors
-            else:
-                announce_import(request, result.army_list)
-                level = messages.SUCCESS if result.difference == 0 else messages.WARNING
-                messages.add_message(request, level, points_message(result))
-                for note in result.notes:
-                    messages.info(request, note)
-                return redirect(reverse("ab-list-builder", args=[result.army_list.pk]))
-    else:
-        form = RosterForm()
-    return render(request, "importers/roster.html", {"form": form, "errors": errors})
+    def load(form: RosterForm) -> HttpResponse:
+        upload = form.cleaned_data["file"]
+        result = import_roster(upload.name, upload.read(), owner=owner_for(request))
+        announce_import(request, result.army_list)
+        level = messages.SUCCESS if result.difference == 0 else messages.WARNING
+        messages.add_message(request, level, points_message(result))
+        for note in result.notes:
+            messages.info(request, note)
+        return redirect(reverse("ab-list-builder", args=[result.army_list.pk]))
+
+    return import_page(request, RosterForm, "importers/roster.html", load)

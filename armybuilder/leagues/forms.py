@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.events.models import MAX_TURNS, Event
+from armybuilder.events.forms import turns_field
+from armybuilder.events.models import Event
 from armybuilder.leagues.models import Season
 from rules.leagues.league import DEFAULT_DRAW, DEFAULT_LOSS, DEFAULT_WIN
 
@@ -103,14 +104,7 @@ class LeagueGameForm(forms.Form):
         label=_("Date played"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
     mission = forms.CharField(label=_("Mission"), max_length=200, required=False, help_text=_("Optional."))
-    turns = forms.IntegerField(
-        label=_("Turns played"),
-        required=False,
-        min_value=1,
-        max_value=MAX_TURNS,
-        help_text=_("Optional."),
-        error_messages={"invalid": _("Enter a whole number of turns.")},
-    )
+    turns = turns_field()
 
     def __init__(self, *args: Any, season: Season, user, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")

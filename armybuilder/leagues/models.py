@@ -9,16 +9,10 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.events.models import PublishedQuerySet
 from armybuilder.reference.models import Edition
 from rules.leagues.league import DEFAULT_DRAW, DEFAULT_LOSS, DEFAULT_WIN, GamePoints
 from rules.leagues.season import DEFAULT_SCALE
-
-
-class SeasonQuerySet(models.QuerySet["Season"]):
-    def visible_to(self, user) -> SeasonQuerySet:
-        if user.is_authenticated:
-            return self.filter(models.Q(published=True) | models.Q(organiser=user))
-        return self.filter(published=True)
 
 
 class Season(models.Model):
@@ -59,7 +53,7 @@ class Season(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = SeasonQuerySet.as_manager()
+    objects = PublishedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "pk"]

@@ -443,11 +443,7 @@ def parse_list(text: str, owner: Any = None, *, saving: bool = True) -> ParsedLi
     if len(raw_platoons) > PLATOONS_MAX:
         errors.append(f"platoons: at most {PLATOONS_MAX} platoons, not {len(raw_platoons)}.")
         raw_platoons = []
-    for i, raw in enumerate(raw_platoons):
-        place = f"platoons[{i}]"
-        if not isinstance(raw, dict):
-            errors.append(f"{place}: must be an object with kind and name.")
-            continue
+    for _i, place, raw in untrusted.objects(raw_platoons, "platoons", errors, "must be an object with kind and name."):
         kind = raw.get("kind")
         if kind not in PlatoonKind.values:
             errors.append(f"{place}: kind {json.dumps(kind)} is unknown; choose {_words(PlatoonKind.values)}.")

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -53,6 +56,27 @@ def announce_import(request: HttpRequest, army_list: ArmyList) -> None:
     """After any import (JSON, roster): the list is kept for a visitor without an account, and named."""
     keep_made_list(request, army_list)
     messages.success(request, _("Imported “%(name)s”.") % {"name": army_list.name})
+
+
+def import_page(
+    request: HttpRequest, form_class: type[forms.Form], template: str, load: Callable[[Any], HttpResponse]
+) -> HttpResponse:
+    """A page that imports a list from its form, whatever the format (Muster's JSON, a roster).
+
+    ``load`` reads the valid form, saves the list and answers (the new list's builder); the
+    import's refusals (``ListImportError``) are shown beside the form again.
+    """
+    errors: list[str] = []
+    if request.method == "POST":
+        form = form_class(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                return load(form)
+            except exchange.ListImportError as exc:
+                errors = exc.errors
+    else:
+        form = form_class()
+    return render(request, template, {"form": form, "errors": errors})
 
 
 def _copy_name(name: str) -> str:
@@ -369,17 +393,9 @@ def export_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
-    errors: list[str] = []
-    if request.method == "POST":
-        form = ImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                army_list = exchange.import_list(form.cleaned_data["json"], owner=owner_for(request))
-            except exchange.ListImportError as exc:
-                errors = exc.errors
-            else:
-                announce_import(request, army_list)
-                return redirect(_builder_url(army_list))
-    else:
-        form = ImportForm()
-    return render(request, "lists/import.html", {"form": form, "errors": errors})
+    def load(form: ImportForm) -> HttpResponse:
+        army_list = exchange.import_list(form.cleaned_data["json"], owner=owner_for(request))
+        announce_import(request, army_list)
+        return redirect(_builder_url(army_list))
+
+    return import_page(request, ImportForm, "lists/import.html", load)

@@ -10,6 +10,27 @@ from django.http import HttpRequest
 from armybuilder.reference.models import Edition, RulesRow, RulesTable, SpecialRule, Weapon
 
 
+class EditionChoicesMixin:
+    """For an admin or an inline whose choices are weapons or special rules: each choice's text
+    names its edition (``NamedInEdition``), so the choices are fetched with their edition."""
+
+    def _with_edition(self, db_field: models.Field, kwargs: dict[str, Any]) -> None:
+        if db_field.related_model in (Weapon, SpecialRule):
+            kwargs["queryset"] = db_field.related_model.objects.select_related("edition")
+
+    def formfield_for_foreignkey(
+        self, db_field: models.ForeignKey, request: HttpRequest | None, **kwargs: Any
+    ) -> forms.ModelChoiceField | None:
+        self._with_edition(db_field, kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+    def formfield_for_manytomany(
+        self, db_field: models.ManyToManyField, request: HttpRequest | None, **kwargs: Any
+    ) -> forms.ModelMultipleChoiceField | None:
+        self._with_edition(db_field, kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
+
+
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "number", "year"]
@@ -50,17 +71,9 @@ class SpecialRuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Weapon)
-class WeaponAdmin(admin.ModelAdmin):
+class WeaponAdmin(EditionChoicesMixin, admin.ModelAdmin):
     list_display = ["name", "slug", "edition", "category", "range_max", "shots", "pen", "he_size", "status"]
     list_filter = ["edition", "category", "status"]
     list_select_related = ["edition"]
     search_fields = ["name", "name_fr", "slug", "source", "note"]
     filter_horizontal = ["special_rules"]
-
-    def formfield_for_manytomany(
-        self, db_field: models.ManyToManyField, request: HttpRequest | None, **kwargs: Any
-    ) -> forms.ModelMultipleChoiceField | None:
-        # Special rules' names say their edition, which __str__ needs, so fetch it with them.
-        if db_field.name == "special_rules":
-            kwargs["queryset"] = SpecialRule.objects.select_related("edition")
-        return super().formfield_for_manytomany(db_field, request, **kwargs)

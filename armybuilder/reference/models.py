@@ -75,17 +75,40 @@ class Edition(Stamped):
         return gettext(self.name) if self.name else self.name
 
 
-class RulesTableQuerySet(StampedQuerySet):
-    def for_edition(self, edition: Edition) -> RulesTableQuerySet:
+class EditionSlugQuerySet(StampedQuerySet):
+    """Rows of an edition named by a slug unique within it: tables, special rules, weapons, armies."""
+
+    def for_edition(self, edition: Edition) -> EditionSlugQuerySet:
         return self.filter(edition=edition)
 
+
+class EditionSlugManager(models.Manager.from_queryset(EditionSlugQuerySet)):  # type: ignore[misc]
+    """Fixtures name such a row by its edition's slug and its own (its ``natural_key``)."""
+
+    def get_by_natural_key(self, edition_slug: str, slug: str) -> models.Model:
+        return self.get(edition__slug=edition_slug, slug=slug)
+
+
+class NamedInEdition(Stamped):
+    """A row with a name (and its French) that is one edition's: a special rule, a weapon, an army.
+
+    Its text names the edition too, as the same name stands once per edition.
+    """
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.edition.slug})"
+
+    @property
+    def display_name(self) -> str:
+        return shown(self.name, self.name_fr)
+
+
+class RulesTableQuerySet(EditionSlugQuerySet):
     def with_rows(self) -> RulesTableQuerySet:
         return self.select_related("edition").prefetch_related("rows")
-
-
-class RulesTableManager(models.Manager.from_queryset(RulesTableQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, edition_slug: str, slug: str) -> RulesTable:
-        return self.get(edition__slug=edition_slug, slug=slug)
 
 
 class RulesTable(Stamped):
@@ -110,7 +133,7 @@ class RulesTable(Stamped):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
     note = models.TextField(blank=True)
 
-    objects = RulesTableManager()
+    objects = EditionSlugManager.from_queryset(RulesTableQuerySet)()
 
     class Meta:
         ordering = ["edition__number", "topic", "position", "slug"]
@@ -201,12 +224,7 @@ class RulesRow(Stamped):
         return list(zip(labels, self.display_cells(), strict=True))
 
 
-class SpecialRuleManager(StampedManager):
-    def get_by_natural_key(self, edition_slug: str, slug: str) -> SpecialRule:
-        return self.get(edition__slug=edition_slug, slug=slug)
-
-
-class SpecialRule(Stamped):
+class SpecialRule(NamedInEdition):
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="special_rules")
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=80)
@@ -218,14 +236,11 @@ class SpecialRule(Stamped):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.CONFIRMED)
     note = models.TextField(blank=True)
 
-    objects = SpecialRuleManager()
+    objects = EditionSlugManager()
 
     class Meta:
         ordering = ["edition__number", "name"]
         constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_rule_per_edition")]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.edition.slug})"
 
     def natural_key(self) -> tuple[str, str]:
         return (self.edition.slug, self.slug)
@@ -247,7 +262,7 @@ class WeaponCategory(models.TextChoices):
     HEAVY = "heavy", _("Heavy weapons")
 
 
-class WeaponQuerySet(StampedQuerySet):
+class WeaponQuerySet(EditionSlugQuerySet):
     def for_chart(self) -> WeaponQuerySet:
         return self.select_related("edition").prefetch_related("special_rules")
 
@@ -256,12 +271,7 @@ class WeaponQuerySet(StampedQuerySet):
         return self.filter(imported=False)
 
 
-class WeaponManager(models.Manager.from_queryset(WeaponQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, edition_slug: str, slug: str) -> Weapon:
-        return self.get(edition__slug=edition_slug, slug=slug)
-
-
-class Weapon(Stamped):
+class Weapon(NamedInEdition):
     """One line of an edition's weapons chart.
 
     ``pen`` is the penetration bonus added to damage rolls (0 for none); ``he_size`` is the HE
@@ -290,23 +300,16 @@ class Weapon(Stamped):
     # and the reference shows it under that army, never in the rulebook chart or the compare view.
     imported = models.BooleanField(default=False, help_text="Brought by a catalogue import; not in the rulebook.")
 
-    objects = WeaponManager()
+    objects = EditionSlugManager.from_queryset(WeaponQuerySet)()
 
     class Meta:
         ordering = ["edition__number", "category", "position", "name"]
         constraints = [models.UniqueConstraint(fields=["edition", "slug"], name="unique_weapon_per_edition")]
 
-    def __str__(self) -> str:
-        return f"{self.name} ({self.edition.slug})"
-
     def natural_key(self) -> tuple[str, str]:
         return (self.edition.slug, self.slug)
 
     natural_key.dependencies = ["reference.edition", "reference.specialrule"]  # type: ignore[attr-defined]
-
-    @property
-    def display_name(self) -> str:
-        return shown(self.name, self.name_fr)
 
     @property
     def range_display(self) -> str:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tests.catalogue.factories import make_army, make_option, make_unit
+from tests.catalogue.factories import make_army, make_option, make_special_rule, make_unit, make_weapon
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +64,31 @@ def test_it_searches_units_by_french_armament(staff_client, unit):
     unit.save()
     response = staff_client.get("/admin/catalogue/unit/", {"q": "Fusils"})
     assert "Rifle squad" in response.text
+
+
+def _queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "/admin/catalogue/army/{army}/change/",
+        "/admin/catalogue/unit/{unit}/change/",
+        "/admin/catalogue/option/{option}/change/",
+        "/admin/reference/weapon/{weapon}/change/",
+    ],
+)
+def test_weapon_and_rule_choices_come_with_their_edition_not_a_query_each(staff_client, unit, page):
+    # Each choice's text names its edition: fetched one query a choice, the page would grow with the chart.
+    edition = unit.army.edition
+    weapon, _rule = make_weapon(edition, "w-0"), make_special_rule(edition, "r-0")
+    url = page.format(army=unit.army.pk, unit=unit.pk, option=unit.options.get().pk, weapon=weapon.pk)
+    _queries(staff_client, url)  # the session and the admin's first reads
+    few = _queries(staff_client, url)
+    for n in range(1, 6):
+        make_weapon(edition, f"w-{n}")
+        make_special_rule(edition, f"r-{n}")
+    assert _queries(staff_client, url) == few

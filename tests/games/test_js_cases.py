@@ -10,17 +10,17 @@ import json
 import shutil
 import subprocess
 
-from armybuilder.games.management.commands.gameday_js_cases import CASES, cases_text
+from armybuilder.games.management.commands.gameday_js_cases import Command
 
 
 def test_the_committed_cases_are_the_engines_answers_now():
-    assert CASES.read_text(encoding="utf-8") == cases_text(), (
+    assert Command.path.read_text(encoding="utf-8") == Command.text(), (
         "rules.game.engine answers differently: run `manage.py gameday_js_cases`, then `node --test tests/js/`"
     )
 
 
 def test_the_cases_are_hundreds_over_every_part():
-    cases = json.loads(CASES.read_text(encoding="utf-8"))
+    cases = json.loads(Command.path.read_text(encoding="utf-8"))
     parts = ("orders", "morale", "pins", "damage", "end_turn")
     assert {part: len(cases[part]) > 300 for part in parts} == dict.fromkeys(parts, True)
 

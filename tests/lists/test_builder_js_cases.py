@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import json
 
-from armybuilder.lists.management.commands.builder_js_cases import CASES, cases_text
+from armybuilder.lists.management.commands.builder_js_cases import Command
 from rules.army.js_price_cases import UNITS
 from rules.army.price_table import encode
 
 
 def test_the_committed_cases_are_the_rules_answers_now():
-    assert CASES.read_text(encoding="utf-8") == cases_text(), (
+    assert Command.path.read_text(encoding="utf-8") == Command.text(), (
         "rules.army.points answers differently: run `manage.py builder_js_cases`, then `node --test tests/js/`"
     )
 
 
 def test_the_cases_price_and_refuse_every_unit_shape():
-    written = json.loads(CASES.read_text(encoding="utf-8"))
+    written = json.loads(Command.path.read_text(encoding="utf-8"))
     assert len(written["cases"]) > 500
     for number, table in enumerate(written["tables"]):
         answers = [case["points"] for case in written["cases"] if case["table"] == number]

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from armybuilder.lists.exchange import export_data
 from armybuilder.lists.models import ArmyList
 from armydata.safety import CatalogueImportError, parse_json
-from armydata.untrusted import UntrustedInput, loads
+from armydata.untrusted import UntrustedInput, loads, objects
 
 DEEP = "[" * 100_000 + "]" * 100_000
 LONG_INT = "1" + "0" * 5000
@@ -51,6 +51,16 @@ def test_loads_keeps_honest_text():
     }
 
 
+def test_objects_passes_over_and_names_each_item_that_is_not_an_object():
+    errors: list[str] = []
+    found = list(objects([{"kind": "x"}, 7, ["y"], {}], "platoons", errors, "must be an object with kind and name."))
+    assert found == [(0, "platoons[0]", {"kind": "x"}), (3, "platoons[3]", {})]
+    assert errors == [
+        "platoons[1]: must be an object with kind and name.",
+        "platoons[2]: must be an object with kind and name.",
+    ]
+
+
 # -- List import -----------------------------------------------------------------------------
 
 
@@ -75,6 +85,10 @@ def _import_text(alice_client, army_list, mutate):
         (
             lambda data: json.dumps({**data, "entries": [{**data["entries"][0], "unit": "rifle\x00"}]}),
             "entries[0].unit contains a control character (U+0000)",
+        ),
+        (
+            lambda data: json.dumps({**data, "platoons": [*data["platoons"], 7]}),
+            "platoons[1]: must be an object with kind and name.",
         ),
     ],
 )

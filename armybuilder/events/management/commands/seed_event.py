@@ -51,11 +51,7 @@ class Command(BaseCommand):
     help = "Build a demo event: players with legal lists, rounds paired and resulted at random."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, default=8)
-        parser.add_argument("--rounds", type=int, default=3)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--edition", default="v2")
-        parser.add_argument("--points", type=int, default=1000)
+        self._play_arguments(parser)
         parser.add_argument("--open-round", action="store_true", help="pair and publish one more round, no results")
         parser.add_argument("--password", default="", help="every player's password (default: none usable)")
         parser.add_argument("--team-size", type=int, default=0, help="a team event of teams of this many players")
@@ -73,19 +69,14 @@ class Command(BaseCommand):
         team_size: int = 0,
         **options,
     ) -> None:
-        if not 2 <= players <= 1000:
-            raise CommandError("--players must be between 2 and 1000.")
-        if not 0 <= rounds <= 12:
-            raise CommandError("--rounds must be between 0 and 12.")
+        self._check_play(players, rounds)
         if team_size and not (TEAM_SIZE_MIN <= team_size <= TEAM_SIZE_MAX and players % team_size == 0):
             raise CommandError(
                 f"--team-size must be {TEAM_SIZE_MIN} to {TEAM_SIZE_MAX} and divide --players into whole teams."
             )
         if team_size and players // team_size < 2:
             raise CommandError("A team event needs at least two teams.")
-        edition_row = Edition.objects.filter(slug=edition).first()
-        if edition_row is None:
-            raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
+        edition_row = self._edition(edition)
         rng = random.Random(seed)
         with transaction.atomic():
             event = self._event(edition_row, players, rounds + open_round, seed, points, team_size)
@@ -105,6 +96,26 @@ class Command(BaseCommand):
         teams = f" in teams of {team_size}" if team_size else ""
         self.stdout.write(f"{players} players{teams}, {rounds} rounds: /events/{event.slug}/")
         self.stdout.write(event.slug)
+
+    # What a demo season asks too (``seed_season`` extends this command): said and checked once here.
+    def _play_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, default=8)
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--edition", default="v2")
+        parser.add_argument("--points", type=int, default=1000)
+
+    def _check_play(self, players: int, rounds: int) -> None:
+        if not 2 <= players <= 1000:
+            raise CommandError("--players must be between 2 and 1000.")
+        if not 0 <= rounds <= 12:
+            raise CommandError("--rounds must be between 0 and 12.")
+
+    def _edition(self, slug: str) -> Edition:
+        edition_row = Edition.objects.filter(slug=slug).first()
+        if edition_row is None:
+            raise CommandError(f"No edition {slug!r}: load the reference data first (make load-data).")
+        return edition_row
 
     def _armies(self, edition: Edition, points: int, slug: str) -> list[tuple[Army, Unit, Unit]]:
         armies = self._legal_armies(edition, points)

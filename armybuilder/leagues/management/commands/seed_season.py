@@ -28,11 +28,7 @@ class Command(EventCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--events", type=int, default=3)
-        parser.add_argument("--players", type=int, default=8)
-        parser.add_argument("--rounds", type=int, default=3)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--edition", default="v2")
-        parser.add_argument("--points", type=int, default=1000)
+        self._play_arguments(parser)
         parser.add_argument("--password", default="", help="every player's password (default: none usable)")
 
     def handle(
@@ -49,13 +45,8 @@ class Command(EventCommand):
     ) -> None:
         if not EVENTS_MIN <= events <= EVENTS_MAX:
             raise CommandError(f"--events must be between {EVENTS_MIN} and {EVENTS_MAX}.")
-        if not 2 <= players <= 1000:
-            raise CommandError("--players must be between 2 and 1000.")
-        if not 0 <= rounds <= 12:
-            raise CommandError("--rounds must be between 0 and 12.")
-        edition_row = Edition.objects.filter(slug=edition).first()
-        if edition_row is None:
-            raise CommandError(f"No edition {edition!r}: load the reference data first (make load-data).")
+        self._check_play(players, rounds)
+        edition_row = self._edition(edition)
         self._season(edition_row, players, rounds, seed, points, events, password, random.Random(seed))
 
     def _season(

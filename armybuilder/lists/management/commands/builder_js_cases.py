@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.conf import settings
-
-from armybuilder.js_cases import WriteCasesCommand
-from armybuilder.js_cases import cases_text as _text
+from armybuilder.js_cases import CASES_DIR, WriteCasesCommand
 from rules.army.js_price_cases import price_cases
-
-CASES = Path(settings.BASE_DIR) / "tests" / "js" / "builder_pricing_cases.json"
-
-
-def cases_text() -> str:
-    return _text(price_cases())
 
 
 class Command(WriteCasesCommand):
     help = "Write tests/js/builder_pricing_cases.json from rules.army.points, for `node --test tests/js/`."
-    path = CASES
+    path = CASES_DIR / "builder_pricing_cases.json"
     parts = staticmethod(price_cases)
