@@ -816,7 +816,7 @@
   // ``detail.issueRequest``.
 
   var queues = new Map(); // editor id -> { items: changes waiting, current: the one under way }
-  var outstanding = new Map(); // form -> its changes not yet answered (the morph keeps its controls)
+  var outstanding = new Map(); // form -> its changes not yet answered (they keep their state: setUpMorph)
   var issuing = null; // the change being sent, while htmx prepares its request
 
   function waiting(editor) {
