@@ -7,10 +7,10 @@ with the editor open). Every action is a plain form POST that redirects back to 
 the builder works without JavaScript; with htmx the same POST answers only what changed: the
 unit's row, and as out-of-band swaps its platoon's header (total and problems) and the summary
 panels when they changed; never the whole roster. A change keeps the unit's editor open: the
-answer is the editor again, morphed into the page's (``static/js/builder.js``), so the focus stays
-where it was, and it carries the closed row for "Done" to close it without a request; without
-JavaScript the page it redirects to has the editor open. Invalid input changes nothing: the
-editor stays open, the reason next to the field.
+answer is the editor again, morphed into the page's (idiomorph's htmx extension, set up by
+``static/js/builder.js``), so the focus stays where it was, and it carries the closed row for
+"Done" to close it without a request; without JavaScript the page it redirects to has the editor
+open. Invalid input changes nothing: the editor stays open, the reason next to the field.
 
 Every lookup goes through ``lists_for_user``, so another visitor's list, entry or platoon is a
 404 whatever the endpoint; entries and platoons are then found among the list's prefetched
@@ -89,8 +89,8 @@ TEMPLATE = "lists/builder.html"
 # "Undo" after removing a unit carries the removed entry, signed: nothing is kept on the server.
 UNDO_SALT = "muster.lists.entry-undo"
 UNDO_MAX_AGE = 24 * 60 * 60
-# An open editor's answers are morphed into it by builder.js's htmx extension (``hx-ext`` on the
-# editor): its elements stay, only what changed is updated.
+# An open editor's answers are morphed into it by idiomorph's htmx extension (``hx-ext="morph"`` on
+# the editor, ``static/vendor/idiomorph/``): its elements stay, only what changed is updated.
 EDITOR_SWAP = "morph"
 
 
@@ -541,10 +541,10 @@ def _entry_changed(
     platoon's header if its total or problems did, and the summary panels that did.
 
     The editor stays open until the player closes it, so the next change costs no request to
-    open it again. The answer is morphed into the editor in place (``static/js/builder.js``): its
-    forms and the focused control stay the same elements, so a change still under way in another
-    of its forms is answered into the page, and the focus stays where it was. Without JavaScript
-    the page it redirects to has the editor open too.
+    open it again. The answer is morphed into the editor in place (idiomorph's htmx extension,
+    set up by ``static/js/builder.js``): its forms and the focused control stay the same elements,
+    so a change still under way in another of its forms is answered into the page, and the focus
+    stays where it was. Without JavaScript the page it redirects to has the editor open too.
     """
     if not request.htmx:
         return _redirect(army_list, f"entry-{entry.pk}", edit=entry.pk)

@@ -1,7 +1,7 @@
 /* The builder's touches that need JavaScript (the page works without it):
    - "Copy link" copies the share link (the link stays readable and selectable without it);
-   - a unit's editor stays open across changes: the server's answer is morphed into it (the
-     "editor-morph" htmx extension), so its forms and the focused control stay the same elements;
+   - a unit's editor stays open across changes: the server's answer is morphed into it (idiomorph's
+     "morph" htmx extension), so its forms and the focused control stay the same elements;
    - opening and closing an editor cost no request when the browser already has it: "Done",
      Escape or opening another unit close it locally (its closed row comes with each answer), and
      a closed editor is kept to open again at once until anything else in the list changes;
@@ -46,89 +46,50 @@
   }
 
   // --- Morphing an answer into an open editor -------------------------------------------------
+  //
+  // An answer to a change is the unit's editor again, morphed into the open one by idiomorph's
+  // htmx extension ("morph", static/vendor/idiomorph/, loaded after htmx): the editor stays open,
+  // its forms and controls stay the same elements (``outstanding`` counts changes by form, and a
+  // change queued behind another is sent from the element it was made in), and the focused
+  // control keeps the focus. What the builder adds, through idiomorph's documented callbacks
+  // (``Idiomorph.defaults``: only the editors morph on this page):
+  // - a control's attributes (its default) follow the answer, but not its live state (what it
+  //   shows) while a change of its form is on its way (a later answer has it), nor the value of
+  //   the field the player is in (an answer never overwrites typing);
+  // - the closed row kept in a template takes the answer's copy whole (inert content: nothing to
+  //   keep, and no id of it is matched against the editor's own).
 
-  function sameKind(a, b) {
-    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-    return a.nodeType !== 1 || (a.id || "") === (b.id || "");
+  var liveSelects = new Map(); // a select keeping its choice -> that choice, during its morph
+
+  function keepsLiveState(control) {
+    if (control.form && (outstanding.get(control.form) || 0) > 0) return true; // a change not yet answered
+    var typedIn = control.nodeName === "INPUT" && control.type !== "checkbox" && control.type !== "radio";
+    return typedIn && control === document.activeElement;
   }
 
-  function syncState(from, to) {
-    // Attributes set a control's default; what it shows is its live state.
-    var focused = from === document.activeElement;
-    if (from.form && (outstanding.get(from.form) || 0) > 0) return; // a change of it not yet answered
-    if (from.nodeName === "INPUT") {
-      if (from.type === "checkbox" || from.type === "radio") from.checked = to.hasAttribute("checked");
-      else if (!focused) from.value = to.getAttribute("value") || ""; // never under the player's typing
-    } else if (from.nodeName === "SELECT") {
-      var chosen = to.querySelector("option[selected]");
-      if (chosen) from.value = chosen.getAttribute("value");
-    }
-  }
-
-  function morph(from, to) {
-    if (from.nodeType === 3 || from.nodeType === 8) {
-      if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
-      return;
-    }
-    if (from.nodeName === "TEMPLATE") {
-      from.replaceWith(to); // inert content: nothing to keep
-      return;
-    }
-    Array.prototype.slice.call(from.attributes).forEach(function (attr) {
-      if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
-    });
-    Array.prototype.forEach.call(to.attributes, function (attr) {
-      if (from.getAttribute(attr.name) !== attr.value) from.setAttribute(attr.name, attr.value);
-    });
-    var news = Array.prototype.slice.call(to.childNodes);
-    var ids = {};
-    news.forEach(function (node) { if (node.id) ids[node.id] = true; });
-    var current = from.firstChild;
-    news.forEach(function (node) {
-      // A message or control the answer no longer has (it has an id the answer lacks) goes.
-      while (current && current.nodeType === 1 && current.id && !ids[current.id] && !sameKind(current, node)) {
-        var gone = current;
-        current = current.nextSibling;
-        gone.remove();
+  function setUpMorph() {
+    if (!window.Idiomorph) return;
+    var callbacks = window.Idiomorph.defaults.callbacks;
+    callbacks.beforeNodeMorphed = function (from, to) {
+      if (from.nodeName === "TEMPLATE") {
+        from.content.replaceChildren(document.importNode(to.content, true));
+        return false;
       }
-      if (current && node.nodeType === 1 && !sameKind(current, node)) {
-        // Something the answer no longer has (a unit's change note, gone once it is saved): the
-        // answer's element further on is kept, with the controls in it, and what lies before it goes.
-        var ahead = current.nextSibling;
-        while (ahead && !(sameKind(ahead, node) && ahead.className === node.className)) ahead = ahead.nextSibling;
-        while (ahead && current !== ahead) {
-          var skipped = current;
-          current = current.nextSibling;
-          skipped.remove();
-        }
+      if (from.nodeName === "INPUT" && keepsLiveState(from)) {
+        // idiomorph copies the answer's live state: the answer is given the page's.
+        if (from.type === "checkbox" || from.type === "radio") to.checked = from.checked;
+        else to.value = from.value;
+      } else if (from.nodeName === "SELECT" && keepsLiveState(from)) {
+        liveSelects.set(from, from.value); // its options' attributes may move the choice: put back after
       }
-      if (current && sameKind(current, node)) {
-        var next = current.nextSibling;
-        morph(current, node);
-        current = next;
-      } else {
-        from.insertBefore(node, current);
-      }
-    });
-    while (current) {
-      var extra = current;
-      current = current.nextSibling;
-      extra.remove();
-    }
-    syncState(from, to);
-  }
-
-  function defineMorph() {
-    if (!window.htmx) return;
-    window.htmx.defineExtension("editor-morph", {
-      handleSwap: function (style, target, fragment) {
-        if (style !== "morph") return false;
-        var next = fragment.firstElementChild;
-        if (!next || next.id !== target.id) return false;
-        morph(target, next);
-        return [target];
-      },
-    });
+      return true;
+    };
+    callbacks.afterNodeMorphed = function (from) {
+      if (!liveSelects.has(from)) return;
+      var value = liveSelects.get(from);
+      liveSelects.delete(from);
+      if (from.value !== value) from.value = value;
+    };
   }
 
   // --- Opening and closing an editor without a request -----------------------------------------
@@ -312,7 +273,7 @@
   // it are all answered: the unit as the server has it is what it copies or removes.
 
   var pending = new WeakMap(); // request -> how to put the page back as it was
-  var previews = []; // shown, not yet answered: { id: the unit's row, removal, copy, template }
+  var previews = []; // shown, not yet answered: { id: the unit's row, removal, copy, closed }
   var shifted = new Map(); // figure id -> { el, base: its text without the previews, shown: with them }
 
   function plain(element) {
@@ -372,12 +333,13 @@
         points = -points;
       } else {
         var template = row.querySelector(":scope > template.closed-row");
-        if (preview.sent && template && template !== preview.template) {
-          // The editor answered a change meanwhile: the copy as the unit now is.
+        if (preview.sent && template && template.innerHTML !== preview.closed) {
+          // The editor answered a change meanwhile (its closed row is the answer's): the copy as
+          // the unit now is.
           var fresh = copyOf(template);
           preview.copy.replaceWith(fresh);
           preview.copy = fresh;
-          preview.template = template;
+          preview.closed = template.innerHTML;
         }
         if (row.nextElementSibling !== preview.copy) row.after(preview.copy); // moved meanwhile
         setFigure(preview.copy.querySelector(".unit-points"), points);
@@ -528,11 +490,12 @@
       points: shownPoints(editor),
       sent: false,
       copy: null,
-      template: null,
+      closed: null, // the closed row the copy was made from
     };
     if (!preview.removal) {
-      preview.template = editor.querySelector(":scope > template.closed-row");
-      preview.copy = copyOf(preview.template);
+      var template = editor.querySelector(":scope > template.closed-row");
+      preview.copy = copyOf(template);
+      preview.closed = template.innerHTML;
       editor.after(preview.copy);
     }
     previews.push(preview);
@@ -853,7 +816,7 @@
   // ``detail.issueRequest``.
 
   var queues = new Map(); // editor id -> { items: changes waiting, current: the one under way }
-  var outstanding = new Map(); // form -> its changes not yet answered (the morph keeps its controls)
+  var outstanding = new Map(); // form -> its changes not yet answered (they keep their state: setUpMorph)
   var issuing = null; // the change being sent, while htmx prepares its request
 
   function waiting(editor) {
@@ -1036,7 +999,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setUpCopy(document);
-    defineMorph();
+    setUpMorph(); // idiomorph and its extension are loaded after htmx, after this script
   });
   window.addEventListener("load", function () { whenIdle(fetchAllEditors); });
 

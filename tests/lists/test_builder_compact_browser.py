@@ -686,6 +686,82 @@ def test_two_changes_of_one_editor_sent_back_to_back_end_on_the_servers_figures(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_an_answer_morphed_into_the_editor_keeps_its_elements_the_focus_and_the_typing(phone, live_server):
+    """The answer to a change is morphed into the open editor: its forms and controls are the same
+    elements after it (a change queued in one of them is sent from it), the focused control is the
+    one the player was in, a field being typed in keeps what was typed (the caret where it was),
+    and a control whose change is still on its way shows that change, not the answer's older state."""
+    alice = make_user("alice")
+    army_list = _twelve(alice)
+    log_in(phone.context, live_server, alice)
+    errors = []  # the scripts' (idiomorph's extension is loaded after htmx, which it registers with)
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    phone.goto(f"/lists/{army_list.pk}/")
+    squad = _rows(army_list)[3]
+    k = f"entry-{squad.pk}"
+    points, models, name, lmg = (
+        phone.locator(f"#{k}-points"),
+        phone.locator(f"#{k}-models"),
+        phone.locator(f"#{k}-name-input"),
+        phone.locator(f"#{k}-opt-lmg"),
+    )
+    phone.tap(f"#{k}-open")
+    expect(points).to_have_text("70 pts")
+    # Every form of the editor and every element of it with an id, kept to compare.
+    kept = phone.evaluate(
+        "k => (window.__kept = Array.from(document.querySelectorAll(`#${k} form, #${k} [id]`))).length", k
+    )
+    assert kept > 20
+    still_there = "window.__kept.filter((el) => !el.isConnected || !el.closest('.unit-row.is-open')).length"
+
+    # A "+" whose answer is held; meanwhile the LMG is unticked (sent once the "+" is answered, and
+    # held too) and the player types a name, the caret after "Al".
+    held_men, held_options = _held(phone, "**/models/"), _held(phone, "**/options/")
+    phone.tap(f"#{k}-more")
+    _wait_held(phone, held_men)
+    lmg.tap()
+    name.fill("Alpha team")
+    name.evaluate("field => { field.setSelectionRange(2, 2); window.__focused = field; }")
+    held_men.pop().continue_()
+    _wait_held(phone, held_options)  # sent once the "+"'s answer (six men, the LMG on) is in
+    expect(models).to_have_value("6")
+    expect(lmg).not_to_be_checked()  # its change is on its way: the answer's tick is not shown
+    assert phone.evaluate("document.activeElement === window.__focused")
+    assert name.evaluate("field => [field.value, field.selectionStart]") == ["Alpha team", 2]
+    assert phone.evaluate(still_there) == 0
+    held_options.pop().continue_()
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    expect(points).to_have_text("60 pts")
+    expect(lmg).not_to_be_checked()
+    phone.unroute("**/models/")
+    phone.unroute("**/options/")
+
+    # A typed count, then the LMG ticked again: each answered into the same elements, the focus on
+    # the control used.
+    name.fill("")
+    models.fill("8")
+    models.press("Enter")
+    expect(points).to_have_text("80 pts")
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    assert phone.evaluate(
+        f"window.__kept.includes(document.activeElement) && document.activeElement.id === '{k}-models'"
+    )
+    lmg.tap()
+    expect(points).to_have_text("100 pts")
+    expect(points).not_to_have_class(re.compile("is-guess"))
+    assert phone.evaluate(
+        f"window.__kept.includes(document.activeElement) && document.activeElement.id === '{k}-opt-lmg'"
+    )
+    expect(models).to_have_value("8")
+    assert phone.evaluate(still_there) == 0
+    squad.refresh_from_db()
+    assert (squad.models_count, squad.options, squad.name) == (8, {"lmg": 1}, "")
+    assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_a_change_made_while_the_unit_moves_to_another_platoon_is_sent_from_its_new_editor(phone, live_server):
     """The move answers a new editor in the other platoon: a change queued behind it is sent
     from there, with the values it was made with, and saved."""

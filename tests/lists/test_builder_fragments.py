@@ -236,7 +236,7 @@ def test_every_change_answers_the_editor_still_open(client, fifty, action, data)
     # The unit's editor, open, with its closed row as a template ("Done" closes it locally),
     # never the roster.
     assert html.lstrip().startswith(f'<li id="entry-{entry.pk}" class="unit-row is-open"')
-    assert 'hx-ext="editor-morph"' in html and '<template class="closed-row">' in html
+    assert 'hx-ext="morph"' in html and '<template class="closed-row">' in html
     assert html.count('class="unit-editor"') == 1 and 'id="roster"' not in html
     _points_match(html, entry, rf'<span class="unit-points" id="entry-{entry.pk}-points">(\d+) pts</span>')
     # The closed row in the template carries the new figures too.
