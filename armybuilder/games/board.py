@@ -670,9 +670,16 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "second_immobilised": rules.second_immobilised_knocks_out,
         },
         "sides": {side["key"]: side["name"] for side in game.setup["sides"]},
-        # Per side, what its national rules add to an order's line now (Avanti Savoia!, Banzai Charge).
-        "avanti": {side: _avanti_words(state, side) for side in ("a", "b")},
-        "banzai": {side: _banzai_words(state, side) for side in ("a", "b")},
+        # Per side, what its national rules add to an order now: Avanti Savoia!'s morale modifier, and
+        # the rule that passes its assaults without a roll (Banzai Charge, Up and 'at 'em), by slug.
+        "avanti": {side: avanti_modifier(state, side) for side in ("a", "b")},
+        "assault_rule": {side: assault_rule_name(state, side) for side in ("a", "b")},
+        "assault_rules": {
+            rule.slug: str(NATIONAL_NAMES.get(rule.slug, rule.name))
+            for rule in national.RULES
+            if rule.effect in ("banzai", "assault_pass")
+        },
+        "air_outcomes": {key: str(label) for key, label in AIR_OUTCOMES.items()},
         "orders": {key: str(label) for key, label in ORDER_LABELS.items()},
         "damage": {key: str(label) for key, label in DAMAGE_LABELS.items()},
         "destroyed": _("Destroyed"),
@@ -693,9 +700,12 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
         "line": {
             "turn": _("Turn %(turn)s"),
             "recorded": _("Die recorded: %(side)s"),
+            "drawn": _("Die drawn: %(side)s"),
             "order": _("%(unit)s: %(order)s"),
             "snap": _("snap to action, ordered by %(officer)s"),
+            "banzai": _("%(rule)s: passed without a roll"),
             "tiger": _("Tiger Fear: one more pin for the test"),
+            "avanti": _("Avanti Savoia!: morale %(modifier)+d"),
             "test": _("order test %(a)s+%(b)s against %(morale)s"),
             "friendly_fire": _("FUBAR: friendly fire"),
             "panic": _("FUBAR: panic"),
@@ -716,6 +726,7 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "send_back": _("Communication Breakdown: %(side)s's die goes back in the bag"),
             "end_turn": _("End of turn %(turn)s"),
             "typed": typed_words(),
+            "rolled": _("rolled by Muster"),
             "down_pins": _("pins lost for staying Down: %(units)s"),
             "vengeance_shed": _("Vengeance %(die)s: a pin lost (%(before)s → %(after)s)"),
             "vengeance_stay": _("Vengeance %(die)s: the pins stay"),
@@ -736,16 +747,6 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
     return words
 
 
-def _avanti_words(state: GameState, side: str) -> str:
-    modifier = avanti_modifier(state, side)
-    return _("Avanti Savoia!: morale %(modifier)+d") % {"modifier": modifier} if modifier else ""
-
-
-def _banzai_words(state: GameState, side: str) -> str:
-    rule = assault_rule_name(state, side)
-    return _("%(rule)s: passed without a roll") % {"rule": str(NATIONAL_NAMES.get(rule, ""))} if rule else ""
-
-
 def _air_words(left: int) -> str:
     return ngettext(
         "%(side)s: air strike roll %(dice)s: %(outcome)s (%(rule)s: %(left)s call left)",
@@ -759,8 +760,8 @@ def _radius_words() -> str:
 
 
 def _support_words(state: GameState) -> dict[str, dict[str, Any]]:
-    """Per side, the support rolls its national rules give it: the rule's name, the dice, what each
-    die gives (rules.combat.support's chart and radius) and the log's sentence."""
+    """Per side, the support rolls its national rules give it: the rule's name, the dice and the log's
+    sentence (the chart and the radius the dice give are game_rules.js's, tested against the engine)."""
     words: dict[str, dict[str, Any]] = {}
     allowed = support.air_strikes_allowed(air_superiority=True)
     for side in ("a", "b"):
@@ -770,11 +771,8 @@ def _support_words(state: GameState) -> dict[str, dict[str, Any]]:
                 continue
             entry: dict[str, Any] = {"rule": str(NATIONAL_NAMES.get(rule.slug, rule.name)), "dice": support_dice(kind)}
             if kind == "air":
-                chart = {face: support.air_strike_result(face) for face in range(1, 7)}
-                entry["faces"] = {face: [str(AIR_OUTCOMES[o]), o in support.CALL_USED] for face, o in chart.items()}
                 entry["line"] = {left: _air_words(left) for left in range(allowed + 1)}
             else:
-                entry["radius"] = {face: support.barrage_radius([face]) for face in range(1, 7)}
                 entry["line"] = _radius_words()
             words.setdefault(side, {})[kind] = entry
     return words

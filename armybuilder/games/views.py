@@ -391,7 +391,8 @@ def _build_action(form: ActionForm, door: Door):
 
     def build(state: GameState) -> Action:
         if kind == "draw":
-            return draw(state, server_rng)
+            # With JavaScript the phone drew the die itself, to show it at the tap (game.js).
+            return draw(state, server_rng, side=data["side"] or None)
         if kind == "record":
             return recorded_draw(data["side"] or "")
         if kind == "order":

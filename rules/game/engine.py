@@ -363,14 +363,19 @@ def _check_die(value: object, name: str) -> int:
 # --- building actions (the only place that rolls) ------------------------------------------------
 
 
-def draw(state: GameState, rng: Rng) -> Action:
-    """Draw a die blind from the bag: each die left is equally likely [S003, S004, BD]."""
+def draw(state: GameState, rng: Rng, *, side: str | None = None) -> Action:
+    """Draw a die blind from the bag: each die left is equally likely [S003, S004, BD].
+
+    ``side``: the die the phone drew (game.js picks it the same way, weighted by the dice it shows
+    left, so that it can show it at the tap); the bag is checked all the same when it is applied."""
     _check_playing(state)
     if state.pending:
         raise RulesError("Give the drawn die an order first.", code="pending")
-    counts = [state.dice_in_bag(side) for side in SIDES]
+    counts = [state.dice_in_bag(key) for key in SIDES]
     if sum(counts) == 0:
         raise RulesError("The bag is empty: end the turn.", code="empty-bag")
+    if side is not None:
+        return Action("draw", side=side)
     index = rng.randrange(sum(counts))
     return Action("draw", side="a" if index < counts[0] else "b")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from rules.combat import national
+from rules.combat import national, support
 from rules.game.editions import game_rules
 from rules.game.engine import (
     BANZAI_ORDERS,
@@ -29,6 +29,7 @@ from rules.game.engine import (
     initiative_die,
     new_state,
     recorded_draw,
+    support_roll,
 )
 
 EDITIONS = ("v1", "v2", "v3")
@@ -377,6 +378,28 @@ def end_turn_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def support_cases() -> dict[str, Any]:
+    """Air Superiority's air strike on each face of its die, with no call used yet or one; Massed
+    Batteries' barrage radius on every pair of dice: the outcome and calls left, the radius."""
+    air, radius = [], []
+    for edition, used, die in itertools.product(("v2", "v3"), (0, 1), range(1, 7)):
+        state = _game(edition, [dict(SQUAD)], ("air-superiority",))
+        state.air_calls["a"] = used
+        allowed = support.air_strikes_allowed(air_superiority=True)
+        apply(state, support_roll(state, "a", "air", _Threes(), dice=[die]))
+        detail = state.log[-1].detail
+        air.append({"edition": edition, "die": die, "left_before": allowed - used, **_pick(detail, "outcome", "left")})
+    for first, second in itertools.product(range(1, 7), range(1, 7)):
+        state = _game("v2", [dict(SQUAD)], ("massed-batteries",))
+        apply(state, support_roll(state, "a", "radius", _Threes(), dice=[first, second]))
+        radius.append({"dice": [first, second], "radius": state.log[-1].detail["radius"]})
+    return {"air_strike": air, "barrage_radius": radius}
+
+
+def _pick(detail: Any, *names: str) -> dict[str, Any]:
+    return {name: detail[name] for name in names}
+
+
 def all_cases() -> dict[str, Any]:
     return {
         "written_by": "manage.py gameday_js_cases (rules.game.js_cases)",
@@ -391,4 +414,5 @@ def all_cases() -> dict[str, Any]:
         "send_back": send_back_cases(),
         "damage": damage_cases(),
         "end_turn": end_turn_cases(),
+        **support_cases(),
     }

@@ -117,15 +117,9 @@
     if (wordsRead) return wordsRead;
     var el = document.getElementById("offline-words");
     try { wordsRead = el ? JSON.parse(el.textContent) : null; } catch (error) { wordsRead = null; }
-    return wordsRead || {rules: {}, sides: {}, orders: {}, damage: {}, avanti: {}, banzai: {}, line: {}};
+    return wordsRead || {rules: {}, sides: {}, orders: {}, damage: {}, avanti: {}, assault_rule: {}, line: {}};
   }
-  // Python's "%(name)s" and "%(name)+d", as gettext left them.
-  function fill(template, values) {
-    return (template || "").replace(/%\((\w+)\)(\+?)[sd]/g, function (all, name, sign) {
-      var value = values[name];
-      return (sign && value >= 0 ? "+" : "") + value;
-    });
-  }
+  var fill = RULES.fill;  // Python's "%(name)s" and "%(name)+d", as gettext left them
   function unitName(row) { var name = row && row.querySelector(".unit-name"); return name ? name.textContent : "?"; }
   function pinsOf(row) { return parseInt(row.dataset.pins, 10) || 0; }
   function turnNow() {
@@ -133,18 +127,23 @@
     var found = shown && /\d+/.exec(shown.textContent);
     return found ? parseInt(found[0], 10) : 0;
   }
-  // A log line as board.log_line writes it, on top of the log, until the server's own replaces it.
-  function writeLog(text, turn) {
+  // A log line as board.log_line writes it (RULES.logLine, tested against it), on top of the log,
+  // until the server's own replaces it. entry: {kind, side, unit (its name), detail, turn (now if
+  // not given)}, as the engine logs the action.
+  function writeLog(entry) {
     var list = document.getElementById("log-lines");
     // A board kept from before the page carried its sentences writes none (the server's come on sync).
-    if (!list || !words().line.turn) return;
+    if (!list || !words().line.turn) return "";
     var empty = document.getElementById("log-empty");
     if (empty) empty.remove();
     var line = document.createElement("li");
     line.className = showingAtOnce ? "log-local" : "log-queued";
-    var typedLine = typedNow && words().line.typed ? " · " + words().line.typed : "";
-    line.textContent = fill(words().line.turn, {turn: turn || turnNow()}) + " · " + text + typedLine;
+    entry.turn = entry.turn || turnNow();
+    entry.detail = entry.detail || {};
+    if (typedNow) entry.detail.typed = true;
+    line.textContent = RULES.logLine(words(), entry);
     list.prepend(line);
+    return line.textContent;
   }
   // Pins at the unit's unmodified morale destroy it (rules.game.engine._pin_limit_reached), unless it
   // is Fanatic (data-fanatic) with two or more men left; men unknown: routed, as the engine has it.
@@ -175,12 +174,14 @@
     row.dataset.ordersLeft = 0;
     row.classList.add("unit-destroyed");
     row.classList.remove("unit-awaits");
-    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(function (el) {
-      // An online tap's form is hidden, not removed: htmx tells the page of its answer through it.
-      if (showingAtOnce) el.hidden = true;
-      else el.remove();
-    });
+    row.querySelectorAll(".order-form, details.unit-tools, .on-fire-note").forEach(takeAway);
     statusBadge(row, words().destroyed);
+  }
+  // What a tap takes off the board: online the tap's own form is hidden, not removed, as htmx tells
+  // the page of its answer through it (the answer's rows and bar take the hidden ones away).
+  function takeAway(el) {
+    if (showingAtOnce) el.hidden = true;
+    else el.remove();
   }
   function setModels(row, models) {
     var input = row.querySelector("input[name=action][value=casualties]");
@@ -207,7 +208,7 @@
 
   function giveOrderButtons(row, extraClass) {
     var template = document.getElementById("order-form-template");
-    if (!template || row.querySelector(".order-form")) return;
+    if (!template || row.querySelector(".order-form:not([hidden])")) return;
     var form = template.content.firstElementChild.cloneNode(true);
     if (extraClass) form.classList.add(extraClass);
     form.querySelector("input[name=unit]").value = row.id.slice(2);
@@ -240,6 +241,10 @@
     var awaits = document.getElementById("game-awaits");
     if (!awaits) return;
     var keys = awaits.dataset.units.split(" ").filter(Boolean);
+    // The forms an online tap hid (its own, the others it took away) go once their answer is in.
+    document.querySelectorAll("li.unit form.order-form[hidden]").forEach(function (form) {
+      if (!atOnce.has(form)) form.remove();
+    });
     keys.forEach(function (key) {
       var row = document.getElementById("u-" + key);
       if (row) giveOrderButtons(row, "");
@@ -249,14 +254,15 @@
     var rows = new Set(document.querySelectorAll("li.unit-awaits"));
     document.querySelectorAll("li.unit form.order-form").forEach(function (form) { rows.add(form.closest("li.unit")); });
     rows.forEach(function (row) {
-      if (!row || keys.indexOf(row.id.slice(2)) !== -1 || row.querySelector(".order-test")) return;
+      if (!row || keys.indexOf(row.id.slice(2)) !== -1) return;
+      if (row.querySelector("form.order-form:not(.offline-order) .order-test")) return;
       row.querySelectorAll("form.order-form:not(.snap-form)").forEach(function (form) { form.remove(); });
       if (!row.querySelector(".snap-form")) row.classList.remove("unit-awaits");
     });
   }
 
   function dropOrderForms() {
-    document.querySelectorAll("li.unit .order-form").forEach(function (form) { form.remove(); });
+    document.querySelectorAll("li.unit .order-form").forEach(takeAway);
     document.querySelectorAll("li.unit-awaits").forEach(function (row) { row.classList.remove("unit-awaits"); });
   }
 
@@ -390,40 +396,43 @@
     row.querySelector(".unit-status").appendChild(badge);
   }
 
-  // The NCO's part of a casualty's log line (board._nco_line).
-  function ncoLine(entries) {
-    var w = words().line.nco || {};
-    if (!entries.get("nco")) return "";
-    if (entries.get("nco_die")) {
-      var lost = entries.get("nco_lost") !== null;
-      return fill(lost ? w.initiative_lost : w.initiative_replaced, {die: entries.get("nco_die")});
-    }
-    return entries.get("nco_lost") === "0" ? w.no_penalty : w.lost;
+  // The NCO among a casualty's dead, as the engine logs it (rules.game.engine._casualties): lost or
+  // replaced on Initiative Training's die; without a die, the penalty is -1 or, where the side's rule
+  // ignores it, none.
+  function ncoDetail(entries, detail) {
+    if (!entries.get("nco")) return;
+    var lost = entries.get("nco_lost");
+    detail.nco = lost !== null ? "lost" : "replaced";
+    if (entries.get("nco_die")) detail.nco_die = parseInt(entries.get("nco_die"), 10);
+    detail.nco_penalty = parseInt(lost, 10) || 0;
+    if (lost === "0") detail.rule = "initiative-training";
   }
 
-  // The order as rules.game.engine._take_order gives it: the test, its pin, FUBAR, Rally; and its log line.
+  // The order as rules.game.engine._take_order gives it: the test, its pin, FUBAR, Rally; and its log
+  // line, from the detail the engine would log.
   function takeOrder(row, entries, label) {
     var w = words();
     var order = pick("order", entries);
     var given = order;
     var before = pinsOf(row), pins = before;
     var side = row.dataset.side;
-    var head = fill(w.line.order, {unit: unitName(row), order: w.orders[order] || order});
-    var text = "";
-    if (pick("action", entries) === "snap") text += " · " + fill(w.line.snap, {officer: entries.get("officer_name") || "?"});
-    if (entries.get("banzai")) {
-      if (w.banzai[side]) text += " · " + w.banzai[side];
-    } else {
-      if (entries.get("tiger_fear")) text += " · " + w.line.tiger;
-      if (w.avanti[side]) text += " · " + w.avanti[side];
-    }
+    var action = pick("action", entries);
+    var d = {order: order, pins_before: before};
+    if (action === "snap") d.officer = entries.get("officer_name") || "?";
     var shed = 0;
     if (entries.get("vengeance_die") && entries.get("vengeance")) {
-      var vengeance = {die: entries.get("vengeance_die"), before: before, after: before - 1};
       shed = vengeanceShed(entries) ? 1 : 0;
-      text += " · " + fill(vengeanceShed(entries) ? w.line.vengeance_shed : w.line.vengeance_stay, vengeance);
+      d.vengeance = parseInt(entries.get("vengeance_die"), 10);
+      d.vengeance_shed = !!shed;
     }
-    if (row.dataset.nco) text += " · " + fill(w.line.nco_order, {modifier: parseInt(row.dataset.nco, 10)});
+    if (entries.get("banzai")) {
+      d.banzai = true;
+      d.rule = (w.assault_rule || {})[side] || "";
+    } else {
+      if (entries.get("tiger_fear")) d.tiger_fear = true;
+      if ((w.avanti || {})[side]) d.avanti = w.avanti[side];
+      if (row.dataset.nco) d.nco = parseInt(row.dataset.nco, 10);
+    }
     if (entries.get("morale")) {
       var result = testResult(entries);
       var dice = result.dice.join("+");
@@ -431,20 +440,21 @@
       if (entries.get("reroll1") && entries.get("commissar") && w.line.commissar) {
         var men = modelsOf(row);
         if (men) setModels(row, men.left - 1);
-        var first = {a: entries.get("die1"), b: entries.get("die2"), models: men ? men.left - 1 : "?"};
-        text += " · " + fill(w.line.commissar, first);
+        d.commissar = true;
+        d.first = [parseInt(entries.get("die1"), 10), parseInt(entries.get("die2"), 10)];
+        if (men) d.models = men.left - 1;
       }
-      text += " · " + fill(w.line.test, {a: result.dice[0], b: result.dice[1], morale: entries.get("morale")});
+      d.dice = result.dice;
+      d.morale = parseInt(entries.get("morale"), 10);
       if (given === "fubar") {
         var chart = parseInt(entries.get("fubar"), 10) || 0;
-        var outcome = RULES.fubarOutcome(chart, w.rules.fubar_faces || 0) === "friendly_fire" ? w.line.friendly_fire : w.line.panic;
-        text += " · " + outcome;
-        note(say(panel().dataset.fubar, {dice: dice, die: chart}) + " · " + outcome);
+        d.fubar = RULES.fubarOutcome(chart, w.rules.fubar_faces || 0);
+        note(say(panel().dataset.fubar, {dice: dice, die: chart}) + " · " + w.line[d.fubar]);
       } else if (given === "down") {
-        text += " · " + w.line.failed;
+        d.failed = true;
         note(say(panel().dataset.failed, {dice: dice, order: orderLabel("down")}));
       } else {
-        text += " · " + w.line.passed;
+        d.passed = true;
         note(say(panel().dataset.passed, {dice: dice, order: orderLabel(order)}));
       }
       mark(row, given === "fubar" ? "FUBAR" : orderLabel(given), "badge-test");
@@ -456,9 +466,8 @@
       rally: parseInt(entries.get("rally"), 10) || 0,
       rallyAll: w.rules.rally === "all",
     });
-    if (given === "rally") {
-      text += " · " + fill(w.line.rally, {before: before, after: pins});
-    }
+    d.given = given;
+    d.pins_after = pins;
     setPins(row, pins);
     if (given) row.dataset.order = given;
     row.dataset.ordersLeft = Math.max(parseInt(row.dataset.ordersLeft, 10) - 1, 0);
@@ -466,17 +475,34 @@
     // An officer who took the order he was given passes it on ("snap to action"), Blitzkrieg to one
     // more unit (rules.game.engine._order).
     var passOn = 0;
-    if (pick("action", entries) === "order") {
+    if (action === "order") {
       var blitz = !!(w.blitzkrieg && w.blitzkrieg[side]);
       var takers = Array.prototype.some.call(document.querySelectorAll("li.unit"), function (other) {
         return other !== row && other.dataset.side === side && !other.classList.contains("unit-destroyed") &&
           parseInt(other.dataset.ordersLeft, 10) > 0;
       });
       passOn = RULES.snapPassOn(parseInt(row.dataset.extra, 10) || 0, blitz, given === order, takers);
-      if (passOn && blitz) head += " · " + w.line.blitzkrieg;
+      if (passOn && blitz) d.blitzkrieg = true;
     }
-    writeLog(head + text);
+    var line = writeLog({kind: action, side: side, unit: unitName(row), detail: d});
+    if (showingAtOnce) showOrderNow(row, given, line);
     return passOn;
+  }
+
+  // Online, the order a unit took shows at the tap where the answer will put it: its row's order
+  // badge and the bar's last order (the answer's row and bar replace both).
+  function showOrderNow(row, given, line) {
+    var badge = row.querySelector(".badge-order");
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "badge badge-order";
+      var pins = row.querySelector(".badge-pins");
+      if (pins) pins.after(badge);
+      else row.querySelector(".unit-status").prepend(badge);
+    }
+    badge.textContent = words().orders[given] || given;
+    var last = document.getElementById("last-order");
+    if (last && line) last.textContent = line;
   }
 
   // The officer's order offered to the other units of his side that can still take one, each
@@ -512,7 +538,7 @@
 
   // A unit took the officer's order: one unit fewer may; none left, the offer ends.
   function passSnap(row) {
-    row.querySelectorAll(".snap-form").forEach(function (form) { form.remove(); });
+    row.querySelectorAll(".snap-form").forEach(takeAway);
     row.classList.remove("unit-awaits");
     var slot = document.getElementById("snap-slot");
     var left = Math.max((parseInt(slot && slot.dataset.left, 10) || 0) - 1, 0);
@@ -525,8 +551,8 @@
     if (note) note.remove();
     document.querySelectorAll("li.unit .snap-form").forEach(function (form) {
       var row = form.closest("li.unit");
-      form.remove();
-      if (!row.querySelector(".order-form")) row.classList.remove("unit-awaits");
+      takeAway(form);
+      if (!row.querySelector(".order-form:not([hidden])")) row.classList.remove("unit-awaits");
     });
   }
 
@@ -570,7 +596,7 @@
       var kept = after.kept;
       row.dataset.ordersLeft = after.ordersLeft;
       if (after.pins !== unit.pins) {
-        shed.push(unitName(row) + " \u2212" + (unit.pins - after.pins));
+        shed.push([unitName(row), unit.pins - after.pins]);
         setPins(row, after.pins);
       }
       if (!kept) {
@@ -597,9 +623,7 @@
     });
     note(panel().dataset.turnEnded);
     // The engine logs the end of a turn once the turn has moved on: "Turn 2 · End of turn 1".
-    var text = fill(words().line.end_turn, {turn: turn});
-    if (shed.length) text += " · " + fill(words().line.down_pins, {units: shed.join(", ")});
-    writeLog(text, turn + 1);
+    writeLog({kind: "end_turn", turn: turn + 1, detail: {turn: turn, down_pins: shed}});
   }
 
   function mark(row, text, extraClass) {
@@ -619,38 +643,37 @@
     status.appendChild(badge);
   }
 
-  // Air Superiority's air strike, Massed Batteries' radius (rules.game.engine._support), from the
-  // chart and radius the board sent: an air strike rolled is not offered again this turn, and one
-  // that came uses a call up.
+  // Air Superiority's air strike, Massed Batteries' radius (rules.game.engine._support), worked out by
+  // RULES: an air strike rolled is not offered again this turn, and one that came uses a call up. Its
+  // log entry, or null.
   function supportRoll(params) {
     var w = words();
     var side = pick("side", params), kind = pick("roll", params);
     var info = ((w.support || {})[side] || {})[kind];
-    if (!info) return "";
+    if (!info) return null;
     var dice = [typed(params.get("sdie1"))];
     if (info.dice > 1) dice.push(typed(params.get("sdie2")));
-    var values = {side: w.sides[side] || "", dice: dice.join(", "), rule: info.rule};
     document.querySelectorAll("#support-" + kind + "-" + side + " input[type=number]").forEach(function (input) {
       input.value = "";
     });
+    var detail = {roll: kind, dice: dice};
     if (kind === "air") {
       var form = document.getElementById("support-air-" + side);
-      var face = info.faces[dice[0]];
-      var left = Math.max((parseInt(form && form.dataset.left, 10) || 0) - (face[1] ? 1 : 0), 0);
-      if (form) { form.dataset.left = left; form.hidden = true; }
-      values.outcome = face[0];
-      values.left = left;
-      return fill(info.line[left], values);
+      var strike = RULES.airStrike(dice[0], parseInt(form && form.dataset.left, 10) || 0);
+      if (form) { form.dataset.left = strike.left; form.hidden = true; }
+      detail.outcome = strike.outcome;
+      detail.left = strike.left;
+    } else {
+      detail.radius = RULES.barrageRadius(dice);
     }
-    values.radius = info.radius[Math.max.apply(null, dice)];
-    return fill(info.line, values);
+    return {kind: "support", side: side, detail: detail};
   }
 
   // A vehicle's damage result shown on its row, with its log line: the rule (a pin each, On fire, a
   // second Immobilised knocking it out where the edition says so, the pin limit) is RULES.damage.
   function damage(row, result) {
     var w = words();
-    var text = fill(w.line.damage, {unit: unitName(row), result: w.damage[result] || result});
+    var detail = {result: result};
     var fire = Array.prototype.filter.call(row.querySelectorAll(".badge-disputed"), function (badge) {
       return badge.textContent === w.damage.on_fire;
     });
@@ -667,7 +690,8 @@
     }, result, !!w.rules.second_immobilised);
     if (after.knockedOut) {
       destroy(row);
-      return result === "knocked_out" ? text : text + " · " + w.line.knocked_out;
+      if (result !== "knocked_out") detail.knocked_out = true;
+      return detail;
     }
     if (!after.onFire && !after.routed) fire.forEach(function (badge) { badge.remove(); });
     setPins(row, after.pins);
@@ -676,15 +700,15 @@
       row.dataset.immobilised = after.immobilised;
       if (after.immobilised === 1) statusBadge(row, w.damage.immobilised);
     }
-    if (after.routed) { destroy(row); text += " · " + w.line.routed; }
-    return text;
+    if (after.routed) { destroy(row); detail.routed = true; }
+    return detail;
   }
 
   // Communication Breakdown! (rules.game.engine.die_to_send_back): the game's first die, drawn on
   // turn 1 before any unit has an order, may go back to the bag once when its side carries the
   // rule. The bar's own form is offered by the die, so the tap is queued as any other.
   function dropSendBack() {
-    document.querySelectorAll("#game-bar .send-back-form").forEach(function (form) { form.remove(); });
+    document.querySelectorAll("#game-bar .send-back-form").forEach(takeAway);
   }
   function sentBack() {
     // Read afresh: a send-back made online swaps in a board whose words say so (words() keeps the first).
@@ -713,11 +737,15 @@
     var action = pick("action", params);
     var row = document.getElementById("u-" + pick("unit", params));
     var delta = parseInt(pick("delta", params) || "1", 10);
-    var text = "";
+    // The log entry, as the engine logs the action (RULES.logLine writes its line).
+    var entry = null;
+    var unitEntry = function (detail) {
+      return {kind: action, side: row.dataset.side, unit: unitName(row), detail: detail};
+    };
     if (action === "pins") {
       setPins(row, Math.max(pinsOf(row) + delta, 0));
-      text = fill(w.line.pins, {unit: unitName(row), delta: delta, pins: pinsOf(row)});
-      if (routs(row)) { destroy(row); text += " · " + w.line.routed; }
+      entry = unitEntry({delta: delta, pins: pinsOf(row)});
+      if (routs(row)) { destroy(row); entry.detail.routed = true; }
       mark(row, label);
     } else if (action === "casualties") {
       var men = modelsOf(row) || {left: 0, start: 0};
@@ -731,24 +759,24 @@
       }, delta);
       var left = after.men;
       setModels(row, left);
-      var forms = delta < 0 ? w.line.back : w.line.casualty;
-      text = fill((forms || [])[Math.abs(delta) === 1 ? 0 : 1], {unit: unitName(row), delta: Math.abs(delta), models: left});
+      entry = unitEntry({delta: delta, models: left});
       if (params.get("nco_lost") !== null) loseNco(row, parseInt(params.get("nco_lost"), 10) || 0);
-      if (params.get("nco") && delta > 0) text += " · " + ncoLine(params);
-      if (after.wipedOut) { destroy(row); text += " · " + w.line.wiped_out; }
-      else if (after.routed) { destroy(row); text += " · " + w.line.routed; }
+      if (delta > 0) ncoDetail(params, entry.detail);
+      if (after.wipedOut) { destroy(row); entry.detail.wiped_out = true; }
+      else if (after.routed) { destroy(row); entry.detail.routed = true; }
       mark(row, label);
     } else if (action === "damage") {
-      text = damage(row, pick("result", params));
+      entry = unitEntry(damage(row, pick("result", params)));
       mark(row, label);
     } else if (action === "remove") {
       destroy(row);
-      text = fill(w.line.remove, {unit: unitName(row)});
+      entry = unitEntry({});
       mark(row, label);
-    } else if (action === "record") {
+    } else if (action === "record" || action === "draw") {
       var dice = document.querySelector("#dice-" + pick("side", params) + " strong");
       if (dice) dice.textContent = Math.max(number(dice) - 1, 0);
-      text = fill(w.line.recorded, {side: w.sides[pick("side", params)] || ""});
+      entry = {kind: "draw", side: pick("side", params), detail: {recorded: action === "record"}};
+      showDrawn(pick("side", params));
       dropOrderForms();
       dropSendBack();
       endSnap();  // the next die drawn: the officer's moment has passed
@@ -761,7 +789,7 @@
       var count = document.querySelector("#dice-" + back + " strong");
       if (count) count.textContent = number(count) + 1;
       panel().dataset.sentBack = "1";
-      text = fill(w.line.send_back, {side: w.sides[back] || ""});
+      entry = {kind: "send_back", side: back === "a" ? "b" : "a", detail: {die: back}};
       dropOrderForms();
       dropSendBack();
     } else if (action === "order") {
@@ -783,11 +811,22 @@
       document.querySelectorAll(".badge-queued").forEach(function (badge) { badge.remove(); });
       endTurn(params);
     } else if (action === "support") {
-      text = supportRoll(params);
+      entry = supportRoll(params);
     }
-    if (text) writeLog(text);
+    if (entry) writeLog(entry);
     var current = document.getElementById("current-die");
-    if (current && (action === "record" || action === "order" || action === "send_back" || action === "end_turn")) current.hidden = true;
+    if (current && (action === "record" || action === "draw" || action === "order" || action === "send_back" || action === "end_turn")) current.hidden = true;
+  }
+
+  // Online, the die drawn (or recorded) is said where the bar says it, until the answer's bar comes.
+  function showDrawn(side) {
+    var current = document.getElementById("current-die");
+    var line = words().line.drawn;
+    if (!showingAtOnce || !current || !line) return;
+    var shown = document.createElement("p");
+    shown.className = "game-die die-" + side + " die-at-once";
+    shown.textContent = fill(line, {side: words().sides[side] || ""});
+    current.after(shown);
   }
 
   // --- Taps: say which board they were made on; offline, queue them ---------------------------
@@ -881,18 +920,22 @@
 
   // --- Taps shown at once, online ------------------------------------------------------------
   //
-  // Online, a pin, a casualty, a damage result or "Destroyed" shows its result at the tap, worked out
-  // by the rules the phone plays offline with (RULES, tested against the engine); the server's
-  // answer, swapped in a moment later, has the last word: its rows replace the ones shown, its log
-  // line the one written here. A refusal, or no answer, brings the board back as the server has it.
-  // Order tests, draws and the rest wait for the answer: their dice are the server's to roll online.
+  // Online, a pin, a casualty, a damage result, "Destroyed", an order (its test too) and a die drawn
+  // show their result at the tap, worked out by the rules the phone plays offline with (RULES, tested
+  // against the engine); the server's answer, swapped in a moment later, has the last word: its rows
+  // replace the ones shown, its log line the one written here. An order test's dice and the die drawn
+  // are rolled here, as offline, and sent with the tap, so the server plays the very roll shown; if
+  // its result still differs (a morale worked out differently here), its board stands and the page
+  // says so. A refusal, or no answer, brings the board back as the server has it. Support rolls and
+  // the end of the turn wait for the answer.
 
-  var AT_ONCE = ["pins", "casualties", "damage", "remove"];
+  var AT_ONCE = ["pins", "casualties", "damage", "remove", "order", "snap", "draw", "record"];
   var showingAtOnce = false;  // showLocally is drawing an online tap
   var atOnce = new Map();  // the tap's form -> its requests under way
   var boardBefore = null;  // the board before the first tap still under way, for no answer at all
   var putBack = null;  // the board to bring back once the taps under way are answered, or null
   var lastTapAt = 0;  // when the last of them was made
+  var expecting = new Map();  // an order's form -> the order this page showed, checked against the answer
   var POLL_HELD_MS = 15000;  // a poll's answer waits behind a tap's at most this long
 
   // The tap's fields (and its button's), as htmx sends them.
@@ -909,20 +952,59 @@
     if (!/\/act\/$/.test(detail.path)) return;
     var entries = formEntries(detail);
     var action = pick("action", entries);
-    if (AT_ONCE.indexOf(action) < 0) return;
+    if (AT_ONCE.indexOf(action) < 0 || !words().line.turn) return;
     if (action === "casualties" && entries.get("nco")) return;  // Initiative Training's die: the server's
     var row = document.getElementById("u-" + pick("unit", entries));
-    if (!row || row.classList.contains("unit-destroyed") || !words().line.turn) return;
+    var draws = action === "draw" || action === "record";
+    if (!draws && (!row || row.classList.contains("unit-destroyed"))) return;
+    if (draws) {
+      // The die drawn here, a die of a side as likely as its dice left in the bag, as offline: the
+      // player picks no side (the server checks that the bag holds a die of it).
+      var side = action === "draw" ? drawSide() : pick("side", entries);
+      if (side !== "a" && side !== "b") return;
+      entries.set("side", side);
+      detail.parameters.side = side;
+    }
+    var expect = null;
+    if (action === "order" || action === "snap") {
+      expect = rollHere(row, detail, entries);
+      if (expect === null) return;
+    }
     var game = document.getElementById("game");
     if (!atOnce.size && game) boardBefore = game.outerHTML;
     atOnce.set(detail.elt, (atOnce.get(detail.elt) || 0) + 1);
+    if (expect) expecting.set(detail.elt, {body: entries.toString(), expect: expect});
     lastTapAt = Date.now();
     showingAtOnce = true;
+    typedNow = typedByPlayer(entries);
     try {
       showLocally(entries, "");
     } finally {
       showingAtOnce = false;
+      typedNow = false;
     }
+  }
+
+  // An order's test rolled here as offline (the dice typed, or rolled with crypto.getRandomValues;
+  // Vengeance's, a commissar's re-roll, FUBAR's chart and a Rally's D6 too) and put into the tap's
+  // request, the fields the phone rolled named in phone_rolled: the server takes them as this
+  // phone's dice. The order the page expects the unit to take, or null to leave the tap alone.
+  function rollHere(row, detail, entries) {
+    var sent = detail.elt.closest ? detail.elt.closest("form") : null;
+    if (pick("action", entries) === "snap") {
+      if (!sent || !sent.dataset.order) return null;
+      entries.set("order", sent.dataset.order);
+      if (sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
+    }
+    if (!pick("order", entries)) return null;
+    var typedDice = diceGiven(entries);
+    rollTest(row, sent, entries);
+    var rolledHere = diceGiven(entries).filter(function (name) { return typedDice.indexOf(name) < 0; });
+    if (rolledHere.length) entries.set("phone_rolled", rolledHere.join(" "));
+    diceGiven(entries).concat(["phone_rolled"]).forEach(function (name) {
+      if (entries.get(name) !== null) detail.parameters[name] = entries.get(name);
+    });
+    return entries.get("morale") ? testResult(entries).given : pick("order", entries);
   }
 
   function tapAnswered(elt, wrong) {
@@ -971,8 +1053,25 @@
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!atOnce.has(elt)) return;
     var said = document.querySelector("#game-bar .message-error");
-    tapAnswered(elt, !event.detail.successful || !!said);
+    var wrong = !event.detail.successful || !!said;
+    var shown = expecting.get(elt);
+    expecting.delete(elt);
+    // Taken, but not as shown here: the answer's row stands, and the page says so (as the offline
+    // replay does, with the same comparison).
+    var other = shown && !wrong ? differs(shown, {doc: document}) : "";
+    if (other) sayDiffers(other);
+    tapAnswered(elt, wrong);
   });
+
+  function sayDiffers(text) {
+    var dice = document.querySelector("#game-bar .game-dice");
+    if (!dice) return;
+    var line = document.createElement("p");
+    line.className = "message message-error at-once-differs";
+    line.setAttribute("role", "alert");
+    line.textContent = (panel().dataset.differsNow || "") + " " + text;
+    dice.after(line);
+  }
 
   // --- Undo offline: the last action still waiting goes --------------------------------------
 

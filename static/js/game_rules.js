@@ -1,7 +1,7 @@
 /* The rules game day works out on the phone, with no page and no network: the order test's morale
    and outcome, the rout at the pin limit (Fanatics included), casualties and the NCO among them, a
-   vehicle's damage results, Communication Breakdown's die, the officer's order passed on and a unit's
-   end of turn. game.js reads
+   vehicle's damage results, Communication Breakdown's die, the officer's order passed on, a unit's
+   end of turn, the support rolls' results (an air strike, a barrage's radius), and the log's sentence for each of them (from the server's own words). game.js reads
    the board's rows into plain values and calls these; Node runs them against cases the Python engine
    wrote (`manage.py gameday_js_cases`, tests/js/), so the two copies cannot drift apart unnoticed.
    Each function names the engine function it mirrors (rules/game/engine.py). */
@@ -145,7 +145,142 @@
     return after;
   }
 
+  // Air Superiority's air strike (rules.combat.support.air_strike_result, engine._support): the chart's
+  // outcome on its die, and the calls left once a plane that came (or a rookie pilot) used one up.
+  var AIR_STRIKE_CHART = {1: "rookie", 2: "empty", 3: "empty", 4: "arrives", 5: "arrives", 6: "arrives"};
+  var CALL_USED = {arrives: true, rookie: true};
+  function airStrike(die, callsLeft) {
+    var outcome = AIR_STRIKE_CHART[die];
+    return {outcome: outcome, left: Math.max(callsLeft - (CALL_USED[outcome] ? 1 : 0), 0)};
+  }
+
+  // Massed Batteries' barrage radius (rules.combat.support.barrage_radius): the higher die, + 6".
+  var BARRAGE_RADIUS_BASE = 6;
+  function barrageRadius(dice) {
+    return Math.max.apply(null, dice) + BARRAGE_RADIUS_BASE;
+  }
+
+  // --- The log's sentences (armybuilder.games.board.log_line) --------------------------------------
+  //
+  // words: the server's own translated sentences with their %(name)s holes (board.offline_words):
+  // line (the templates), orders and damage (labels), sides (names), assault_rules (names by slug).
+  // entry: one log entry as the phone knows it, shaped as the engine's (rules.game.engine.LogEntry):
+  // {kind, turn, side, unit: its name, detail}, the detail's unit keys already names (a snap's
+  // officer; the end of turn's down_pins as [name, pins] pairs). Returns the line log_line writes.
+
+  // Python's "%(name)s" and "%(name)+d", as gettext left them.
+  function fill(template, values) {
+    return (template || "").replace(/%\((\w+)\)(\+?)[sd]/g, function (all, name, sign) {
+      var value = values[name];
+      return (sign && value >= 0 ? "+" : "") + value;
+    });
+  }
+
+  function orderWords(line, words, entry) {
+    var d = entry.detail;
+    var text = fill(line.order, {unit: entry.unit, order: words.orders[d.order]});
+    if (d.blitzkrieg) text += " · " + line.blitzkrieg;
+    if (entry.kind === "snap") text += " · " + fill(line.snap, {officer: d.officer});
+    if (d.banzai) text += " · " + fill(line.banzai, {rule: (words.assault_rules || {})[d.rule || "banzai-charge"] || ""});
+    if (d.tiger_fear) text += " · " + line.tiger;
+    if (d.avanti) text += " · " + fill(line.avanti, {modifier: d.avanti});
+    if (d.vengeance !== undefined && d.vengeance !== null) {
+      if (d.vengeance_shed) {
+        text += " · " + fill(line.vengeance_shed, {die: d.vengeance, before: d.pins_before, after: d.pins_before - 1});
+      } else {
+        text += " · " + fill(line.vengeance_stay, {die: d.vengeance});
+      }
+    }
+    if (d.nco) text += " · " + fill(line.nco_order, {modifier: d.nco});
+    if (d.commissar) {
+      var models = d.models === undefined ? "?" : d.models;
+      text += " · " + fill(line.commissar, {a: d.first[0], b: d.first[1], models: models});
+    }
+    if (d.dice) {
+      text += " · " + fill(line.test, {a: d.dice[0], b: d.dice[1], morale: d.morale});
+      if (d.fubar === "friendly_fire") text += " · " + line.friendly_fire;
+      else if (d.fubar) text += " · " + line.panic;
+      else if (d.failed) text += " · " + line.failed;
+      else text += " · " + line.passed;
+    }
+    if (d.given === "rally") text += " · " + fill(line.rally, {before: d.pins_before, after: d.pins_after});
+    return text;
+  }
+
+  // What became of a squad's NCO killed with its casualties (board._nco_line).
+  function ncoWords(line, d) {
+    var nco = line.nco || {};
+    if (d.nco_die !== undefined && d.nco_die !== null) {
+      var text = fill(d.nco === "replaced" ? nco.initiative_replaced : nco.initiative_lost, {die: d.nco_die});
+      return text + (d.nco_rolled ? " · " + line.rolled : "");
+    }
+    if (d.rule && !d.nco_penalty) return nco.no_penalty;
+    return nco.lost;
+  }
+
+  // Air Superiority's air strike and Massed Batteries' radius (board._support_line).
+  function supportWords(line, words, entry) {
+    var d = entry.detail;
+    var info = ((words.support || {})[entry.side] || {})[d.roll] || {};
+    var values = {side: words.sides[entry.side], dice: d.dice.join(", "), rule: info.rule};
+    var text;
+    if (d.roll === "air") {
+      values.outcome = (words.air_outcomes || {})[d.outcome];
+      values.left = d.left;
+      text = fill((info.line || {})[d.left], values);
+    } else {
+      values.radius = d.radius;
+      text = fill(info.line, values);
+    }
+    return text + (d.rolled ? " · " + line.rolled : "");
+  }
+
+  function logLine(words, entry) {
+    var line = words.line;
+    var d = entry.detail || {};
+    var text;
+    if (entry.kind === "draw") {
+      text = fill(d.recorded ? line.recorded : line.drawn, {side: words.sides[entry.side]});
+    } else if (entry.kind === "order" || entry.kind === "snap") {
+      text = orderWords(line, words, entry);
+    } else if (entry.kind === "pins") {
+      text = fill(line.pins, {unit: entry.unit, delta: d.delta, pins: d.pins});
+      if (d.routed) text += " · " + line.routed;
+    } else if (entry.kind === "casualties") {
+      // One sentence for one model, another for more (the casualties game day counts are never none).
+      var forms = d.delta < 0 ? line.back : line.casualty;
+      text = fill(forms[Math.abs(d.delta) === 1 ? 0 : 1], {unit: entry.unit, delta: Math.abs(d.delta), models: d.models});
+      if (d.nco) text += " · " + ncoWords(line, d);
+      if (d.wiped_out) text += " · " + line.wiped_out;
+      if (d.routed) text += " · " + line.routed;
+    } else if (entry.kind === "damage") {
+      text = fill(line.damage, {unit: entry.unit, result: words.damage[d.result]});
+      if (d.knocked_out) text += " · " + line.knocked_out;
+      if (d.routed) text += " · " + line.routed;
+    } else if (entry.kind === "remove") {
+      text = fill(line.remove, {unit: entry.unit});
+    } else if (entry.kind === "send_back") {
+      text = fill(line.send_back, {side: words.sides[d.die]});
+    } else if (entry.kind === "support") {
+      text = supportWords(line, words, entry);
+    } else if (entry.kind === "end_turn") {
+      text = fill(line.end_turn, {turn: d.turn});
+      var shed = (d.down_pins || []).filter(function (pair) { return pair[1]; }).map(function (pair) {
+        return pair[0] + " \u2212" + pair[1];
+      });
+      if (shed.length) text += " · " + fill(line.down_pins, {units: shed.join(", ")});
+    } else {
+      text = entry.kind;
+    }
+    if (d.typed) text += " · " + line.typed;
+    return fill(line.turn, {turn: entry.turn}) + " · " + text;
+  }
+
   return {
+    fill: fill,
+    logLine: logLine,
+    airStrike: airStrike,
+    barrageRadius: barrageRadius,
     VENGEANCE_SHEDS_ON: VENGEANCE_SHEDS_ON,
     INITIATIVE_TAKES_OVER: INITIATIVE_TAKES_OVER,
     casualties: casualties,

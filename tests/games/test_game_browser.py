@@ -23,6 +23,12 @@ class FirstDie(random.Random):
         return 0 if stop is None else start
 
 
+def phone_first_die(context) -> None:
+    """The phone's own dice as FirstDie rolls the server's: game.js draws a die and rolls an order test
+    at the tap (crypto.getRandomValues), and zeros give the first side's die and ones."""
+    context.add_init_script("crypto.getRandomValues = (array) => array.fill(0);")
+
+
 def _shot(page, name: str, unit=None) -> None:
     if SHOTS:
         if unit is not None:
@@ -37,6 +43,7 @@ def _alice_on_her_phone(live_server, new_browser_context, monkeypatch):
     monkeypatch.setattr(views, "server_rng", FirstDie())
     context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
+    phone_first_die(context)
     army_list = alice_with_a_list(context, live_server)
     return context.new_page(), army_list
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from armybuilder.games import views
 from armybuilder.games.models import Game
 from tests.conftest import PHONE_CONTEXT, log_in, wait_until
-from tests.games.test_game_browser import FirstDie, _shot
+from tests.games.test_game_browser import FirstDie, _shot, phone_first_die
 from tests.games.test_views import start
 from tests.lists import factories as list_factories
 from tests.playsheets.factories import alice_with_a_list, make_playsheet_list, make_rules_edition
@@ -26,6 +26,7 @@ def _game_on_alices_phone(live_server, new_browser_context, monkeypatch):
     monkeypatch.setattr(views, "server_rng", FirstDie())
     context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
+    phone_first_die(context)
     army_list = alice_with_a_list(context, live_server)
     page = context.new_page()
     page.goto(f"/games/new/?list={army_list.pk}")
@@ -367,6 +368,7 @@ def _game_in_edition(live_server, new_browser_context, monkeypatch, edition: str
     monkeypatch.setattr(views, "server_rng", FirstDie())
     context = new_browser_context(**PHONE_CONTEXT)
     context.set_default_timeout(15_000)
+    phone_first_die(context)
     alice = list_factories.make_user("alice")
     army_list = make_playsheet_list(alice, edition=make_rules_edition(edition))
     for slug in rules:

@@ -1,4 +1,5 @@
-"""The cases the phone's rules are tested on (tests/js/gameday_cases.json) are what the engine answers now.
+"""The cases the phone's rules are tested on (tests/js/gameday_cases.json) are what the engine answers now,
+and the log lines in them what the server writes now (board.log_line, in English and French).
 
 Node's test runner checks static/js/game_rules.js against the file (``node --test tests/js/``, in
 ``make test``); this checks the file against rules.game.engine, so changing the engine without the phone
@@ -23,6 +24,14 @@ def test_the_cases_are_hundreds_over_every_part():
     cases = json.loads(Command.path.read_text(encoding="utf-8"))
     parts = ("orders", "morale", "pins", "damage", "end_turn")
     assert {part: len(cases[part]) > 300 for part in parts} == dict.fromkeys(parts, True)
+
+
+def test_the_log_cases_are_the_servers_lines_in_english_and_french_for_every_kind_the_phone_writes():
+    cases = json.loads(Command.path.read_text(encoding="utf-8"))
+    kinds = {case["entry"]["kind"] for case in cases["log"]}
+    phone = {"draw", "order", "snap", "pins", "casualties", "damage", "remove", "send_back", "support", "end_turn"}
+    assert (kinds, sorted(cases["log_words"])) == (phone, ["en", "fr"])
+    assert all(case["line"]["en"] != case["line"]["fr"] for case in cases["log"])
 
 
 def test_node_runs_the_phones_rules_against_them():

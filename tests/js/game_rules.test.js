@@ -137,3 +137,25 @@ test("an officer's order is passed on to his extra orders' worth of units, one m
     assert.equal(rules.snapPassOn(c.extra, c.blitzkrieg, c.took, c.takers), c.passed_on, label(c));
   }
 });
+
+test("the log's sentences are the server's, in English and French, for every kind of entry the phone writes", () => {
+  const kinds = new Set(cases.log.map((c) => c.entry.kind));
+  for (const kind of ["draw", "order", "snap", "pins", "casualties", "damage", "remove", "send_back", "support", "end_turn"]) {
+    assert.ok(kinds.has(kind), kind);
+  }
+  assert.ok(cases.log.some((c) => c.entry.detail.typed) && cases.log.some((c) => c.entry.detail.commissar));
+  for (const c of cases.log) {
+    for (const language of ["en", "fr"]) {
+      assert.equal(rules.logLine(cases.log_words[language], c.entry), c.line[language], label(c));
+    }
+  }
+});
+
+test("an air strike's outcome and the calls left, and a barrage's radius, as the engine has them", () => {
+  assert.deepEqual([...new Set(cases.air_strike.map((c) => c.outcome))].sort(), ["arrives", "empty", "rookie"]);
+  for (const c of cases.air_strike) {
+    assert.deepEqual(rules.airStrike(c.die, c.left_before), { outcome: c.outcome, left: c.left }, label(c));
+  }
+  assert.equal(cases.barrage_radius.length, 36);
+  for (const c of cases.barrage_radius) assert.equal(rules.barrageRadius(c.dice), c.radius, label(c));
+});

@@ -1,0 +1,132 @@
+"""Online, on a phone: a die drawn and an order test show their result at the tap, before the server has
+answered, with dice the phone rolled and sent; the server plays those very dice, and where it works
+the test out otherwise its board stands and the page says so.
+
+The tap's request is held back (Playwright's route) for the 150 ms round trip of weak club Wi-Fi, the
+phone's CPU slowed 4x as in ``bench/gameday_browser_bench.py``; the time from the tap to the result on
+screen is measured in the page and printed (``-s``)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+import pytest
+from playwright.sync_api import expect
+
+from armybuilder.games.models import Game
+from tests.conftest import wait_until
+from tests.games.test_gameday_browser import _game_on_alices_phone, _revision, _step, _tools
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROUND_TRIP_MS = 150
+CPU_SLOWDOWN = 4
+
+# Tap, and the milliseconds until the next frame (the result is painted by then if it is in the page).
+TAP = """(selector) => new Promise((done) => {
+  window.tappedAt = performance.now();
+  window.answeredAt = null;
+  document.querySelector(selector).click();
+  requestAnimationFrame(() => done(performance.now() - window.tappedAt));
+})"""
+LISTEN = """() => document.addEventListener("htmx:afterSettle", () => {
+  if (window.answeredAt === null) window.answeredAt = performance.now();
+})"""
+
+
+def _dice(page, *faces: int) -> None:
+    """The phone's next dice (1 to 6, in turn) from crypto.getRandomValues, which game.js rolls with."""
+    page.evaluate(
+        "faces => { let n = 0; crypto.getRandomValues = (a) => a.fill(faces[n++ % faces.length] - 1); }", faces
+    )
+
+
+def test_online_a_draw_and_an_order_test_show_at_once_and_the_server_plays_the_same_dice(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    mine = page.locator("#side-a li.unit")
+    squad1, squad2 = mine.nth(1), mine.nth(2)
+    key1, key2 = squad1.get_attribute("id")[2:], squad2.get_attribute("id")[2:]
+    _step(page, lambda: _tools(squad1).get_by_role("button", name="Add a pin").click())
+    _step(page, lambda: _tools(squad2).get_by_role("button", name="Add a pin").click())
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    page.evaluate(LISTEN)
+    held = []
+    page.route("**/act/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+
+    def wait_held() -> dict[str, list[str]]:
+        # The route's handler runs a moment after the request leaves: polled until it has.
+        for _ in range(600):
+            if held:
+                return parse_qs(held[0].request.post_data or "")
+            page.wait_for_timeout(25)
+        raise AssertionError("the tap's request was never sent")
+
+    def answer() -> float:
+        """Let the held request go after the round trip; the ms from the tap to its answer on screen."""
+        revision = _revision(page)
+        page.wait_for_timeout(ROUND_TRIP_MS)
+        held.pop().continue_()
+        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+        wait_until(page, "() => window.answeredAt !== null")
+        return page.evaluate("() => window.answeredAt - window.tappedAt")
+
+    figures = {}
+    # A die drawn: the phone picks it (zeros: Alice's, the first side's), says it at once and sends it.
+    _dice(page, 1)
+    figures["draw"] = [page.evaluate(TAP, "#draw-die")]
+    expect(page.locator("#game-bar .die-at-once")).to_have_text("Die drawn: alice")
+    expect(page.locator("#log-lines li.log-local").first).to_have_text("Turn 1 · Die drawn: alice")
+    # The pinned squads' tests are worked out here (Regular 9, one pin: 8); the others take the die.
+    expect(squad1.locator(".offline-test .order-test")).to_contain_text("8 or less")
+    expect(mine.nth(3).locator("button[name=order][value=fire]")).to_be_visible()
+    sent = wait_held()
+    assert sent["action"] == ["draw"] and sent["side"] == ["a"]
+    assert game.actions.count() == 2  # the two pins: the draw is still on its way
+    figures["draw"].append(answer())
+    expect(page.locator("#current-die")).to_contain_text("Die drawn: alice")
+    expect(page.locator("#game-bar .die-at-once")).to_have_count(0)
+    draw = Game.objects.get().actions.last()
+    assert (draw.kind, draw.payload["side"], draw.payload["data"]) == ("draw", "a", {})
+
+    # Squad 1's order test, rolled here (5+5 against 8: failed, Down), shown at once.
+    _dice(page, 5)
+    figures["order test"] = [page.evaluate(TAP, f"#u-{key1} button[name=order][value=advance]")]
+    expect(squad1.locator(".badge-order")).to_have_text("Down")
+    line = "Turn 1 · U2: Advance · order test 5+5 against 8 · failed: Down"
+    expect(page.locator("#last-order")).to_have_text(line.replace("U2", squad1.locator(".unit-name").inner_text()))
+    expect(page.locator("#log-lines li.log-local")).to_have_count(1)
+    sent = wait_held()
+    assert (sent["die1"], sent["die2"], sent["phone_rolled"]) == (["5"], ["5"], ["die1 die2"])
+    assert Game.objects.get().actions.count() == 3
+    figures["order test"].append(answer())
+    order = Game.objects.get().actions.last()
+    assert order.payload["data"]["dice"] == [5, 5] and "typed" not in order.payload["data"]
+    assert Game.objects.get().state().unit(key1).order == "down"
+    expect(page.locator("#log-lines li", has_text="order test 5+5")).to_have_count(1)
+    expect(page.locator("#log-lines li.log-local")).to_have_count(0)
+    expect(page.locator("#game-bar .message-error")).to_have_count(0)
+    assert "dice typed by a player" not in page.locator("#log-lines li").first.inner_text()
+
+    # A page that worked squad 2's morale out wrong (one too high): 4+5 passes here, fails on the
+    # server (8). The server's board stands, and the page says so.
+    _dice(page, 1)
+    held_draw = page.evaluate(TAP, "#draw-die")
+    wait_held()
+    answer()
+    squad2.evaluate("row => { row.dataset.morale = '10'; }")
+    _dice(page, 4, 5)
+    page.evaluate(TAP, f"#u-{key2} button[name=order][value=fire]")
+    expect(squad2.locator(".badge-order")).to_have_text("Fire")
+    wait_held()
+    answer()
+    expect(squad2.locator(".badge-order")).to_have_text("Down")
+    expect(page.locator("#game-bar .at-once-differs")).to_contain_text("worked this out differently")
+    expect(page.locator("#game-bar .at-once-differs")).to_contain_text("Down")
+    assert Game.objects.get().state().unit(key2).order == "down"
+    page.unroute("**/act/")
+    print(f"\ntap to result / to the server's answer, ms (150 ms round trip, CPU {CPU_SLOWDOWN}x):")
+    for name, (at_once, answered) in figures.items():
+        print(f"  {name}: {at_once:.0f} / {answered:.0f}")
+    print(f"  second draw: {held_draw:.0f}")
