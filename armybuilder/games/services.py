@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import random
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +16,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import Option
-from armybuilder.games.models import ACTIONS_MAX, NAME_LANGUAGES, Game, GameAction, playable_setup
+from armybuilder.games.models import (
+    ACTIONS_MAX,
+    NAME_LANGUAGES,
+    Game,
+    GameAction,
+    GameConflict,
+    Settled,
+    playable_setup,
+)
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver import national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
@@ -30,8 +40,10 @@ from rules.game.engine import (
     apply,
     log_entry_to_data,
     new_state,
+    resume,
     state_to_data,
 )
+from rules.game.merge import Step, merge
 
 logger = logging.getLogger(__name__)
 
@@ -252,6 +264,7 @@ def game_act(
             snapshot=state_to_data(state) if seq % SNAPSHOT_EVERY == 0 else None,
             by_opponent=by_opponent,
             client_id=client_id,
+            made_at=timezone.now(),
         )
         if action.kind == "end_game":
             game.result = state.result or ""
@@ -293,3 +306,223 @@ def game_undo(
         game.save(update_fields=["revision", "turn", "result", "finished_at", "updated_at"])
     logger.info("game %s: undo %s", game.pk, last.kind)
     return last
+
+
+# --- two phones that played on offline -----------------------------------------------------------
+
+
+def millis(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def from_millis(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+@dataclass(frozen=True)
+class Queued:
+    """One action of a phone's offline queue: its form's fields as posted (``body``), read (``kind``,
+    ``unit``, ``die``: the die's side) and built as the form would build it (``build``)."""
+
+    client_id: uuid.UUID
+    made_at: datetime  # on the server's clock (the phone's skew taken off)
+    kind: str
+    body: str
+    build: Callable[[GameState], Action]
+    unit: str = ""
+    die: str = ""
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    applied: int  # actions of the queue now in the game
+    conflicts: int  # actions of either phone left to settle
+    repeated: int  # actions of the queue the server had already (a queue sent again)
+
+
+def _given(action: Action) -> Callable[[GameState], Action]:
+    """A stored action, as a step of the merge: built already."""
+    return lambda _state: action
+
+
+def _ref(row: GameAction) -> str:
+    # Actions stored before ids existed are named by their row instead (kept without an id).
+    return str(row.client_id) if row.client_id else f"row:{row.pk}"
+
+
+def _client_id(ref: str) -> uuid.UUID | None:
+    return None if not ref or ref.startswith("row:") else uuid.UUID(ref)
+
+
+def _phone(by_opponent: bool) -> str:
+    return "b" if by_opponent else "a"
+
+
+def game_merge(
+    *, game: Game, queued: list[Queued], by_opponent: bool, seen: tuple[int, int], fatal: Collection[str] = ()
+) -> MergeReport:
+    """Merge a phone's offline queue into a two-phone game (``rules.game.merge``), in one transaction.
+
+    The actions the server stored after the board the phone saw (``seen``: its last action's number
+    and id) and the queue are replayed in the order they were made; the tail of the game is written
+    again (new numbers, log lines and snapshots, each action's id kept, so a queue sent again is
+    applied once), with a line of the log saying what was merged first. Actions that no longer fit
+    are stored as ``GameConflict`` for the players to settle. RulesError with a code in ``fatal``
+    (an action for the other side's units) refuses the whole merge: nothing is stored.
+    """
+    phone = _phone(by_opponent)
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        known = {str(i) for i in locked.actions.exclude(client_id=None).values_list("client_id", flat=True)}
+        known |= {str(i) for i in locked.conflicts.exclude(client_id=None).values_list("client_id", flat=True)}
+        fresh = [q for q in queued if str(q.client_id) not in known]
+        if not fresh:
+            return MergeReport(applied=0, conflicts=0, repeated=len(queued))
+        count = locked.actions.count()
+        seq, pk = seen
+        # The phone's board: its last action, if still there (undo takes actions from the end, so
+        # every one before it is too); an action it saw that was undone since: as far as is left.
+        base_seq = seq if seq == 0 or locked.actions.filter(seq=seq, pk=pk).exists() else min(seq, count)
+        if count + len(fresh) + 1 > ACTIONS_MAX:
+            raise RulesError(
+                "This game has reached the most actions one game keeps.", code="too-long", params={"max": ACTIONS_MAX}
+            )
+        snap = locked.actions.filter(snapshot__isnull=False, seq__lte=base_seq).order_by("-seq").first()
+        before = list(locked.actions.filter(seq__gt=snap.seq if snap else 0, seq__lte=base_seq))
+        tail = list(locked.actions.filter(seq__gt=base_seq))
+        state = resume(
+            locked.rules_setup(), snap.snapshot if snap else None, [Action.from_data(r.payload) for r in before]
+        )
+        stored = [
+            Step(
+                phone=_phone(row.by_opponent),
+                made_at=millis(row.made_at or row.created_at),
+                build=_given(Action.from_data(row.payload)),
+                ref=_ref(row),
+                stored=True,
+            )
+            for row in tail
+        ]
+        by_ref = {str(q.client_id): q for q in fresh}
+        incoming = [Step(phone=phone, made_at=millis(q.made_at), build=q.build, ref=str(q.client_id)) for q in fresh]
+        rows_by_ref = {_ref(row): row for row in tail}
+        first_made = min(millis(q.made_at) for q in fresh)
+
+        def note(applied, conflicts) -> Action:
+            mine = sum(1 for a in applied if not a.step.stored)
+            return Action("merged", side=phone, data={"count": mine, "conflicts": len(conflicts)})
+
+        merged = merge(state, stored, incoming, start=base_seq, fatal=fatal, note=note)
+        locked.actions.filter(seq__gt=base_seq).delete()
+        rows = []
+        for n, item in enumerate(merged.applied, start=base_seq + 1):
+            step = item.step
+            if step.stored:
+                old = rows_by_ref[step.ref]
+                made_at = old.made_at or old.created_at
+            else:
+                made_at = from_millis(step.made_at) if step.made_at else from_millis(first_made)
+            rows.append(
+                GameAction(
+                    game=locked,
+                    seq=n,
+                    kind=item.action.kind,
+                    payload=item.action.to_data(),
+                    log=log_entry_to_data(item.log),
+                    snapshot=item.snapshot,
+                    by_opponent=step.phone == "b",
+                    client_id=_client_id(step.ref),
+                    made_at=made_at,
+                )
+            )
+        GameAction.objects.bulk_create(rows)
+        conflicts = []
+        for conflict in merged.conflicts:
+            step = conflict.step
+            if step.stored:
+                row = rows_by_ref[step.ref]
+                action = Action.from_data(row.payload)
+                data, kind, unit, die = {"action": row.payload}, action.kind, action.unit or "", action.side or ""
+                made_at = row.made_at or row.created_at
+            else:
+                q = by_ref[step.ref]
+                data, kind, unit, die, made_at = {"form": q.body}, q.kind, q.unit, q.die, q.made_at
+            conflicts.append(
+                GameConflict(
+                    game=locked,
+                    side=step.phone,
+                    kind="draw" if kind in ("draw", "record") else kind,
+                    unit=unit if kind not in ("draw", "record") else "",
+                    die=die if kind in ("draw", "record") else "",
+                    data=data,
+                    code=conflict.code[:32],
+                    reason=conflict.reason[:300],
+                    made_at=made_at,
+                    client_id=_client_id(step.ref),
+                )
+            )
+        GameConflict.objects.bulk_create(conflicts)
+        _moved(locked, merged.state)
+    applied = sum(1 for a in merged.applied if a.step.ref in by_ref)
+    logger.info("game %s: merged %s actions from phone %s, %s conflicts", game.pk, applied, phone, len(conflicts))
+    for name in ("revision", "turn", "result", "scenario", "finished_at", "updated_at"):
+        setattr(game, name, getattr(locked, name))
+    return MergeReport(applied=applied, conflicts=len(conflicts), repeated=len(queued) - len(fresh))
+
+
+def _moved(locked: Game, state: GameState) -> None:
+    """The game row after its actions changed: the revision moves, the turn and result follow the state."""
+    locked.result = state.result or ""
+    locked.scenario = state.scenario or locked.scenario
+    if state.finished and not locked.finished_at:
+        locked.finished_at = timezone.now()
+    elif not state.finished:
+        locked.finished_at = None
+    locked.revision += 1
+    locked.turn = state.turn
+    locked.save(update_fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
+
+
+def game_settle(
+    *,
+    game: Game,
+    conflict: GameConflict,
+    how: str,
+    by_opponent: bool,
+    build: Callable[[GameState], Action] | None = None,
+) -> None:
+    """Settle a conflict left by a merge: drop it (a line of the log says so), or apply it to the
+    game as it is now (``build``: the action as its form builds it; RulesError if it still does not
+    fit, and it stays to settle)."""
+    settler = _phone(by_opponent)
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every write locks it
+        locked = GameConflict.objects.select_for_update().get(pk=conflict.pk)
+        if locked.settled:
+            raise RulesError("This conflict is settled already.", code="settled")
+        if how == Settled.APPLIED:
+            if build is None:
+                payload = locked.data.get("action") or {}
+                stored = Action.from_data(payload)
+
+                def build(_state: GameState) -> Action:
+                    return stored
+
+            inner = build
+
+            def marked(state: GameState) -> Action:
+                action = inner(state)
+                return replace(action, data={**action.data, "settled": True})
+
+            game_act(game=game, build=marked, by_opponent=by_opponent, client_id=locked.client_id)
+        else:
+            data = {"how": "dropped", "what": locked.kind, "phone": locked.side}
+            if locked.die:
+                data["die"] = locked.die
+            note = Action("settled", side=settler, unit=locked.unit or None, data=data)
+            game_act(game=game, build=lambda _s: note, by_opponent=by_opponent)
+        locked.settled = how
+        locked.settled_by = settler
+        locked.settled_at = timezone.now()
+        locked.save(update_fields=["settled", "settled_by", "settled_at"])
+    logger.info("game %s: conflict %s %s by phone %s", game.pk, conflict.pk, how, settler)
