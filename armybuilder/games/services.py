@@ -43,7 +43,7 @@ from rules.game.engine import (
     resume,
     state_to_data,
 )
-from rules.game.merge import Step, merge
+from rules.game.merge import Step, interleave, merge
 
 logger = logging.getLogger(__name__)
 
@@ -340,6 +340,11 @@ class MergeReport:
     repeated: int  # actions of the queue the server had already (a queue sent again)
 
 
+def _stored_step(ref: str, row: GameAction) -> Step:
+    made_at = millis(row.made_at or row.created_at)
+    return Step(_phone(row.by_opponent), made_at, _given(Action.from_data(row.payload)), ref, stored=True)
+
+
 def _given(action: Action) -> Callable[[GameState], Action]:
     """A stored action, as a step of the merge: built already."""
     return lambda _state: action
@@ -350,25 +355,29 @@ def _ref(row: GameAction) -> str:
     return str(row.client_id) if row.client_id else f"row:{row.pk}"
 
 
-def _client_id(ref: str) -> uuid.UUID | None:
-    return None if not ref or ref.startswith("row:") else uuid.UUID(ref)
-
-
 def _phone(by_opponent: bool) -> str:
     return "b" if by_opponent else "a"
 
 
 def game_merge(
-    *, game: Game, queued: list[Queued], by_opponent: bool, seen: tuple[int, int], fatal: Collection[str] = ()
+    *,
+    game: Game,
+    queued: list[Queued],
+    by_opponent: bool,
+    seen: tuple[int, int],
+    rebuild: Callable[[GameConflict], Callable[[GameState], Action]],
+    fatal: Collection[str] = (),
 ) -> MergeReport:
     """Merge a phone's offline queue into a two-phone game (``rules.game.merge``), in one transaction.
 
     The actions the server stored after the board the phone saw (``seen``: its last action's number
-    and id) and the queue are replayed in the order they were made; the tail of the game is written
-    again (new numbers, log lines and snapshots, each action's id kept, so a queue sent again is
-    applied once), with a line of the log saying what was merged first. Actions that no longer fit
-    are stored as ``GameConflict`` for the players to settle. RulesError with a code in ``fatal``
-    (an action for the other side's units) refuses the whole merge: nothing is stored.
+    and id), the actions still to settle from an earlier merge (``rebuild`` builds one again, as its
+    form would: with both phones back at different times, the first merge could not know what the
+    second brings) and the queue are replayed in the order they were made; the tail of the game is
+    written again (new numbers, log lines and snapshots, each action's id kept, so a queue sent
+    again is applied once), with a line of the log saying what was merged. Actions that do not fit
+    are kept as ``GameConflict`` for the players to settle. RulesError with a code in ``fatal`` (an
+    action for the other side's units) refuses the whole merge: nothing is stored.
     """
     phone = _phone(by_opponent)
     with transaction.atomic():
@@ -393,36 +402,38 @@ def game_merge(
         state = resume(
             locked.rules_setup(), snap.snapshot if snap else None, [Action.from_data(r.payload) for r in before]
         )
-        stored = [
-            Step(
-                phone=_phone(row.by_opponent),
-                made_at=millis(row.made_at or row.created_at),
-                build=_given(Action.from_data(row.payload)),
-                ref=_ref(row),
-                stored=True,
-            )
-            for row in tail
-        ]
-        by_ref = {str(q.client_id): q for q in fresh}
-        incoming = [Step(phone=phone, made_at=millis(q.made_at), build=q.build, ref=str(q.client_id)) for q in fresh]
-        rows_by_ref = {_ref(row): row for row in tail}
-        first_made = min(millis(q.made_at) for q in fresh)
+        # What each step is, by its ref: a stored action, an earlier conflict, or the phone's action.
+        rows = {_ref(row): row for row in tail}
+        base_row = before[-1] if before else None
+        since = (base_row.made_at or base_row.created_at) if base_row else None
+        waiting = locked.conflicts.filter(settled="")
+        earlier = {f"conflict:{c.pk}": c for c in (waiting.filter(made_at__gte=since) if since else waiting)}
+        mine = {str(q.client_id): q for q in fresh}
+        stored = interleave(
+            [_stored_step(ref, row) for ref, row in rows.items()],
+            [Step(c.side, millis(c.made_at), rebuild(c), ref, True) for ref, c in earlier.items()],
+        )
+        incoming = [Step(phone, millis(q.made_at), q.build, ref) for ref, q in mine.items()]
+        first_made = min(q.made_at for q in fresh)
 
         def note(applied, conflicts) -> Action:
-            mine = sum(1 for a in applied if not a.step.stored)
-            return Action("merged", side=phone, data={"count": mine, "conflicts": len(conflicts)})
+            count = sum(1 for a in applied if a.step.ref in mine)
+            return Action("merged", side=phone, data={"count": count, "conflicts": len(conflicts)})
 
         merged = merge(state, stored, incoming, start=base_seq, fatal=fatal, note=note)
         locked.actions.filter(seq__gt=base_seq).delete()
-        rows = []
+        new_rows = []
         for n, item in enumerate(merged.applied, start=base_seq + 1):
-            step = item.step
-            if step.stored:
-                old = rows_by_ref[step.ref]
-                made_at = old.made_at or old.created_at
-            else:
-                made_at = from_millis(step.made_at) if step.made_at else from_millis(first_made)
-            rows.append(
+            ref = item.step.ref
+            if ref in rows:
+                client_id, made_at = rows[ref].client_id, rows[ref].made_at or rows[ref].created_at
+            elif ref in earlier:
+                client_id, made_at = earlier[ref].client_id, earlier[ref].made_at
+            elif ref in mine:
+                client_id, made_at = mine[ref].client_id, mine[ref].made_at
+            else:  # the merge's own line of the log
+                client_id, made_at = None, first_made
+            new_rows.append(
                 GameAction(
                     game=locked,
                     seq=n,
@@ -430,44 +441,62 @@ def game_merge(
                     payload=item.action.to_data(),
                     log=log_entry_to_data(item.log),
                     snapshot=item.snapshot,
-                    by_opponent=step.phone == "b",
-                    client_id=_client_id(step.ref),
+                    by_opponent=item.step.phone == "b",
+                    client_id=client_id,
                     made_at=made_at,
                 )
             )
-        GameAction.objects.bulk_create(rows)
-        conflicts = []
+        # An earlier conflict that fits now is an action of the game: it is settled by the merge.
+        locked.conflicts.filter(
+            pk__in=[earlier[a.step.ref].pk for a in merged.applied if a.step.ref in earlier]
+        ).delete()
+        GameAction.objects.bulk_create(new_rows)
+        created = []
         for conflict in merged.conflicts:
-            step = conflict.step
-            if step.stored:
-                row = rows_by_ref[step.ref]
+            ref = conflict.step.ref
+            if ref in earlier:  # still does not fit: kept, with the reason it has now
+                GameConflict.objects.filter(pk=earlier[ref].pk).update(
+                    code=conflict.code[:32], reason=conflict.reason[:300]
+                )
+                continue
+            if ref in rows:
+                row = rows[ref]
                 action = Action.from_data(row.payload)
                 data, kind, unit, die = {"action": row.payload}, action.kind, action.unit or "", action.side or ""
-                made_at = row.made_at or row.created_at
+                client_id, made_at = row.client_id, row.made_at or row.created_at
             else:
-                q = by_ref[step.ref]
-                data, kind, unit, die, made_at = {"form": q.body}, q.kind, q.unit, q.die, q.made_at
-            conflicts.append(
+                q = mine[ref]
+                data, kind, unit, die, client_id, made_at = (
+                    {"form": q.body},
+                    q.kind,
+                    q.unit,
+                    q.die,
+                    q.client_id,
+                    q.made_at,
+                )
+            draw_kind = kind in ("draw", "record")
+            created.append(
                 GameConflict(
                     game=locked,
-                    side=step.phone,
-                    kind="draw" if kind in ("draw", "record") else kind,
-                    unit=unit if kind not in ("draw", "record") else "",
-                    die=die if kind in ("draw", "record") else "",
+                    side=conflict.step.phone,
+                    kind="draw" if draw_kind else kind,
+                    unit="" if draw_kind else unit,
+                    die=die if draw_kind else "",
                     data=data,
                     code=conflict.code[:32],
                     reason=conflict.reason[:300],
                     made_at=made_at,
-                    client_id=_client_id(step.ref),
+                    client_id=client_id,
                 )
             )
-        GameConflict.objects.bulk_create(conflicts)
+        GameConflict.objects.bulk_create(created)
         _moved(locked, merged.state)
-    applied = sum(1 for a in merged.applied if a.step.ref in by_ref)
-    logger.info("game %s: merged %s actions from phone %s, %s conflicts", game.pk, applied, phone, len(conflicts))
+    applied = sum(1 for a in merged.applied if a.step.ref in mine)
+    left = len(merged.conflicts)
+    logger.info("game %s: merged %s actions from phone %s, %s to settle", game.pk, applied, phone, left)
     for name in ("revision", "turn", "result", "scenario", "finished_at", "updated_at"):
         setattr(game, name, getattr(locked, name))
-    return MergeReport(applied=applied, conflicts=len(conflicts), repeated=len(queued) - len(fresh))
+    return MergeReport(applied=applied, conflicts=left, repeated=len(queued) - len(fresh))
 
 
 def _moved(locked: Game, state: GameState) -> None:

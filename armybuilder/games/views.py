@@ -36,7 +36,7 @@ from django_htmx.http import reswap, retarget
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
-from armybuilder.games.models import Game, Settled
+from armybuilder.games.models import Game, GameConflict, Settled
 from armybuilder.games.services import (
     Queued,
     from_millis,
@@ -653,6 +653,29 @@ def _queued(request: HttpRequest, door: Door) -> list[Queued]:
     return queued
 
 
+def _conflict_build(game: Game, conflict: GameConflict):
+    """A conflict's action as its form builds it, for the phone that recorded it; None when it was
+    an action the server had stored (built already), or its form no longer reads (RulesError)."""
+    if "form" not in conflict.data:
+        return None
+    unit_keys = [u["key"] for side in game.setup["sides"] for u in side["units"]]
+    form = ActionForm(QueryDict(conflict.data["form"]), unit_keys=unit_keys)
+    if not form.is_valid():
+        raise RulesError("This action cannot be read any more.", code="unreadable")
+    return _build(form, Door(game, opponent=conflict.side == "b"))
+
+
+def _rebuild(game: Game, conflict: GameConflict):
+    """An earlier conflict as a step of a new merge: built again against the state it meets."""
+    stored = Action.from_data(conflict.data.get("action") or {"kind": "?"})
+
+    def build(state: GameState) -> Action:
+        inner = _conflict_build(game, conflict)
+        return stored if inner is None else inner(state)
+
+    return build
+
+
 @require_POST
 @_action_rate_limited
 def merge(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
@@ -667,7 +690,14 @@ def merge(request: HtmxHttpRequest, pk: int | None = None, token: str | None = N
         return refusal(request, 400, _("Say which board the actions were played on (the “seen” field)."), field="seen")
     try:
         queued = _queued(request, door)
-        report = game_merge(game=door.game, queued=queued, by_opponent=door.opponent, seen=seen, fatal=NOT_YOURS)
+        report = game_merge(
+            game=door.game,
+            queued=queued,
+            by_opponent=door.opponent,
+            seen=seen,
+            rebuild=functools.partial(_rebuild, door.game),
+            fatal=NOT_YOURS,
+        )
     except BadQueue as exc:
         return refusal(request, 400, str(exc), field="queue")
     except RulesError as exc:
@@ -699,15 +729,9 @@ def settle(request: HtmxHttpRequest, pk: int | None = None, token: str | None = 
         if conflict.settled:
             return _after_post(request, door, _("This conflict is settled already."))
         return refusal(request, 403, presenter.error_text(RulesError("", code="not-your-side")))
-    build = None
-    if how == Settled.APPLIED and "form" in conflict.data:
-        unit_keys = [u["key"] for side in door.game.setup["sides"] for u in side["units"]]
-        form = ActionForm(QueryDict(conflict.data["form"]), unit_keys=unit_keys)
-        if not form.is_valid():
-            return _after_post(request, door, " ".join(str(e) for errs in form.errors.values() for e in errs))
-        build = _build(form, door)
     error = ""
     try:
+        build = _conflict_build(door.game, conflict) if how == Settled.APPLIED else None
         game_settle(game=door.game, conflict=conflict, how=how, by_opponent=door.opponent, build=build)
     except RulesError as exc:
         if exc.code in NOT_YOURS:

@@ -142,6 +142,28 @@ def test_apply_it_now_applies_the_action_to_the_game_as_it_is(alice_client, game
     assert (last.kind, last.log["detail"].get("settled")) == ("draw", True)
 
 
+def test_what_did_not_fit_the_first_phone_back_is_tried_again_with_the_second(alice_client, game) -> None:
+    """Alice recorded Bob's die, then her own and gave it an order; Bob's phone held Bob's order for
+    his die. Alice's phone came back first: her die did not fit (Bob's was still waiting for its
+    order). Once Bob's queue comes, everything fits in the order it happened but the die recorded twice."""
+    bob, now = Client(), int(time.time() * 1000)
+    a1, b1 = units(game, 0)[0], units(game, 1)[0]
+    alice_queue = [
+        item(now - 9000, action="record", side="b"),
+        item(now - 7000, action="record", side="a"),
+        item(now - 6000, action="order", unit=a1, order="fire"),
+    ]
+    send(alice_client, f"/games/{game.pk}/", alice_queue, now=now)
+    assert GameConflict.objects.filter(game=game).count() == 2
+    bob_queue = [item(now - 8900, action="record", side="b"), item(now - 8000, action="order", unit=b1, order="down")]
+    send(bob, f"/g/{game.share_token}/", bob_queue, now=now)
+    left = GameConflict.objects.get(game=game)
+    assert (left.side, left.kind, left.code) == ("b", "draw", "pending")
+    assert lines(game) == ["merged", "draw", "merged", "order", "draw", "order"]
+    state = Game.objects.get(pk=game.pk).state()
+    assert (state.unit(a1).order, state.unit(b1).order) == ("fire", "down")
+
+
 def test_a_queue_sent_again_is_applied_once(alice_client, game) -> None:
     now = int(time.time() * 1000)
     queue = [item(now - 2000, action="record", side="a"), item(now - 1000, action="record", side="a")]

@@ -102,7 +102,9 @@ def test_the_merge_note_comes_before_the_phones_first_action_and_counts_what_was
     incoming = [step("b", 12, recorded_draw("b")), step("b", 13, recorded_draw("b"))]
 
     def note(applied, conflicts):
-        return Action("merged", side="b", data={"count": sum(not a.step.stored for a in applied), "conflicts": len(conflicts)})
+        return Action(
+            "merged", side="b", data={"count": sum(not a.step.stored for a in applied), "conflicts": len(conflicts)}
+        )
 
     stored = [step("a", 10, Action("pins", side="a", unit="a1", data={"delta": 1}), stored=True)]
     merged = merge(new_state(setup()), stored, incoming, start=0, note=note)
