@@ -634,6 +634,12 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             "Merged: %(count)s actions played offline on %(side)s's phone",
             d.get("count", 0),
         ) % {"count": d.get("count", 0), "side": game.side_name(entry.side)}
+        if d.get("fitted"):
+            text += " · " + ngettext(
+                "%(count)s action left to settle before now fits",
+                "%(count)s actions left to settle before now fit",
+                d["fitted"],
+            ) % {"count": d["fitted"]}
         if d.get("conflicts"):
             text += " · " + ngettext("%(count)s to settle", "%(count)s to settle", d["conflicts"]) % {
                 "count": d["conflicts"]
@@ -641,7 +647,7 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
     elif entry.kind == "settled":
         what = conflict_words(game, state, d.get("what", ""), entry.unit, d.get("die", ""))
         params = {"what": what, "side": game.side_name(entry.side)}
-        text = _("Settled on %(side)s's phone: %(what)s dropped") % params
+        text = _("Settled on %(side)s's phone: dropped (%(what)s)") % params
     else:
         text = entry.kind
     if d.get("typed"):
@@ -690,7 +696,7 @@ class ConflictRow:
     reason: str
     phone: str  # the name of the side whose phone recorded it
     may_settle: bool
-    table_die: bool
+    kind: str
 
 
 def conflicts(game: Game, state: GameState, sides: tuple[str, ...]) -> list[ConflictRow]:
@@ -702,7 +708,7 @@ def conflicts(game: Game, state: GameState, sides: tuple[str, ...]) -> list[Conf
             reason=conflict_reason(c),
             phone=game.side_name(c.side),
             may_settle=c.may_settle(sides),
-            table_die=c.table_die,
+            kind=c.kind,
         )
         for c in game.conflicts.filter(settled="")
     ]

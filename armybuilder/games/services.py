@@ -418,7 +418,11 @@ def game_merge(
 
         def note(applied, conflicts) -> Action:
             count = sum(1 for a in applied if a.step.ref in mine)
-            return Action("merged", side=phone, data={"count": count, "conflicts": len(conflicts)})
+            fitted = sum(1 for a in applied if a.step.ref in earlier)
+            data = {"count": count, "conflicts": len(conflicts)}
+            if fitted:
+                data["fitted"] = fitted
+            return Action("merged", side=phone, data=data)
 
         merged = merge(state, stored, incoming, start=base_seq, fatal=fatal, note=note)
         locked.actions.filter(seq__gt=base_seq).delete()
