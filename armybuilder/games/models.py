@@ -269,8 +269,8 @@ class GameAction(models.Model):
 
 
 class Settled(models.TextChoices):
-    DROPPED = "dropped", _("Dropped")
-    APPLIED = "applied", _("Applied")
+    DROPPED = "dropped", _("Dropped, not applied")
+    APPLIED = "applied", _("Applied later")
 
 
 class GameConflict(models.Model):
