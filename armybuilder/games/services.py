@@ -404,7 +404,8 @@ def game_merge(
         )
         # What each step is, by its ref: a stored action, an earlier conflict, or the phone's action.
         rows = {_ref(row): row for row in tail}
-        base_row = before[-1] if before else None
+        # Conflicts made since the phone's board are tried again; older ones it has seen to settle.
+        base_row = before[-1] if before else (snap if snap and snap.seq == base_seq else None)
         since = (base_row.made_at or base_row.created_at) if base_row else None
         waiting = locked.conflicts.filter(settled="")
         earlier = {f"conflict:{c.pk}": c for c in (waiting.filter(made_at__gte=since) if since else waiting)}

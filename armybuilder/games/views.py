@@ -9,6 +9,10 @@ and id) and is answered with only what changed since: the rows of the units that
 (dice, current die, undo), the new log lines, out of band; the whole board only when the
 phone's board cannot be brought up to date that way (an action it saw was undone by the other phone).
 Without JavaScript a post redirects to the whole page.
+
+Each phone of a two-phone game plays on offline for its own side; back online it sends its whole
+queue to ``merge/`` (``services.game_merge``), and what did not fit is settled with one tap
+(``settle/``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@
       is queued in localStorage and shown on the board as waiting; when the network is back the
       queue is sent in order, each action on the revision the previous one made. A refusal stops
       the queue and says so; nothing is dropped unless the player drops it. A game followed on two
-      phones shows the last state it saw and catches up (the poll waits for the network).
+      phones shows the last state it saw and catches up (the poll waits for the network). Each
+      phone of a two-phone game (#game-sync[data-two-phones], from an event pairing) goes on for its
+      own side: its queue, each action with the time it was made and the board it was made on, is
+      sent whole to merge/ and merged on the server with the other phone's, by time.
    4. Offline, an order test is rolled here (or the typed dice taken) and its result shown at once;
       the action is queued with those dice, so the server replays the very same roll. The page keeps
       the board as the server last sent it ("muster-base:"), so taking back a queued action is: drop
