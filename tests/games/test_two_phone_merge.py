@@ -113,6 +113,8 @@ def test_an_order_for_a_unit_destroyed_meanwhile_is_settled_by_its_side_only(ali
     send(bob, f"/g/{game.share_token}/", [item(now - 7000, action="pins", unit=b1, delta="1")], seen="0-0", now=now)
     conflict = GameConflict.objects.get(game=game)
     assert (conflict.kind, conflict.code, conflict.unit) == ("pins", "destroyed", b1)
+    page = alice_client.get(f"/games/{game.pk}/").text
+    assert "Waiting for your opponent to settle it." in page and 'name="how"' not in page
     refused = alice_client.post(f"/games/{game.pk}/settle/", {"conflict": conflict.pk, "how": "dropped"})
     assert refused.status_code == 403 and "You act for your own side only." in refused.text
     assert not GameConflict.objects.get(pk=conflict.pk).settled
