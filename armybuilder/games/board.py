@@ -73,6 +73,7 @@ ERRORS = {
     "test": gettext_lazy("This unit is pinned: it takes an order test."),
     "finished": gettext_lazy("The game is over."),
     "dice-left": gettext_lazy("Dice are left in the bag: draw them, or tick “end the turn anyway”."),
+    "turn-ended": gettext_lazy("This turn has already ended."),
     "destroyed": gettext_lazy("This unit is destroyed."),
     "models": gettext_lazy("Muster does not know this unit's models: mark it destroyed instead."),
     "not-vehicle": gettext_lazy("Only vehicles take damage results."),
@@ -682,7 +683,7 @@ def conflict_reason(conflict: Any) -> str:
     """Why an action did not fit the merged game, in words a player settles it by."""
     if conflict.kind == "draw" and conflict.code == "pending":
         return _("A die was already waiting for its order: the same die recorded on both phones?")
-    if conflict.kind == "end_turn" and conflict.code in ("dice-left", "pending"):
+    if conflict.kind == "end_turn" and conflict.code in ("dice-left", "pending", "turn-ended"):
         return _("The turn had already ended, or dice were still in the bag: the same end of turn on both phones?")
     if conflict.code == "destroyed":
         return _("This unit had been destroyed meanwhile.")

@@ -471,6 +471,8 @@ def _build_action(form: ActionForm, door: Door):
         if kind == "remove":
             return unit_action(state, "remove", {})
         if kind == "end_turn":
+            if data["turn"] is not None and data["turn"] != state.turn:
+                raise RulesError("This turn has already ended.", code="turn-ended")
             return end_turn(
                 state, server_rng, release=data["release"], force=data["force"], down_dice=data["down_pins"]
             )

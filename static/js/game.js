@@ -856,7 +856,11 @@
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
     var typedDice = diceGiven(entries);
-    if (action === "end_turn") rollDownPins(entries);
+    if (action === "end_turn") {
+      rollDownPins(entries);
+      // The turn it ends: the other phone of a two-phone game may have ended it too, offline.
+      entries.set("turn", String(turnNow()));
+    }
     if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     if (action === "casualties") rollNco(sent, entries);

@@ -166,6 +166,17 @@ def test_what_did_not_fit_the_first_phone_back_is_tried_again_with_the_second(al
     assert (state.unit(a1).order, state.unit(b1).order) == ("fire", "down")
 
 
+def test_the_same_end_of_turn_on_both_phones_ends_one_turn_and_the_other_waits(alice_client, game) -> None:
+    bob, now = Client(), int(time.time() * 1000)
+    send(alice_client, f"/games/{game.pk}/", [item(now - 9000, action="end_turn", force="on", turn="1")], now=now)
+    send(bob, f"/g/{game.share_token}/", [item(now - 8000, action="end_turn", force="on", turn="1")], now=now)
+    conflict = GameConflict.objects.get(game=game)
+    assert (conflict.kind, conflict.code, conflict.side) == ("end_turn", "turn-ended", "b")
+    assert Game.objects.get(pk=game.pk).turn == 2
+    page = alice_client.get(f"/games/{game.pk}/").text
+    assert "the same end of turn on both phones?" in page and "Drop it: the turn had already ended" in page
+
+
 def test_a_queue_sent_again_is_applied_once(alice_client, game) -> None:
     now = int(time.time() * 1000)
     queue = [item(now - 2000, action="record", side="a"), item(now - 1000, action="record", side="a")]
