@@ -384,7 +384,12 @@ def game_merge(
         locked = Game.objects.select_for_update().get(pk=game.pk)
         known = {str(i) for i in locked.actions.exclude(client_id=None).values_list("client_id", flat=True)}
         known |= {str(i) for i in locked.conflicts.exclude(client_id=None).values_list("client_id", flat=True)}
-        fresh = [q for q in queued if str(q.client_id) not in known]
+        # An id already stored, or sent twice in one queue, is one action, applied once.
+        fresh = []
+        for q in queued:
+            if str(q.client_id) not in known:
+                known.add(str(q.client_id))
+                fresh.append(q)
         if not fresh:
             return MergeReport(applied=0, conflicts=0, repeated=len(queued))
         count = locked.actions.count()

@@ -613,6 +613,10 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
 # --- two phones back online: a queue merged, its conflicts settled -------------------------------
 
 
+# The most characters one queued action's form may hold (a bombardment of many units is ~600).
+BODY_MOST = 4000
+
+
 class BadQueue(Exception):
     """A queue that cannot be read: the sentence says why (nothing is stored)."""
 
@@ -633,7 +637,8 @@ def _queued(request: HttpRequest, door: Door) -> list[Queued]:
     queued = []
     for number, item in enumerate(items, start=1):
         body, made_at = (item.get("body"), item.get("made_at")) if isinstance(item, dict) else (None, None)
-        if not isinstance(body, str) or not isinstance(made_at, int) or isinstance(made_at, bool):
+        bad = not isinstance(body, str) or len(body) > BODY_MOST
+        if bad or not isinstance(made_at, int) or isinstance(made_at, bool):
             raise BadQueue(_("Action %(number)s sent cannot be read.") % {"number": number})
         form = ActionForm(QueryDict(body), unit_keys=unit_keys)
         if not form.is_valid() or not form.cleaned_data["action_id"]:
@@ -650,7 +655,7 @@ def _queued(request: HttpRequest, door: Door) -> list[Queued]:
                 client_id=data["action_id"],
                 made_at=moment,
                 kind=kind,
-                body=body[:4000],
+                body=body,
                 build=_build(form, door),
                 unit=data.get("unit") or "",
                 die=data.get("side") or "" if kind == "draw" else "",

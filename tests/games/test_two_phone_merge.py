@@ -187,6 +187,12 @@ def test_a_queue_sent_again_is_applied_once(alice_client, game) -> None:
     assert (lines(game), GameConflict.objects.count(), Game.objects.get(pk=game.pk).revision) == before
 
 
+def test_an_id_twice_in_one_queue_is_one_action(alice_client, game) -> None:
+    twice = item(1000, action="pins", unit=units(game, 0)[0], delta="1")
+    assert send(alice_client, f"/games/{game.pk}/", [twice, twice]).status_code == 200
+    assert lines(game) == ["merged", "pins"]
+
+
 def test_an_action_for_the_other_sides_unit_refuses_the_whole_queue(alice_client, game) -> None:
     now = int(time.time() * 1000)
     a1, b1 = units(game, 0)[0], units(game, 1)[0]
@@ -209,6 +215,7 @@ def test_another_players_game_is_not_found(game) -> None:
         ("not json", "cannot be read"),
         ("[]", "Send from 1 to 500 actions"),
         (json.dumps([{"body": "action=pins", "made_at": "soon"}]), "Action 1 sent cannot be read."),
+        (json.dumps([{"body": "action=pins&scenario=" + "x" * 4000, "made_at": 1}]), "Action 1 sent cannot be read."),
         (json.dumps([{"body": "action=fly", "made_at": 1}]), "Action 1 sent is refused"),
         (json.dumps([{"body": "action=record&side=a", "made_at": 1}]), "it has no id"),
     ],
