@@ -209,6 +209,17 @@ def test_another_players_game_is_not_found(game) -> None:
     assert response.status_code == 404
 
 
+def test_another_players_conflict_is_not_found(alice_client, game) -> None:
+    now = int(time.time() * 1000)
+    queue = [item(now - 2000, action="record", side="a"), item(now - 1000, action="record", side="a")]
+    send(alice_client, f"/games/{game.pk}/", queue, now=now)
+    conflict = GameConflict.objects.get(game=game)
+    carol = Client()
+    carol.force_login(make_user("carol"))
+    response = carol.post(f"/games/{game.pk}/settle/", {"conflict": conflict.pk, "how": "dropped"})
+    assert response.status_code == 404 and not GameConflict.objects.get(pk=conflict.pk).settled
+
+
 @pytest.mark.parametrize(
     ("queue", "words"),
     [
