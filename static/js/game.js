@@ -23,7 +23,8 @@
   var RULES = window.MusterGameRules;
 
   function sync() { return document.getElementById("game-sync"); }
-  function offline() { return !navigator.onLine; }
+  // offline.js knows better than navigator.onLine (a page opened from the cache, a dead network).
+  function offline() { return window.MusterNetwork ? window.MusterNetwork.offline() : !navigator.onLine; }
   function queueKey() { var s = sync(); return s ? "muster-queue:" + s.dataset.base : null; }
   function csrf() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["x-csrftoken"] || ""; }
@@ -93,6 +94,7 @@
       var banner = root.querySelector("#offline-banner");
       if (banner) banner.remove();
       root.classList.remove("offline");
+      root.removeAttribute("data-served-offline");
     }
     navigator.serviceWorker.controller.postMessage({
       type: "keep-board",
@@ -1168,7 +1170,7 @@
     }
   });
 
-  window.addEventListener("online", function () {
+  window.addEventListener("muster:online", function () {  // offline.js, once it holds the page online
     if (readQueue().length) flush();
     else reloadBoard();
   });
