@@ -73,6 +73,7 @@ ERRORS = {
     "test": gettext_lazy("This unit is pinned: it takes an order test."),
     "finished": gettext_lazy("The game is over."),
     "dice-left": gettext_lazy("Dice are left in the bag: draw them, or tick “end the turn anyway”."),
+    "turn-ended": gettext_lazy("This turn has already ended."),
     "destroyed": gettext_lazy("This unit is destroyed."),
     "models": gettext_lazy("Muster does not know this unit's models: mark it destroyed instead."),
     "not-vehicle": gettext_lazy("Only vehicles take damage results."),
@@ -628,11 +629,90 @@ def log_line(game: Game, state: GameState, entry: Any) -> str:
             text += " · " + _("pins lost for staying Down: %(units)s") % {"units": ", ".join(shed)}
     elif entry.kind == "end_game":
         text = result_text(game, d["result"])
+    elif entry.kind == "merged":
+        text = ngettext(
+            "Merged: %(count)s action played offline on %(side)s's phone",
+            "Merged: %(count)s actions played offline on %(side)s's phone",
+            d.get("count", 0),
+        ) % {"count": d.get("count", 0), "side": game.side_name(entry.side)}
+        if d.get("fitted"):
+            text += " · " + ngettext(
+                "%(count)s action left to settle before now fits",
+                "%(count)s actions left to settle before now fit",
+                d["fitted"],
+            ) % {"count": d["fitted"]}
+        if d.get("conflicts"):
+            text += " · " + ngettext("%(count)s to settle", "%(count)s to settle", d["conflicts"]) % {
+                "count": d["conflicts"]
+            }
+    elif entry.kind == "settled":
+        what = conflict_words(game, state, d.get("what", ""), entry.unit, d.get("die", ""))
+        params = {"what": what, "side": game.side_name(entry.side)}
+        text = _("Settled on %(side)s's phone: dropped (%(what)s)") % params
     else:
         text = entry.kind
     if d.get("typed"):
         text += " · " + typed_words()
+    if d.get("settled"):
+        text += " · " + _("settled after a merge")
     return f"{turn} · {text}"
+
+
+# What an action that did not fit a merge was, in a few words (the conflict's row, the log's line).
+CONFLICT_WORDS = {
+    "order": gettext_lazy("%(unit)s: an order"),
+    "snap": gettext_lazy("%(unit)s: an order"),
+    "pins": gettext_lazy("%(unit)s: pins"),
+    "casualties": gettext_lazy("%(unit)s: casualties"),
+    "damage": gettext_lazy("%(unit)s: a damage result"),
+    "remove": gettext_lazy("%(unit)s destroyed"),
+}
+
+
+def conflict_words(game: Game, state: GameState, kind: str, unit: str | None, die: str) -> str:
+    if kind == "draw":
+        return _("Die recorded: %(side)s") % {"side": game.side_name(die)}
+    if kind == "end_turn":
+        return _("End of the turn")
+    if kind in CONFLICT_WORDS:
+        return str(CONFLICT_WORDS[kind]) % {"unit": _unit_name(state, unit)}
+    return kind
+
+
+def conflict_reason(conflict: Any) -> str:
+    """Why an action did not fit the merged game, in words a player settles it by."""
+    if conflict.kind == "draw" and conflict.code == "pending":
+        return _("A die was already waiting for its order: the same die recorded on both phones?")
+    if conflict.kind == "end_turn" and conflict.code in ("dice-left", "pending", "turn-ended"):
+        return _("The turn had already ended, or dice were still in the bag: the same end of turn on both phones?")
+    if conflict.code == "destroyed":
+        return _("This unit had been destroyed meanwhile.")
+    return error_text(RulesError(conflict.reason, code=conflict.code))
+
+
+@dataclass(frozen=True)
+class ConflictRow:
+    pk: int
+    words: str
+    reason: str
+    phone: str  # the name of the side whose phone recorded it
+    may_settle: bool
+    kind: str
+
+
+def conflicts(game: Game, state: GameState, sides: tuple[str, ...]) -> list[ConflictRow]:
+    """The actions a merge left to settle (one query), and which this phone may settle."""
+    return [
+        ConflictRow(
+            pk=c.pk,
+            words=conflict_words(game, state, c.kind, c.unit, c.die),
+            reason=conflict_reason(c),
+            phone=game.side_name(c.side),
+            may_settle=c.may_settle(sides),
+            kind=c.kind,
+        )
+        for c in game.conflicts.filter(settled="")
+    ]
 
 
 def typed_words() -> str:

@@ -142,6 +142,9 @@ class ActionForm(forms.Form):
     scenario = forms.CharField(required=False, max_length=100)
     release = forms.MultipleChoiceField(required=False)
     force = forms.BooleanField(required=False)
+    # The turn an end of turn was tapped in (a phone offline says it): the same end of turn recorded
+    # on both phones of a two-phone game ends one turn, not two.
+    turn = forms.IntegerField(required=False, min_value=1, max_value=99)
 
     def __init__(self, *args: Any, unit_keys: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -247,6 +247,10 @@ class GameAction(models.Model):
     # The id the phone gave the action (game.js, a UUID): a send retried or replayed from the offline
     # queue carries the same id, and is applied once. None for actions stored before ids existed.
     client_id = models.UUIDField(null=True, blank=True)
+    # When it was made at the table: the server's clock for an action sent at once, the phone's
+    # (corrected by its skew) for one played offline and merged. Two phones' queues are merged in
+    # this order. None for actions stored before it was kept (their created_at stands in).
+    made_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -262,3 +266,52 @@ class GameAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.kind}"
+
+
+class Settled(models.TextChoices):
+    DROPPED = "dropped", _("Dropped, not applied")
+    APPLIED = "applied", _("Applied later")
+
+
+class GameConflict(models.Model):
+    """An action played offline on a two-phone game that did not fit the game once both phones'
+    actions were merged (the same die recorded on both phones, an order for a unit the other side
+    had destroyed): kept, never dropped, until a player settles it with one tap."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conflicts")
+    side = models.CharField(max_length=1)  # the phone that recorded it: a (the creator's) or b
+    kind = models.CharField(max_length=16)  # the action's kind ("draw" for a die drawn or recorded)
+    unit = models.CharField(max_length=40, blank=True)  # the unit it was for, if any
+    die = models.CharField(max_length=1, blank=True)  # the side of the die, for a draw
+    # The action as the phone posted it ({"form": "<the form's fields>"}), or as the server had
+    # stored it before the merge ({"action": rules.game.engine.Action.to_data()}).
+    data = models.JSONField()
+    code = models.CharField(max_length=32)  # the engine's refusal in the merged order
+    reason = models.CharField(max_length=300)
+    made_at = models.DateTimeField()
+    client_id = models.UUIDField(null=True, blank=True)
+    settled = models.CharField(max_length=8, choices=Settled.choices, blank=True)
+    settled_by = models.CharField(max_length=1, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["made_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="unique_game_conflict_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.kind} ({self.code})"
+
+    @property
+    def table_die(self) -> bool:
+        """A die drawn or the end of the turn: the bag is the table's, so either phone settles it."""
+        return self.kind in ("draw", "end_turn")
+
+    def may_settle(self, sides: tuple[str, ...]) -> bool:
+        return not self.settled and (self.table_die or self.side in sides)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import random
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +16,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from armybuilder.catalogue.models import Option
-from armybuilder.games.models import ACTIONS_MAX, NAME_LANGUAGES, Game, GameAction, playable_setup
+from armybuilder.games.models import (
+    ACTIONS_MAX,
+    NAME_LANGUAGES,
+    Game,
+    GameAction,
+    GameConflict,
+    Settled,
+    playable_setup,
+)
 from armybuilder.lists.models import ArmyList
 from armybuilder.resolver import national_rules
 from armybuilder.resolver.adapters import firer_from_entry, target_from_entry
@@ -30,8 +40,10 @@ from rules.game.engine import (
     apply,
     log_entry_to_data,
     new_state,
+    resume,
     state_to_data,
 )
+from rules.game.merge import Step, interleave, merge
 
 logger = logging.getLogger(__name__)
 
@@ -252,6 +264,7 @@ def game_act(
             snapshot=state_to_data(state) if seq % SNAPSHOT_EVERY == 0 else None,
             by_opponent=by_opponent,
             client_id=client_id,
+            made_at=timezone.now(),
         )
         if action.kind == "end_game":
             game.result = state.result or ""
@@ -293,3 +306,262 @@ def game_undo(
         game.save(update_fields=["revision", "turn", "result", "finished_at", "updated_at"])
     logger.info("game %s: undo %s", game.pk, last.kind)
     return last
+
+
+# --- two phones that played on offline -----------------------------------------------------------
+
+
+def millis(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def from_millis(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+@dataclass(frozen=True)
+class Queued:
+    """One action of a phone's offline queue: its form's fields as posted (``body``), read (``kind``,
+    ``unit``, ``die``: the die's side) and built as the form would build it (``build``)."""
+
+    client_id: uuid.UUID
+    made_at: datetime  # on the server's clock (the phone's skew taken off)
+    kind: str
+    body: str
+    build: Callable[[GameState], Action]
+    unit: str = ""
+    die: str = ""
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    applied: int  # actions of the queue now in the game
+    conflicts: int  # actions of either phone left to settle
+    repeated: int  # actions of the queue the server had already (a queue sent again)
+
+
+def _stored_step(ref: str, row: GameAction) -> Step:
+    made_at = millis(row.made_at or row.created_at)
+    return Step(_phone(row.by_opponent), made_at, _given(Action.from_data(row.payload)), ref, stored=True)
+
+
+def _given(action: Action) -> Callable[[GameState], Action]:
+    """A stored action, as a step of the merge: built already."""
+    return lambda _state: action
+
+
+def _ref(row: GameAction) -> str:
+    # Actions stored before ids existed are named by their row instead (kept without an id).
+    return str(row.client_id) if row.client_id else f"row:{row.pk}"
+
+
+def _phone(by_opponent: bool) -> str:
+    return "b" if by_opponent else "a"
+
+
+def game_merge(
+    *,
+    game: Game,
+    queued: list[Queued],
+    by_opponent: bool,
+    seen: tuple[int, int],
+    rebuild: Callable[[GameConflict], Callable[[GameState], Action]],
+    fatal: Collection[str] = (),
+) -> MergeReport:
+    """Merge a phone's offline queue into a two-phone game (``rules.game.merge``), in one transaction.
+
+    The actions the server stored after the board the phone saw (``seen``: its last action's number
+    and id), the actions still to settle from an earlier merge (``rebuild`` builds one again, as its
+    form would: with both phones back at different times, the first merge could not know what the
+    second brings) and the queue are replayed in the order they were made; the tail of the game is
+    written again (new numbers, log lines and snapshots, each action's id kept, so a queue sent
+    again is applied once), with a line of the log saying what was merged. Actions that do not fit
+    are kept as ``GameConflict`` for the players to settle. RulesError with a code in ``fatal`` (an
+    action for the other side's units) refuses the whole merge: nothing is stored.
+    """
+    phone = _phone(by_opponent)
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        known = {str(i) for i in locked.actions.exclude(client_id=None).values_list("client_id", flat=True)}
+        known |= {str(i) for i in locked.conflicts.exclude(client_id=None).values_list("client_id", flat=True)}
+        # An id already stored, or sent twice in one queue, is one action, applied once.
+        fresh = []
+        for q in queued:
+            if str(q.client_id) not in known:
+                known.add(str(q.client_id))
+                fresh.append(q)
+        if not fresh:
+            return MergeReport(applied=0, conflicts=0, repeated=len(queued))
+        count = locked.actions.count()
+        seq, pk = seen
+        # The phone's board: its last action, if still there (undo takes actions from the end, so
+        # every one before it is too); an action it saw that was undone since: as far as is left.
+        base_seq = seq if seq == 0 or locked.actions.filter(seq=seq, pk=pk).exists() else min(seq, count)
+        if count + len(fresh) + 1 > ACTIONS_MAX:
+            raise RulesError(
+                "This game has reached the most actions one game keeps.", code="too-long", params={"max": ACTIONS_MAX}
+            )
+        snap = locked.actions.filter(snapshot__isnull=False, seq__lte=base_seq).order_by("-seq").first()
+        before = list(locked.actions.filter(seq__gt=snap.seq if snap else 0, seq__lte=base_seq))
+        tail = list(locked.actions.filter(seq__gt=base_seq))
+        state = resume(
+            locked.rules_setup(), snap.snapshot if snap else None, [Action.from_data(r.payload) for r in before]
+        )
+        # What each step is, by its ref: a stored action, an earlier conflict, or the phone's action.
+        rows = {_ref(row): row for row in tail}
+        # Conflicts made since the phone's board are tried again; older ones it has seen to settle.
+        base_row = before[-1] if before else (snap if snap and snap.seq == base_seq else None)
+        since = (base_row.made_at or base_row.created_at) if base_row else None
+        waiting = locked.conflicts.filter(settled="")
+        earlier = {f"conflict:{c.pk}": c for c in (waiting.filter(made_at__gte=since) if since else waiting)}
+        mine = {str(q.client_id): q for q in fresh}
+        stored = interleave(
+            [_stored_step(ref, row) for ref, row in rows.items()],
+            [Step(c.side, millis(c.made_at), rebuild(c), ref, True) for ref, c in earlier.items()],
+        )
+        incoming = [Step(phone, millis(q.made_at), q.build, ref) for ref, q in mine.items()]
+        first_made = min(q.made_at for q in fresh)
+
+        def note(applied, conflicts) -> Action:
+            count = sum(1 for a in applied if a.step.ref in mine)
+            fitted = sum(1 for a in applied if a.step.ref in earlier)
+            data = {"count": count, "conflicts": len(conflicts)}
+            if fitted:
+                data["fitted"] = fitted
+            return Action("merged", side=phone, data=data)
+
+        merged = merge(state, stored, incoming, start=base_seq, fatal=fatal, note=note)
+        locked.actions.filter(seq__gt=base_seq).delete()
+        new_rows = []
+        for n, item in enumerate(merged.applied, start=base_seq + 1):
+            ref = item.step.ref
+            if ref in rows:
+                client_id, made_at = rows[ref].client_id, rows[ref].made_at or rows[ref].created_at
+            elif ref in earlier:
+                client_id, made_at = earlier[ref].client_id, earlier[ref].made_at
+            elif ref in mine:
+                client_id, made_at = mine[ref].client_id, mine[ref].made_at
+            else:  # the merge's own line of the log
+                client_id, made_at = None, first_made
+            new_rows.append(
+                GameAction(
+                    game=locked,
+                    seq=n,
+                    kind=item.action.kind,
+                    payload=item.action.to_data(),
+                    log=log_entry_to_data(item.log),
+                    snapshot=item.snapshot,
+                    by_opponent=item.step.phone == "b",
+                    client_id=client_id,
+                    made_at=made_at,
+                )
+            )
+        # An earlier conflict that fits now is an action of the game: it is settled by the merge.
+        locked.conflicts.filter(
+            pk__in=[earlier[a.step.ref].pk for a in merged.applied if a.step.ref in earlier]
+        ).delete()
+        GameAction.objects.bulk_create(new_rows)
+        created = []
+        for conflict in merged.conflicts:
+            ref = conflict.step.ref
+            if ref in earlier:  # still does not fit: kept, with the reason it has now
+                GameConflict.objects.filter(pk=earlier[ref].pk).update(
+                    code=conflict.code[:32], reason=conflict.reason[:300]
+                )
+                continue
+            if ref in rows:
+                row = rows[ref]
+                action = Action.from_data(row.payload)
+                data, kind, unit, die = {"action": row.payload}, action.kind, action.unit or "", action.side or ""
+                client_id, made_at = row.client_id, row.made_at or row.created_at
+            else:
+                q = mine[ref]
+                data, kind, unit, die, client_id, made_at = (
+                    {"form": q.body},
+                    q.kind,
+                    q.unit,
+                    q.die,
+                    q.client_id,
+                    q.made_at,
+                )
+            draw_kind = kind in ("draw", "record")
+            created.append(
+                GameConflict(
+                    game=locked,
+                    side=conflict.step.phone,
+                    kind="draw" if draw_kind else kind,
+                    unit="" if draw_kind else unit,
+                    die=die if draw_kind else "",
+                    data=data,
+                    code=conflict.code[:32],
+                    reason=conflict.reason[:300],
+                    made_at=made_at,
+                    client_id=client_id,
+                )
+            )
+        GameConflict.objects.bulk_create(created)
+        _moved(locked, merged.state)
+    applied = sum(1 for a in merged.applied if a.step.ref in mine)
+    left = len(merged.conflicts)
+    logger.info("game %s: merged %s actions from phone %s, %s to settle", game.pk, applied, phone, left)
+    for name in ("revision", "turn", "result", "scenario", "finished_at", "updated_at"):
+        setattr(game, name, getattr(locked, name))
+    return MergeReport(applied=applied, conflicts=left, repeated=len(queued) - len(fresh))
+
+
+def _moved(locked: Game, state: GameState) -> None:
+    """The game row after its actions changed: the revision moves, the turn and result follow the state."""
+    locked.result = state.result or ""
+    locked.scenario = state.scenario or locked.scenario
+    if state.finished and not locked.finished_at:
+        locked.finished_at = timezone.now()
+    elif not state.finished:
+        locked.finished_at = None
+    locked.revision += 1
+    locked.turn = state.turn
+    locked.save(update_fields=["revision", "turn", "result", "scenario", "finished_at", "updated_at"])
+
+
+def game_settle(
+    *,
+    game: Game,
+    conflict: GameConflict,
+    how: str,
+    by_opponent: bool,
+    build: Callable[[GameState], Action] | None = None,
+) -> None:
+    """Settle a conflict left by a merge: drop it (a line of the log says so), or apply it to the
+    game as it is now (``build``: the action as its form builds it; RulesError if it still does not
+    fit, and it stays to settle)."""
+    settler = _phone(by_opponent)
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every write locks it
+        locked = GameConflict.objects.select_for_update().get(pk=conflict.pk)
+        if locked.settled:
+            raise RulesError("This conflict is settled already.", code="settled")
+        if how == Settled.APPLIED:
+            if build is None:
+                payload = locked.data.get("action") or {}
+                stored = Action.from_data(payload)
+
+                def build(_state: GameState) -> Action:
+                    return stored
+
+            inner = build
+
+            def marked(state: GameState) -> Action:
+                action = inner(state)
+                return replace(action, data={**action.data, "settled": True})
+
+            game_act(game=game, build=marked, by_opponent=by_opponent, client_id=locked.client_id)
+        else:
+            data = {"how": "dropped", "what": locked.kind, "phone": locked.side}
+            if locked.die:
+                data["die"] = locked.die
+            note = Action("settled", side=settler, unit=locked.unit or None, data=data)
+            game_act(game=game, build=lambda _s: note, by_opponent=by_opponent)
+        locked.settled = how
+        locked.settled_by = settler
+        locked.settled_at = timezone.now()
+        locked.save(update_fields=["settled", "settled_by", "settled_at"])
+    logger.info("game %s: conflict %s %s by phone %s", game.pk, conflict.pk, how, settler)

@@ -9,12 +9,18 @@ and id) and is answered with only what changed since: the rows of the units that
 (dice, current die, undo), the new log lines, out of band; the whole board only when the
 phone's board cannot be brought up to date that way (an action it saw was undone by the other phone).
 Without JavaScript a post redirects to the whole page.
+
+Each phone of a two-phone game plays on offline for its own side; back online it sends its whole
+queue to ``merge/`` (``services.game_merge``), and what did not fit is settled with one tap
+(``settle/``).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +30,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -35,8 +41,18 @@ from django_htmx.http import reswap, retarget
 
 from armybuilder.games import board as presenter
 from armybuilder.games.forms import ActionForm, NewGameForm
-from armybuilder.games.models import Game
-from armybuilder.games.services import game_act, game_start, game_undo, lists_for_game, server_rng
+from armybuilder.games.models import Game, GameConflict, Settled
+from armybuilder.games.services import (
+    Queued,
+    from_millis,
+    game_act,
+    game_merge,
+    game_settle,
+    game_start,
+    game_undo,
+    lists_for_game,
+    server_rng,
+)
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import lists_for_user
 from armybuilder.lists.models import ArmyList
@@ -45,6 +61,7 @@ from armybuilder.resolver.adapters import default_band, weapons_for_edition
 from armybuilder.security.middleware import Limit, over_limit, refusal
 from rules.errors import RulesError
 from rules.game.engine import (
+    NOTES,
     Action,
     GameState,
     bombard_keep,
@@ -61,6 +78,7 @@ from rules.game.engine import (
     snap_order,
     support_roll,
 )
+from rules.game.merge import QUEUE_MOST, corrected
 
 POLL_SECONDS = 3
 # Refusals of an action that is the other player's to make (a 403, with its sentence).
@@ -256,6 +274,8 @@ def _page_context(request: HttpRequest, door: Door, context: dict, last: tuple[i
         log_count=last[0],
         # Played on the creator's phone alone so far: it may go on offline, its actions queued.
         one_phone=not door.opponent and not opponent_acted and not door.game.two_phones,
+        # Each phone of a two-phone game goes on offline for its own side; back online its queue is merged.
+        two_phones=door.game.two_phones,
     )
     return context
 
@@ -276,8 +296,12 @@ def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpR
     context = presenter.board(door.game, state, opponent=door.opponent, can_undo=_can_undo(door, last_by))
     last = (facts.last_seq, facts.last_pk)
     _page_context(request, door, context, last, facts.opponent_acted).update(error=error)
-    if context["one_phone"] and not state.finished:
-        # Played on this phone alone: what it needs to work out offline what the server would.
+    if door.game.two_phones:
+        # What a merge of the two phones' offline actions left to settle (one query, two-phone games only).
+        context["to_settle"] = presenter.conflicts(door.game, state, door.sides)
+    if (context["one_phone"] or context["two_phones"]) and not state.finished:
+        # Played on this phone alone, or on two phones that each go on for their own side: what it
+        # needs to work out offline what the server would.
         context["offline_words"] = presenter.offline_words(door.game, state)
     template = "games/game.html#game" if request.htmx else "games/game.html"
     response = render(request, template, context)
@@ -316,6 +340,9 @@ def _changes(
         new_lines = []
         order_line, opponent_acted = None, None
     if state.finished != before.finished or state.turn != before.turn:
+        return _render_game(request, door, error)
+    if any(line.get("kind") in NOTES or (line.get("detail") or {}).get("settled") for _n, line in new_lines):
+        # A merge's or a settling's line: the actions left to settle changed too (the whole board).
         return _render_game(request, door, error)
     seq = seen[0]
     if order_line is None:  # not among the actions read: further back, if any
@@ -440,6 +467,8 @@ def _build_action(form: ActionForm, door: Door):
         if kind == "remove":
             return unit_action(state, "remove", {})
         if kind == "end_turn":
+            if data["turn"] is not None and data["turn"] != state.turn:
+                raise RulesError("This turn has already ended.", code="turn-ended")
             return end_turn(
                 state, server_rng, release=data["release"], force=data["force"], down_dice=data["down_pins"]
             )
@@ -575,3 +604,144 @@ def odds(request: HttpRequest, pk: int | None = None, token: str | None = None) 
             query["down"] = "on"
         query.update(national_rules.target_odds_query(info))  # the target's national morale rules
     return redirect(f"/calc/shooting/?{urlencode(query)}")
+
+
+# --- two phones back online: a queue merged, its conflicts settled -------------------------------
+
+
+# The most characters one queued action's form may hold (a bombardment of many units is ~600).
+BODY_MOST = 4000
+
+
+class BadQueue(Exception):
+    """A queue that cannot be read: the sentence says why (nothing is stored)."""
+
+
+def _queued(request: HttpRequest, door: Door) -> list[Queued]:
+    """The phone's queue (``queue``: a JSON list of {"body": the form's fields, "made_at": ms on the
+    phone's clock}, ``now``: the phone's clock when it sent it), each action read by the form every
+    tap posts and built as it builds it; BadQueue when any of it cannot be read."""
+    try:
+        items = json.loads(request.POST.get("queue") or "")
+        phone_now = int(request.POST.get("now", ""))
+    except ValueError:
+        raise BadQueue(_("The actions sent cannot be read: send them again from the game's page.")) from None
+    if not isinstance(items, list) or not items or len(items) > QUEUE_MOST:
+        raise BadQueue(_("Send from 1 to %(most)s actions at a time.") % {"most": QUEUE_MOST})
+    server_now = int(time.time() * 1000)
+    unit_keys = [u["key"] for side in door.game.setup["sides"] for u in side["units"]]
+    queued = []
+    for number, item in enumerate(items, start=1):
+        body, made_at = (item.get("body"), item.get("made_at")) if isinstance(item, dict) else (None, None)
+        bad = not isinstance(body, str) or len(body) > BODY_MOST
+        if bad or not isinstance(made_at, int) or isinstance(made_at, bool):
+            raise BadQueue(_("Action %(number)s sent cannot be read.") % {"number": number})
+        form = ActionForm(QueryDict(body), unit_keys=unit_keys)
+        if not form.is_valid() or not form.cleaned_data["action_id"]:
+            errors = " ".join(str(e) for errs in form.errors.values() for e in errs) or _("it has no id.")
+            raise BadQueue(_("Action %(number)s sent is refused: %(error)s") % {"number": number, "error": errors})
+        data = form.cleaned_data
+        try:
+            moment = from_millis(corrected(made_at, phone_now, server_now))
+        except (OverflowError, OSError, ValueError):
+            raise BadQueue(_("Action %(number)s sent cannot be read.") % {"number": number}) from None
+        kind = "draw" if data["action"] == "record" else data["action"]
+        queued.append(
+            Queued(
+                client_id=data["action_id"],
+                made_at=moment,
+                kind=kind,
+                body=body,
+                build=_build(form, door),
+                unit=data.get("unit") or "",
+                die=data.get("side") or "" if kind == "draw" else "",
+            )
+        )
+    return queued
+
+
+def _conflict_build(game: Game, conflict: GameConflict):
+    """A conflict's action as its form builds it, for the phone that recorded it; None when it was
+    an action the server had stored (built already), or its form no longer reads (RulesError)."""
+    if "form" not in conflict.data:
+        return None
+    unit_keys = [u["key"] for side in game.setup["sides"] for u in side["units"]]
+    form = ActionForm(QueryDict(conflict.data["form"]), unit_keys=unit_keys)
+    if not form.is_valid():
+        raise RulesError("This action cannot be read any more.", code="unreadable")
+    return _build(form, Door(game, opponent=conflict.side == "b"))
+
+
+def _rebuild(game: Game, conflict: GameConflict):
+    """An earlier conflict as a step of a new merge: built again against the state it meets."""
+    stored = Action.from_data(conflict.data.get("action") or {"kind": "?"})
+
+    def build(state: GameState) -> Action:
+        inner = _conflict_build(game, conflict)
+        return stored if inner is None else inner(state)
+
+    return build
+
+
+@require_POST
+@_action_rate_limited
+def merge(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    """A two-phone game's phone back online: its offline queue merged with what the server has."""
+    if _needs_login(request, token):
+        raise Http404("No such game")
+    door = _door(request, pk, token)
+    if not door.game.two_phones:
+        return refusal(request, 400, _("Only a game played on two phones merges its actions; send each action."))
+    seen = _seen(request)
+    if seen is None:
+        return refusal(request, 400, _("Say which board the actions were played on (the “seen” field)."), field="seen")
+    try:
+        queued = _queued(request, door)
+        report = game_merge(
+            game=door.game,
+            queued=queued,
+            by_opponent=door.opponent,
+            seen=seen,
+            rebuild=functools.partial(_rebuild, door.game),
+            fatal=NOT_YOURS,
+        )
+    except BadQueue as exc:
+        return refusal(request, 400, str(exc), field="queue")
+    except RulesError as exc:
+        if exc.code in NOT_YOURS:
+            return refusal(request, 403, presenter.error_text(exc))
+        return refusal(request, 400, presenter.error_text(exc))
+    if report.conflicts and not request.htmx:
+        messages.warning(request, _("Some actions did not fit the game: settle them under “To settle”."))
+    if request.htmx:
+        return _render_game(request, door)
+    return redirect(door.base)
+
+
+@require_POST
+@_action_rate_limited
+def settle(request: HtmxHttpRequest, pk: int | None = None, token: str | None = None) -> HttpResponse:
+    """One tap on a conflict a merge left: drop it, or apply it to the game as it is now."""
+    if _needs_login(request, token):
+        raise Http404("No such game")
+    door = _door(request, pk, token)
+    number = request.POST.get("conflict", "")
+    conflict = door.game.conflicts.filter(pk=int(number)).first() if number.isdigit() else None
+    how = request.POST.get("how", "")
+    if conflict is None:
+        raise Http404("No such conflict")
+    if how not in (Settled.DROPPED, Settled.APPLIED):
+        return refusal(request, 400, _("Choose: drop it, or apply it now."), field="how")
+    if not conflict.may_settle(door.sides):
+        if conflict.settled:
+            return _after_post(request, door, _("This conflict is settled already."))
+        return refusal(request, 403, presenter.error_text(RulesError("", code="not-your-side")))
+    error = ""
+    try:
+        build = _conflict_build(door.game, conflict) if how == Settled.APPLIED else None
+        game_settle(game=door.game, conflict=conflict, how=how, by_opponent=door.opponent, build=build)
+    except RulesError as exc:
+        if exc.code in NOT_YOURS:
+            return refusal(request, 403, presenter.error_text(exc))
+        error = presenter.error_text(exc)
+    return _after_post(request, door, error, "to-settle")

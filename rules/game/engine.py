@@ -991,12 +991,15 @@ def apply(state: GameState, action: Action) -> None:
     handler = _HANDLERS.get(action.kind)
     if handler is None:
         raise RulesError(f"Unknown action {action.kind!r}.", code="action")
-    if action.kind != "end_game":
+    if action.kind not in NOTES and action.kind != "end_game":
         _check_playing(state)
     detail = handler(state, action)
     if action.data.get("typed"):
         # The players typed the action's dice (or some of them): its log line says so.
         detail = {**detail, "typed": True}
+    if action.data.get("settled"):
+        # An action of an offline queue that did not fit the merged game, applied later by its player.
+        detail = {**detail, "settled": True}
     state.log.append(LogEntry(state.turn, action.kind, action.side, action.unit, detail))
 
 
@@ -1457,7 +1460,23 @@ def _int(value: object, name: str, lo: int, hi: int) -> int:
     return value
 
 
+def note_detail(action: Action) -> dict[str, Any]:
+    """A note's line of the log: its numbers and words."""
+    return {key: value for key, value in action.data.items() if isinstance(value, int | str)}
+
+
+def _note(state: GameState, action: Action) -> dict[str, Any]:
+    """A line of the log that changes nothing on the table (what a merge of two phones' queues did, a
+    conflict settled): kept with the actions so that the log stays one list, replayed like the rest."""
+    return note_detail(action)
+
+
+# Actions that only write the log: accepted after the game is over too (a queue merged late).
+NOTES = ("merged", "settled")
+
 _HANDLERS = {
+    "merged": _note,
+    "settled": _note,
     "draw": _draw,
     "order": _order,
     "snap": _snap,

@@ -8,7 +8,10 @@
       is queued in localStorage and shown on the board as waiting; when the network is back the
       queue is sent in order, each action on the revision the previous one made. A refusal stops
       the queue and says so; nothing is dropped unless the player drops it. A game followed on two
-      phones shows the last state it saw and catches up (the poll waits for the network).
+      phones shows the last state it saw and catches up (the poll waits for the network). Each
+      phone of a two-phone game (#game-sync[data-two-phones], from an event pairing) goes on for its
+      own side: its queue, each action with the time it was made and the board it was made on, is
+      sent whole to merge/ and merged on the server with the other phone's, by time.
    4. Offline, an order test is rolled here (or the typed dice taken) and its result shown at once;
       the action is queued with those dice, so the server replays the very same roll. The page keeps
       the board as the server last sent it ("muster-base:"), so taking back a queued action is: drop
@@ -20,7 +23,8 @@
   var RULES = window.MusterGameRules;
 
   function sync() { return document.getElementById("game-sync"); }
-  function offline() { return !navigator.onLine; }
+  // offline.js knows better than navigator.onLine (a page opened from the cache, a dead network).
+  function offline() { return window.MusterNetwork ? window.MusterNetwork.offline() : !navigator.onLine; }
   function queueKey() { var s = sync(); return s ? "muster-queue:" + s.dataset.base : null; }
   function csrf() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["x-csrftoken"] || ""; }
@@ -90,6 +94,7 @@
       var banner = root.querySelector("#offline-banner");
       if (banner) banner.remove();
       root.classList.remove("offline");
+      root.removeAttribute("data-served-offline");
     }
     navigator.serviceWorker.controller.postMessage({
       type: "keep-board",
@@ -877,7 +882,9 @@
       return;
     }
     event.preventDefault();
-    if (s.dataset.onePhone === undefined) return;  // two phones: this one only follows offline
+    // A game followed on two phones (not from a pairing) only follows offline; a two-phone game
+    // from a pairing goes on for this phone's own side, its queue merged with the other's later.
+    if (s.dataset.onePhone === undefined && s.dataset.twoPhones === undefined) return;
     var entries = formEntries(event.detail);
     if (pick("action", entries) === "record" && pick("side", entries) === "?") entries.set("side", drawSide());
     if (pick("action", entries) === "draw") { entries.set("action", "record"); entries.set("side", drawSide()); }
@@ -890,7 +897,11 @@
     if (action === "snap" && sent && sent.dataset.order) entries.set("order", sent.dataset.order);
     if (action === "snap" && sent && sent.dataset.officer) entries.set("officer_name", sent.dataset.officer);
     var typedDice = diceGiven(entries);
-    if (action === "end_turn") rollDownPins(entries);
+    if (action === "end_turn") {
+      rollDownPins(entries);
+      // The turn it ends: the other phone of a two-phone game may have ended it too, offline.
+      entries.set("turn", String(turnNow()));
+    }
     if (action === "support") rollSupport(entries);
     if (action === "order" || action === "snap") rollTest(row, sent, entries);
     if (action === "casualties") rollNco(sent, entries);
@@ -902,7 +913,9 @@
     // the actions queued before it will have made, or the game moved on elsewhere meanwhile.
     entries.set("rev", String(parseInt(s.dataset.revision, 10) + queue.length));
     var label = (document.getElementById("offline-waiting") || {dataset: {}}).dataset.label || "";
-    var item = {path: event.detail.path, body: entries.toString()};
+    // When it was made (this phone's clock; the server corrects its skew) and on which board: a
+    // two-phone game's queue is merged with the other phone's actions in the order they happened.
+    var item = {path: event.detail.path, body: entries.toString(), made_at: Date.now(), seen: queue.length ? queue[0].seen : s.dataset.seen};
     if (entries.get("morale")) item.expect = testResult(entries).given;
     queue.push(item);
     writeQueue(queue);
@@ -1158,10 +1171,50 @@
     return window.htmx.ajax("GET", s.dataset.base, {target: "#game", swap: "outerHTML"});
   }
 
+  // A two-phone game: the whole queue in one request, merged on the server with what the other
+  // phone sent meanwhile (anything that does not fit comes back on both boards, to settle).
+  async function merge(queue) {
+    var s = sync();
+    var body = new URLSearchParams();
+    body.set("queue", JSON.stringify(queue.map(function (item) { return {body: item.body, made_at: item.made_at || Date.now()}; })));
+    body.set("seen", queue[0].seen || s.dataset.seen);
+    body.set("now", String(Date.now()));
+    var response = await fetch(s.dataset.merge, {
+      method: "POST",
+      body: body,
+      headers: {"HX-Request": "true", "X-CSRFToken": csrf()},
+      credentials: "same-origin",
+    });
+    if (response.ok) {
+      writeQueue([]);
+      return;
+    }
+    // Refused whole (an action for the other side's units, a queue that cannot be read): kept here.
+    var text = await response.text();
+    var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
+    conflict(plain || response.status + " " + response.statusText);
+  }
+
   async function flush() {
     if (sending || offline()) return;
     var queue = readQueue();
     if (!queue.length) return;
+    var s = sync();
+    if (s && s.dataset.twoPhones !== undefined && s.dataset.merge) {
+      sending = true;
+      refused = "";
+      document.getElementById("offline-conflict").hidden = true;
+      try {
+        await merge(queue);
+      } catch (error) {
+        // The network went again: the queue waits for the next "online".
+      } finally {
+        sending = false;
+      }
+      await reloadBoard();
+      if (readQueue().length) keepBase();
+      return;
+    }
     sending = true;
     refused = "";
     document.getElementById("offline-conflict").hidden = true;
@@ -1216,7 +1269,7 @@
     }
   });
 
-  window.addEventListener("online", function () {
+  window.addEventListener("muster:online", function () {  // offline.js, once it holds the page online
     if (readQueue().length) flush();
     else reloadBoard();
   });

@@ -114,6 +114,14 @@ function offlinePage() {
   );
 }
 
+// A page opened from the cache because the network failed says so on its <html> element
+// (data-served-offline): the browser may still call itself online (a dead Wi-Fi, an emulated network),
+// and the page must play offline all the same (offline.js).
+async function servedOffline(response) {
+  const text = (await response.text()).replace(/<html(?=[\s>])/i, "<html data-served-offline");
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 async function networkFirst(request, cacheName) {
   try {
     const response = await fetch(request);
@@ -127,7 +135,7 @@ async function networkFirst(request, cacheName) {
   } catch (error) {
     if (cacheName) {
       const cached = await caches.match(request, { cacheName: cacheName });
-      if (cached) return cached;
+      if (cached) return request.mode === "navigate" ? servedOffline(cached) : cached;
     }
     if (request.mode === "navigate") return offlinePage();
     if (request.method === "GET") {

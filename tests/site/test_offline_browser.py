@@ -102,3 +102,25 @@ def test_a_session_ended_elsewhere_is_noticed_at_the_next_response(django_db_set
     browser_context.set_offline(True)
     page.goto(f"/lists/{army_list.pk}/")
     assert page.locator("#offline-title").count() == 1
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_page_opened_from_the_cache_plays_offline_and_comes_back_by_itself(django_db_setup, live_server, page):
+    # A page the worker opened from its cache (the network failed) is offline whatever navigator.onLine
+    # says: a dead Wi-Fi says online, and so may a browser's emulated network for a new document.
+    _under_the_worker(page)
+    _kept(page, "/reference/")
+    page.context.set_offline(True)
+    page.reload()
+    assert page.evaluate("document.documentElement.hasAttribute('data-served-offline')")
+    wait_until(page, "document.documentElement.classList.contains('offline')")
+    assert page.evaluate("window.MusterNetwork.offline()")
+    assert page.locator("#offline-banner").is_visible()
+    # The network back: the page finds out by itself (the browser's event, or its /ping/ answered)
+    # and tells the page's scripts once it holds itself online.
+    page.evaluate("window.heard = []; addEventListener('muster:online', () => heard.push(MusterNetwork.offline()))")
+    page.context.set_offline(False)
+    wait_until(page, "!document.documentElement.classList.contains('offline')", timeout=30)
+    assert page.evaluate("window.heard") == [False]
+    assert page.locator("#offline-banner").count() == 0
