@@ -227,7 +227,17 @@
     }
     row.querySelector(".unit-head").after(form);
     row.classList.add("unit-awaits");
+    waitForAnswer(form);
     window.htmx.process(form);
+  }
+
+  // Online, the order buttons a die drawn (or an officer's order) offers at the tap are shown at once
+  // but wait for the server's answer before they can be tapped: an order sent before the server has
+  // the die would be refused. The answer's settling lets them go (syncOrderButtons).
+  function waitForAnswer(form) {
+    if (!showingAtOnce) return;
+    form.dataset.waits = "1";
+    form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
   }
 
   function offerOrders(side) {
@@ -246,7 +256,14 @@
     var awaits = document.getElementById("game-awaits");
     if (!awaits) return;
     var keys = awaits.dataset.units.split(" ").filter(Boolean);
-    // The forms an online tap hid (its own, the others it took away) go once their answer is in.
+    // The buttons shown at a tap wait no more, and the forms an online tap hid (its own, the others it
+    // took away) go, once its answer is in.
+    if (!atOnce.size) {
+      document.querySelectorAll("form.order-form[data-waits]").forEach(function (form) {
+        delete form.dataset.waits;
+        form.querySelectorAll("button").forEach(function (button) { button.disabled = false; });
+      });
+    }
     document.querySelectorAll("li.unit form.order-form[hidden]").forEach(function (form) {
       if (!atOnce.has(form)) form.remove();
     });
@@ -537,6 +554,7 @@
       }
       row.querySelector(".unit-head").after(form);
       row.classList.add("unit-awaits");
+      waitForAnswer(form);
       window.htmx.process(form);
     });
   }

@@ -80,13 +80,16 @@ def test_online_a_draw_and_an_order_test_show_at_once_and_the_server_plays_the_s
     expect(page.locator("#log-lines li.log-local").first).to_have_text("Turn 1 · Die drawn: alice")
     # The pinned squads' tests are worked out here (Regular 9, one pin: 8); the others take the die.
     expect(squad1.locator(".offline-test .order-test")).to_contain_text("8 or less")
-    expect(mine.nth(3).locator("button[name=order][value=fire]")).to_be_visible()
+    tank_fire = mine.nth(3).locator("button[name=order][value=fire]")
+    expect(tank_fire).to_be_visible()
+    expect(tank_fire).to_be_disabled()  # an order sent before the server has the die would be refused
     sent = wait_held()
     assert sent["action"] == ["draw"] and sent["side"] == ["a"]
     assert game.actions.count() == 2  # the two pins: the draw is still on its way
     figures["draw"].append(answer())
     expect(page.locator("#current-die")).to_contain_text("Die drawn: alice")
     expect(page.locator("#game-bar .die-at-once")).to_have_count(0)
+    expect(tank_fire).to_be_enabled()
     draw = Game.objects.get().actions.last()
     assert (draw.kind, draw.payload["side"], draw.payload["data"]) == ("draw", "a", {})
 

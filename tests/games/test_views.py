@@ -211,6 +211,25 @@ def test_a_stale_draw_is_refused(alice_client, alice) -> None:
     assert (game.actions.count(), response.status_code) == (1, 302)
 
 
+def test_a_die_the_phone_drew_is_played_as_drawn_on_that_side(alice_client, alice) -> None:
+    # With JavaScript the page draws the die itself (weighted by the dice left) to show it at the tap.
+    game = a_game(alice_client, alice)
+    act(alice_client, f"/games/{game.pk}/", action="draw", side="b", rev="0")
+    draw = game.actions.get()
+    assert (draw.payload["side"], draw.payload["data"], game.state().pending) == ("b", {}, "b")
+
+
+def test_a_die_the_phone_drew_of_a_side_with_none_left_is_refused(alice_client, alice) -> None:
+    game = a_game(alice_client, alice, opponent_dice="1")
+    base = f"/games/{game.pk}/"
+    bob = game.setup["sides"][1]["units"][0]["key"]
+    act(alice_client, base, action="draw", side="b", rev="0")
+    act(alice_client, base, action="order", unit=bob, order="fire")
+    response = act(alice_client, base, action="draw", side="b", rev="2")
+    assert game.actions.count() == 2
+    assert "That side has no die left in the bag." in alice_client.get(response["Location"]).content.decode()
+
+
 def test_a_refused_action_says_why(alice_client, alice) -> None:
     game = a_game(alice_client, alice)
     unit = game.setup["sides"][0]["units"][0]["key"]
