@@ -1225,7 +1225,8 @@
       try {
         await merge(queue);
       } catch (error) {
-        // The network went again: the queue waits for the next "online".
+        // The network went again: the queue waits until offline.js finds it back (muster:online).
+        if (window.MusterNetwork) window.MusterNetwork.lost();
       } finally {
         sending = false;
       }
@@ -1263,7 +1264,8 @@
         }
       }
     } catch (error) {
-      // The network went again: the rest waits for the next "online".
+      // The network went again: the rest waits until offline.js finds it back (muster:online).
+      if (window.MusterNetwork) window.MusterNetwork.lost();
     } finally {
       sending = false;
     }

@@ -15,7 +15,11 @@
   var offlineNow = !navigator.onLine || root.hasAttribute("data-served-offline");
   var PROBE_EVERY = 4000;
   var probeTimer = null;
-  window.MusterNetwork = { offline: function () { return offlineNow; } };
+  // A request that got no answer at all (htmx's sendError, game.js's sends: the network, not the
+  // server, failed) also means the network is gone, whatever the browser says.
+  function lost() { if (!offlineNow) change(true); }
+  window.MusterNetwork = { offline: function () { return offlineNow; }, lost: lost };
+  document.addEventListener("htmx:sendError", lost);
 
   function probe() {
     probeTimer = null;
