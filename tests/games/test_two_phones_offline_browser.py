@@ -34,6 +34,14 @@ def _offline(context, page) -> None:
     wait_until(page, "document.documentElement.classList.contains('offline')")
 
 
+def _seconds_after(page, other) -> None:
+    """Wait until ``page``'s clock is a few seconds past ``other``'s last tap. The merge orders the two
+    phones' actions by their clocks, each corrected by its skew at send, and that correction carries
+    the send's delay (up to seconds on a busy machine): taps of two phones that must keep their order
+    are made seconds apart, as two players' taps are, not the milliseconds a script takes."""
+    wait_until(page, "t => Date.now() >= t", other.evaluate("Date.now()") + 3000)
+
+
 def test_two_phones_play_offline_come_back_agree_and_settle_the_die_recorded_twice(
     django_db_setup, live_server, new_browser_context, monkeypatch
 ):
@@ -57,12 +65,14 @@ def test_two_phones_play_offline_come_back_agree_and_settle_the_die_recorded_twi
     # Bob's die is drawn: both players record it (the conflict to come); Bob gives it its order.
     alice.locator("#offline-play button[name=side][value=b]").click()
     assert alice.locator("#side-b .offline-order").count() == 0  # Bob's units are Bob's phone's
+    _seconds_after(bob, alice)
     bob.locator("#offline-play button[name=side][value=b]").click()
     bob_unit, bob_other = bob.locator("#side-b li.unit").first, bob.locator("#side-b li.unit").nth(1)
     bob_unit.locator(".offline-order button[name=order][value=down]").click()
     _tools(bob_other).get_by_role("button", name="Add a pin").click()
     assert bob.locator("#side-a details.unit-tools").count() == 0  # never Alice's units
     # Then Alice's die, and her second unit's order.
+    _seconds_after(alice, bob)
     alice.locator("#offline-play button[name=side][value=a]").click()
     alice.locator("#side-a li.unit").nth(1).locator(".offline-order button[name=order][value=advance]").click()
     assert alice.locator("#offline-waiting").inner_text() == "Waiting to be sent: 3"
