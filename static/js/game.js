@@ -1209,8 +1209,41 @@
     }
     // Refused whole (an action for the other side's units, a queue that cannot be read): kept here.
     var text = await response.text();
-    var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
-    conflict(plain || response.status + " " + response.statusText);
+    conflict(plainRefusal(response, text) || response.status + " " + response.statusText);
+  }
+
+  // A refusal outright (403: the other player's side; a queue that cannot be read) is a sentence of
+  // plain text.
+  function plainRefusal(response, text) {
+    return /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
+  }
+
+  // One by one, each on the revision the ones before it made: a refusal, or an answer that differs
+  // from what the phone showed, stops the queue there (kept on the phone until "Try again" or "Drop").
+  async function sendInOrder(queue) {
+    while (queue.length) {
+      var item = queue[0];
+      var response = await fetch(item.path, {
+        method: "POST",
+        body: new URLSearchParams(item.body),
+        headers: {"HX-Request": "true", "X-CSRFToken": csrf()},
+        credentials: "same-origin",
+      });
+      var text = await response.text();
+      var answer = refusedText(text);
+      if (!response.ok || answer.error) {
+        conflict(answer.error || plainRefusal(response, text) || response.status + " " + response.statusText);
+        return;
+      }
+      queue.shift();
+      writeQueue(queue);
+      var other = differs(item, answer);
+      if (other) {
+        // Accepted, but not as shown here: the actions after it were played on another board.
+        conflict(other, "differs");
+        return;
+      }
+    }
   }
 
   async function flush() {
@@ -1218,51 +1251,12 @@
     var queue = readQueue();
     if (!queue.length) return;
     var s = sync();
-    if (s && s.dataset.twoPhones !== undefined && s.dataset.merge) {
-      sending = true;
-      refused = "";
-      document.getElementById("offline-conflict").hidden = true;
-      try {
-        await merge(queue);
-      } catch (error) {
-        // The network went again: the queue waits until offline.js finds it back (muster:online).
-        if (window.MusterNetwork) window.MusterNetwork.lost();
-      } finally {
-        sending = false;
-      }
-      await reloadBoard();
-      if (readQueue().length) keepBase();
-      return;
-    }
     sending = true;
     refused = "";
     document.getElementById("offline-conflict").hidden = true;
     try {
-      while (queue.length) {
-        var item = queue[0];
-        var response = await fetch(item.path, {
-          method: "POST",
-          body: new URLSearchParams(item.body),
-          headers: {"HX-Request": "true", "X-CSRFToken": csrf()},
-          credentials: "same-origin",
-        });
-        var text = await response.text();
-        var answer = refusedText(text);
-        if (!response.ok || answer.error) {
-          // A refusal outright (403: the other player's side) is a sentence of plain text.
-          var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "") ? text.trim().slice(0, 300) : "";
-          conflict(answer.error || plain || response.status + " " + response.statusText);
-          break;
-        }
-        queue.shift();
-        writeQueue(queue);
-        var other = differs(item, answer);
-        if (other) {
-          // Accepted, but not as shown here: the actions after it were played on another board.
-          conflict(other, "differs");
-          break;
-        }
-      }
+      // A two-phone game sends its whole queue at once, to be merged with the other phone's.
+      await (s && s.dataset.twoPhones !== undefined && s.dataset.merge ? merge(queue) : sendInOrder(queue));
     } catch (error) {
       // The network went again: the rest waits until offline.js finds it back (muster:online).
       if (window.MusterNetwork) window.MusterNetwork.lost();
