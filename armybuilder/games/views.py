@@ -299,9 +299,9 @@ def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpR
     if door.game.two_phones:
         # What a merge of the two phones' offline actions left to settle (one query, two-phone games only).
         context["to_settle"] = presenter.conflicts(door.game, state, door.sides)
-    if (context["one_phone"] or context["two_phones"]) and not state.finished:
-        # Played on this phone alone, or on two phones that each go on for their own side: what it
-        # needs to work out offline what the server would.
+    if not state.finished:
+        # What a phone needs to work out what the server would: every phone that acts shows a tap's
+        # result at once with it, and a phone that plays on offline (one_phone, two_phones) goes on.
         context["offline_words"] = presenter.offline_words(door.game, state)
     template = "games/game.html#game" if request.htmx else "games/game.html"
     response = render(request, template, context)

@@ -288,7 +288,7 @@
     document.querySelectorAll("li.unit-awaits").forEach(function (row) { row.classList.remove("unit-awaits"); });
   }
 
-  function panel() { return document.getElementById("offline-play") || {dataset: {}}; }
+  function panel() { return document.getElementById("game-words") || {dataset: {}}; }
   function say(template, values) {
     return (template || "").replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
   }

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from armybuilder.games.models import Game
-from tests.conftest import wait_until
+from tests.conftest import PHONE_CONTEXT, wait_until
 from tests.games.test_gameday_browser import _game_on_alices_phone, _revision, _step, _tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -133,3 +133,57 @@ def test_online_a_draw_and_an_order_test_show_at_once_and_the_server_plays_the_s
     for name, (at_once, answered) in figures.items():
         print(f"  {name}: {at_once:.0f} / {answered:.0f}")
     print(f"  second draw: {held_draw:.0f}")
+
+
+def test_the_share_link_phone_shows_a_draw_and_an_order_test_at_once_too(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    """Bob's phone, by the share link of a game Alice plays on her phone (not a two-phone game), shows
+    its taps' results before the server answers, as hers do; offline it still only follows."""
+    _alice, _page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    context = new_browser_context(**PHONE_CONTEXT)
+    context.set_default_timeout(15_000)
+    bob = context.new_page()
+    bob.goto(f"/g/{game.share_token}/")
+    sync = bob.locator("#game-sync")
+    assert sync.get_attribute("data-one-phone") is None and sync.get_attribute("data-two-phones") is None
+    unit = bob.locator("#side-b li.unit").first
+    key = unit.get_attribute("id")[2:]
+    _step(bob, lambda: _tools(unit).get_by_role("button", name="Add a pin").click())
+    held = []
+    bob.route("**/act/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+
+    def sent() -> dict[str, list[str]]:
+        for _ in range(600):
+            if held:
+                return parse_qs(held[0].request.post_data or "")
+            bob.wait_for_timeout(25)
+        raise AssertionError("the tap's request was never sent")
+
+    def answer() -> None:
+        revision = _revision(bob)
+        held.pop().continue_()
+        wait_until(bob, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+
+    # A die of Bob's side: the phone's random number is the first past Alice's dice left.
+    alices = int(bob.locator("#dice-a strong").inner_text())
+    _dice(bob, alices + 1)
+    bob.click("#draw-die")
+    expect(bob.locator("#game-bar .die-at-once")).to_have_text("Die drawn: Bob")
+    expect(unit.locator(".offline-test .order-test")).to_contain_text("or less")
+    assert sent()["side"] == ["b"] and game.actions.count() == 1  # the pin: the draw is on its way
+    answer()
+    expect(bob.locator("#current-die")).to_contain_text("Die drawn: Bob")
+
+    # Its pinned unit's order test, rolled here (1+1 passes), shown at once.
+    _dice(bob, 1)
+    unit.locator("button[name=order][value=advance]").click()
+    expect(unit.locator(".badge-order")).to_have_text("Advance")
+    expect(bob.locator("#log-lines li.log-local")).to_contain_text("order test 1+1")
+    body = sent()
+    assert (body["die1"], body["die2"], body["phone_rolled"]) == (["1"], ["1"], ["die1 die2"])
+    assert game.actions.count() == 2
+    answer()
+    assert Game.objects.get().state().unit(key).order == "advance"
+    expect(bob.locator("#log-lines li.log-local")).to_have_count(0)
+    bob.unroute("**/act/")

@@ -404,6 +404,12 @@ def test_a_one_phone_board_carries_the_editions_numbers_and_the_logs_sentences_i
     assert (words["rules"]["down"], words["rules"]["rally"]) == (rules.down_end_turn, rules.rally)
     assert words["line"]["routed"] == "limite de marqueurs PIN atteinte : détruite"
     assert words["line"]["pins"] == "%(unit)s : marqueurs PIN %(delta)+d (maintenant %(pins)s)"
-    # The opponent's page (the share link) plays nothing offline: it carries none.
-    other_page = Client().get(f"/g/{game.share_token}/").content.decode()
-    assert "offline-words" not in other_page
+    # The opponent's page (the share link) plays nothing offline, but its taps show their result at
+    # once: it carries the words, not the offline panel.
+    other_page = Client().get(f"/g/{game.share_token}/", headers={"Accept-Language": "fr"}).content.decode()
+    theirs = json.loads(
+        re.search(r'<script id="offline-words" type="application/json">(.*?)</script>', other_page).group(1)
+    )
+    assert theirs["line"] == words["line"] and theirs["rules"] == words["rules"]
+    assert 'id="game-words"' in other_page and "data-one-phone" not in other_page
+    assert 'id="offline-play"' not in other_page and 'id="offline-follow"' in other_page
