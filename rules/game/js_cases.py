@@ -14,6 +14,7 @@ import itertools
 from typing import Any
 
 from rules.combat import national, support
+from rules.errors import RulesError
 from rules.game.editions import game_rules
 from rules.game.engine import (
     BANZAI_ORDERS,
@@ -24,6 +25,7 @@ from rules.game.engine import (
     _test_odds,
     apply,
     die_to_send_back,
+    draw,
     end_turn,
     give_order,
     initiative_die,
@@ -286,6 +288,36 @@ def nco_cases() -> list[dict[str, Any]]:
     return cases
 
 
+class _Fixed:
+    """A random source that gives ``number``: reduced to the dice left as the phone reduces the number
+    crypto.getRandomValues gives it (any whole number, modulo the dice left)."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def randrange(self, stop: int) -> int:
+        return self.number % stop
+
+
+def draw_cases() -> list[dict[str, Any]]:
+    """A die drawn blind (``engine.draw``): every bag of up to three dice a side, every number the
+    draw can take and some past it (a 32-bit one too): the side drawn, or none from an empty bag."""
+    cases = []
+    for edition, left_a, left_b in itertools.product(EDITIONS, range(4), range(4)):
+        sides = [{"key": key, "name": key.upper(), "units": [SQUAD | {"key": key, "dice": 3}]} for key in ("a", "b")]
+        state = new_state(GameSetup.from_data({"edition": edition, "sides": sides}))
+        state.units["a"].orders = ["advance"] * (3 - left_a)
+        state.units["b"].orders = ["advance"] * (3 - left_b)
+        assert (state.dice_in_bag("a"), state.dice_in_bag("b")) == (left_a, left_b)
+        for number in (*range(2 * (left_a + left_b) + 1), 2**32 - 1):
+            try:
+                side = draw(state, _Fixed(number)).side
+            except RulesError:
+                side = ""
+            cases.append({"edition": edition, "left": {"a": left_a, "b": left_b}, "number": number, "side": side})
+    return cases
+
+
 def send_back_cases() -> list[dict[str, Any]]:
     """Communication Breakdown!: a die drawn on turn 1 or 2, by a side carrying the rule or not, once a
     unit has an order or not, a die sent back before or not, the game over or not: offered or not."""
@@ -411,6 +443,7 @@ def all_cases() -> dict[str, Any]:
         "pins": pin_cases(),
         "casualties": casualty_cases(),
         "nco": nco_cases(),
+        "draw": draw_cases(),
         "send_back": send_back_cases(),
         "damage": damage_cases(),
         "end_turn": end_turn_cases(),

@@ -202,13 +202,13 @@
   }
 
   function drawSide() {
-    // A die from the bag as it shows: each side's chance is its share of the dice left.
+    // A die from the bag as it shows (RULES.drawSide, tested against engine.draw).
     var a = number(document.querySelector("#dice-a strong"));
     var b = number(document.querySelector("#dice-b strong"));
     if (a + b === 0) return "";
     var roll = new Uint32Array(1);
     crypto.getRandomValues(roll);
-    return roll[0] % (a + b) < a ? "a" : "b";
+    return RULES.drawSide({a: a, b: b}, roll[0]);
   }
 
   function giveOrderButtons(row, extraClass) {

@@ -105,6 +105,16 @@
     return !(initiative && die >= INITIATIVE_TAKES_OVER);
   }
 
+  // A die drawn blind from the bag (engine.draw): each die left is as likely, so a side's chance is
+  // its share of the dice left. left: {a, b}, the dice left of each side; number: a random whole
+  // number (crypto's), taken modulo the dice left as the engine's rng.randrange(total) gives it.
+  // "" from an empty bag.
+  function drawSide(left, number) {
+    var total = left.a + left.b;
+    if (total === 0) return "";
+    return number % total < left.a ? "a" : "b";
+  }
+
   // Communication Breakdown! (engine.die_to_send_back): the die just drawn may go back to the bag
   // when it is the game's first (turn 1, no unit given an order yet), its side carries the rule, the
   // game goes on and no die went back before.
@@ -285,6 +295,7 @@
     INITIATIVE_TAKES_OVER: INITIATIVE_TAKES_OVER,
     casualties: casualties,
     ncoLost: ncoLost,
+    drawSide: drawSide,
     sendBackOffered: sendBackOffered,
     damage: damage,
     vengeanceShed: vengeanceShed,

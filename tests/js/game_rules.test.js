@@ -94,6 +94,12 @@ test("an NCO among the casualties is lost unless Initiative Training's die shows
   for (const c of cases.nco) assert.equal(rules.ncoLost(c.initiative, c.die), c.lost, label(c));
 });
 
+test("a die drawn blind is of the side the engine's draw gives for the same number, none from an empty bag", () => {
+  assert.ok(["a", "b", ""].every((side) => cases.draw.some((c) => c.side === side)));
+  assert.ok(cases.draw.some((c) => c.number >= c.left.a + c.left.b && c.left.a + c.left.b > 0));
+  for (const c of cases.draw) assert.equal(rules.drawSide(c.left, c.number), c.side, label(c));
+});
+
 test("Communication Breakdown's die is offered back only for the game's first die, once", () => {
   assert.ok(cases.send_back.some((c) => c.offered) && cases.send_back.some((c) => c.carries && !c.offered));
   for (const c of cases.send_back) {
