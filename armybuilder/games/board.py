@@ -796,9 +796,10 @@ def offline_words(game: Game, state: GameState) -> dict[str, Any]:
             "routed": _("pin limit reached: destroyed"),
             "snap_button": _("%(order)s too (from %(officer)s)"),
             "blitzkrieg": _("Blitzkrieg: one more unit may take the order"),
-            # One and more than one: the casualties game day counts (a man or a few, never none).
-            "casualty": [_casualty_words(n) for n in (1, 2)],
-            "back": [_back_words(n) for n in (1, 2)],
+            # The sentence for each count of men lost or given back, as the language's own plural
+            # rule picks it (Polish has three forms, chosen by the last digits).
+            "casualty": _by_count(_casualty_words),
+            "back": _by_count(_back_words),
             "wiped_out": _("wiped out"),
             "damage": _("%(unit)s: %(result)s"),
             "knocked_out": _("second Immobilised result: knocked out"),
@@ -856,6 +857,23 @@ def _support_words(state: GameState) -> dict[str, dict[str, Any]]:
                 entry["line"] = _radius_words()
             words.setdefault(side, {})[kind] = entry
     return words
+
+
+# Counts the phone is given a sentence for: more men than any unit has; beyond, the last count's form.
+BY_COUNT_MOST = 100
+
+
+def _by_count(words: Callable[[int], str]) -> dict[str, list]:
+    """The sentence ``words`` gives for each count from 1 to ``BY_COUNT_MOST``, as gettext's plural rule
+    of the active language picks it: the distinct forms, and for each count the index of its form."""
+    forms: list[str] = []
+    index = []
+    for count in range(1, BY_COUNT_MOST + 1):
+        text = words(count)
+        if text not in forms:
+            forms.append(text)
+        index.append(forms.index(text))
+    return {"forms": forms, "index": index}
 
 
 def _casualty_words(count: int) -> str:

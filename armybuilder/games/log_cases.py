@@ -40,7 +40,8 @@ from rules.game.engine import (
 )
 from rules.game.js_cases import _Threes
 
-LANGUAGES = ("en", "fr")
+# Polish too: its three plural forms are chosen by the last digits of the count (casualties).
+LANGUAGES = ("en", "fr", "pl")
 # The parts of offline_words the sentences are written from.
 WORD_PARTS = ("line", "orders", "damage", "sides", "assault_rules", "air_outcomes", "support")
 SIDE_NAMES = {"a": "Alice", "b": "Bob"}
@@ -200,6 +201,11 @@ def _units() -> list[Table]:
         squad.play(Action("casualties", side="a", unit="u", data={"delta": 3}))  # one man left: routed
         squad.play(Action("casualties", side="a", unit="s", data={"delta": 5}))  # wiped out
         tables.append(squad)
+        # A large unit: counts whose sentence differs by language (Polish: 2-4, 5-21, 22-24 men).
+        large = Table(_setup(edition, [_unit("u", "Platoon", models=30)]))
+        for delta in (2, 5, 12, -2, -5, 22):
+            large.play(Action("casualties", side="a", unit="u", data={"delta": delta}))
+        tables.append(large)
         pinned = Table(_setup(edition, [_unit("u", "Squad")]))
         pinned.play(Action("pins", side="a", unit="u", data={"delta": 12}))
         tables.append(pinned)

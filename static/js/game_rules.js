@@ -257,9 +257,11 @@
       text = fill(line.pins, {unit: entry.unit, delta: d.delta, pins: d.pins});
       if (d.routed) text += " · " + line.routed;
     } else if (entry.kind === "casualties") {
-      // One sentence for one model, another for more (the casualties game day counts are never none).
+      // The sentence the language's plural rule gives this count (board._by_count): never none.
       var forms = d.delta < 0 ? line.back : line.casualty;
-      text = fill(forms[Math.abs(d.delta) === 1 ? 0 : 1], {unit: entry.unit, delta: Math.abs(d.delta), models: d.models});
+      var count = Math.abs(d.delta);
+      var form = forms.forms[forms.index[Math.min(count, forms.index.length) - 1]];
+      text = fill(form, {unit: entry.unit, delta: count, models: d.models});
       if (d.nco) text += " · " + ncoWords(line, d);
       if (d.wiped_out) text += " · " + line.wiped_out;
       if (d.routed) text += " · " + line.routed;

@@ -655,7 +655,8 @@ def test_offline_communication_breakdown_sends_the_first_french_die_back_once(
     page.goto(f"/games/{game.pk}/")
     dice_a = int(page.locator("#dice-a strong").inner_text())
     if drawn == "online":
-        page.locator(".record-form button[name=side][value=a]").first.click()
+        # The die shows at the tap; the network goes once the server has answered it.
+        _step(page, lambda: page.locator(".record-form button[name=side][value=a]").first.click())
         wait_until(page, "() => document.querySelector('#send-back') !== null")
     context.set_offline(True)
     wait_until(page, "document.documentElement.classList.contains('offline')")

@@ -26,12 +26,19 @@ def test_the_cases_are_hundreds_over_every_part():
     assert {part: len(cases[part]) > 300 for part in parts} == dict.fromkeys(parts, True)
 
 
-def test_the_log_cases_are_the_servers_lines_in_english_and_french_for_every_kind_the_phone_writes():
+def test_the_log_cases_are_the_servers_lines_in_english_french_and_polish_for_every_kind_the_phone_writes():
     cases = json.loads(Command.path.read_text(encoding="utf-8"))
     kinds = {case["entry"]["kind"] for case in cases["log"]}
     phone = {"draw", "order", "snap", "pins", "casualties", "damage", "remove", "send_back", "support", "end_turn"}
-    assert (kinds, sorted(cases["log_words"])) == (phone, ["en", "fr"])
+    assert (kinds, sorted(cases["log_words"])) == (phone, ["en", "fr", "pl"])
     assert all(case["line"]["en"] != case["line"]["fr"] for case in cases["log"])
+    # Polish's three plural forms of a casualty are each met (1; 2-4 and 22-24; 5-21).
+    polish = {
+        case["line"]["pl"].split(": ", 1)[1].split(" (")[0]
+        for case in cases["log"]
+        if case["entry"]["kind"] == "casualties"
+    }
+    assert len({line.split(" ", 1)[1] for line in polish if line[0].isdigit()}) >= 3, polish
 
 
 def test_node_runs_the_phones_rules_against_them():
