@@ -110,8 +110,8 @@ def merge(
     mark: Step | None = None
     if note is not None and incoming:
         # The merge's line goes where the phone's first action falls; what it says is known at the end.
-        placeholder = Action("merged", side=incoming[0].phone)
-        mark = Step(phone=incoming[0].phone, made_at=incoming[0].made_at, build=lambda _s: placeholder)
+        merge_line = Action("merged", side=incoming[0].phone)
+        mark = Step(phone=incoming[0].phone, made_at=incoming[0].made_at, build=lambda _s: merge_line)
         incoming = [mark, *incoming]
     for step in interleave(stored, incoming):
         try:
