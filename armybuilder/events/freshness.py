@@ -11,6 +11,18 @@ players moves its pairings' stamps by hand, as ``bulk_update`` does not).
 Pages are validated per visitor (``armybuilder.http.etag_for``: the signed-in user, the language,
 the path, htmx), so an organiser's page and a player's never share an ETag. Django's ``condition``
 answers the 304. While flash messages wait, no ETag is given (the page will show them once).
+
+Two things make a hall of phones cheap, and neither needs a write to remember anything:
+
+* **An anonymous visitor's page is shared.** It carries no CSRF token (an anonymous visitor has
+  nothing to send from these pages; the language menu goes through its own page), so it is the
+  same bytes for every anonymous visitor of the same language, and says so: ``X-Accel-Expires``
+  lets the nginx in front keep it for ``SHARED_SECONDS`` and answer every phone from that copy
+  (``deploy/nginx/muster-locations.conf``; a signed-in visitor's request never reaches that copy).
+  A phone then sees the event at most that much later than it is.
+* **What every viewer sees alike is built once per version** (``by_version``): the round's games
+  and the standings' table are kept in the cache under the version itself, so a result moves the
+  version and the next page builds them again; nothing is ever deleted from the cache by hand.
 """
 
 from __future__ import annotations
@@ -19,10 +31,16 @@ import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
+from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Max, OuterRef, Subquery, Sum
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from armybuilder.events.models import (
@@ -37,7 +55,14 @@ from armybuilder.events.models import (
     Team,
     TeamMatch,
 )
-from armybuilder.http import etag_for, messages_waiting
+from armybuilder.http import build_stamp, etag_for, messages_waiting
+
+# How long nginx may answer anonymous visitors from one copy of an event page: a phone polling every
+# 20 s sees a result at most a second later, and the app renders each page at most once a second.
+SHARED_SECONDS = 1
+# How long a fragment built for one version stays in the cache: a version lasts until the next
+# write, so this only bounds the memory of versions nobody asks for any more.
+FRAGMENT_SECONDS = 15 * 60
 
 
 @dataclass(frozen=True)
@@ -79,17 +104,51 @@ PARTS = {
 }
 
 
+# The slug's place in the version's statement, built once per process (see ``_version_statement``).
+_SLUG = "\x00the event's slug"
+
+
+@functools.cache
+def _version_statement(published_only: bool) -> tuple[str, tuple, int]:
+    """The version's one statement as SQL and parameters, with the slug's index among them.
+
+    Building the statement's 21 subqueries through the ORM costs about 10 ms of CPU, for every
+    poll; the statement itself never changes, only the slug does. So it is built once, for a
+    stand-in slug, and run with the visitor's.
+    """
+    annotations = {name: _of_event(qs, path, expr) for name, (qs, path, expr) in PARTS.items()}
+    events = Event.objects.filter(published=True) if published_only else Event.objects.all()
+    query = events.filter(slug=_SLUG).annotate(**annotations).values("updated_at", *PARTS).query
+    sql, params = query.sql_with_params()
+    return sql, tuple(params), params.index(_SLUG)
+
+
+def _as_datetime(value: datetime | str | None) -> datetime | None:
+    """A stamp as the database gave it: SQLite's as text (naive, in UTC), PostgreSQL's as datetime."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return value
+
+
 def event_version(slug: str, *, published_only: bool = False) -> EventVersion | None:
     """The event's version, in one query; None when no event has this slug (or, with
     ``published_only``, no published one: the API knows no draft)."""
-    annotations = {name: _of_event(qs, path, expr) for name, (qs, path, expr) in PARTS.items()}
-    events = Event.objects.filter(published=True) if published_only else Event.objects.all()
-    row = events.filter(slug=slug).annotate(**annotations).values("updated_at", *PARTS).first()
+    sql, params, at = _version_statement(published_only)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (*params[:at], slug, *params[at + 1 :]))
+        row = cursor.fetchone()
+        names = [column[0] for column in cursor.description]
     if row is None:
         return None
-    text = "|".join(str(row[key]) for key in ("updated_at", *PARTS))
-    stamps = [value for value in row.values() if isinstance(value, datetime)]
-    return EventVersion(stamp=hashlib.blake2b(text.encode(), digest_size=12).hexdigest(), modified=max(stamps))
+    values = dict(zip(names, row, strict=True))
+    text = "|".join(str(values[key]) for key in ("updated_at", *PARTS))
+    stamps = [_as_datetime(values[key]) for key in values if key == "updated_at" or key.endswith("_stamp")]
+    return EventVersion(
+        stamp=hashlib.blake2b(text.encode(), digest_size=12).hexdigest(),
+        modified=max(stamp for stamp in stamps if stamp is not None),
+    )
 
 
 def _version(request: HttpRequest, slug: str, *, published_only: bool = False) -> EventVersion | None:
@@ -100,11 +159,38 @@ def _version(request: HttpRequest, slug: str, *, published_only: bool = False) -
     return known[slug, published_only]
 
 
+def by_version[T](request: HttpRequest, slug: str, name: str, make: Callable[[], T]) -> T:
+    """What ``make`` builds, kept under the event's version (and the language and the release).
+
+    ``make`` must build only what the version covers and what every viewer named by ``name`` sees
+    alike. The version is read before ``make`` reads the event, so a write landing in between can
+    only put newer data under the older version (built again once asked for), never older data
+    under the newer one.
+    """
+    version = _version(request, slug)
+    if version is None:
+        return make()
+    key = f"events:{slug}:{name}:{version.stamp}:{get_language()}:{build_stamp()}"
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value, FRAGMENT_SECONDS)
+    return value
+
+
+def is_shared(request: HttpRequest) -> bool:
+    """An anonymous visitor's event page: the same bytes for every anonymous visitor."""
+    return not request.user.is_authenticated
+
+
 def _page_etag(request: HttpRequest, slug: str, *args: object, **kwargs: object) -> str | None:
     if messages_waiting(request):
         return None
     version = _version(request, slug)
-    return etag_for(request, version.stamp) if version is not None else None
+    if version is None:
+        return None
+    # A shared page holds no CSRF token, so its tag is not the visitor's either.
+    return etag_for(request, version.stamp, per_visitor=not is_shared(request))
 
 
 def _api_etag(request: HttpRequest, slug: str, *args: object, **kwargs: object) -> str | None:
@@ -124,14 +210,24 @@ def _tagged_after_rendering(view: Callable[..., HttpResponse]) -> Callable[..., 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args: object, **kwargs: object) -> HttpResponse:
         shows_messages = messages_waiting(request)  # shown once: such a page is never validated
+        # Read by base.html: a shared page renders no CSRF token (and so sets no CSRF cookie).
+        request.shared_page = is_shared(request)
         response = view(request, slug, *args, **kwargs)
         if response.status_code == 200 and request.method in ("GET", "HEAD") and not shows_messages:
             etag = _page_etag(request, slug)
             if etag is not None:
                 response["ETag"] = etag
+            _mark_shared(request, response)
         return response
 
     return wrapped
+
+
+def _mark_shared(request: HttpRequest, response: HttpResponse) -> None:
+    """Let nginx keep an anonymous visitor's page for everyone: never one that sets a cookie."""
+    patch_vary_headers(response, ("HX-Request",))
+    if is_shared(request) and not response.cookies:
+        response["X-Accel-Expires"] = str(SHARED_SECONDS)
 
 
 def event_page_condition(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -139,5 +235,19 @@ def event_page_condition(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     return condition(etag_func=_page_etag)(_tagged_after_rendering(view))
 
 
-# The API has no visitor: its answers may also be validated by date.
-api_condition = condition(etag_func=_api_etag, last_modified_func=_api_modified)
+def _shared_answer(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The API answers every visitor alike: nginx may keep an answer a second, as a shared page."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: object, **kwargs: object) -> HttpResponse:
+        response = view(request, slug, *args, **kwargs)
+        if response.status_code == 200 and not response.cookies:
+            response["X-Accel-Expires"] = str(SHARED_SECONDS)
+        return response
+
+    return wrapped
+
+
+def api_condition(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The API has no visitor: its answers may also be validated by date, and are shared."""
+    return condition(etag_func=_api_etag, last_modified_func=_api_modified)(_shared_answer(view))

@@ -20,6 +20,7 @@ from django.db import IntegrityError
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +48,7 @@ from armybuilder.events.forms import (
     TimerForm,
     WalkInForm,
 )
-from armybuilder.events.freshness import event_page_condition
+from armybuilder.events.freshness import by_version, event_page_condition
 from armybuilder.events.models import (
     Adjustment,
     Entrant,
@@ -62,6 +63,7 @@ from armybuilder.events.models import (
     Tiebreak,
 )
 from armybuilder.events.problems import display as display_problem
+from armybuilder.events.round_games import dressed, own_games, public_rows, round_games
 from armybuilder.events.spreadsheet import csv_response
 from armybuilder.events.stage_forms import StagesForm
 from armybuilder.lists.access import get_list_for_user
@@ -785,38 +787,18 @@ def _round_page(
     """A round's page; ``timer_form``: a refused timer action, shown with its error next to its field."""
     entrant = entrant_of(request, event)
     is_organiser = event.is_organiser(request.user)
-    round_ = get_object_or_404(
-        Round.objects.prefetch_related("pairings__player_a__user", "pairings__player_b__user", "pairings__result"),
-        event=event,
-        number=number,
-    )
+    round_ = get_object_or_404(Round, event=event, number=number)
     if not (is_organiser or (round_.published and can_follow(request, event, entrant))):
         raise Http404
-    pairings = list(round_.pairings.all())
-    for pairing in pairings:
-        pairing.mine = entrant is not None and pairing.seat_of(entrant.pk) is not None
-        # Against a walk-in (no account) nobody confirms the player's result: the organiser sets it.
-        pairing.against_walk_in = pairing.mine and any(
-            player is not None and player.is_walk_in for player in (pairing.player_a, pairing.player_b)
-        )
-        pairing.res = getattr(pairing, "result", None)
-        # A sealed list is linked only where it can be read (``can_see_list``): before the reveal a
-        # player sees their own list, not their opponent's (that link answered 404).
-        pairing.list_a, pairing.list_b = (
-            event.lists_revealed or is_organiser or (entrant is not None and player == entrant.pk)
-            for player in (pairing.player_a_id, pairing.player_b_id)
-        )
-        # The finished game's result, proposed to its two players only: replaying a game costs
-        # queries, and another viewer's page must not grow with the games of the round.
-        pairing.proposed = pairing.proposed_result() if pairing.mine and pairing.game_id else None
-        # A result form only where the page shows one (the viewer's own game, every game for the
-        # organiser): a phone following a 250-game round builds none. Ids unique on the page.
-        pairing.form = None
-        if (pairing.mine or is_organiser) and not pairing.is_bye:
-            names = (pairing.player_a.name, pairing.player_b.name)
-            pairing.form = ResultForm(
-                auto_id=f"p{pairing.pk}-%s", initial=pairing.proposed, names=names, with_points=event.ranks_by_points
-            )
+    stage = services.round_stage(event, round_.number)
+    if is_organiser:  # a form in every game: nothing shared
+        pairings = [dressed(pairing, event, entrant, is_organiser) for pairing in round_games(round_)]
+    else:
+        # Every game but the viewer's own as every player and visitor sees it, built once per
+        # version; the viewer's own games (their forms) built for them, in their places.
+        rows = by_version(request, event.slug, f"round-{round_.number}", lambda: public_rows(event, round_, stage))
+        own = {pairing.pk: dressed(pairing, event, entrant, False) for pairing in own_games(round_, entrant)}
+        pairings = [own.get(row.pk, row) for row in rows]
     timer = round_.timer()
     context = {
         "event": event,
@@ -830,7 +812,7 @@ def _round_page(
         "last_turn_by": timer.last_turn_by(event.last_turn_minutes),
         "timer_left_minutes": -(-int(timer.remaining(timezone.now()).total_seconds()) // 60),  # rounded up
         "timer_form": timer_form,
-        "stage": services.round_stage(event, round_.number),
+        "stage": stage,
     }
     if is_organiser and timer_form is None:
         context["timer_form"] = TimerForm(initial={"minutes": 5 if timer.started else DEFAULT_ROUND_MINUTES})
@@ -1006,6 +988,25 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     is_organiser = event.is_organiser(request.user)
     hidden = event.standings_hidden and not is_organiser
+    # The table is the same for every viewer but the organiser of hidden standings: built once per
+    # version of the event (the standings are worked out from every result).
+    shown_hidden = event.standings_hidden and is_organiser
+    table = by_version(
+        request,
+        event.slug,
+        f"standings-{hidden:d}{shown_hidden:d}",
+        lambda: _standings_table(event, hidden, is_organiser),
+    )
+    # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
+    if getattr(request, "htmx", False):
+        response = HttpResponse(table)
+    else:
+        response = render(request, "events/standings.html", {"event": event, "table": table})
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _standings_table(event: Event, hidden: bool, is_organiser: bool) -> str:
     rows = [] if hidden else services.event_standings(event)
     # The columns in the event's tiebreak order, so the table reads the way it is sorted.
     labels = dict(Tiebreak.choices)
@@ -1031,11 +1032,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "hidden": hidden,
         "is_organiser": is_organiser,
     }
-    # Live: htmx asks for the table again every few seconds (the page itself without JavaScript).
-    template = "events/standings.html#table" if getattr(request, "htmx", False) else "events/standings.html"
-    response = render(request, template, context)
-    response["Cache-Control"] = "no-cache"
-    return response
+    # Without the request: the table holds no form, and so no CSRF token.
+    return render_to_string("events/standings.html#table", context)
 
 
 def _entries(submission: Submission) -> list[dict]:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
     path("ping/", views.ping, name="ping"),
+    path("language/", views.language, name="language"),
     # At the root, not under /static/: a service worker's scope is the folder it is served from.
     path("sw.js", views.service_worker, name="service-worker"),
     path("offline/", views.offline, name="offline"),

@@ -18,6 +18,8 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -97,6 +99,23 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(exception, DATABASE_DOWN):
         return unavailable(request, exception)
     return HttpResponseServerError(render_to_string("500.html"))
+
+
+@require_safe
+def language(request: HttpRequest) -> HttpResponse:
+    """The language menu of a page without a CSRF token (an anonymous visitor's event page, shared
+    by every phone in the hall): this page has the token, and one tap on a language switches it.
+    The choice is still made by a POST to Django's ``set_language``, never by a link."""
+    next_url = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    codes = [code for code, _name in settings.LANGUAGES]
+    wanted = request.GET.get("language") if request.GET.get("language") in codes else get_language()
+    # The language asked for first, ready for Enter; then the others in the site's order.
+    choices = sorted(codes, key=lambda code: code != wanted)
+    return render(request, "site/language.html", {"next": next_url, "choices": choices, "wanted": wanted})
 
 
 @require_safe
