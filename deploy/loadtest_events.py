@@ -85,13 +85,16 @@ def percentile(values: list[float], q: float) -> float:
 class PhaseFigures:
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    # Answers nginx gave from its shared copy of anonymous pages (X-Cache: HIT or UPDATING).
+    copies: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)  # process group -> CPU seconds in the phase
     machine_busy: float = float("nan")  # share of the machine's cores busy (everyone's work)
 
-    def add(self, kind: str, seconds: float, status: int) -> None:
+    def add(self, kind: str, seconds: float, status: int, *, copy: bool = False) -> None:
         self.times[kind].append(seconds)
         self.statuses[kind][status] += 1
+        self.copies[kind] += copy
 
     def errors(self, kind: str) -> int:
         return sum(n for status, n in self.statuses[kind].items() if status not in EXPECTED[kind])
@@ -101,7 +104,8 @@ class PhaseFigures:
 
 
 def phase_table(name: str, figures: PhaseFigures) -> list[str]:
-    """The phase's lines: per kind, count, statuses, errors, p50/p99 and their ratio to /ping/'s."""
+    """The phase's lines: per kind, count, statuses, the share answered from nginx's shared copy,
+    errors, p50/p99 and their ratio to /ping/'s."""
     ping = figures.times.get("ping", [])
     ping50, ping99 = percentile(ping, 0.5), percentile(ping, 0.99)
     total = figures.requests()
@@ -109,7 +113,7 @@ def phase_table(name: str, figures: PhaseFigures) -> list[str]:
     lines = [
         f"{name}: {figures.seconds:.0f} s, {total} requests ({total / max(figures.seconds, 1e-9):.1f}/s), "
         f"{errors} errors; machine {figures.machine_busy:.0%} busy",
-        f"  {'kind':<16}{'count':>7}{'req/s':>7}  {'statuses':<22}{'errors':>7}{'p50 ms':>9}{'p99 ms':>9}"
+        f"  {'kind':<16}{'count':>7}{'req/s':>7}  {'statuses':<22}{'copy':>5}{'errors':>7}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'p50/ping':>9}{'p99/ping':>9}",
     ]
     for kind in KINDS:
@@ -120,7 +124,8 @@ def phase_table(name: str, figures: PhaseFigures) -> list[str]:
         statuses = " ".join(f"{status}:{n}" for status, n in sorted(figures.statuses[kind].items()))
         lines.append(
             f"  {kind:<16}{len(times):>7}{len(times) / max(figures.seconds, 1e-9):>7.1f}  {statuses:<22}"
-            f"{figures.errors(kind):>7}{p50 * 1000:>9.1f}{p99 * 1000:>9.1f}{p50 / ping50:>9.1f}{p99 / ping99:>9.1f}"
+            f"{figures.copies[kind] / len(times):>5.0%}{figures.errors(kind):>7}"
+            f"{p50 * 1000:>9.1f}{p99 * 1000:>9.1f}{p50 / ping50:>9.1f}{p99 / ping99:>9.1f}"
         )
     served = figures.requests()
     for group, seconds in figures.cpu.items():
@@ -194,9 +199,9 @@ class Recorder:
         self.phase = PHASES[0]
         self.figures = {phase: PhaseFigures() for phase in PHASES}
 
-    def add(self, kind: str, seconds: float, status: int) -> None:
+    def add(self, kind: str, seconds: float, status: int, *, copy: bool = False) -> None:
         with self.lock:
-            self.figures[self.phase].add(kind, seconds, status)
+            self.figures[self.phase].add(kind, seconds, status, copy=copy)
 
 
 class Browser:
@@ -242,7 +247,8 @@ class Browser:
                 if not (reused and stale and attempt == 1):
                     self.recorder.add(kind, time.perf_counter() - start, 0)
                     return 0, {}, b""
-        self.recorder.add(kind, time.perf_counter() - start, response.status)
+        copy = response.headers.get("X-Cache") in ("HIT", "UPDATING")
+        self.recorder.add(kind, time.perf_counter() - start, response.status, copy=copy)
         if not self.keep_alive or response.will_close:
             self.close()
         for header in response.headers.get_all("Set-Cookie") or []:

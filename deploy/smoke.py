@@ -539,10 +539,41 @@ def event_step(s: Session, builder: str) -> None:
     )
     status, headers, body = anonymous.request("GET", f"{base}standings/")
     check(status == 200 and b"Smoke night" in body, f"the standings page is public once published ({status})")
+    shared_copy_step(org, f"{base}standings/", f"{manage}hide-standings/")
     for path in (f"{job}file.pdf", f"{job}file.pdf?download=1", job):
         status, headers, body = anonymous.request("GET", path)
         refused = status in (302, 404) and not body.startswith(b"%PDF-")
         check(refused, f"an anonymous visitor cannot get {path} ({status})")
+
+
+def shared_copy_step(org: Session, standings: str, hide: str) -> None:
+    """nginx's shared copy of anonymous pages: phones share one copy, which sets no cookie; the
+    organiser (signed in) always reaches Muster; a change shows within a couple of seconds."""
+    phones = [Session(org.base, source=f"127.0.0.{n}") for n in (10, 11)]
+    answers = [phone.request("GET", standings) for phone in phones for _ in range(2)]
+    caches = [headers.get("X-Cache") for _status, headers, _body in answers]
+    check(
+        all(status == 200 for status, _headers, _body in answers) and "HIT" in caches,
+        f"anonymous phones share nginx's copy of the standings ({caches})",
+    )
+    check(
+        not any("Set-Cookie" in headers for _status, headers, _body in answers),
+        "the shared standings set no cookie",
+    )
+    status, headers, body = org.request("GET", standings)
+    check(
+        status == 200 and headers.get("X-Cache") == "BYPASS",
+        f"the signed-in organiser bypasses it ({headers.get('X-Cache')})",
+    )
+    status, headers, body = org.request("POST", hide, {"on": "1"})
+    check(status == 302, f"the organiser hides the standings ({status})")
+    deadline, hidden = time.monotonic() + 10, False
+    while not hidden and time.monotonic() < deadline:
+        status, headers, body = phones[0].request("GET", standings)
+        hidden = status == 200 and b"keeping the standings hidden" in body
+        if not hidden:
+            time.sleep(0.25)
+    check(hidden, "a phone sees the change within seconds (the copy is kept a second)")
 
 
 def get_many(base: str, source: str, paths: list[str], until: float, statuses: Counter) -> None:

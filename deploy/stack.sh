@@ -104,8 +104,10 @@ start() {
   # main configuration of our own (TLS with a throw-away self-signed certificate).
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
     -keyout "$DIR/tls.key" -out "$DIR/tls.crt" >/dev/null 2>&1
-  for file in muster-http.conf muster-locations.conf muster-proxy.conf muster-tls.conf; do
+  rm -rf "$DIR/cache"  # the shared pages of an earlier run (another database) are not this one's
+  for file in muster-http.conf muster-locations.conf muster-shared-cache.conf muster-proxy.conf muster-tls.conf; do
     sed -e "s|@@STATIC_ROOT@@|$DIR/static|g" -e "s|@@UPSTREAM@@|muster_app|g" -e "s|@@CONF_DIR@@|$DIR|g" \
+      -e "s|@@CACHE_DIR@@|$DIR/cache|g" \
       "deploy/nginx/$file" >"$DIR/$file"
   done
   local user_line=""

@@ -42,13 +42,13 @@ def test_the_phase_table_gives_counts_percentiles_ratios_to_ping_and_cpu_per_req
     for ms in (10, 20, 30, 40):
         figures.add("ping", ms / 1000, 200)
     for ms in (100, 200, 300, 400):
-        figures.add("phone-standings", ms / 1000, 304)
+        figures.add("phone-standings", ms / 1000, 304, copy=ms > 100)
     figures.cpu = {"gunicorn": 0.8}
     lines = loadtest.phase_table("quiet", figures)
     assert lines[0].startswith("quiet: 10 s, 8 requests (0.8/s), 0 errors; machine 50% busy")
     standings = next(line for line in lines if "phone-standings" in line).split()
-    # kind, count, req/s, statuses, errors, p50, p99, p50/ping, p99/ping
-    assert standings == ["phone-standings", "4", "0.4", "304:4", "0", "200.0", "400.0", "10.0", "10.0"]
+    # kind, count, req/s, statuses, answered from nginx's copy, errors, p50, p99, p50/ping, p99/ping
+    assert standings == ["phone-standings", "4", "0.4", "304:4", "75%", "0", "200.0", "400.0", "10.0", "10.0"]
     assert "CPU gunicorn: 0.8 s, 100.0 ms per request (8 requests, /ping/ included)" in lines[-1]
 
 
