@@ -153,3 +153,11 @@ def conditional(
         return wrapped
 
     return decorator
+
+
+def pdf_response(data: bytes, filename: str, *, download: bool) -> HttpResponse:
+    """A PDF shown in the browser, or saved under ``filename`` when ``download`` (the page's "Download" link)."""
+    response = HttpResponse(data, content_type="application/pdf")
+    disposition = "attachment" if download else "inline"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    return response

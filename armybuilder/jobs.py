@@ -44,6 +44,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import URLPattern, path
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -292,3 +294,32 @@ def run[J: Job](
         raise
     update(job, status=Job.Status.DONE, finished_at=timezone.now(), **result)
     return "done"
+
+
+# -- A job's pages: its status page, which follows it, and its result -------------------------------
+
+# How often a status page asks again while its job is not finished (htmx, or a meta refresh).
+POLL_SECONDS = 2
+
+
+def status_page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """The job's page, or only its ``job-status`` fragment for htmx's poll; never kept, as it changes every poll."""
+    name = f"{template}#job-status" if getattr(request, "htmx", False) else template
+    response = render(request, name, {**context, "poll_seconds": POLL_SECONDS})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def job_paths(
+    route: str,
+    status_view: Callable[..., HttpResponse],
+    file_view: Callable[..., HttpResponse],
+    *,
+    name: str,
+) -> list[URLPattern]:
+    """A PDF job's two addresses under ``route``: its status page (``<job>/``, named ``name``) and its file
+    (``<job>/file.pdf``, named ``name-file``)."""
+    return [
+        path(f"{route}<uuid:job>/", status_view, name=name),
+        path(f"{route}<uuid:job>/file.pdf", file_view, name=f"{name}-file"),
+    ]

@@ -100,3 +100,29 @@ class Stamped(models.Model):
         if fields:  # an empty list saves nothing, and stays so
             kwargs["update_fields"] = [*fields, *(stamp for stamp in stamps if stamp not in fields)]  # type: ignore[misc]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class Created(models.Model):
+    """A row that keeps when it was made (a season, a league game, a share link, a game's action).
+
+    Unlike ``Stamped``, Django's own ``auto_now_add`` sets it: these rows are the players' and the
+    organisers' own, written through forms and views, never loaded from fixtures.
+    """
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class Timestamped(Created):
+    """A row that keeps when it was made and when it was last saved (a list, a game, an event's rows).
+
+    ``auto_now`` moves ``updated_at`` on every ``save``; a queryset's ``update`` and ``bulk_update``
+    skip it, so the code that writes them sets it itself where a page reads it.
+    """
+
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True

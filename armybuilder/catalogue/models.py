@@ -24,7 +24,7 @@ from armybuilder.reference.models import (
     SpecialRule,
     Weapon,
 )
-from armybuilder.stamps import Stamped, StampedQuerySet
+from armybuilder.stamps import Created, Stamped, StampedQuerySet
 from rules.army import model as army_rules
 from rules.combat.context import SOFT_SKIN_DV
 
@@ -553,13 +553,12 @@ def _links_changed(sender: type, instance: models.Model, action: str, reverse: b
         owner.objects.filter(pk__in=pks).update(**stamps)
 
 
-class UnitShare(models.Model):
+class UnitShare(Created):
     """A link to a player's own units of one edition: whoever holds it may copy them into theirs."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="unit_shares")
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="+")
     token = models.CharField(max_length=32, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "edition"], name="one_unit_share_per_edition")]

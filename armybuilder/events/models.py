@@ -26,6 +26,7 @@ from armybuilder.catalogue.models import Army, Unit
 from armybuilder.jobs import Job, JobQuerySet
 from armybuilder.lists.models import POINTS_LIMIT_MAX, ArmyList
 from armybuilder.reference.models import Edition
+from armybuilder.stamps import Timestamped
 from rules.army.model import Problem
 from rules.events import legality
 from rules.events import missions as missions_rules
@@ -60,7 +61,7 @@ class PublishedQuerySet(models.QuerySet):
         return self.filter(published=True)
 
 
-class Event(models.Model):
+class Event(Timestamped):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(_("name"), max_length=120)
@@ -115,8 +116,6 @@ class Event(models.Model):
     )
     # The team tiebreak keys (``rules.leagues.teams.TEAM_TIEBREAKS``) after team points, comma-separated.
     team_tiebreaks = models.CharField(_("team tiebreak order"), max_length=40, default=",".join(TEAM_TIEBREAKS))
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = PublishedQuerySet.as_manager()
 
@@ -239,7 +238,7 @@ def _new_join_code() -> str:
 TEAM_NAME_MAX = 60
 
 
-class Team(models.Model):
+class Team(Timestamped):
     """A team of a team event: its captain founds it, players join it by its code (or the organiser
     adds them), and the captain sets who plays whom against each team it meets."""
 
@@ -250,8 +249,6 @@ class Team(models.Model):
     )
     # The secret of the team's join link, which the captain hands to their players.
     join_code = models.CharField(max_length=32, unique=True, default=_new_join_code, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -332,7 +329,7 @@ class Seal(models.Model):
         return f"{self.user_id} at {self.sealed_at:%Y-%m-%d %H:%M}"
 
 
-class Round(models.Model):
+class Round(Timestamped):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     published = models.BooleanField(default=False)
@@ -344,8 +341,6 @@ class Round(models.Model):
     timer_paused_total = models.DurationField(default=timedelta(0))
     # The mission every game of the round plays (its label, one of the event's missions when set).
     mission = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["number"]
@@ -542,7 +537,7 @@ class SetAsideResults(models.Model):
 ADJUSTMENT_LIMIT = 100  # points either way: far beyond any award or deduction of a rules pack
 
 
-class Adjustment(models.Model):
+class Adjustment(Timestamped):
     """Bonus or penalty points the organiser gives an entrant: added to their score in the standings."""
 
     class Category(models.TextChoices):
@@ -560,8 +555,6 @@ class Adjustment(models.Model):
     # The round it belongs to, if any (a penalty for a game); None for the whole event (a painting award).
     round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=200)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

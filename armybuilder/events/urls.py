@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from armybuilder.events import team_views, views
+from armybuilder.jobs import job_paths
 
 urlpatterns = [
     path("", views.index, name="events-index"),
@@ -49,8 +50,7 @@ urlpatterns = [
     path("<slug:slug>/manage/results.csv", views.results_csv, name="events-results-csv"),
     path("<slug:slug>/manage/standings.csv", views.standings_csv, name="events-standings-csv"),
     path("<slug:slug>/manage/lists.pdf", views.lists_pdf, name="events-lists-pdf"),
-    path("<slug:slug>/manage/pdf/<uuid:job>/", views.lists_pdf_job, name="events-pdf-job"),
-    path("<slug:slug>/manage/pdf/<uuid:job>/file.pdf", views.lists_pdf_file, name="events-pdf-file"),
+    *job_paths("<slug:slug>/manage/pdf/", views.lists_pdf_job, views.lists_pdf_file, name="events-pdf-job"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/judge/", views.judge, name="events-judge"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/drop/", views.drop, name="events-drop"),
     path("<slug:slug>/manage/entrants/<int:entrant_id>/reinstate/", views.reinstate, name="events-reinstate"),

@@ -66,6 +66,7 @@ from armybuilder.events.problems import display as display_problem
 from armybuilder.events.round_games import dressed, own_games, public_rows, round_games
 from armybuilder.events.spreadsheet import csv_response
 from armybuilder.events.stage_forms import StagesForm
+from armybuilder.http import pdf_response
 from armybuilder.lists.access import get_list_for_user
 from armybuilder.lists.exchange import ListImportError
 from armybuilder.lists.models import ArmyList
@@ -1165,8 +1166,6 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 # -- One PDF of every approved list, made by the worker -----------------------------------------
 
-JOB_POLL_SECONDS = 2
-
 
 @require_POST
 @login_required
@@ -1195,13 +1194,9 @@ def lists_pdf_job(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespon
         "event": event,
         "job": pdf_job,
         "status_url": reverse("events-pdf-job", kwargs={"slug": event.slug, "job": pdf_job.pk}),
-        "file_url": reverse("events-pdf-file", kwargs={"slug": event.slug, "job": pdf_job.pk}),
-        "poll_seconds": JOB_POLL_SECONDS,
+        "file_url": reverse("events-pdf-job-file", kwargs={"slug": event.slug, "job": pdf_job.pk}),
     }
-    template = "events/pdf_job.html#job-status" if getattr(request, "htmx", False) else "events/pdf_job.html"
-    response = render(request, template, context)
-    response["Cache-Control"] = "no-store"
-    return response
+    return pipeline.status_page(request, "events/pdf_job.html", context)
 
 
 @require_safe
@@ -1211,9 +1206,7 @@ def lists_pdf_file(request: HttpRequest, slug: str, job: uuid.UUID) -> HttpRespo
     if not pdf_job.is_done:
         return redirect("events-pdf-job", slug=event.slug, job=pdf_job.pk)
     data = ListsPdfJob.objects.values_list("pdf", flat=True).get(pk=pdf_job.pk)
-    response = HttpResponse(bytes(data), content_type="application/pdf")
-    disposition = "attachment" if request.GET.get("download") == "1" else "inline"
-    response["Content-Disposition"] = f'{disposition}; filename="{event.slug}-lists.pdf"'
+    response = pdf_response(bytes(data), f"{event.slug}-lists.pdf", download=request.GET.get("download") == "1")
     response["Cache-Control"] = "private, no-store"
     return response
 

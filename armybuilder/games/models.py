@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.lists.models import new_share_token
+from armybuilder.stamps import Created, Timestamped
 from armydata.names import GLOSSARY_MODULES
 from rules.game.engine import SNAPSHOT_EVERY, Action, GameSetup, GameState, log_entry_from_data, resume
 
@@ -96,7 +97,7 @@ class GameQuerySet(models.QuerySet["Game"]):
 SINCE_MOST = SNAPSHOT_EVERY
 
 
-class Game(models.Model):
+class Game(Timestamped):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games")
     name = models.CharField(max_length=200)
     edition = models.CharField(max_length=8)  # the lists' edition slug (v1, v2, v3), frozen at the start
@@ -114,8 +115,6 @@ class Game(models.Model):
     # pairing): the creator's phone acts for side a, the share link for side b.
     two_phones = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -235,7 +234,7 @@ class Game(models.Model):
         return next((s["name"] for s in self.setup["sides"] if s["key"] == side), side)
 
 
-class GameAction(models.Model):
+class GameAction(Created):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16)
@@ -251,7 +250,6 @@ class GameAction(models.Model):
     # (corrected by its skew) for one played offline and merged. Two phones' queues are merged in
     # this order. None for actions stored before it was kept (their created_at stands in).
     made_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["seq"]
@@ -273,7 +271,7 @@ class Settled(models.TextChoices):
     APPLIED = "applied", _("Applied later")
 
 
-class GameConflict(models.Model):
+class GameConflict(Created):
     """An action played offline on a two-phone game that did not fit the game once both phones'
     actions were merged (the same die recorded on both phones, an order for a unit the other side
     had destroyed): kept, never dropped, until a player settles it with one tap."""
@@ -293,7 +291,6 @@ class GameConflict(models.Model):
     settled = models.CharField(max_length=8, choices=Settled.choices, blank=True)
     settled_by = models.CharField(max_length=1, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["made_at", "pk"]

@@ -50,8 +50,6 @@ MAX_UPLOAD_FILES = 100
 MAX_REQUEST_BYTES = 100 * 1024 * 1024
 TEMPLATE = "importers/upload.html"
 COMPARE_TEMPLATE = "importers/compare.html"
-# How often the page asks again while an import runs (htmx, or a meta refresh without it).
-JOB_POLL_SECONDS = 2
 
 
 def _megabytes(size: int) -> str:
@@ -213,7 +211,7 @@ def _render(
             result = job.report
         elif job.is_failed:
             errors.append(_job_error(job))
-    context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": JOB_POLL_SECONDS}
+    context = {"form": form, "errors": errors, "result": result, "job": job, "poll_seconds": pipeline.POLL_SECONDS}
     if not request.htmx:
         context["sources"] = source_rows()
     elif job is not None and job.is_done and not job.dry_run and not job.is_upload:

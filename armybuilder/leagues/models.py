@@ -11,11 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.events.models import PublishedQuerySet
 from armybuilder.reference.models import Edition
+from armybuilder.stamps import Created
 from rules.leagues.league import DEFAULT_DRAW, DEFAULT_LOSS, DEFAULT_WIN, GamePoints
 from rules.leagues.season import DEFAULT_SCALE
 
 
-class Season(models.Model):
+class Season(Created):
     """A club's or league's season: events whose placings earn points by the season's rules."""
 
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_seasons")
@@ -51,7 +52,6 @@ class Season(models.Model):
     points_loss = models.PositiveSmallIntegerField(
         _("points for a league game lost"), default=DEFAULT_LOSS, validators=[MaxValueValidator(100)]
     )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PublishedQuerySet.as_manager()
 
@@ -93,7 +93,7 @@ class LeagueGameQuerySet(models.QuerySet["LeagueGame"]):
         return self.filter(models.Q(player_a=user) | models.Q(player_b=user))
 
 
-class LeagueGame(models.Model):
+class LeagueGame(Created):
     """A game two players of a season report between themselves, outside any event.
 
     Player a reported it (or the organiser entered it); ``outcome`` is from player a's side, as for
@@ -112,7 +112,6 @@ class LeagueGame(models.Model):
     )
     confirmed = models.BooleanField(default=False)
     by_organiser = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     objects = LeagueGameQuerySet.as_manager()
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.catalogue.models import Army, Quality, Unit
 from armybuilder.reference.models import Edition
-from armybuilder.stamps import Stamped, StampedManager
+from armybuilder.stamps import Stamped, StampedManager, Timestamped
 from rules.army import model as army_rules
 from rules.army.names import ENTRY_FORMAT, PLATOON_FORMAT, distinct_names
 
@@ -172,7 +172,7 @@ class ArmyListQuerySet(models.QuerySet["ArmyList"]):
         )
 
 
-class ArmyList(models.Model):
+class ArmyList(Timestamped):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="army_lists"
     )
@@ -194,8 +194,6 @@ class ArmyList(models.Model):
     # characteristic, the Italian bonus): a slug of ``rules.combat.national.CHOICES``; "" for none.
     national_choice = models.CharField(max_length=40, blank=True, default="")
     deleted_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = ArmyListQuerySet.as_manager()
 

@@ -6,21 +6,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.http import QueryDict
 from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.playsheets.context import PAPERS, PARTS
 
-# Each language named in itself, as the site's language switch names it.
-LANGUAGES = (
-    ("en", "English"),
-    ("fr", "Français"),
-    ("de", "Deutsch"),
-    ("pl", "Polski"),
-    ("es", "Español"),
-    ("it", "Italiano"),
-)
+# The site's languages, each named in itself as the language switch in base.html names it: a language
+# added to the settings is offered for printing too.
+LANGUAGES = tuple((code, capfirst(get_language_info(code)["name_local"])) for code, _name in settings.LANGUAGES)
 DEFAULT_PARTS = ("roster", "summary", "cards")
 
 

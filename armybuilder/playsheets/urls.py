@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from django.urls import path
 
+from armybuilder.jobs import job_paths
 from armybuilder.playsheets import views
 
 BASES = (("lists/<int:pk>/", "ps-"), ("s/<str:token>/", "ps-shared-"))
 
 urlpatterns = [
     path("reference/<slug:edition>/sheet.pdf", views.reference_sheet, name="ps-reference-sheet"),
-    path("reference/<slug:edition>/sheet/<uuid:job>/", views.reference_sheet_job, name="ps-reference-sheet-job"),
-    path(
-        "reference/<slug:edition>/sheet/<uuid:job>/file.pdf",
+    *job_paths(
+        "reference/<slug:edition>/sheet/",
+        views.reference_sheet_job,
         views.reference_sheet_job_file,
-        name="ps-reference-sheet-job-file",
+        name="ps-reference-sheet-job",
     ),
 ]
 for base, prefix in BASES:
@@ -28,6 +29,5 @@ for base, prefix in BASES:
         *(path(f"{base}{k}.pdf", views.list_pdf, {"kind": k}, name=f"{prefix}{k}-pdf") for k in views.KINDS),
         path(f"{base}print/", views.print_preview, name=f"{prefix}print"),
         path(f"{base}print/document/", views.print_document, name=f"{prefix}print-document"),
-        path(f"{base}pdf/<uuid:job>/", views.pdf_job, name=f"{prefix}pdf-job"),
-        path(f"{base}pdf/<uuid:job>/file.pdf", views.pdf_job_file, name=f"{prefix}pdf-job-file"),
+        *job_paths(f"{base}pdf/", views.pdf_job, views.pdf_job_file, name=f"{prefix}pdf-job"),
     ]

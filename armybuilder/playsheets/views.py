@@ -29,7 +29,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armybuilder import jobs as pipeline
-from armybuilder.http import HtmxHttpRequest, conditional
+from armybuilder.http import HtmxHttpRequest, conditional, pdf_response
 from armybuilder.lists.access import get_list_for_user, get_shared_list
 from armybuilder.lists.conditional import list_page
 from armybuilder.lists.models import ArmyList
@@ -64,13 +64,6 @@ KINDS = {
         PdfKind("print", None),
     )
 }
-
-
-def _pdf_response(data: bytes, filename: str, *, download: bool) -> HttpResponse:
-    response = HttpResponse(data, content_type="application/pdf")
-    disposition = "attachment" if download else "inline"
-    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
-    return response
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -135,13 +128,10 @@ def list_pdf(request: HttpRequest, kind: str, pk: int | None = None, token: str 
             return wrap(redirect(f"{base}pdf/{job.pk}/"))
         # Made already: a kept job for the same input, or a backend that runs tasks at once (development).
         data = _job_bytes(job)
-    return wrap(_pdf_response(data, filename, download=request.GET.get("download") == "1"))
+    return wrap(pdf_response(data, filename, download=request.GET.get("download") == "1"))
 
 
 # -- A PDF the worker makes: its status page and its download -----------------------------------
-
-# How often the status page asks again while the job is not finished (htmx, or a meta refresh).
-JOB_POLL_SECONDS = 2
 
 
 def _job(request: HttpRequest, job: uuid.UUID, pk: int | None, token: str | None):
@@ -163,16 +153,9 @@ def pdf_job(request: HtmxHttpRequest, job: uuid.UUID, pk: int | None = None, tok
         "file_url": f"{base}pdf/{pdf_job.pk}/file.pdf",
         "print_url": f"{base}print/",
     }
-    response = _job_page(request, context)
+    response = pipeline.status_page(request, "playsheets/job.html", context)
     if token is not None:
         response["X-Robots-Tag"] = "noindex"
-    return response
-
-
-def _job_page(request: HtmxHttpRequest, context: dict) -> HttpResponse:
-    template = "playsheets/job.html#job-status" if request.htmx else "playsheets/job.html"
-    response = render(request, template, {**context, "poll_seconds": JOB_POLL_SECONDS})
-    response["Cache-Control"] = "no-store"  # it changes every poll
     return response
 
 
@@ -181,7 +164,7 @@ def pdf_job_file(request: HttpRequest, job: uuid.UUID, pk: int | None = None, to
     pdf_job, _army_list, base, wrap = _job(request, job, pk, token)
     if not pdf_job.is_done:
         return redirect(f"{base}pdf/{pdf_job.pk}/")
-    return wrap(_pdf_response(_job_bytes(pdf_job), pdf_job.filename, download=request.GET.get("download") == "1"))
+    return wrap(pdf_response(_job_bytes(pdf_job), pdf_job.filename, download=request.GET.get("download") == "1"))
 
 
 # -- The print preview page and the HTML document it frames -------------------------------------
@@ -252,7 +235,7 @@ def reference_sheet(request: HttpRequest, edition: str) -> HttpResponse:
         if not job.is_done:
             return redirect("ps-reference-sheet-job", edition=current.slug, job=job.pk)
         data = _job_bytes(job)
-    return _pdf_response(data, filename, download=request.GET.get("download") == "1")
+    return pdf_response(data, filename, download=request.GET.get("download") == "1")
 
 
 def _sheet_job(edition: str, job: uuid.UUID) -> tuple[Edition, PdfJob]:
@@ -273,7 +256,7 @@ def reference_sheet_job(request: HtmxHttpRequest, edition: str, job: uuid.UUID) 
         "file_url": f"{base}file.pdf",
         "print_url": f"/reference/{current.slug}/",
     }
-    return _job_page(request, context)
+    return pipeline.status_page(request, "playsheets/job.html", context)
 
 
 @require_safe
@@ -281,4 +264,4 @@ def reference_sheet_job_file(request: HttpRequest, edition: str, job: uuid.UUID)
     current, sheet_job = _sheet_job(edition, job)
     if not sheet_job.is_done:
         return redirect("ps-reference-sheet-job", edition=current.slug, job=sheet_job.pk)
-    return _pdf_response(_job_bytes(sheet_job), sheet_job.filename, download=request.GET.get("download") == "1")
+    return pdf_response(_job_bytes(sheet_job), sheet_job.filename, download=request.GET.get("download") == "1")
