@@ -880,6 +880,15 @@
   }
   var typedNow = false;  // the action being shown locally had dice typed by the player
 
+  // The prints of the rows and panels this page shows (data-print, as the server last sent each one):
+  // the answer to a tap or a poll then holds only those that moved. Without them, the whole board.
+  function shownPrints() {
+    var pairs = Array.prototype.map.call(document.querySelectorAll("[data-print]"), function (el) {
+      return [el.id, el.dataset.print];
+    });
+    return RULES.printsField(pairs);
+  }
+
   document.addEventListener("htmx:configRequest", function (event) {
     var s = sync();
     var game = document.getElementById("game");
@@ -887,12 +896,14 @@
     var params = event.detail.parameters;
     if (event.detail.verb === "get") {
       if (offline()) event.preventDefault();  // the poll waits for the network
+      else params.prints = shownPrints();
       return;
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
     if (/\/act\/$/.test(event.detail.path) && !params.action_id) params.action_id = newId();
     if (!offline()) {
+      params.prints = shownPrints();
       // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
       // if it moved.
       document.querySelectorAll("#game-bar .message-error").forEach(function (el) { el.remove(); });
