@@ -72,6 +72,21 @@ def test_an_undo_builds_the_board_once_and_sends_the_row_back(alice_client, alic
     assert '<li id="log-1" hx-swap-oob="delete"></li>' in html and 'id="game-bar"' in html
 
 
+def test_an_undo_reads_no_board_before_the_action_goes(alice_client, alice, django_assert_num_queries) -> None:
+    # The phone says what it shows: the board before the undo is neither read nor replayed.
+    game = a_game(alice_client, alice, entries=3)
+    base = f"/games/{game.pk}/"
+    act(alice_client, base, action="pins", unit=game.setup["sides"][0]["units"][0]["key"], delta="1")
+    game.refresh_from_db()
+    data = {"rev": str(game.revision), **shown(alice_client, base)}
+    # session, user, game; the undo: lock, snapshot, rows, delete, the state left (snapshot, rows),
+    # update, with the transaction's savepoints on the test database; the answer: the game, its last
+    # action, its state (snapshot, rows), the last order, whether the opponent acted. Reading the
+    # phone's board first took 3 more.
+    with django_assert_num_queries(18):
+        alice_client.post(f"{base}undo/", data, headers=HTMX)
+
+
 def test_the_rows_sent_are_those_whose_print_the_phone_does_not_show(alice_client, alice) -> None:
     # The phone missed an answer for another unit (its row still shows an older print): that row
     # comes with the tap's own, whatever the board the phone names.
