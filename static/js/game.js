@@ -1,7 +1,8 @@
 /* Game day in the browser.
 
    1. Every tap and poll says which board the phone shows (its revision and its last action, from
-      #game-sync), so the server answers with only what changed, out of band.
+      #game-sync, and the print of each row and panel on it, data-print), so the server builds the
+      board once and answers with only the pieces whose print moved, out of band.
    2. The board as the phone last saw it is handed to the service worker after every change, so
       it opens offline at that state (kept in the signed-in user's cache, dropped at logout).
    3. Offline, a game played on this phone alone (#game-sync[data-one-phone]) goes on: each action
