@@ -883,11 +883,15 @@
 
   // The prints of the rows and panels this page shows (data-print, as the server last sent each one):
   // the answer to a tap or a poll then holds only those that moved. Without them, the whole board.
-  function shownPrints() {
+  // A poll's ride in its URL, and gunicorn refuses a request line past 4,094 bytes
+  // (deploy/gunicorn.conf.py): a poll sends them while they take at most POLL_PRINTS_MOST (a
+  // 60-unit game's take ~1,600), a tap in its body always (views.PRINTS_MOST bounds them there).
+  var POLL_PRINTS_MOST = 3000;
+  function shownPrints(most) {
     var pairs = Array.prototype.map.call(document.querySelectorAll("[data-print]"), function (el) {
       return [el.id, el.dataset.print];
     });
-    return RULES.printsField(pairs);
+    return RULES.printsField(pairs, most);
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
@@ -897,7 +901,7 @@
     var params = event.detail.parameters;
     if (event.detail.verb === "get") {
       if (offline()) event.preventDefault();  // the poll waits for the network
-      else params.prints = shownPrints();
+      else params.prints = shownPrints(POLL_PRINTS_MOST);
       return;
     }
     params.seen = s.dataset.seen;

@@ -200,3 +200,13 @@ def test_a_print_is_the_same_in_every_process() -> None:
     assert other.stdout.strip() == presenter.digest(fingerprint())
     with pytest.raises(TypeError):
         presenter.digest((object(),))
+
+
+def test_a_polls_prints_fit_the_request_line_gunicorn_takes() -> None:
+    # A poll's prints ride in its URL: past gunicorn's request line, it would be refused outright.
+    root = Path(__file__).resolve().parents[2]
+    gunicorn = (root / "deploy" / "gunicorn.conf.py").read_text()
+    limit = int(re.search(r"^limit_request_line = (\d+)", gunicorn, re.M).group(1))
+    most = int(re.search(r"var POLL_PRINTS_MOST = (\d+);", (root / "static/js/game.js").read_text()).group(1))
+    rest = len("GET /g/" + "x" * 64 + "/?since=99999&seen=99999-9999999999&prints= HTTP/1.1")
+    assert most + rest <= limit

@@ -186,3 +186,10 @@ test("a piece without a readable print or id is left out, and is then sent again
   assert.equal(rules.printsField(pairs), "u-a6:AbCdEf012345");
   assert.equal(rules.printsField([]), "");
 });
+
+test("prints longer than the bound, once URL-encoded, are not sent at all", () => {
+  const pairs = [["game", "AbCdEf012345"], ["u-a1", "AbCdEf012345"]];
+  // "game:AbCdEf012345,u-a1:AbCdEf012345" is 35 characters, 41 once ":" and "," are encoded.
+  assert.equal(rules.printsField(pairs, 41), "game:AbCdEf012345,u-a1:AbCdEf012345");
+  assert.equal(rules.printsField(pairs, 40), "");
+});
