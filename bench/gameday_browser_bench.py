@@ -14,7 +14,8 @@ requests each tap made and their bytes on the wire and decoded:
 * a recorded die and the order that spends it (every row of the side changes: the heaviest tap).
 
 Then, in this process through Django's test client, the server's cost of each against ``/ping/``
-(medians of ``--server-runs``, 200): the pin as a fragment (what the page now sends), the pin
+(medians of ``--server-runs``, 200): the pin as a fragment (what the page now sends: the mark
+and the prints of the board the phone shows, kept up to date from each answer as game.js does), the pin
 answered with the whole board (what a tap cost before fragments, and still the answer to a phone
 whose board cannot be brought up to date), the two-phone poll after the other phone's pin, and a
 builder change (men +1 on a 50-unit list). The targets: on the phone profile a tap
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -33,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import builder_browser_bench as bbb  # noqa: E402 (the bench folder is not a package)
@@ -135,15 +138,32 @@ def server_costs(user, game, army_list, unit: str, runs: int) -> dict[str, float
     bob = f"/g/{game.share_token}/"
     bob_unit = game.setup["sides"][1]["units"][0]["key"]
 
-    def seen() -> str:
-        last = game.actions.order_by("-seq").first()
-        return f"{last.seq}-{last.pk}" if last else "0-0"
+    # The board Alice's phone shows, as game.js keeps it: its mark and the print of each row and
+    # panel, brought up to date by every answer (the whole board replaces them all), and sent with
+    # each tap and poll.
+    phone: dict = {"seen": "0-0", "prints": {}}
 
-    def timed(call) -> float:
+    def shows(html: str) -> None:
+        found = re.search(r'id="game-sync"[^>]*data-seen="([^"]+)"', html)
+        if found:
+            phone["seen"] = found.group(1)
+        pieces = {
+            re.search(r'\bid="([^"]+)"', tag).group(1): re.search(r'data-print="([^"]*)"', tag).group(1)
+            for tag in re.findall(r"<[a-z]+ [^>]*\bdata-print=[^>]*>", html)
+        }
+        phone["prints"] = pieces if 'id="game"' in html else phone["prints"] | pieces
+
+    def sent() -> dict[str, str]:
+        return {"seen": phone["seen"], "prints": ",".join(f"{k}:{v}" for k, v in phone["prints"].items())}
+
+    def timed(call, fragment: bool = False) -> float:
         start = time.perf_counter()
         response = call()
+        took = (time.perf_counter() - start) * 1000
         assert response.status_code == 200, response.status_code
-        return (time.perf_counter() - start) * 1000
+        assert not fragment or "HX-Retarget" not in response, "a fragment was measured as the whole board"
+        shows(response.content.decode())
+        return took
 
     counts: dict[str, int] = {}
 
@@ -153,8 +173,8 @@ def server_costs(user, game, army_list, unit: str, runs: int) -> dict[str, float
         return counts[name] % 2 == 1
 
     def pin_fragment() -> float:
-        data = {"action": "pins", "unit": unit, "delta": "1" if flip("fragment") else "-1", "seen": seen()}
-        return timed(lambda: client.post(f"{base}act/", data, headers=htmx))
+        data = {"action": "pins", "unit": unit, "delta": "1" if flip("fragment") else "-1", **sent()}
+        return timed(lambda: client.post(f"{base}act/", data, headers=htmx), fragment=True)
 
     def pin_whole_board() -> float:
         data = {"action": "pins", "unit": unit, "delta": "1" if flip("whole") else "-1"}
@@ -162,15 +182,16 @@ def server_costs(user, game, army_list, unit: str, runs: int) -> dict[str, float
 
     def poll() -> float:
         game.refresh_from_db()
-        url = f"{base}?since={game.revision}&seen={seen()}"
+        url = f"{base}?{urlencode({'since': game.revision, **sent()})}"
         moved = other.post(f"{bob}act/", {"action": "pins", "unit": bob_unit, "delta": "1" if flip("poll") else "-1"})
         assert moved.status_code == 302, moved.status_code
-        return timed(lambda: client.get(url, headers=htmx))
+        return timed(lambda: client.get(url, headers=htmx), fragment=True)
 
     def builder_change() -> float:
         url = f"/lists/{army_list.pk}/entries/{entry.pk}/models/"
         return timed(lambda: client.post(url, {"models": "7" if flip("builder") else "6"}, headers=htmx))
 
+    shows(client.get(base).content.decode())  # the phone opens the game
     endpoints = {
         "/ping/": lambda: timed(lambda: client.get("/ping/")),
         "tap: pin, answered with fragments": pin_fragment,

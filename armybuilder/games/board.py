@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
 from typing import Any
 
 from django.utils.formats import number_format
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -146,6 +150,7 @@ class UnitRow:
     # (2nd-edition Initiative Training: a die says whether another man takes over).
     nco_offer: str = ""
     nco_if_lost: int = 0  # the modifier its order tests take once its NCO is lost (game.js, offline)
+    fingerprint: str = ""  # its row's print on the page (``stamp_prints``), which the phone sends back
 
     @property
     def morale(self) -> int:
@@ -282,7 +287,7 @@ def board(
         last_order = next((e for e in reversed(state.log) if e.kind in ("order", "snap")), None)
     snap = state.snap
     snap_officer = state.unit(snap.officer) if snap else None
-    return {
+    context = {
         "game": game,
         "state": state,
         "sides": sides,
@@ -316,6 +321,8 @@ def board(
         # Edition rules at the table that rules-notes marks as inferred (1st ed's Down pins).
         "down_unverified": "down_end_turn" in state.rules.unverified,
     }
+    stamp_prints(context)
+    return context
 
 
 def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
@@ -351,6 +358,13 @@ def row_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     return prints
 
 
+def game_fingerprint(state: GameState) -> tuple:
+    """The whole board's own print: what the rows and panels leave out (the end of the game's form,
+    the turn in the end of turn's title, the offline words) changes only with the turn or the game's
+    end, and then the whole board is sent (``views._changes`` checks it before building any board)."""
+    return (state.turn, state.finished)
+
+
 def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     """What the bar, the end of turn, the summary and the officer's order show, each, and the units
     awaiting the die: a fragment sends one again only if its print moved (a pin changes none of
@@ -362,6 +376,7 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
     state = context["state"]
     snap = context["snap"]
     return {
+        "game": game_fingerprint(state),
         # The units game.js gives the order buttons to, and the officer's order others may take.
         "awaits": tuple(
             row.key for side in context["sides"] for row in side.units if row.awaits_order and not row.test
@@ -377,7 +392,7 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             tuple((o.side, o.kind, o.left) for o in context["support"]),
             context["can_undo"],
         ),
-        "end-turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
+        "end_turn": (tuple((u.key, str(label)) for u, label in context["kept_units"]), state.bag_empty),
         # The preparatory bombardment's slot: its offers, the dice waiting for a die kept, the note.
         "bombard": (
             state.finished,
@@ -394,6 +409,60 @@ def panel_fingerprints(context: dict[str, Any]) -> dict[str, tuple]:
             tuple((s.name, s.units, s.units_lost, s.points_lost) for s in context["summary"].sides),
         ),
     }
+
+
+# Each piece of the page a tap's answer may send alone, by its name in ``panel_fingerprints`` and
+# the id of its element in games/game.html (a unit's row is ``u-<key>``).
+PANEL_IDS = {
+    "game": "game",
+    "awaits": "game-awaits",
+    "snap": "snap-slot",
+    "bar": "game-bar",
+    "end_turn": "end-turn",
+    "bombard": "bombard-slot",
+    "summary": "summary",
+}
+# A print's length on the page: 9 bytes of BLAKE2b in URL-safe base64 (72 bits, so two boards
+# that differ share a print about once in 10^21 comparisons).
+PRINT_CHARS = 12
+
+
+def _plain(value: Any) -> Any:
+    """A fingerprint's part as JSON: a print must be the same in every process of the site, so
+    nothing goes by ``repr`` (a lazy translation's names its address); an unknown type fails loudly."""
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]
+    if isinstance(value, Promise):
+        return str(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return [getattr(value, f.name) for f in fields(value)]
+    raise TypeError(f"a fingerprint holds a {type(value).__name__}")
+
+
+def digest(fingerprint: Any) -> str:
+    """A fingerprint (``row_fingerprints``, ``panel_fingerprints``) as the short print the page carries."""
+    text = json.dumps(fingerprint, default=_plain, separators=(",", ":"), ensure_ascii=False)
+    raw = hashlib.blake2b(text.encode(), digest_size=PRINT_CHARS * 3 // 4).digest()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def stamp_prints(context: dict[str, Any]) -> None:
+    """Each row's and each panel's print, for the page to carry (``data-print``): a phone sends the
+    prints of what it shows with a tap, and the answer holds only the pieces whose print moved
+    (``moved_pieces``), so the board a tap answers is built once."""
+    rows = row_fingerprints(context)
+    for side in context["sides"]:
+        for row in side.units:
+            row.fingerprint = digest(rows[row.key])
+    context["prints"] = {name: digest(value) for name, value in panel_fingerprints(context).items()}
+
+
+def moved_pieces(context: dict[str, Any], shown: dict[str, str]) -> tuple[set[str], set[str]]:
+    """The rows (unit keys) and the panels (names) of ``context``, a stamped board, whose print is not
+    the one the phone shows: ``shown``, its prints by element id (a piece it does not name moved)."""
+    rows = {row.key for side in context["sides"] for row in side.units if shown.get(f"u-{row.key}") != row.fingerprint}
+    panels = {name for name, value in context["prints"].items() if shown.get(PANEL_IDS[name]) != value}
+    return rows, panels
 
 
 def _with_rule(

@@ -61,9 +61,8 @@ class LogFacts:
 
 @dataclass
 class Since:
-    """``Game.since``: the phone's board, the game now, the log lines in between, the last action."""
+    """``Game.since``: the game now, the log lines since the phone's board, the last action."""
 
-    before: GameState
     now: GameState
     new_lines: list[tuple[int, dict]]
     last: GameAction | None
@@ -167,27 +166,14 @@ class Game(Timestamped):
             state.log = [log_entry_from_data(line) for line in lines]
         return state
 
-    def seen_state(self, seq: int, pk: int) -> GameState | None:
-        """The state a phone showed, named by its last action (``seq`` and its ``pk``; 0, 0 before any).
-
-        None when that action is gone (undone since): the phone's board cannot be brought up to
-        date piece by piece then. Undo deletes from the end, so if the phone's last action is still
-        there, every action before it is too, and the phone's state is their replay.
-        """
-        if seq < 0 or (seq == 0) != (pk == 0):
-            return None
-        if seq and not self.actions.filter(seq=seq, pk=pk).exists():
-            return None
-        base = self.actions.filter(snapshot__isnull=False, seq__lte=seq).order_by("-seq").first()
-        rows = self.actions.filter(seq__gt=base.seq if base else 0, seq__lte=seq)
-        return resume(self.rules_setup(), base.snapshot if base else None, [Action.from_data(r.payload) for r in rows])
-
     def since(self, seq: int, pk: int) -> Since | None:
-        """The board a phone shows (``seen_state``) and the game now, read in two queries.
+        """The game now and what it logged since the board a phone shows, named by that board's last
+        action (``seq`` and its ``pk``; 0, 0 before any), read in two queries.
 
-        The last snapshot at or before the phone's action, and every action after it: replayed up
-        to the phone's action they give its board, all of them the game now. None when the
-        phone's action is gone (see ``seen_state``), or when the phone is more than
+        The last snapshot at or before the phone's action, and every action after it: replayed, they
+        give the game now (the phone's own board is not needed: it sends the print of each piece it
+        shows). None when the phone's action is gone (undone since: undo deletes from the end, so
+        while it is there every action before it is too), or when the phone is more than
         ``SINCE_MOST`` actions behind: its whole board is then cheaper to send than what changed.
         """
         if seq < 0 or (seq == 0) != (pk == 0):
@@ -209,7 +195,6 @@ class Game(Timestamped):
         actions = [(r.seq, Action.from_data(r.payload)) for r in rows]
         last = rows[-1] if rows else base
         return Since(
-            before=resume(setup, snapshot, [a for n, a in actions if n <= seq]),
             now=resume(setup, snapshot, [a for _n, a in actions]),
             new_lines=[(r.seq, r.log) for r in rows if r.seq > seq],
             last=last,

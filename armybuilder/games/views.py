@@ -5,10 +5,11 @@ else) and ``/g/<token>/`` for the opponent, who acts for side b only. Two phones
 polling: the page asks ``?since=<revision>`` every few seconds and gets 204 until the game moves.
 
 A tap or a poll made by htmx says which board the phone shows (``seen``: its last action's number
-and id) and is answered with only what changed since: the rows of the units that changed, the bar
-(dice, current die, undo), the new log lines, out of band; the whole board only when the
-phone's board cannot be brought up to date that way (an action it saw was undone by the other phone).
-Without JavaScript a post redirects to the whole page.
+and id; ``prints``: the print each row and panel of its page carries) and is answered with only what
+changed: the rows and panels whose print is not the board's now, the new log lines, out of band; the
+whole board when the phone's board cannot be brought up to date that way (an action it saw was undone
+by the other phone, a turn went by, its prints are missing or cannot be read). Without JavaScript a
+post redirects to the whole page.
 
 Each phone of a two-phone game plays on offline for its own side; back online it sends its whole
 queue to ``merge/`` (``services.game_merge``), and what did not fit is settled with one tap
@@ -20,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -226,6 +228,27 @@ def _etag(request: HttpRequest, door: Door) -> str:
     return f'"game-{door.game.pk}-{door.game.revision}-{get_language()}-{int(door.opponent)}-{csrf}"'
 
 
+# The most characters a phone's prints may take (a 60-unit game sends about 1,300); beyond, the whole board.
+PRINTS_MOST = 8000
+PRINT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+PRINT_VALUE = re.compile(rf"[A-Za-z0-9_-]{{{presenter.PRINT_CHARS}}}")
+
+
+def _shown(request: HttpRequest) -> dict[str, str] | None:
+    """The prints of the rows and panels the phone shows (``prints``: ``id:print`` pairs joined by
+    commas, game.js), by element id; None when absent, too long or not made of such pairs."""
+    raw = request.POST.get("prints") if request.method == "POST" else request.GET.get("prints")
+    if not raw or len(raw) > PRINTS_MOST:
+        return None
+    shown = {}
+    for pair in raw.split(","):
+        key, _sep, value = pair.partition(":")
+        if not (PRINT_ID.fullmatch(key) and PRINT_VALUE.fullmatch(value)):
+            return None
+        shown[key] = value
+    return shown
+
+
 def _seen(request: HttpRequest) -> tuple[int, int] | None:
     """The board the phone shows, as ``<seq>-<pk>`` of its last action (``0-0``: none); None if absent or garbled."""
     raw = request.POST.get("seen") if request.method == "POST" else request.GET.get("seen")
@@ -315,31 +338,34 @@ def _render_game(request: HtmxHttpRequest, door: Door, error: str = "") -> HttpR
 
 
 def _changes(
-    request: HtmxHttpRequest, door: Door, seen: tuple[int, int] | None, error: str = "", before: GameState | None = None
+    request: HtmxHttpRequest, door: Door, seen: tuple[int, int] | None, error: str = "", undone: int | None = None
 ) -> HttpResponse:
-    """What changed since the board the phone shows: changed rows, bar, summary and new log lines.
+    """What changed since the board the phone shows: changed rows and panels, and the new log lines.
 
-    Both boards go through the presenter, but only the rows whose fingerprint moved are rendered.
-    The whole board when the phone's board is gone (undone by the other phone), when the game
-    ended or a turn went by (every row changes then anyway).
+    The board now is built once, and only the rows and panels whose print is not the one the phone
+    says it shows (``prints``) are rendered. The whole board when the phone does not say what it
+    shows or its board is gone (undone by the other phone), when the game ended or a turn went by
+    (every row changes then anyway), or when a merge's or a settling's line came (what is left to
+    settle). ``undone``: the number of the action an undo just dropped (None: not an undo).
     """
     game = door.game
-    if seen is None:
+    shown = _shown(request)
+    if seen is None or shown is None:
         return _render_game(request, door, error)
-    undone = False
-    if before is None:
+    if undone is not None and undone == seen[0]:
+        # The undo dropped the phone's own last action: its board is the game now but for that
+        # action's log line (the stale check of ``game_undo`` made sure the phone showed it).
+        last = game.last_action()
+        state = game.state(log=False)
+        new_lines: list[tuple[int, dict]] = []
+        order_line, opponent_acted = None, None
+    else:
         since = game.since(*seen)
         if since is None:
             return _render_game(request, door, error)
-        before, state, new_lines, last = since.before, since.now, since.new_lines, since.last
+        state, new_lines, last = since.now, since.new_lines, since.last
         order_line, opponent_acted = since.last_order_log, since.opponent_acted
-    else:  # an undo: the phone's board was read before its last action went
-        undone = True
-        last = game.last_action()
-        state = game.state(log=False)
-        new_lines = []
-        order_line, opponent_acted = None, None
-    if state.finished != before.finished or state.turn != before.turn:
+    if shown.get(presenter.PANEL_IDS["game"]) != presenter.digest(presenter.game_fingerprint(state)):
         return _render_game(request, door, error)
     if any(line.get("kind") in NOTES or (line.get("detail") or {}).get("settled") for _n, line in new_lines):
         # A merge's or a settling's line: the actions left to settle changed too (the whole board).
@@ -353,14 +379,10 @@ def _changes(
     last_order = log_entry_from_data(order_line) if order_line else None
     can_undo = _can_undo(door, last.by_opponent if last else None)
     context = presenter.board(game, state, opponent=door.opponent, log=log, last_order=last_order, can_undo=can_undo)
-    old = presenter.board(game, before, opponent=door.opponent, log=[], can_undo=can_undo)
-    now_prints, old_prints = presenter.row_fingerprints(context), presenter.row_fingerprints(old)
-    changed = {key for key, value in now_prints.items() if old_prints.get(key) != value}
-    panels, old_panels = presenter.panel_fingerprints(context), presenter.panel_fingerprints(old)
-    moved = {name for name, value in panels.items() if old_panels[name] != value}
+    changed, moved = presenter.moved_pieces(context, shown)
     # The bar also says the last order and a refusal, and its Undo is the opponent's only for their
     # own last action: sent whenever one of those may have changed.
-    if error or undone or seq == 0 or door.opponent or any(entry.kind in ("order", "snap") for _n, entry in log):
+    if error or undone is not None or seq == 0 or door.opponent or any(e.kind in ("order", "snap") for _n, e in log):
         moved.add("bar")
     seen_now = (last.seq, last.pk) if last else (0, 0)
     if opponent_acted is None and not door.opponent:
@@ -485,7 +507,7 @@ def _after_post(
     error: str,
     anchor: str = "",
     seen: tuple[int, int] | None = None,
-    before: GameState | None = None,
+    undone: int | None = None,
     fresh: bool = False,
 ) -> HttpResponse:
     """``fresh``: ``door.game`` is the game as the action left it (``game_act`` brought it up to date);
@@ -493,7 +515,7 @@ def _after_post(
     if request.htmx:
         # What changed since the board the phone showed (and the error, if any).
         game = door.game if fresh else Game.objects.get(pk=door.game.pk)
-        return _changes(request, Door(game, door.opponent), seen, error, before)
+        return _changes(request, Door(game, door.opponent), seen, error, undone)
     if error:
         messages.error(request, error)
     return redirect(door.base + (f"#{anchor}" if anchor else ""))
@@ -551,14 +573,12 @@ def undo(request: HtmxHttpRequest, pk: int | None = None, token: str | None = No
     if not rev.isdigit():
         return _revision_missing(request)
     seen = _seen(request) if request.htmx else None
-    # The board the phone shows holds the action about to go: read it while it is still there.
-    before = door.game.seen_state(*seen) if seen else None
-    error = ""
+    error, undone = "", None
     try:
-        game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev))
+        undone = game_undo(game=door.game, by_opponent=door.opponent, revision=int(rev)).seq
     except RulesError as exc:
         error = presenter.error_text(exc)
-    return _after_post(request, door, error, seen=seen, before=before)
+    return _after_post(request, door, error, seen=seen, undone=undone)
 
 
 @require_safe

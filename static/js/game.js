@@ -1,7 +1,8 @@
 /* Game day in the browser.
 
    1. Every tap and poll says which board the phone shows (its revision and its last action, from
-      #game-sync), so the server answers with only what changed, out of band.
+      #game-sync, and the print of each row and panel on it, data-print), so the server builds the
+      board once and answers with only the pieces whose print moved, out of band.
    2. The board as the phone last saw it is handed to the service worker after every change, so
       it opens offline at that state (kept in the signed-in user's cache, dropped at logout).
    3. Offline, a game played on this phone alone (#game-sync[data-one-phone]) goes on: each action
@@ -880,6 +881,19 @@
   }
   var typedNow = false;  // the action being shown locally had dice typed by the player
 
+  // The prints of the rows and panels this page shows (data-print, as the server last sent each one):
+  // the answer to a tap or a poll then holds only those that moved. Without them, the whole board.
+  // A poll's ride in its URL, and gunicorn refuses a request line past 4,094 bytes
+  // (deploy/gunicorn.conf.py): a poll sends them while they take at most POLL_PRINTS_MOST (a
+  // 60-unit game's take ~1,600), a tap in its body always (views.PRINTS_MOST bounds them there).
+  var POLL_PRINTS_MOST = 3000;
+  function shownPrints(most) {
+    var pairs = Array.prototype.map.call(document.querySelectorAll("[data-print]"), function (el) {
+      return [el.id, el.dataset.print];
+    });
+    return RULES.printsField(pairs, most);
+  }
+
   document.addEventListener("htmx:configRequest", function (event) {
     var s = sync();
     var game = document.getElementById("game");
@@ -887,12 +901,14 @@
     var params = event.detail.parameters;
     if (event.detail.verb === "get") {
       if (offline()) event.preventDefault();  // the poll waits for the network
+      else params.prints = shownPrints(POLL_PRINTS_MOST);
       return;
     }
     params.seen = s.dataset.seen;
     if (params.rev !== undefined) params.rev = s.dataset.revision;
     if (/\/act\/$/.test(event.detail.path) && !params.action_id) params.action_id = newId();
     if (!offline()) {
+      params.prints = shownPrints();
       // A refusal said in the bar is for the last tap: the answer to this one sends the bar only
       // if it moved.
       document.querySelectorAll("#game-bar .message-error").forEach(function (el) { el.remove(); });

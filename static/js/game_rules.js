@@ -288,7 +288,22 @@
     return fill(line.turn, {turn: entry.turn}) + " · " + text;
   }
 
+  // What the phone shows, for the server to send back only what moved (views._shown reads it): each
+  // row's and panel's print (its data-print, board.digest) by its element's id, as "id:print" pairs
+  // joined by commas. A pair the server would not read is left out (the piece is then sent again).
+  // most: the longest the field may be once URL-encoded; longer, none is sent (the whole board comes).
+  var PRINT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+  var PRINT_VALUE = /^[A-Za-z0-9_-]{12}$/;  // board.PRINT_CHARS
+  function printsField(pairs, most) {
+    var field = pairs
+      .filter(function (pair) { return PRINT_ID.test(pair[0] || "") && PRINT_VALUE.test(pair[1] || ""); })
+      .map(function (pair) { return pair[0] + ":" + pair[1]; })
+      .join(",");
+    return most !== undefined && encodeURIComponent(field).length > most ? "" : field;
+  }
+
   return {
+    printsField: printsField,
     fill: fill,
     logLine: logLine,
     airStrike: airStrike,

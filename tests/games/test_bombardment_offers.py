@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from armybuilder.games.models import Game
+from tests.games.phone import shown
 from tests.games.test_views import act, start
 from tests.lists.factories import make_builder_list, make_user
 from tests.resolver.factories import make_rule
@@ -159,19 +160,21 @@ def test_the_share_link_bombards_for_its_own_side_only(client):
 def test_a_tap_and_the_other_phones_poll_get_the_bombardment_slot_out_of_band(client):
     game, base = _game(client, "bombardment")
     htmx = {"HX-Request": "true"}
-    data = {"action": "support", "side": "a", "roll": "bombard", "bunit": ["b1"], "rev": "0", "seen": "0-0"}
+    bob = Client()
+    link = f"/g/{game.share_token}/"
+    bobs_board = shown(bob, link)
+    data = {"action": "support", "side": "a", "roll": "bombard", "bunit": ["b1"], "rev": "0", **shown(client, base)}
     html = client.post(f"{base}act/", data, headers=htmx).content.decode()
     # Only the slot and the bar change: no unit row is sent again, and the die kept waits for a choice.
-    assert '<div id="bombard-slot" hx-swap-oob="true">' in html and 'id="bombard-keep-a"' in html
+    assert '<div id="bombard-slot" hx-swap-oob="true" data-print="' in html and 'id="bombard-keep-a"' in html
     assert not re.findall(r'<li hx-swap-oob="true"[^>]* id="u-', html)
     # Bob's phone, polling by the share link: the log line comes; his slot is not sent again, as
     # nothing in it moved (his own side's offer still stands, Alice's choice of dice is hers).
-    bob = Client()
-    link = f"/g/{game.share_token}/"
-    poll = bob.get(f"{link}?since=0&seen=0-0", headers=htmx).content.decode()
+    poll = bob.get(link, {"since": "0", **bobs_board}, headers=htmx).content.decode()
     assert "preparatory bombardment, two dice per enemy unit" in poll
     assert "bombard-slot" not in poll and "bombard-keep-a" not in poll
     # His own bombardment moves his slot: sent out of band, his offer gone.
-    data = {"action": "support", "side": "b", "roll": "bombard", "bunit": _keys(game, "a"), "rev": "1", "seen": "0-0"}
+    data = {"action": "support", "side": "b", "roll": "bombard", "bunit": _keys(game, "a"), "rev": "1"}
+    data.update(shown(bob, link))
     answer = bob.post(f"{link}act/", data, headers=htmx).content.decode()
-    assert '<div id="bombard-slot" hx-swap-oob="true">' in answer and 'id="bombard-b"' not in answer
+    assert '<div id="bombard-slot" hx-swap-oob="true" data-print="' in answer and 'id="bombard-b"' not in answer

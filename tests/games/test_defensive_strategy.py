@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from armybuilder.games.models import Game
+from tests.games.phone import shown
 from tests.games.test_views import act, start
 from tests.lists.factories import make_builder_list, make_user
 from tests.resolver.factories import make_rule
@@ -124,13 +125,15 @@ def test_enemy_run_refused_and_hidden_on_turn_one_allowed_on_turn_two_french_and
 def test_the_slot_moves_out_of_band_for_a_tap_and_the_other_phones_poll(client):
     game, base = _game(client)
     htmx = {"HX-Request": "true"}
-    data = {"action": "support", "side": "a", "roll": "defender", "defends": "yes", "rev": "0", "seen": "0-0"}
-    html = client.post(f"{base}act/", data, headers=htmx).content.decode()
-    assert '<div id="bombard-slot" hx-swap-oob="true" data-no-run="b">' in html and 'id="emplacements-a"' in html
-    assert not re.findall(r'<li hx-swap-oob="true"[^>]* id="u-', html)
     bob = Client()
     link = f"/g/{game.share_token}/"
-    poll = bob.get(f"{link}?since=0&seen=0-0", headers=htmx).content.decode()
+    bobs_board = shown(bob, link)
+    data = {"action": "support", "side": "a", "roll": "defender", "defends": "yes", "rev": "0", **shown(client, base)}
+    html = client.post(f"{base}act/", data, headers=htmx).content.decode()
+    assert '<div id="bombard-slot" hx-swap-oob="true" data-no-run="b" data-print="' in html
+    assert 'id="emplacements-a"' in html
+    assert not re.findall(r'<li hx-swap-oob="true"[^>]* id="u-', html)
+    poll = bob.get(link, {"since": "0", **bobs_board}, headers=htmx).content.decode()
     assert "Defensive Strategy: Alice defends (as the scenario decided)" in poll
     assert 'data-no-run="b"' in poll  # his Run buttons are hidden on his phone too
     assert 'id="emplacements-a"' not in poll  # the share link acts for side b only

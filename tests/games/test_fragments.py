@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from armybuilder.games.models import Game
+from tests.games.phone import shown
 from tests.games.test_views import a_game, act
 
 pytestmark = pytest.mark.django_db
@@ -22,11 +22,6 @@ def other():
     return Client()
 
 
-def seen(game: Game) -> str:
-    last = game.actions.order_by("-seq").first()
-    return f"{last.seq}-{last.pk}" if last else "0-0"
-
-
 def rows(html: str) -> list[str]:
     return re.findall(r'<li hx-swap-oob="true"[^>]* id="u-(\w+)"', html)
 
@@ -35,7 +30,9 @@ def test_a_pin_answers_with_its_row_the_bar_and_the_log_line_only(alice_client, 
     game = a_game(alice_client, alice, entries=12)
     unit = game.setup["sides"][0]["units"][3]["key"]
     response = alice_client.post(
-        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX
+        f"/games/{game.pk}/act/",
+        {"action": "pins", "unit": unit, "delta": "1", **shown(alice_client, f"/games/{game.pk}/")},
+        headers=HTMX,
     )
     html = response.content.decode()
     assert rows(html) == [unit]
@@ -49,7 +46,9 @@ def test_a_fragment_is_a_fraction_of_the_board(alice_client, alice) -> None:
     unit = game.setup["sides"][0]["units"][0]["key"]
     board = alice_client.get(f"/games/{game.pk}/").content
     tap = alice_client.post(
-        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "seen": "0-0"}, headers=HTMX
+        f"/games/{game.pk}/act/",
+        {"action": "pins", "unit": unit, **shown(alice_client, f"/games/{game.pk}/")},
+        headers=HTMX,
     ).content
     assert len(tap) * 5 < len(board)
 
@@ -59,13 +58,13 @@ def test_a_draw_names_the_units_that_may_take_it_instead_of_sending_their_rows(a
     base = f"/games/{game.pk}/"
     mine = [u["key"] for u in game.setup["sides"][0]["units"]]
     act(alice_client, base, action="pins", unit=mine[2], delta="1")
-    data = {"action": "record", "side": "a", "rev": "1", "seen": seen(game)}
+    data = {"action": "record", "side": "a", "rev": "1", **shown(alice_client, f"/games/{game.pk}/")}
     html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
     # The pinned unit's row comes with its order test; the others only get named (game.js gives
     # them the page's order buttons).
     assert rows(html) == [mine[2]] and "order-test" in html
     assert re.search(rf'id="game-awaits" data-units="{mine[0]} {mine[1]} " hidden hx-swap-oob="true"', html)
-    data = {"action": "order", "unit": mine[0], "order": "fire", "seen": seen(game)}
+    data = {"action": "order", "unit": mine[0], "order": "fire", **shown(alice_client, f"/games/{game.pk}/")}
     html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
     assert sorted(rows(html)) == sorted([mine[0], mine[2]])  # the one ordered, the pinned one's test goes
     assert 'id="game-awaits" data-units="" hidden' in html
@@ -73,10 +72,10 @@ def test_a_draw_names_the_units_that_may_take_it_instead_of_sending_their_rows(a
 
 def test_the_poll_sends_what_the_other_phone_changed(alice_client, alice, other) -> None:
     game = a_game(alice_client, alice, entries=5)
-    mark = seen(game)
+    phone = shown(alice_client, f"/games/{game.pk}/")
     bob1 = game.setup["sides"][1]["units"][0]["key"]
     act(other, f"/g/{game.share_token}/", action="pins", unit=bob1, delta="2")
-    response = alice_client.get(f"/games/{game.pk}/?since=0&seen={mark}", headers=HTMX)
+    response = alice_client.get(f"/games/{game.pk}/", {"since": "0", **phone}, headers=HTMX)
     assert rows(response.content.decode()) == [bob1]
 
 
@@ -86,7 +85,7 @@ def test_an_undo_takes_its_log_line_off_and_sends_the_row_back(alice_client, ali
     unit = game.setup["sides"][0]["units"][1]["key"]
     act(alice_client, base, action="pins", unit=unit, delta="1")
     game.refresh_from_db()
-    data = {"rev": str(game.revision), "seen": seen(game)}
+    data = {"rev": str(game.revision), **shown(alice_client, f"/games/{game.pk}/")}
     html = alice_client.post(f"{base}undo/", data, headers=HTMX).content.decode()
     assert rows(html) == [unit]
     assert '<li id="log-1" hx-swap-oob="delete"></li>' in html
@@ -97,10 +96,10 @@ def test_a_board_the_phone_cannot_bring_up_to_date_comes_whole(alice_client, ali
     base = f"/games/{game.pk}/"
     unit = game.setup["sides"][0]["units"][0]["key"]
     act(alice_client, base, action="pins", unit=unit)
-    mark = seen(game)
+    phone = shown(alice_client, base)
     game.refresh_from_db()
     alice_client.post(f"{base}undo/", {"rev": str(game.revision)})  # the action that phone saw is gone
-    response = alice_client.get(f"{base}?since=1&seen={mark}", headers=HTMX)
+    response = alice_client.get(base, {"since": "1", **phone}, headers=HTMX)
     assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#game", "outerHTML")
     assert 'id="game"' in response.content.decode()
 
@@ -167,7 +166,7 @@ def test_a_fragment_past_a_snapshot_replays_from_it(alice_client, alice, setting
     for i in range(60):
         act(alice_client, base, action="pins", unit=first, delta="1" if i % 2 == 0 else "-1")
     assert game.actions.filter(snapshot__isnull=False).count() == 1
-    data = {"action": "pins", "unit": second, "delta": "2", "seen": seen(game)}
+    data = {"action": "pins", "unit": second, "delta": "2", **shown(alice_client, f"/games/{game.pk}/")}
     html = alice_client.post(f"{base}act/", data, headers=HTMX).content.decode()
     assert rows(html) == [second] and '<li id="log-61">' in html and "now 2" in html
 
@@ -185,9 +184,11 @@ def test_a_pin_leaves_the_bar_end_of_turn_and_summary_alone_until_they_move(alic
     game = a_game(alice_client, alice, entries=4)
     unit = game.setup["sides"][0]["units"][1]["key"]
     url = f"/games/{game.pk}/act/"
-    alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX)
+    alice_client.post(
+        url, {"action": "pins", "unit": unit, "delta": "1", **shown(alice_client, f"/games/{game.pk}/")}, headers=HTMX
+    )
     html = alice_client.post(
-        url, {"action": "pins", "unit": unit, "delta": "1", "seen": seen(game)}, headers=HTMX
+        url, {"action": "pins", "unit": unit, "delta": "1", **shown(alice_client, f"/games/{game.pk}/")}, headers=HTMX
     ).content.decode()
     assert rows(html) == [unit]
     assert ('id="game-bar"' in html, 'id="end-turn"' in html, 'id="summary"' in html) == (False, False, False)
@@ -195,12 +196,14 @@ def test_a_pin_leaves_the_bar_end_of_turn_and_summary_alone_until_they_move(alic
     assert "csrfmiddlewaretoken" not in html  # htmx sends the token in a header
     # Seven pins more rout the Regular squad: a unit lost, its die out of the bag.
     html = alice_client.post(
-        url, {"action": "pins", "unit": unit, "delta": "7", "seen": seen(game)}, headers=HTMX
+        url, {"action": "pins", "unit": unit, "delta": "7", **shown(alice_client, f"/games/{game.pk}/")}, headers=HTMX
     ).content.decode()
     assert 'id="game-bar"' in html and 'id="summary"' in html and "1 / 4" in html
     # A refusal is said in the bar, which comes with it.
     html = alice_client.post(
-        url, {"action": "order", "unit": unit, "order": "fire", "seen": seen(game)}, headers=HTMX
+        url,
+        {"action": "order", "unit": unit, "order": "fire", **shown(alice_client, f"/games/{game.pk}/")},
+        headers=HTMX,
     ).content.decode()
     assert 'id="game-bar"' in html and "message-error" in html
 
@@ -210,7 +213,9 @@ def test_a_taps_answer_is_gzipped_and_the_page_keeps_its_etag(alice_client, alic
     unit = game.setup["sides"][0]["units"][1]["key"]
     gzip = {"Accept-Encoding": "gzip"}
     tap = alice_client.post(
-        f"/games/{game.pk}/act/", {"action": "pins", "unit": unit, "seen": "0-0"}, headers=HTMX | gzip
+        f"/games/{game.pk}/act/",
+        {"action": "pins", "unit": unit, **shown(alice_client, f"/games/{game.pk}/")},
+        headers=HTMX | gzip,
     )
     page = alice_client.get(f"/games/{game.pk}/", headers=gzip)
     assert (tap.headers.get("Content-Encoding"), page.headers.get("Content-Encoding")) == ("gzip", None)
@@ -226,17 +231,21 @@ def test_a_pin_tap_reads_the_game_once_and_its_actions_once_after_writing(
     game = a_game(alice_client, alice, entries=4)
     unit = game.setup["sides"][0]["units"][1]["key"]
     url = f"/games/{game.pk}/act/"
-    alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": "0-0"}, headers=HTMX)
-    mark = seen(game)
+    alice_client.post(
+        url, {"action": "pins", "unit": unit, "delta": "1", **shown(alice_client, f"/games/{game.pk}/")}, headers=HTMX
+    )
+    phone = shown(alice_client, f"/games/{game.pk}/")
     # session, user, game; the write: lock, snapshot, rows, insert, update (with the transaction's
     # savepoints on the test database); the answer: snapshot and rows.
     with django_assert_num_queries(12):
-        alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", "seen": mark}, headers=HTMX)
+        alice_client.post(url, {"action": "pins", "unit": unit, "delta": "1", **phone}, headers=HTMX)
 
 
 def test_a_die_drawn_moves_the_bar_not_the_summary(alice_client, alice) -> None:
     game = a_game(alice_client, alice, entries=4)
     html = alice_client.post(
-        f"/games/{game.pk}/act/", {"action": "record", "side": "a", "rev": "0", "seen": "0-0"}, headers=HTMX
+        f"/games/{game.pk}/act/",
+        {"action": "record", "side": "a", "rev": "0", **shown(alice_client, f"/games/{game.pk}/")},
+        headers=HTMX,
     ).content.decode()
     assert 'id="game-bar"' in html and 'id="summary"' not in html

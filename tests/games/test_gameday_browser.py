@@ -107,6 +107,30 @@ def test_the_opponents_phone_shows_no_undo_it_cannot_use(
     assert bob.locator("#undo").count() == 0  # the last action is Alice's draw again
 
 
+def test_the_poll_brings_only_the_other_phones_row_against_the_prints_it_sends(
+    django_db_setup, live_server, new_browser_context, monkeypatch
+):
+    _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
+    page.evaluate("document.querySelector('#side-a li.unit').dataset.untouched = 'yes'")
+    bob = new_browser_context(**PHONE_CONTEXT).new_page()
+    bob.goto(f"/g/{game.share_token}/")
+    bob_unit = bob.locator("#side-b li.unit").first
+    key = bob_unit.get_attribute("id")
+
+    def moved(response) -> bool:
+        return response.request.method == "GET" and "since=" in response.url and response.status == 200
+
+    with page.expect_response(moved, timeout=20_000) as poll:
+        _step(bob, lambda: _tools(bob_unit).get_by_role("button", name="Add a pin").click())
+    assert "prints=" in poll.value.url and "game%3A" in poll.value.url  # what Alice's page shows
+    body = poll.value.text()
+    assert 'id="game"' not in body and re.findall(r'id="(u-[^"]+)"', body) == [key]
+    expect(page.locator(f"#{key} .badge-pins")).to_have_text("1 pin")
+    assert page.evaluate("document.querySelector('#side-a li.unit').dataset.untouched") == "yes"
+    sent = page.locator(f"#{key}").get_attribute("data-print")
+    assert sent == re.search(rf'data-print="([^"]+)" id="{key}"', body).group(1)
+
+
 def test_back_from_odds_now_shows_the_board_as_it_is(django_db_setup, live_server, new_browser_context, monkeypatch):
     _context, page, game = _game_on_alices_phone(live_server, new_browser_context, monkeypatch)
     squad2 = page.locator("#side-a li.unit").nth(2)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from armybuilder.games.models import Game
+from tests.games.phone import shown
 from tests.games.test_views import act, start
 from tests.lists.factories import make_builder_list, make_user
 from tests.resolver.factories import make_rule
@@ -138,16 +139,17 @@ def test_undo_gives_the_nco_back_and_the_fragment_sends_the_row(client):
     client.force_login(alice)
     game, key, base = _game(client, alice)
     act(client, base, action="casualties", unit=key, delta="1", nco="on")
-    last = Game.objects.get(pk=game.pk).actions.get()
     # The phone that saw the casualty undoes it through htmx: its row comes back with the NCO.
-    response = client.post(f"{base}undo/", {"rev": "1", "seen": f"1-{last.pk}"}, headers={"HX-Request": "true"})
-    assert response.status_code == 200
+    response = client.post(f"{base}undo/", {"rev": "1", **shown(client, base)}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "HX-Retarget" not in response.headers
     assert f'id="u-{key}"' in response.text and f'id="nco-{key}"' in response.text
     assert "badge-nco" not in response.text
     assert not Game.objects.get(pk=game.pk).state().unit(key).nco_lost
     # And the other way: a poll from the board before the casualty gets the row with the NCO lost.
+    before = shown(client, base)
     act(client, base, action="casualties", unit=key, delta="1", nco="on")
-    poll = client.get(base, {"since": "2", "seen": "0-0"}, headers={"HX-Request": "true"})
+    poll = client.get(base, {"since": "2", **before}, headers={"HX-Request": "true"})
+    assert "HX-Retarget" not in poll.headers
     assert f'id="u-{key}"' in poll.text and "badge-nco" in poll.text
 
 

@@ -165,3 +165,31 @@ test("an air strike's outcome and the calls left, and a barrage's radius, as the
   assert.equal(cases.barrage_radius.length, 36);
   for (const c of cases.barrage_radius) assert.equal(rules.barrageRadius(c.dice), c.radius, label(c));
 });
+
+// The prints a phone sends with a tap (game.js, from each piece's data-print): the server
+// (games.views._shown) reads exactly this form; tests/games/test_board_once.py reads the same string.
+test("the prints of what the phone shows, as id:print pairs the server reads", () => {
+  const pairs = [["game", "AbCdEf012345"], ["u-a12", "zz_-09AZaz12"], ["game-bar", "000000000000"]];
+  assert.equal(rules.printsField(pairs), "game:AbCdEf012345,u-a12:zz_-09AZaz12,game-bar:000000000000");
+});
+
+test("a piece without a readable print or id is left out, and is then sent again", () => {
+  const pairs = [
+    ["", "AbCdEf012345"],  // an element without an id
+    ["u-a1", ""],  // a print not rendered
+    ["u-a2", "short"],
+    ["u-a3", "AbCdEf012345x"],
+    ["u a4", "AbCdEf012345"],
+    ["u-a5", "AbCdEf01234,"],
+    ["u-a6", "AbCdEf012345"],
+  ];
+  assert.equal(rules.printsField(pairs), "u-a6:AbCdEf012345");
+  assert.equal(rules.printsField([]), "");
+});
+
+test("prints longer than the bound, once URL-encoded, are not sent at all", () => {
+  const pairs = [["game", "AbCdEf012345"], ["u-a1", "AbCdEf012345"]];
+  // "game:AbCdEf012345,u-a1:AbCdEf012345" is 35 characters, 41 once ":" and "," are encoded.
+  assert.equal(rules.printsField(pairs, 41), "game:AbCdEf012345,u-a1:AbCdEf012345");
+  assert.equal(rules.printsField(pairs, 40), "");
+});
