@@ -46,9 +46,7 @@ def test_every_public_page_is_one_copy_for_every_anonymous_visitor(event):
         assert not first.cookies, f"{path} sets {list(first.cookies)}"
         assert b"csrfmiddlewaretoken" not in first.content and b"x-csrftoken" not in first.content, path
         assert first["X-Accel-Expires"] == "1", path
-        assert {"HX-Request", "Cookie", "Accept-Language"} <= {
-            part.strip() for part in first["Vary"].split(",")
-        }, path
+        assert {"HX-Request", "Cookie", "Accept-Language"} <= {part.strip() for part in first["Vary"].split(",")}, path
         # The language menu asks its own page (which has the token) instead of posting.
         assert b'action="/language/" method="get"' in first.content, path
 
