@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
+from armybuilder.catalogue.models import OfficerRank
 from armybuilder.http import HtmxHttpRequest
 from armybuilder.lists.access import get_list_for_user, lists_for_user
 from armybuilder.lists.models import Entry
@@ -923,14 +924,8 @@ def present_ranging_in(raw: RangingOdds) -> Result:
     return result
 
 
-RANK_NAMES = {
-    "second_lieutenant": gettext_noop("2nd Lieutenant"),
-    "first_lieutenant": gettext_noop("1st Lieutenant"),
-    "captain": gettext_noop("Captain"),
-    "major": gettext_noop("Major"),
-    "platoon_commander": gettext_noop("Platoon Commander"),
-    "company_commander": gettext_noop("Company Commander"),
-}
+# The ranks named as the list builder names them: one home for the names (the catalogue's choices).
+RANK_NAMES = dict(OfficerRank.choices)
 
 
 def _officer_ranks(edition: str) -> dict[int, str]:
@@ -941,7 +936,7 @@ def _officer_ranks(edition: str) -> dict[int, str]:
         return {}
     ranks: dict[int, list[str]] = {}
     for rank, bonus in bonuses:
-        ranks.setdefault(bonus, []).append(_(RANK_NAMES.get(rank, rank)))
+        ranks.setdefault(bonus, []).append(str(RANK_NAMES.get(rank, rank)))
     return {bonus: ", ".join(names) for bonus, names in ranks.items()}
 
 
