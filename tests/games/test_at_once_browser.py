@@ -34,6 +34,36 @@ LISTEN = """() => document.addEventListener("htmx:afterSettle", () => {
 })"""
 
 
+class HeldTaps:
+    """A page's taps (its POSTs to act/) held back until the test lets each go, as a slow network would."""
+
+    def __init__(self, page) -> None:
+        self.page, self.routes = page, []
+        page.route("**/act/", self._hold)
+
+    def _hold(self, route) -> None:
+        if route.request.method == "POST":
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def sent(self) -> dict[str, list[str]]:
+        """The held tap's form. The route's handler runs a moment after the request leaves: polled until it has."""
+        for _ in range(600):
+            if self.routes:
+                return parse_qs(self.routes[0].request.post_data or "")
+            self.page.wait_for_timeout(25)
+        raise AssertionError("the tap's request was never sent")
+
+    def release(self, *, after_ms: int = 0) -> None:
+        """Let the held tap go (after ``after_ms``, the round trip), then wait for the server's board."""
+        revision = _revision(self.page)
+        if after_ms:
+            self.page.wait_for_timeout(after_ms)
+        self.routes.pop().continue_()
+        wait_until(self.page, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+
+
 def _dice(page, *faces: int) -> None:
     """The phone's next dice (1 to 6, in turn) from crypto.getRandomValues, which game.js rolls with."""
     page.evaluate(
@@ -52,23 +82,12 @@ def test_online_a_draw_and_an_order_test_show_at_once_and_the_server_plays_the_s
     _step(page, lambda: _tools(squad2).get_by_role("button", name="Add a pin").click())
     context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     page.evaluate(LISTEN)
-    held = []
-    page.route("**/act/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
-
-    def wait_held() -> dict[str, list[str]]:
-        # The route's handler runs a moment after the request leaves: polled until it has.
-        for _ in range(600):
-            if held:
-                return parse_qs(held[0].request.post_data or "")
-            page.wait_for_timeout(25)
-        raise AssertionError("the tap's request was never sent")
+    taps = HeldTaps(page)
+    wait_held = taps.sent
 
     def answer() -> float:
         """Let the held request go after the round trip; the ms from the tap to its answer on screen."""
-        revision = _revision(page)
-        page.wait_for_timeout(ROUND_TRIP_MS)
-        held.pop().continue_()
-        wait_until(page, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+        taps.release(after_ms=ROUND_TRIP_MS)
         wait_until(page, "() => window.answeredAt !== null")
         return page.evaluate("() => window.answeredAt - window.tappedAt")
 
@@ -150,20 +169,8 @@ def test_the_share_link_phone_shows_a_draw_and_an_order_test_at_once_too(
     unit = bob.locator("#side-b li.unit").first
     key = unit.get_attribute("id")[2:]
     _step(bob, lambda: _tools(unit).get_by_role("button", name="Add a pin").click())
-    held = []
-    bob.route("**/act/", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
-
-    def sent() -> dict[str, list[str]]:
-        for _ in range(600):
-            if held:
-                return parse_qs(held[0].request.post_data or "")
-            bob.wait_for_timeout(25)
-        raise AssertionError("the tap's request was never sent")
-
-    def answer() -> None:
-        revision = _revision(bob)
-        held.pop().continue_()
-        wait_until(bob, "r => document.querySelector('#game-sync').dataset.revision !== r", revision)
+    taps = HeldTaps(bob)
+    sent, answer = taps.sent, taps.release
 
     # A die of Bob's side: the phone's random number is the first past Alice's dice left.
     alices = int(bob.locator("#dice-a strong").inner_text())
